@@ -1,0 +1,251 @@
+//! Durable storage: games and their actions, accounts, sessions and ratings.
+//!
+//! One [`Store`] trait with two implementations, SQLite (the embedded default) and Postgres, each with its own
+//! migrations folder under `migrations/`. Ids are integers, times are integer milliseconds since the Unix epoch.
+
+#![warn(missing_docs)]
+
+use async_trait::async_trait;
+use rules::{Action, Color, Rules};
+
+/// A stored game's id.
+pub type GameId = i64;
+/// A registered user's id.
+pub type UserId = i64;
+/// Milliseconds since the Unix epoch.
+pub type Millis = i64;
+
+/// Who sits in a seat: a registered user or a guest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerRef {
+    /// Display name (`guest-…` for guests).
+    pub name: String,
+    /// Set for registered users.
+    pub user_id: Option<UserId>,
+}
+
+/// A game about to start.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    /// The room's public id.
+    pub room: String,
+    /// The rules.
+    pub rules: Rules,
+    /// The time control, as JSON the store keeps as it is.
+    pub time_control: String,
+    /// Whether the result changes ratings.
+    pub rated: bool,
+    /// The player who starts with black.
+    pub black: PlayerRef,
+    /// The player who starts with white.
+    pub white: PlayerRef,
+    /// When it started.
+    pub started_at: Millis,
+}
+
+/// One accepted action of a game, as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredAction {
+    /// Zero-based index in the game's action list.
+    pub seq: u32,
+    /// The action.
+    pub action: Action,
+    /// Milliseconds the actor's clock ran for this action.
+    pub used_ms: i64,
+    /// Remaining clock of black and white after the action (`None` without a time control).
+    pub remaining_ms: Option<[i64; 2]>,
+    /// When it was accepted.
+    pub at: Millis,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEnd {
+    /// The winning colour (as seated at the end, after any swap); `None` for a draw or an aborted game.
+    pub winner: Option<Color>,
+    /// `true` when the game was aborted without result (never rated).
+    pub aborted: bool,
+    /// Stable reason code (`five`, `resign`, `timeout`, `abandoned`, `draw_agreed`, `forbidden_move`, …).
+    pub reason: String,
+    /// When it ended.
+    pub ended_at: Millis,
+}
+
+/// One player's rating change from one game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingChange {
+    /// The user.
+    pub user_id: UserId,
+    /// The rating pool.
+    pub pool: ratings::Pool,
+    /// Before the game.
+    pub before: ratings::Rating,
+    /// After the game.
+    pub after: ratings::Rating,
+}
+
+/// What [`Store::finish_game`] did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finished {
+    /// The rating changes of both players (black's first, as seated at the end), when the game was rated.
+    pub rating_changes: Option<[RatingChange; 2]>,
+}
+
+/// A stored game with its actions.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// Id.
+    pub id: GameId,
+    /// The game as it started.
+    pub game: NewGame,
+    /// Its actions in order.
+    pub actions: Vec<StoredAction>,
+    /// How it ended; `None` while it is unfinished.
+    pub end: Option<GameEnd>,
+    /// Rating changes, when rated and finished.
+    pub rating_changes: Option<[RatingChange; 2]>,
+}
+
+/// A registered user.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct User {
+    /// Id.
+    pub id: UserId,
+    /// Name as registered (unique ignoring case).
+    pub name: String,
+    /// argon2id PHC string.
+    pub password_hash: String,
+    /// When registered.
+    pub created_at: Millis,
+}
+
+/// Whom a session token stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SessionOwner {
+    /// A registered user.
+    User(User),
+    /// A guest, by its `guest-…` name.
+    Guest(String),
+}
+
+/// A player's standing in one pool.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PoolStanding {
+    /// The user.
+    pub user_id: UserId,
+    /// Their name.
+    pub name: String,
+    /// The pool.
+    pub pool: ratings::Pool,
+    /// Current rating.
+    pub rating: ratings::Rating,
+    /// Rated games, wins, losses, draws in this pool.
+    pub games: u32,
+    /// Rated wins.
+    pub wins: u32,
+    /// Rated losses.
+    pub losses: u32,
+    /// Rated draws.
+    pub draws: u32,
+}
+
+/// One point of a rating history.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HistoryPoint {
+    /// The game that changed it.
+    pub game_id: GameId,
+    /// The pool.
+    pub pool: ratings::Pool,
+    /// When.
+    pub at: Millis,
+    /// Rating after the game.
+    pub rating: f64,
+    /// Deviation after the game.
+    pub deviation: f64,
+}
+
+/// Storage errors.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// A username is already taken (ignoring case).
+    #[error("username taken")]
+    UsernameTaken,
+    /// No such game.
+    #[error("no such game")]
+    NoSuchGame,
+    /// An action was appended out of order (its `seq` is not the next one).
+    #[error("action out of order")]
+    OutOfOrder,
+    /// The database failed.
+    #[error("database error: {0}")]
+    Database(String),
+}
+
+/// Durable storage. Every method commits before it returns.
+#[async_trait]
+pub trait Store: Send + Sync + 'static {
+    /// Records a game that starts now and returns its id.
+    async fn create_game(&self, game: &NewGame) -> Result<GameId, StoreError>;
+    /// Appends actions to games, all in one transaction (the server batches the actions of many rooms). Each
+    /// action's `seq` must be the next for its game; appending an action whose `seq` is already stored with the
+    /// same action is a no-op (retries are safe).
+    async fn append_actions(&self, batch: &[(GameId, StoredAction)]) -> Result<(), StoreError>;
+    /// Removes the actions with `seq >= keep` (a takeback).
+    async fn truncate_actions(&self, game: GameId, keep: u32) -> Result<(), StoreError>;
+    /// Ends a game and, when it is rated and not aborted, updates both players' ratings in the same transaction.
+    /// Returns `None` when the game had already ended (so a game is rated exactly once, whatever races).
+    async fn finish_game(
+        &self,
+        game: GameId,
+        end: &GameEnd,
+    ) -> Result<Option<Finished>, StoreError>;
+    /// A game with its actions, finished or not.
+    async fn game(&self, id: GameId) -> Result<Option<GameRecord>, StoreError>;
+    /// Every unfinished game, to load back into rooms at start-up.
+    async fn unfinished_games(&self) -> Result<Vec<GameRecord>, StoreError>;
+
+    /// Registers a user; [`StoreError::UsernameTaken`] when the name exists ignoring case.
+    async fn create_user(
+        &self,
+        name: &str,
+        password_hash: &str,
+        now: Millis,
+    ) -> Result<User, StoreError>;
+    /// A user by name, ignoring case.
+    async fn user_by_name(&self, name: &str) -> Result<Option<User>, StoreError>;
+    /// Stores a session (token hash only) for a user or a guest.
+    async fn create_session(
+        &self,
+        token_hash: &[u8],
+        owner: &SessionOwner,
+        expires_at: Millis,
+    ) -> Result<(), StoreError>;
+    /// Whom an unexpired session stands for.
+    async fn session(
+        &self,
+        token_hash: &[u8],
+        now: Millis,
+    ) -> Result<Option<SessionOwner>, StoreError>;
+    /// Revokes a session.
+    async fn delete_session(&self, token_hash: &[u8]) -> Result<(), StoreError>;
+
+    /// A user's standing in every pool they have played (a pool never played is absent).
+    async fn standings(&self, user: UserId) -> Result<Vec<PoolStanding>, StoreError>;
+    /// Non-provisional players with at least `min_games` rated games in a pool, best first.
+    async fn leaderboard(
+        &self,
+        pool: ratings::Pool,
+        min_games: u32,
+        limit: u32,
+        offset: u32,
+    ) -> Result<Vec<PoolStanding>, StoreError>;
+    /// A user's rating history in every pool, oldest first.
+    async fn rating_history(&self, user: UserId) -> Result<Vec<HistoryPoint>, StoreError>;
+    /// A user's games, newest first, with ids below `before` when given.
+    async fn games_of(
+        &self,
+        user: UserId,
+        before: Option<GameId>,
+        limit: u32,
+    ) -> Result<Vec<GameRecord>, StoreError>;
+}
