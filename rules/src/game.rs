@@ -20,7 +20,7 @@ struct State {
 
 /// A game of Gomoku or Renju. Every value is a legal game: it is built empty or from a list of actions that are
 /// checked one by one, and it changes only through [`Game::apply`] and [`Game::undo`].
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
     rules: Rules,
     board: Board,
@@ -141,6 +141,45 @@ impl Game {
         self.board
             .points()
             .filter(|&p| self.board.is_empty_at(p) && self.winning_line(color, p).is_some())
+            .collect()
+    }
+
+    /// Every point where a [`Action::Place`] is legal now (empty when the side to act must do something else).
+    /// Computed from the whole-board forbidden set, independently of [`Game::apply`]'s own checks.
+    pub fn legal_places(&self) -> Vec<Point> {
+        let Status::Ongoing {
+            to_act,
+            phase: Phase::Place,
+        } = self.state.status
+        else {
+            return Vec::new();
+        };
+        let swap = self.rules.opening().swaps_after_three();
+        match (swap, self.moves.as_slice()) {
+            (true, []) => return vec![Point::centre(self.rules.size())],
+            (true, [first]) => {
+                return self
+                    .board
+                    .points()
+                    .filter(|&p| first.touches(p) && self.board.is_empty_at(p))
+                    .collect()
+            }
+            _ => {}
+        }
+        let forbidden: Vec<Point> = if to_act == Color::Black
+            && self.rules.restricts_black()
+            && self.rules.forbidden_policy() == ForbiddenPolicy::Reject
+        {
+            renju::forbidden_points(&self.board)
+                .into_iter()
+                .map(|(p, _)| p)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        self.board
+            .points()
+            .filter(|&p| self.board.is_empty_at(p) && !forbidden.contains(&p))
             .collect()
     }
 

@@ -72,10 +72,45 @@ impl Symmetry {
     }
 }
 
-/// Whether two points are symmetric to each other with respect to the position: some symmetry of the board that
-/// leaves the stones as they are takes one point to the other.
+/// A rotation or reflection about the origin, on plain integer coordinates.
+type LinearMap = fn(i32, i32) -> (i32, i32);
+
+/// Whether two points are symmetric to each other with respect to the position: some rotation or reflection of
+/// the plane (about any centre or axis, not only the board's) that maps the stones onto themselves, colour for
+/// colour, takes one point to the other. This is how players judge two fifth-move options to be "the same move".
 pub fn points_equivalent(board: &Board, a: Point, b: Point) -> bool {
-    Symmetry::ALL[1..]
-        .iter()
-        .any(|s| s.apply(a, board.size()) == b && s.preserves(board))
+    let stones: Vec<(i32, i32, Option<crate::Color>)> = board
+        .points()
+        .filter_map(|p| board.get(p).map(|c| (p.x() as i32, p.y() as i32, Some(c))))
+        .collect();
+    if stones.is_empty() {
+        // An empty board: any two points are twins under a symmetry about a suitable centre.
+        return true;
+    }
+    let linear: [LinearMap; 7] = [
+        |x, y| (-y, x),
+        |x, y| (-x, -y),
+        |x, y| (y, -x),
+        |x, y| (-x, y),
+        |x, y| (x, -y),
+        |x, y| (y, x),
+        |x, y| (-y, -x),
+    ];
+    let mut sorted = stones.clone();
+    sorted.sort_unstable();
+    linear.iter().any(|t| {
+        let mut moved: Vec<(i32, i32, Option<crate::Color>)> = stones
+            .iter()
+            .map(|&(x, y, c)| (t(x, y).0, t(x, y).1, c))
+            .collect();
+        moved.sort_unstable();
+        // The translation that makes the images line up with the stones, if any does.
+        let (dx, dy) = (sorted[0].0 - moved[0].0, sorted[0].1 - moved[0].1);
+        let maps_onto_itself = moved
+            .iter()
+            .zip(&sorted)
+            .all(|(m, s)| (m.0 + dx, m.1 + dy, m.2) == *s);
+        let (ax, ay) = t(a.x() as i32, a.y() as i32);
+        maps_onto_itself && (ax + dx, ay + dy) == (b.x() as i32, b.y() as i32)
+    })
 }
