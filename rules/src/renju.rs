@@ -73,6 +73,34 @@ fn window(board: &Board, p: Point, d: usize) -> (u32, u32) {
     (black, blocked)
 }
 
+/// [`judge_black`], also telling whether the answer rested on other points (a possible double-three, whose
+/// threes are only real if their completing stones are not forbidden themselves). An answer that did not is
+/// decided by the eleven-cell windows through `p` alone.
+fn judge_black_local(board: &mut Board, p: Point) -> (BlackMove, bool) {
+    let mut infos = [LineInfo::default(); 4];
+    let mut fours = 0;
+    let mut overline = false;
+    for (d, info) in infos.iter_mut().enumerate() {
+        let (b, o) = window(board, p, d);
+        *info = line_info(b, o);
+        if info.five() {
+            return (BlackMove::Five, false);
+        }
+        overline |= info.overline();
+        fours += info.fours();
+    }
+    if overline {
+        return (BlackMove::Forbidden(ForbiddenKind::Overline), false);
+    }
+    if fours >= 2 {
+        return (BlackMove::Forbidden(ForbiddenKind::DoubleFour), false);
+    }
+    if infos.iter().filter(|i| i.three_points() != 0).count() < 2 {
+        return (BlackMove::Free, false);
+    }
+    (count_threes(board, p, &infos), true)
+}
+
 /// Judges a black stone on the empty point `p`. The board is used as scratch space for the recursive three
 /// check and is left as it was.
 pub fn judge_black(board: &mut Board, p: Point) -> BlackMove {
@@ -98,6 +126,11 @@ pub fn judge_black(board: &mut Board, p: Point) -> BlackMove {
     if infos.iter().filter(|i| i.three_points() != 0).count() < 2 {
         return BlackMove::Free;
     }
+    count_threes(board, p, &infos)
+}
+
+/// With two or more lines through `p` offering a three: places `p` and counts the lines whose three is real.
+fn count_threes(board: &mut Board, p: Point, infos: &[LineInfo; 4]) -> BlackMove {
     board.place(p, Color::Black);
     let mut threes = 0;
     for (d, info) in infos.iter().enumerate() {
@@ -168,5 +201,116 @@ pub fn forbidden_at(board: &Board, p: Point) -> Option<ForbiddenKind> {
     match judge_black(&mut board.clone(), p) {
         BlackMove::Forbidden(kind) => Some(kind),
         _ => None,
+    }
+}
+
+/// Black's forbidden points kept up to date as stones are placed, without rescanning the whole board: after a
+/// stone, only the points whose windows hold it can change on their own; the others that can change are the
+/// points whose answer rests on other points (possible double-threes), which are few and are all judged again.
+#[derive(Clone, Debug)]
+pub struct ForbiddenSet {
+    board: Board,
+    kinds: Vec<Option<ForbiddenKind>>,
+    /// Points whose answer depends on other points; always judged again.
+    dependent: Vec<Point>,
+    is_dependent: Vec<bool>,
+}
+
+impl ForbiddenSet {
+    /// The forbidden points of a board.
+    pub fn new(board: Board) -> ForbiddenSet {
+        let cells = board.size() as usize * board.size() as usize;
+        let mut set = ForbiddenSet {
+            kinds: vec![None; cells],
+            dependent: Vec::new(),
+            is_dependent: vec![false; cells],
+            board,
+        };
+        let points: Vec<Point> = set
+            .board
+            .points()
+            .filter(|&p| set.board.is_empty_at(p))
+            .collect();
+        for p in points {
+            set.judge(p);
+        }
+        set
+    }
+
+    fn index(&self, p: Point) -> usize {
+        p.y() as usize * self.board.size() as usize + p.x() as usize
+    }
+
+    fn judge(&mut self, p: Point) {
+        let i = self.index(p);
+        let (verdict, dependent) = if self.board.is_empty_at(p) && may_matter(&self.board, p) {
+            judge_black_local(&mut self.board, p)
+        } else {
+            (BlackMove::Free, false)
+        };
+        self.kinds[i] = match verdict {
+            BlackMove::Forbidden(kind) => Some(kind),
+            _ => None,
+        };
+        if dependent != self.is_dependent[i] {
+            self.is_dependent[i] = dependent;
+            if dependent {
+                self.dependent.push(p);
+            } else {
+                self.dependent.retain(|&q| q != p);
+            }
+        }
+    }
+
+    /// The board the set describes.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Places a stone (on an empty point) and brings the set up to date.
+    pub fn place(&mut self, p: Point, color: Color) {
+        self.board.place(p, color);
+        self.refresh_around(p);
+    }
+
+    /// Removes a stone and brings the set up to date.
+    pub fn remove(&mut self, p: Point) {
+        self.board.remove(p);
+        self.refresh_around(p);
+    }
+
+    fn refresh_around(&mut self, p: Point) {
+        let size = self.board.size();
+        self.judge(p);
+        for d in crate::Direction::ALL {
+            let (dx, dy) = d.step();
+            for k in (-5..=5).filter(|&k| k != 0) {
+                if let Some(q) = p.offset(k * dx, k * dy, size) {
+                    self.judge(q);
+                }
+            }
+        }
+        // Judging may drop a point from the list, so walk a copy.
+        let dependent = self.dependent.clone();
+        for q in dependent {
+            self.judge(q);
+        }
+    }
+
+    /// Whether black may not play `p`, and why.
+    pub fn kind_at(&self, p: Point) -> Option<ForbiddenKind> {
+        if self.board.contains(p) {
+            self.kinds[self.index(p)]
+        } else {
+            None
+        }
+    }
+
+    /// The forbidden points with their kinds, in board order.
+    pub fn points(&self) -> Vec<(Point, ForbiddenKind)> {
+        self.board
+            .points()
+            .filter_map(|p| self.kind_at(p).map(|k| (p, k)))
+            .collect()
     }
 }

@@ -124,6 +124,21 @@ proptest! {
     }
 
     #[test]
+    fn the_incrementally_kept_forbidden_set_equals_a_fresh_scan(seed in any::<u64>(), plies in 10usize..80) {
+        let g = random_game(Rules::renju(ForbiddenPolicy::Claim), seed, plies);
+        let mut set = renju::ForbiddenSet::new(Board::new(15));
+        for (i, &p) in g.moves().iter().enumerate() {
+            set.place(p, if i % 2 == 0 { Color::Black } else { Color::White });
+            prop_assert_eq!(set.points(), renju::forbidden_points(set.board()), "after move {}", i + 1);
+        }
+        // And taking the stones back one by one.
+        for &p in g.moves().iter().rev() {
+            set.remove(p);
+            prop_assert_eq!(set.points(), renju::forbidden_points(set.board()));
+        }
+    }
+
+    #[test]
     fn every_point_reported_legal_plays_and_every_other_is_refused(
         rules in any_rules(), seed in any::<u64>(), plies in 0usize..70,
     ) {

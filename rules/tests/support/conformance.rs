@@ -86,6 +86,17 @@ pub fn check_forbidden(case: &ForbiddenCase) -> Result<Vec<String>, String> {
             show(&found_set)
         ));
     }
+    let mut incremental = renju::ForbiddenSet::new(Board::new(15));
+    let mut color = Color::Black;
+    for m in &case.moves {
+        if m != "pass" {
+            incremental.place(point(m)?, color);
+        }
+        color = color.opposite();
+    }
+    if incremental.points() != found {
+        errors.push("the incrementally kept set differs from the whole-board scan".to_string());
+    }
     for (p, kind) in &found {
         if let Some(want) = case.forbidden_kinds.get(&p.to_string()) {
             if want != kind.as_str() {
