@@ -1,6 +1,35 @@
 //! Wire messages between clients and the server: one enum per direction, JSON text frames.
+//!
+//! Every frame is one JSON object whose `"t"` field names the message (snake_case). A client message may carry a
+//! request id `"rid"` (an unsigned integer); the server's reply to it, or the error it caused, carries the same
+//! `"rid"`. [`encode`] and [`decode`] do the framing; [`DecodeError`] says precisely why a frame was refused.
+//!
+//! The first client message on a connection is [`ClientMessage::Hello`], answered by [`ServerMessage::Welcome`].
+//! Room events ([`ServerMessage::Event`]) carry the room's version, a counter that grows by one per event, so a
+//! client that reconnects can ask for what it missed (`join` with `since`).
 
 #![warn(missing_docs)]
 
+mod client;
+pub mod code;
+mod frame;
+mod server;
+mod types;
+
+pub use client::ClientMessage;
+pub use frame::{decode, encode, DecodeError, DecodeErrorKind, Frame, Tagged};
+pub use server::{RoomEvent, ServerMessage, VersionedEvent};
+pub use types::{
+    Clocks, ColourChoice, ForbiddenPoint, GameResult, JoinRole, LobbyPlayer, LobbyRoom, OfferKind,
+    OfferState, RatingDelta, RoomPhase, RoomSnapshot, RoomState, RulesSpec, Seat, Seats, SideClock,
+    TimeControl, You,
+};
+
 /// The protocol version a client announces in `hello`.
 pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The default largest frame, in bytes, that a server accepts (16 KiB).
+pub const DEFAULT_MAX_FRAME: usize = 16 * 1024;
+
+/// The longest chat text, in characters.
+pub const MAX_CHAT_CHARS: usize = 500;

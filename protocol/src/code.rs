@@ -1,0 +1,65 @@
+//! Stable error codes sent in [`crate::ServerMessage::Error`].
+//!
+//! The rules crate's own codes (`occupied`, `not_your_turn`, `forbidden_double_three`, …, see
+//! `rules::IllegalAction::code`) pass through unchanged; the codes here are the wire's and the room's.
+
+/// The frame is not valid JSON, or not a JSON object.
+pub const BAD_JSON: &str = "bad_json";
+/// The `"t"` field is missing or names no message.
+pub const UNKNOWN_TYPE: &str = "unknown_type";
+/// A field is missing or has the wrong type or value.
+pub const INVALID_FIELD: &str = "invalid_field";
+/// The frame is larger than the server's limit.
+pub const TOO_LARGE: &str = "too_large";
+/// Binary frames are not part of the protocol.
+pub const BINARY_FRAME: &str = "binary_frame";
+/// The first message must be `hello`.
+pub const HELLO_REQUIRED: &str = "hello_required";
+/// `hello` was sent twice.
+pub const ALREADY_HELLO: &str = "already_hello";
+/// The client speaks a protocol version the server does not.
+pub const UNSUPPORTED_VERSION: &str = "unsupported_version";
+/// The token in `hello` is unknown or expired (a fresh guest identity is issued instead).
+pub const INVALID_TOKEN: &str = "invalid_token";
+/// No such room.
+pub const UNKNOWN_ROOM: &str = "unknown_room";
+/// The room's seats are taken.
+pub const ROOM_FULL: &str = "room_full";
+/// The action needs a seat in the room.
+pub const NOT_A_PLAYER: &str = "not_a_player";
+/// The connection has not joined that room.
+pub const NOT_IN_ROOM: &str = "not_in_room";
+/// The game has not started (the second seat is empty).
+pub const GAME_NOT_STARTED: &str = "game_not_started";
+/// The game is over.
+pub const GAME_OVER: &str = "game_over";
+/// A `place` named a ply that is not the next one.
+pub const STALE_PLY: &str = "stale_ply";
+/// The same kind of offer by the same player is already pending.
+pub const OFFER_PENDING: &str = "offer_pending";
+/// The opponent declined this kind of offer less than two moves ago.
+pub const OFFER_TOO_SOON: &str = "offer_too_soon";
+/// There is no pending offer of that kind from the opponent to answer.
+pub const NO_OFFER: &str = "no_offer";
+/// Nothing to take back (no move of the requester on the board).
+pub const NOTHING_TO_TAKE_BACK: &str = "nothing_to_take_back";
+/// A rematch can be offered only after game over.
+pub const GAME_NOT_OVER: &str = "game_not_over";
+/// The chat text is empty or too long.
+pub const BAD_CHAT: &str = "bad_chat";
+/// The time control is out of range.
+pub const INVALID_TIME_CONTROL: &str = "invalid_time_control";
+/// A rated room needs a registered account.
+pub const ACCOUNT_REQUIRED: &str = "account_required";
+/// The player holds as many rooms as allowed.
+pub const TOO_MANY_ROOMS: &str = "too_many_rooms";
+/// Too many messages in too short a time.
+pub const RATE_LIMITED: &str = "rate_limited";
+/// The server holds as many connections as allowed (overall or from this address).
+pub const TOO_MANY_CONNECTIONS: &str = "too_many_connections";
+/// The client fell too far behind; a snapshot follows or the connection closes.
+pub const SLOW_CLIENT: &str = "slow_client";
+/// The server is shutting down.
+pub const SHUTTING_DOWN: &str = "shutting_down";
+/// Something failed inside the server (details are logged, never sent).
+pub const INTERNAL: &str = "internal";

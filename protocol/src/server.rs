@@ -1,0 +1,255 @@
+//! Messages from the server to a client.
+
+use rules::{Color, ForbiddenKind, Point};
+use serde::{Deserialize, Serialize};
+
+use crate::frame::Tagged;
+use crate::types::{
+    Clocks, ForbiddenPoint, GameResult, LobbyRoom, OfferKind, RoomPhase, RoomSnapshot, Seat, You,
+};
+
+/// A message from the server. Replies and errors carry the `"rid"` of the client message they answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum ServerMessage {
+    /// The answer to `hello`.
+    Welcome {
+        /// Who the server knows the client as.
+        you: You,
+        /// The token to present in a later `hello` to be the same player again.
+        token: String,
+        /// The server's version (its crate version).
+        server_version: String,
+    },
+    /// The lobby: every public room that is waiting or playing.
+    Lobby {
+        /// The rooms, newest first.
+        rooms: Vec<LobbyRoom>,
+    },
+    /// A lobby room appeared or changed.
+    LobbyRoom {
+        /// The room as it is now.
+        room: LobbyRoom,
+    },
+    /// A lobby room closed or is no longer listed.
+    LobbyRoomRemoved {
+        /// Its id.
+        id: String,
+    },
+    /// A room's whole state (on join, create, resync, or a reconnect too old for events).
+    Room {
+        /// The state.
+        room: RoomSnapshot,
+    },
+    /// The events a reconnecting client missed, oldest first (the answer to `join` with `since`).
+    CatchUp {
+        /// Room id.
+        room: String,
+        /// The missed events (possibly none).
+        events: Vec<VersionedEvent>,
+    },
+    /// Something happened in a room. Versions grow by one per event.
+    Event {
+        /// Room id.
+        room: String,
+        /// The room's version after this event.
+        version: u64,
+        /// What happened.
+        event: RoomEvent,
+    },
+    /// A request that changes nothing was accepted (a `place` already played, `leave`, an unsubscribe).
+    Ack {
+        /// The room concerned, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        room: Option<String>,
+        /// The room's version, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        version: Option<u64>,
+    },
+    /// A request was refused, or a frame could not be read.
+    Error {
+        /// Stable snake_case code (see [`crate::code`] and the rules crate's codes).
+        code: String,
+        /// A human-readable explanation.
+        message: String,
+    },
+    /// The answer to `ping`.
+    Pong {},
+}
+
+/// A room event with its version (inside `catch_up`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VersionedEvent {
+    /// The room's version after the event.
+    pub version: u64,
+    /// The event.
+    pub event: RoomEvent,
+}
+
+/// What happened in a room.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RoomEvent {
+    /// A player sat down in a waiting room.
+    PlayerJoined {
+        /// The seat's colour.
+        colour: Color,
+        /// The player.
+        player: Seat,
+    },
+    /// A player left a waiting room.
+    PlayerLeft {
+        /// The seat's colour.
+        colour: Color,
+        /// The player's name.
+        name: String,
+    },
+    /// A game started (the first, or a rematch with colours exchanged).
+    GameStarted {
+        /// The stored game's id.
+        game_id: i64,
+        /// The player holding black.
+        black: Seat,
+        /// The player holding white.
+        white: Seat,
+        /// Clocks, under a time control.
+        clocks: Option<Clocks>,
+        /// Black's forbidden points (none on an empty board; present for uniformity).
+        forbidden: Vec<ForbiddenPoint>,
+    },
+    /// A stone was placed.
+    Move {
+        /// Its colour.
+        colour: Color,
+        /// Where.
+        point: Point,
+        /// Stones on the board after it (the first stone is ply 1).
+        ply: u32,
+        /// Under the claim policy: the stone is forbidden for this reason and white may claim it now.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        claimable: Option<ForbiddenKind>,
+        /// Who acts next (`null` when the game is over).
+        to_act: Option<Color>,
+        /// What they must do.
+        phase: RoomPhase,
+        /// Clocks after the move.
+        clocks: Option<Clocks>,
+        /// Black's forbidden points in the new position, when black is to place under renju.
+        forbidden: Vec<ForbiddenPoint>,
+    },
+    /// After move 3: the player holding white decided.
+    SwapDecided {
+        /// Whether the players exchanged colours.
+        swapped: bool,
+        /// Who holds black now.
+        black: String,
+        /// Who holds white now.
+        white: String,
+        /// Who acts next.
+        to_act: Option<Color>,
+        /// What they must do.
+        phase: RoomPhase,
+        /// Clocks (they follow the players, not the colours).
+        clocks: Option<Clocks>,
+    },
+    /// Black proposed two fifth moves; white chooses.
+    FifthProposed {
+        /// The two points.
+        points: [Point; 2],
+        /// Clocks.
+        clocks: Option<Clocks>,
+    },
+    /// Moves were taken back.
+    TakenBack {
+        /// Stones on the board after the takeback.
+        ply: u32,
+        /// The stones in order after it.
+        moves: Vec<Point>,
+        /// Who acts next.
+        to_act: Option<Color>,
+        /// What they must do.
+        phase: RoomPhase,
+        /// Clocks.
+        clocks: Option<Clocks>,
+        /// Black's forbidden points in the new position.
+        forbidden: Vec<ForbiddenPoint>,
+    },
+    /// A player offered or requested something.
+    Offered {
+        /// What.
+        offer: OfferKind,
+        /// The offering player's colour.
+        by: Color,
+    },
+    /// The opponent answered an offer.
+    OfferAnswered {
+        /// What was offered.
+        offer: OfferKind,
+        /// The answering player's colour.
+        by: Color,
+        /// Accepted?
+        accept: bool,
+    },
+    /// A seated player lost their connection; the seat is kept for `grace_ms`.
+    PlayerDisconnected {
+        /// The seat's colour.
+        colour: Color,
+        /// The player's name.
+        name: String,
+        /// Milliseconds before the seat is forfeited (0 outside a running game: nothing is forfeited).
+        grace_ms: u64,
+    },
+    /// A disconnected player is back.
+    PlayerReconnected {
+        /// The seat's colour.
+        colour: Color,
+        /// The player's name.
+        name: String,
+    },
+    /// The spectator count changed.
+    Spectators {
+        /// How many watch now.
+        count: u32,
+    },
+    /// Someone said something.
+    Chat {
+        /// Who.
+        from: String,
+        /// Whether they are a spectator.
+        spectator: bool,
+        /// What.
+        text: String,
+    },
+    /// The game ended.
+    GameOver {
+        /// How.
+        result: GameResult,
+        /// Final clocks.
+        clocks: Option<Clocks>,
+    },
+}
+
+impl Tagged for ServerMessage {
+    const TYPES: &'static [&'static str] = &[
+        "welcome",
+        "lobby",
+        "lobby_room",
+        "lobby_room_removed",
+        "room",
+        "catch_up",
+        "event",
+        "ack",
+        "error",
+        "pong",
+    ];
+}
+
+impl ServerMessage {
+    /// An `error` message.
+    pub fn error(code: impl Into<String>, message: impl Into<String>) -> ServerMessage {
+        ServerMessage::Error {
+            code: code.into(),
+            message: message.into(),
+        }
+    }
+}

@@ -1,0 +1,353 @@
+//! Plain data carried inside messages: rules, time controls, clocks, seats, snapshots, lobby entries, results.
+
+use rules::{Color, ForbiddenKind, ForbiddenPolicy, Opening, Point, RuleSet};
+use serde::{Deserialize, Serialize};
+
+fn default_size() -> u8 {
+    15
+}
+
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+
+/// The rules a room plays, as described on the wire (checked by `rules::Rules::new` on the server).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RulesSpec {
+    /// Board side, 15 (default) or 19 (not for renju).
+    #[serde(default = "default_size")]
+    pub size: u8,
+    /// `freestyle`, `standard` or `renju`.
+    pub rule_set: RuleSet,
+    /// `lose`, `reject` (default) or `claim`; meaningful under renju only.
+    #[serde(default)]
+    pub forbidden_policy: ForbiddenPolicy,
+    /// `none` (default), `swap_after_three` or `swap_after_three_fifth_two_options`.
+    #[serde(default)]
+    pub opening: Opening,
+}
+
+impl RulesSpec {
+    /// The validated rules, or the rules crate's reason why they are not playable.
+    pub fn to_rules(self) -> Result<rules::Rules, rules::RulesError> {
+        rules::Rules::new(
+            self.size,
+            self.rule_set,
+            self.forbidden_policy,
+            self.opening,
+        )
+    }
+}
+
+impl From<rules::Rules> for RulesSpec {
+    fn from(r: rules::Rules) -> RulesSpec {
+        RulesSpec {
+            size: r.size(),
+            rule_set: r.rule_set(),
+            forbidden_policy: r.forbidden_policy(),
+            opening: r.opening(),
+        }
+    }
+}
+
+/// A time control. Times are in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TimeControl {
+    /// No clocks.
+    #[default]
+    None,
+    /// Fischer: a base time, and an increment added after each of the player's moves.
+    Fischer {
+        /// Starting time of each side.
+        base_ms: u64,
+        /// Added after each move.
+        increment_ms: u64,
+    },
+    /// Byo-yomi: a main time, then `periods` periods of `period_ms` each. A move made within a period keeps it;
+    /// a period that runs out is lost; losing the last one loses the game.
+    ByoYomi {
+        /// Main time of each side.
+        base_ms: u64,
+        /// Number of periods.
+        periods: u32,
+        /// Length of one period.
+        period_ms: u64,
+    },
+}
+
+/// Which colour the room's creator takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ColourChoice {
+    /// Black (the default).
+    #[default]
+    Black,
+    /// White.
+    White,
+    /// Drawn by the server when the room is created.
+    Random,
+}
+
+/// How a connection joins a room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JoinRole {
+    /// Take the free seat (or resume one's own seat).
+    #[default]
+    Player,
+    /// Watch.
+    Spectator,
+}
+
+/// One side's clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SideClock {
+    /// Main time left; under byo-yomi once the main time is spent (`byo_yomi` true), the time left in the
+    /// current period.
+    pub remaining_ms: u64,
+    /// Byo-yomi only: periods left (the current one included).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub periods: Option<u32>,
+    /// Byo-yomi only: whether the main time is spent.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub byo_yomi: bool,
+}
+
+/// Both clocks as of the moment the message was sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Clocks {
+    /// Black's clock.
+    pub black: SideClock,
+    /// White's clock.
+    pub white: SideClock,
+    /// Whose clock runs, if any.
+    pub running: Option<Color>,
+}
+
+/// A forbidden point for black and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForbiddenPoint {
+    /// The point.
+    pub point: Point,
+    /// `double_three`, `double_four` or `overline`.
+    pub kind: ForbiddenKind,
+}
+
+/// A seated player.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Seat {
+    /// Display name (`guest-…` for guests).
+    pub name: String,
+    /// Whether this is a guest identity.
+    pub guest: bool,
+    /// Rating in the room's pool, when known (accounts fill it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<f64>,
+    /// Whether that rating is provisional (shown with `?`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provisional: Option<bool>,
+    /// Rank tier name, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tier: Option<String>,
+    /// Whether the player has a live connection.
+    pub connected: bool,
+    /// While disconnected in a game: milliseconds left before the seat is forfeited.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grace_ms: Option<u64>,
+}
+
+/// The players by their current colour.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Seats {
+    /// Whoever holds black now.
+    pub black: Option<Seat>,
+    /// Whoever holds white now.
+    pub white: Option<Seat>,
+}
+
+/// Where a room stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoomState {
+    /// Waiting for a second player.
+    Waiting,
+    /// A game is being played.
+    Playing,
+    /// The game ended; a rematch may follow.
+    Over,
+}
+
+/// What the side to act must do now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoomPhase {
+    /// No game is running (waiting, or over).
+    None,
+    /// Place a stone (white may also claim a forbidden move when `claimable` is set).
+    Place,
+    /// The player holding white decides whether to swap colours.
+    SwapDecision,
+    /// Black proposes two fifth moves.
+    ProposeFifth,
+    /// White chooses one of `fifth_options`.
+    ChooseFifth,
+}
+
+impl From<rules::Phase> for RoomPhase {
+    fn from(p: rules::Phase) -> RoomPhase {
+        match p {
+            rules::Phase::Place => RoomPhase::Place,
+            rules::Phase::SwapDecision => RoomPhase::SwapDecision,
+            rules::Phase::ProposeFifth => RoomPhase::ProposeFifth,
+            rules::Phase::ChooseFifth { .. } => RoomPhase::ChooseFifth,
+        }
+    }
+}
+
+/// The kinds of offer that need the opponent's consent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OfferKind {
+    /// End the game drawn.
+    Draw,
+    /// Undo the requester's last move (and the opponent's reply after it).
+    Takeback,
+    /// Play again with colours exchanged.
+    Rematch,
+}
+
+/// A pending offer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OfferState {
+    /// What is offered.
+    pub kind: OfferKind,
+    /// The colour of the player who offered it (as seated now).
+    pub by: Color,
+}
+
+/// One player's rating change from a rated game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RatingDelta {
+    /// The player.
+    pub name: String,
+    /// Rating before.
+    pub before: f64,
+    /// Rating after.
+    pub after: f64,
+    /// Tier after, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tier: Option<String>,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameResult {
+    /// The winning colour (as seated at the end); `null` for a draw or an aborted game.
+    pub winner: Option<Color>,
+    /// The winner's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winner_name: Option<String>,
+    /// `five`, `forbidden_move`, `forbidden_claimed`, `resign`, `timeout`, `abandoned`, `draw_agreed`,
+    /// `board_full` or `aborted`.
+    pub reason: String,
+    /// The winning line's points, for `five`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<Vec<Point>>,
+    /// The forbidden stone, for `forbidden_move` and `forbidden_claimed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forbidden: Option<ForbiddenPoint>,
+    /// Both players' rating changes (black's first), for rated games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ratings: Option<Vec<RatingDelta>>,
+}
+
+/// The whole state of a room, sent on join, on resync and when a reconnect cannot be served with events.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RoomSnapshot {
+    /// The room's id.
+    pub id: String,
+    /// The room's version: the version of the last event applied to this state.
+    pub version: u64,
+    /// Rules.
+    pub rules: RulesSpec,
+    /// Time control.
+    pub time_control: TimeControl,
+    /// Whether games here are rated.
+    pub rated: bool,
+    /// Whether the room is listed in the lobby.
+    pub public: bool,
+    /// The stored game's id, once a game has started.
+    pub game_id: Option<i64>,
+    /// Waiting, playing or over.
+    pub state: RoomState,
+    /// The players by colour.
+    pub seats: Seats,
+    /// The receiver's colour when seated.
+    pub you: Option<Color>,
+    /// What the side to act must do.
+    pub phase: RoomPhase,
+    /// Which colour must act.
+    pub to_act: Option<Color>,
+    /// Stones in order (black first, alternating).
+    pub moves: Vec<Point>,
+    /// Whether the players exchanged colours after move 3.
+    pub swapped: bool,
+    /// Clocks, under a time control once the game started.
+    pub clocks: Option<Clocks>,
+    /// Black's forbidden points, under renju when black is to place.
+    pub forbidden: Vec<ForbiddenPoint>,
+    /// Under the claim policy: black's forbidden stone white may claim now.
+    pub claimable: Option<ForbiddenPoint>,
+    /// The two proposed fifth moves while white chooses.
+    pub fifth_options: Option<[Point; 2]>,
+    /// Pending offers.
+    pub offers: Vec<OfferState>,
+    /// How many spectators watch.
+    pub spectators: u32,
+    /// The result, once over.
+    pub result: Option<GameResult>,
+}
+
+/// One player in a lobby entry.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LobbyPlayer {
+    /// Name.
+    pub name: String,
+    /// Colour.
+    pub colour: Color,
+    /// Rating, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<f64>,
+    /// Tier, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tier: Option<String>,
+}
+
+/// A public room as listed in the lobby (and by `GET /api/rooms`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LobbyRoom {
+    /// The room's id.
+    pub id: String,
+    /// Rules.
+    pub rules: RulesSpec,
+    /// Time control.
+    pub time_control: TimeControl,
+    /// Whether rated.
+    pub rated: bool,
+    /// `waiting` (joinable) or `playing` (watchable).
+    pub state: RoomState,
+    /// The seated players.
+    pub players: Vec<LobbyPlayer>,
+    /// How many spectators watch.
+    pub spectators: u32,
+}
+
+/// Who the server knows the client as.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct You {
+    /// Display name.
+    pub name: String,
+    /// Whether a guest.
+    pub guest: bool,
+}

@@ -1,0 +1,470 @@
+//! Every message survives encode → decode unchanged, and every bad frame gets the right typed error.
+
+use std::collections::BTreeSet;
+
+use protocol::*;
+use rules::{Color, ForbiddenKind, ForbiddenPolicy, Opening, Point, RuleSet};
+
+fn p(s: &str) -> Point {
+    s.parse().unwrap()
+}
+
+fn seat(name: &str) -> Seat {
+    Seat {
+        name: name.into(),
+        guest: true,
+        rating: Some(1500.0),
+        provisional: Some(true),
+        tier: Some("Unranked".into()),
+        connected: true,
+        grace_ms: None,
+    }
+}
+
+fn clocks() -> Clocks {
+    Clocks {
+        black: SideClock {
+            remaining_ms: 1000,
+            periods: Some(3),
+            byo_yomi: true,
+        },
+        white: SideClock {
+            remaining_ms: 2000,
+            periods: None,
+            byo_yomi: false,
+        },
+        running: Some(Color::White),
+    }
+}
+
+fn rules_spec() -> RulesSpec {
+    RulesSpec {
+        size: 15,
+        rule_set: RuleSet::Renju,
+        forbidden_policy: ForbiddenPolicy::Claim,
+        opening: Opening::SwapAfterThreeFifthTwoOptions,
+    }
+}
+
+fn lobby_room() -> LobbyRoom {
+    LobbyRoom {
+        id: "k3f9x2".into(),
+        rules: rules_spec(),
+        time_control: TimeControl::Fischer {
+            base_ms: 300_000,
+            increment_ms: 5_000,
+        },
+        rated: false,
+        state: RoomState::Playing,
+        players: vec![LobbyPlayer {
+            name: "guest-ab12".into(),
+            colour: Color::Black,
+            rating: None,
+            tier: None,
+        }],
+        spectators: 2,
+    }
+}
+
+fn all_client_messages() -> Vec<ClientMessage> {
+    use ClientMessage::*;
+    let room = || "k3f9x2".to_string();
+    vec![
+        Hello {
+            version: 1,
+            token: Some("tok".into()),
+        },
+        Hello {
+            version: 1,
+            token: None,
+        },
+        CreateRoom {
+            rules: rules_spec(),
+            time_control: TimeControl::ByoYomi {
+                base_ms: 60_000,
+                periods: 3,
+                period_ms: 10_000,
+            },
+            rated: true,
+            public: false,
+            colour: ColourChoice::Random,
+        },
+        Join {
+            room: room(),
+            role: JoinRole::Spectator,
+            since: Some(7),
+        },
+        Leave { room: room() },
+        Place {
+            room: room(),
+            point: p("h8"),
+            ply: 1,
+        },
+        DecideSwap {
+            room: room(),
+            swap: true,
+        },
+        ProposeFifth {
+            room: room(),
+            points: [p("g9"), p("j10")],
+        },
+        ChooseFifth {
+            room: room(),
+            point: p("g9"),
+        },
+        ClaimForbidden { room: room() },
+        Resign { room: room() },
+        OfferDraw { room: room() },
+        AnswerDraw {
+            room: room(),
+            accept: false,
+        },
+        RequestTakeback { room: room() },
+        AnswerTakeback {
+            room: room(),
+            accept: true,
+        },
+        OfferRematch { room: room() },
+        AnswerRematch {
+            room: room(),
+            accept: true,
+        },
+        Chat {
+            room: room(),
+            text: "gg 好棋".into(),
+        },
+        SubscribeLobby {},
+        UnsubscribeLobby {},
+        Ping {},
+    ]
+}
+
+fn all_events() -> Vec<RoomEvent> {
+    use RoomEvent::*;
+    vec![
+        PlayerJoined {
+            colour: Color::White,
+            player: seat("guest-cd34"),
+        },
+        PlayerLeft {
+            colour: Color::White,
+            name: "guest-cd34".into(),
+        },
+        GameStarted {
+            game_id: 12,
+            black: seat("a"),
+            white: seat("b"),
+            clocks: Some(clocks()),
+            forbidden: vec![],
+        },
+        Move {
+            colour: Color::Black,
+            point: p("h8"),
+            ply: 1,
+            claimable: Some(ForbiddenKind::DoubleThree),
+            to_act: Some(Color::White),
+            phase: RoomPhase::Place,
+            clocks: None,
+            forbidden: vec![ForbiddenPoint {
+                point: p("j9"),
+                kind: ForbiddenKind::Overline,
+            }],
+        },
+        SwapDecided {
+            swapped: true,
+            black: "b".into(),
+            white: "a".into(),
+            to_act: Some(Color::White),
+            phase: RoomPhase::Place,
+            clocks: Some(clocks()),
+        },
+        FifthProposed {
+            points: [p("g9"), p("j10")],
+            clocks: None,
+        },
+        TakenBack {
+            ply: 2,
+            moves: vec![p("h8"), p("h9")],
+            to_act: Some(Color::Black),
+            phase: RoomPhase::Place,
+            clocks: None,
+            forbidden: vec![],
+        },
+        Offered {
+            offer: OfferKind::Draw,
+            by: Color::Black,
+        },
+        OfferAnswered {
+            offer: OfferKind::Takeback,
+            by: Color::White,
+            accept: false,
+        },
+        PlayerDisconnected {
+            colour: Color::Black,
+            name: "a".into(),
+            grace_ms: 60_000,
+        },
+        PlayerReconnected {
+            colour: Color::Black,
+            name: "a".into(),
+        },
+        Spectators { count: 3 },
+        Chat {
+            from: "a".into(),
+            spectator: false,
+            text: "hi".into(),
+        },
+        GameOver {
+            result: GameResult {
+                winner: Some(Color::Black),
+                winner_name: Some("a".into()),
+                reason: "five".into(),
+                line: Some(vec![p("h8"), p("h9"), p("h10"), p("h11"), p("h12")]),
+                forbidden: None,
+                ratings: Some(vec![RatingDelta {
+                    name: "a".into(),
+                    before: 1500.0,
+                    after: 1662.5,
+                    tier: Some("Advanced".into()),
+                }]),
+            },
+            clocks: Some(clocks()),
+        },
+    ]
+}
+
+fn snapshot() -> RoomSnapshot {
+    RoomSnapshot {
+        id: "k3f9x2".into(),
+        version: 9,
+        rules: rules_spec(),
+        time_control: TimeControl::None,
+        rated: false,
+        public: true,
+        game_id: Some(4),
+        state: RoomState::Playing,
+        seats: Seats {
+            black: Some(seat("a")),
+            white: Some(Seat {
+                connected: false,
+                grace_ms: Some(41_000),
+                ..seat("b")
+            }),
+        },
+        you: Some(Color::Black),
+        phase: RoomPhase::ChooseFifth,
+        to_act: Some(Color::White),
+        moves: vec![p("h8"), p("h9"), p("j9"), p("g10")],
+        swapped: true,
+        clocks: Some(clocks()),
+        forbidden: vec![],
+        claimable: None,
+        fifth_options: Some([p("g9"), p("j10")]),
+        offers: vec![OfferState {
+            kind: OfferKind::Draw,
+            by: Color::White,
+        }],
+        spectators: 1,
+        result: None,
+    }
+}
+
+fn all_server_messages() -> Vec<ServerMessage> {
+    use ServerMessage::*;
+    let mut v = vec![
+        Welcome {
+            you: You {
+                name: "guest-ab12".into(),
+                guest: true,
+            },
+            token: "tok".into(),
+            server_version: "0.1.0".into(),
+        },
+        Lobby {
+            rooms: vec![lobby_room()],
+        },
+        LobbyRoom { room: lobby_room() },
+        LobbyRoomRemoved {
+            id: "k3f9x2".into(),
+        },
+        Room { room: snapshot() },
+        CatchUp {
+            room: "k3f9x2".into(),
+            events: vec![VersionedEvent {
+                version: 3,
+                event: RoomEvent::Spectators { count: 1 },
+            }],
+        },
+        Ack {
+            room: Some("k3f9x2".into()),
+            version: Some(3),
+        },
+        ServerMessage::error("stale_ply", "that ply was already played"),
+        Pong {},
+    ];
+    for (i, event) in all_events().into_iter().enumerate() {
+        v.push(Event {
+            room: "k3f9x2".into(),
+            version: i as u64 + 1,
+            event,
+        });
+    }
+    v
+}
+
+fn tag(text: &str) -> String {
+    let v: serde_json::Value = serde_json::from_str(text).unwrap();
+    v["t"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn every_client_message_round_trips_with_and_without_rid() {
+    for msg in all_client_messages() {
+        for rid in [None, Some(42)] {
+            let text = encode(&msg, rid);
+            let back = decode::<ClientMessage>(&text, DEFAULT_MAX_FRAME).unwrap();
+            assert_eq!(
+                back,
+                Frame {
+                    rid,
+                    msg: msg.clone()
+                },
+                "{text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_server_message_round_trips_with_and_without_rid() {
+    for msg in all_server_messages() {
+        for rid in [None, Some(7)] {
+            let text = encode(&msg, rid);
+            let back = decode::<ServerMessage>(&text, usize::MAX).unwrap();
+            assert_eq!(
+                back,
+                Frame {
+                    rid,
+                    msg: msg.clone()
+                },
+                "{text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_type_lists_name_exactly_the_variants() {
+    let client: BTreeSet<String> = all_client_messages()
+        .iter()
+        .map(|m| tag(&encode(m, None)))
+        .collect();
+    let listed: BTreeSet<String> = ClientMessage::TYPES.iter().map(|s| s.to_string()).collect();
+    assert_eq!(client, listed);
+    let server: BTreeSet<String> = all_server_messages()
+        .iter()
+        .map(|m| tag(&encode(m, None)))
+        .collect();
+    let listed: BTreeSet<String> = ServerMessage::TYPES.iter().map(|s| s.to_string()).collect();
+    assert_eq!(server, listed);
+}
+
+#[test]
+fn defaults_make_short_messages_valid() {
+    let f = decode::<ClientMessage>(
+        r#"{"t":"create_room","rules":{"rule_set":"freestyle"}}"#,
+        1000,
+    )
+    .unwrap();
+    assert_eq!(
+        f.msg,
+        ClientMessage::CreateRoom {
+            rules: RulesSpec {
+                size: 15,
+                rule_set: RuleSet::Freestyle,
+                forbidden_policy: ForbiddenPolicy::Reject,
+                opening: Opening::None
+            },
+            time_control: TimeControl::None,
+            rated: false,
+            public: true,
+            colour: ColourChoice::Black,
+        }
+    );
+    let f = decode::<ClientMessage>(r#"{"t":"join","room":"x","rid":3}"#, 1000).unwrap();
+    assert_eq!(f.rid, Some(3));
+    assert_eq!(
+        f.msg,
+        ClientMessage::Join {
+            room: "x".into(),
+            role: JoinRole::Player,
+            since: None
+        }
+    );
+}
+
+fn code_of(text: &str) -> (&'static str, Option<u64>) {
+    let e = decode::<ClientMessage>(text, 64).unwrap_err();
+    (e.code(), e.rid)
+}
+
+#[test]
+fn malformed_json_is_bad_json() {
+    assert_eq!(code_of(r#"{"t":"ping""#), ("bad_json", None));
+    assert_eq!(code_of("[1,2]"), ("bad_json", None));
+    assert_eq!(code_of("\"ping\""), ("bad_json", None));
+}
+
+#[test]
+fn deep_nesting_is_bad_json_not_a_crash() {
+    let deep = "[".repeat(10_000);
+    let e = decode::<ClientMessage>(&deep, usize::MAX).unwrap_err();
+    assert_eq!(e.code(), "bad_json");
+}
+
+#[test]
+fn an_unknown_or_missing_type_is_unknown_type_and_keeps_the_rid() {
+    assert_eq!(
+        code_of(r#"{"t":"teleport","rid":5}"#),
+        ("unknown_type", Some(5))
+    );
+    assert_eq!(code_of(r#"{"rid":6}"#), ("unknown_type", Some(6)));
+    assert_eq!(code_of(r#"{"t":3}"#), ("unknown_type", None));
+}
+
+#[test]
+fn a_wrong_field_type_is_invalid_field() {
+    assert_eq!(
+        code_of(r#"{"t":"place","room":"x","point":"h8","ply":"one","rid":1}"#),
+        ("invalid_field", Some(1))
+    );
+    assert_eq!(
+        code_of(r#"{"t":"place","room":"x","point":"z99","ply":1}"#).0,
+        "invalid_field"
+    );
+    assert_eq!(
+        code_of(r#"{"t":"place","room":"x","point":"h8","ply":1e400}"#).0,
+        "bad_json"
+    );
+    assert_eq!(
+        code_of(r#"{"t":"place","room":"x","point":"h8","ply":99999999999}"#).0,
+        "invalid_field"
+    );
+    assert_eq!(code_of(r#"{"t":"ping","rid":-1}"#).0, "invalid_field");
+}
+
+#[test]
+fn an_oversize_frame_is_too_large() {
+    let text = format!(r#"{{"t":"chat","room":"x","text":"{}"}}"#, "a".repeat(100));
+    let e = decode::<ClientMessage>(&text, 64).unwrap_err();
+    assert_eq!(e.code(), "too_large");
+    assert!(matches!(e.kind, DecodeErrorKind::TooLarge { max: 64, .. }));
+}
+
+#[test]
+fn messages_name_their_room() {
+    for m in all_client_messages() {
+        let has_room = serde_json::to_value(&m).unwrap().get("room").is_some();
+        assert_eq!(m.room().is_some(), has_room, "{m:?}");
+    }
+}
