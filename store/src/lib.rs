@@ -5,8 +5,20 @@
 
 #![warn(missing_docs)]
 
+mod batch;
+mod codec;
+mod common;
+mod postgres;
+mod sqlite;
+
+use std::sync::Arc;
+
 use async_trait::async_trait;
 use rules::{Action, Color, Rules};
+
+pub use batch::BatchWriter;
+pub use postgres::PostgresStore;
+pub use sqlite::SqliteStore;
 
 /// A stored game's id.
 pub type GameId = i64;
@@ -165,7 +177,7 @@ pub struct HistoryPoint {
 }
 
 /// Storage errors.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum StoreError {
     /// A username is already taken (ignoring case).
     #[error("username taken")]
@@ -179,6 +191,45 @@ pub enum StoreError {
     /// The database failed.
     #[error("database error: {0}")]
     Database(String),
+}
+
+impl StoreError {
+    /// Stable snake_case code (for logs and error frames; the database detail stays in the log).
+    pub const fn code(&self) -> &'static str {
+        match self {
+            StoreError::UsernameTaken => "username_taken",
+            StoreError::NoSuchGame => "no_such_game",
+            StoreError::OutOfOrder => "out_of_order",
+            StoreError::Database(_) => "database_error",
+        }
+    }
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> StoreError {
+        StoreError::Database(e.to_string())
+    }
+}
+
+impl From<sqlx::migrate::MigrateError> for StoreError {
+    fn from(e: sqlx::migrate::MigrateError) -> StoreError {
+        StoreError::Database(format!("migration failed: {e}"))
+    }
+}
+
+/// The database the server uses when none is configured: a SQLite file under `./data/`.
+pub fn default_url() -> String {
+    "sqlite://data/gomoku.db".to_owned()
+}
+
+/// Opens the store a URL names and runs its migrations: `postgres://…` (or `postgresql://…`) for Postgres,
+/// `sqlite://…`, `sqlite:…` or a plain file path for SQLite (the file and its folder are created when missing).
+pub async fn open(url: &str) -> Result<Arc<dyn Store>, StoreError> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        Ok(Arc::new(PostgresStore::open(url).await?))
+    } else {
+        Ok(Arc::new(SqliteStore::open(url).await?))
+    }
 }
 
 /// Durable storage. Every method commits before it returns.
@@ -213,6 +264,8 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<User, StoreError>;
     /// A user by name, ignoring case.
     async fn user_by_name(&self, name: &str) -> Result<Option<User>, StoreError>;
+    /// A user by id (game records and rating changes name users by id).
+    async fn user_by_id(&self, id: UserId) -> Result<Option<User>, StoreError>;
     /// Stores a session (token hash only) for a user or a guest.
     async fn create_session(
         &self,
@@ -228,6 +281,8 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<Option<SessionOwner>, StoreError>;
     /// Revokes a session.
     async fn delete_session(&self, token_hash: &[u8]) -> Result<(), StoreError>;
+    /// Deletes every session expired at `now` and says how many (housekeeping; expired ones are ignored anyway).
+    async fn delete_expired_sessions(&self, now: Millis) -> Result<u64, StoreError>;
 
     /// A user's standing in every pool they have played (a pool never played is absent).
     async fn standings(&self, user: UserId) -> Result<Vec<PoolStanding>, StoreError>;

@@ -1,0 +1,680 @@
+//! The SQL both databases share, written once.
+//!
+//! Both schemas have the same tables and columns and both drivers accept `$1`-style parameters, so the queries
+//! are identical; what differs is how a write transaction begins (SQLite: `BEGIN IMMEDIATE` on the single writer
+//! connection) and how rating rows are locked (Postgres: `FOR UPDATE`). sqlx's concrete types differ per
+//! database, so this macro writes the [`crate::Store`] implementation for each: the caller provides
+//! `self.reader()`, `self.begin_write()` and the `LOCK_RATINGS` suffix.
+
+/// Implements [`crate::Store`] for `$store` over database `$db` with rows of type `$row`.
+macro_rules! store_impl {
+    ($store:ty, $db:ty, $row:ty) => {
+        use std::collections::HashMap;
+
+        use async_trait::async_trait;
+        use ratings::{glicko2, Pool, Rating, Tier};
+        use rules::Color;
+        use sqlx::Row;
+
+        use crate::codec::{self, corrupt};
+        use crate::{
+            Finished, GameEnd, GameId, GameRecord, HistoryPoint, Millis, NewGame, PlayerRef, PoolStanding,
+            RatingChange, SessionOwner, Store, StoredAction, User, UserId,
+        };
+
+        const GAME_COLUMNS: &str = "id, room, board_size, rule_set, forbidden_policy, opening, time_control, \
+            rated, black_name, black_user_id, white_name, white_user_id, started_at, ended_at, winner, aborted, \
+            reason, swapped";
+
+        /// A game row: the game, its end, and whether colours were swapped (known once it ended).
+        struct GameRow {
+            id: GameId,
+            game: NewGame,
+            end: Option<GameEnd>,
+            swapped: bool,
+        }
+
+        fn game_row(row: &$row) -> Result<GameRow, StoreError> {
+            let rules = codec::rules_from_columns(
+                row.try_get("board_size")?,
+                row.try_get("rule_set")?,
+                row.try_get("forbidden_policy")?,
+                row.try_get("opening")?,
+            )?;
+            let ended_at: Option<i64> = row.try_get("ended_at")?;
+            let end = match ended_at {
+                None => None,
+                Some(ended_at) => {
+                    let winner: Option<String> = row.try_get("winner")?;
+                    Some(GameEnd {
+                        winner: winner.as_deref().map(codec::color_parse).transpose()?,
+                        aborted: row.try_get("aborted")?,
+                        reason: row.try_get::<Option<String>, _>("reason")?.unwrap_or_default(),
+                        ended_at,
+                    })
+                }
+            };
+            Ok(GameRow {
+                id: row.try_get("id")?,
+                game: NewGame {
+                    room: row.try_get("room")?,
+                    rules,
+                    time_control: row.try_get("time_control")?,
+                    rated: row.try_get("rated")?,
+                    black: PlayerRef {
+                        name: row.try_get("black_name")?,
+                        user_id: row.try_get("black_user_id")?,
+                    },
+                    white: PlayerRef {
+                        name: row.try_get("white_name")?,
+                        user_id: row.try_get("white_user_id")?,
+                    },
+                    started_at: row.try_get("started_at")?,
+                },
+                end,
+                swapped: row.try_get("swapped")?,
+            })
+        }
+
+        fn action_row(row: &$row) -> Result<StoredAction, StoreError> {
+            let seq: i64 = row.try_get("seq")?;
+            let black: Option<i64> = row.try_get("remaining_black_ms")?;
+            let white: Option<i64> = row.try_get("remaining_white_ms")?;
+            Ok(StoredAction {
+                seq: u32::try_from(seq).map_err(|e| corrupt("action seq", e))?,
+                action: codec::action_parse(row.try_get("action")?)?,
+                used_ms: row.try_get("used_ms")?,
+                remaining_ms: black.zip(white).map(|(b, w)| [b, w]),
+                at: row.try_get("at")?,
+            })
+        }
+
+        fn user_row(row: &$row) -> Result<User, StoreError> {
+            Ok(User {
+                id: row.try_get("id")?,
+                name: row.try_get("name")?,
+                password_hash: row.try_get("password_hash")?,
+                created_at: row.try_get("created_at")?,
+            })
+        }
+
+        fn standing_row(row: &$row) -> Result<PoolStanding, StoreError> {
+            Ok(PoolStanding {
+                user_id: row.try_get("user_id")?,
+                name: row.try_get("name")?,
+                pool: codec::pool_parse(row.try_get("pool")?)?,
+                rating: Rating::new(
+                    row.try_get("rating")?,
+                    row.try_get("deviation")?,
+                    row.try_get("volatility")?,
+                ),
+                games: codec::count(row.try_get("games")?),
+                wins: codec::count(row.try_get("wins")?),
+                losses: codec::count(row.try_get("losses")?),
+                draws: codec::count(row.try_get("draws")?),
+            })
+        }
+
+        const STANDING_COLUMNS: &str = "r.user_id, u.name, r.pool, r.rating, r.deviation, r.volatility, r.games, \
+            r.wins, r.losses, r.draws";
+
+        impl $store {
+            /// Loads the full records of these game rows: actions and rating changes.
+            async fn records(&self, rows: Vec<GameRow>) -> Result<Vec<GameRecord>, StoreError> {
+                let mut records = Vec::with_capacity(rows.len());
+                for row in rows {
+                    records.push(self.record(row).await?);
+                }
+                Ok(records)
+            }
+
+            async fn record(&self, row: GameRow) -> Result<GameRecord, StoreError> {
+                let actions = sqlx::query(
+                    "SELECT seq, action, used_ms, remaining_black_ms, remaining_white_ms, at \
+                     FROM actions WHERE game_id = $1 ORDER BY seq",
+                )
+                .bind(row.id)
+                .fetch_all(self.reader())
+                .await?
+                .iter()
+                .map(action_row)
+                .collect::<Result<Vec<_>, _>>()?;
+                let changes = sqlx::query(
+                    "SELECT user_id, pool, rating_before, deviation_before, volatility_before, rating_after, \
+                     deviation_after, volatility_after FROM rating_changes WHERE game_id = $1",
+                )
+                .bind(row.id)
+                .fetch_all(self.reader())
+                .await?;
+                let mut by_user = HashMap::new();
+                for c in &changes {
+                    let user_id: UserId = c.try_get("user_id")?;
+                    by_user.insert(
+                        user_id,
+                        RatingChange {
+                            user_id,
+                            pool: codec::pool_parse(c.try_get("pool")?)?,
+                            before: Rating::new(
+                                c.try_get("rating_before")?,
+                                c.try_get("deviation_before")?,
+                                c.try_get("volatility_before")?,
+                            ),
+                            after: Rating::new(
+                                c.try_get("rating_after")?,
+                                c.try_get("deviation_after")?,
+                                c.try_get("volatility_after")?,
+                            ),
+                        },
+                    );
+                }
+                let (black_end, white_end) = seats_at_end(&row.game, row.swapped);
+                let rating_changes = match (
+                    black_end.and_then(|u| by_user.remove(&u)),
+                    white_end.and_then(|u| by_user.remove(&u)),
+                ) {
+                    (Some(b), Some(w)) => Some([b, w]),
+                    _ => None,
+                };
+                Ok(GameRecord {
+                    id: row.id,
+                    game: row.game,
+                    actions,
+                    end: row.end,
+                    rating_changes,
+                })
+            }
+
+            /// Rates a finished game inside the transaction that ended it. `black`/`white` are the users seated
+            /// so at the end; `score_black` is 1, 0.5 or 0.
+            async fn rate(
+                tx: &mut sqlx::Transaction<'static, $db>,
+                game: GameId,
+                pool: Pool,
+                black: UserId,
+                white: UserId,
+                score_black: f64,
+                at: Millis,
+            ) -> Result<[RatingChange; 2], StoreError> {
+                let default = Rating::default();
+                // Make sure both rows exist so both can be locked; in ascending user order so two games of the
+                // same players lock in the same order and cannot deadlock.
+                let (low, high) = if black < white { (black, white) } else { (white, black) };
+                for user in [low, high] {
+                    sqlx::query(
+                        "INSERT INTO ratings (user_id, pool, rating, deviation, volatility, tier, updated_at) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (user_id, pool) DO NOTHING",
+                    )
+                    .bind(user)
+                    .bind(pool.as_str())
+                    .bind(default.rating)
+                    .bind(default.deviation)
+                    .bind(default.volatility)
+                    .bind(Tier::of(&default).code())
+                    .bind(at)
+                    .execute(&mut **tx)
+                    .await?;
+                }
+                let sql = format!(
+                    "SELECT user_id, rating, deviation, volatility FROM ratings \
+                     WHERE pool = $1 AND user_id IN ($2, $3) ORDER BY user_id{LOCK_RATINGS}"
+                );
+                let rows = sqlx::query(&sql)
+                    .bind(pool.as_str())
+                    .bind(low)
+                    .bind(high)
+                    .fetch_all(&mut **tx)
+                    .await?;
+                let mut current = HashMap::new();
+                for row in &rows {
+                    let user: UserId = row.try_get("user_id")?;
+                    current.insert(
+                        user,
+                        Rating::new(row.try_get("rating")?, row.try_get("deviation")?, row.try_get("volatility")?),
+                    );
+                }
+                let black_before = current.get(&black).copied().unwrap_or(default);
+                let white_before = current.get(&white).copied().unwrap_or(default);
+                let (black_after, white_after) = glicko2::rate_game(black_before, white_before, score_black);
+                let changes = [
+                    RatingChange { user_id: black, pool, before: black_before, after: black_after },
+                    RatingChange { user_id: white, pool, before: white_before, after: white_after },
+                ];
+                for (change, score) in changes.iter().zip([score_black, 1.0 - score_black]) {
+                    let (win, loss, draw) = if score > 0.75 {
+                        (1i64, 0i64, 0i64)
+                    } else if score < 0.25 {
+                        (0, 1, 0)
+                    } else {
+                        (0, 0, 1)
+                    };
+                    let tier = Tier::of(&change.after).code();
+                    sqlx::query(
+                        "UPDATE ratings SET rating = $1, deviation = $2, volatility = $3, games = games + 1, \
+                         wins = wins + $4, losses = losses + $5, draws = draws + $6, tier = $7, updated_at = $8 \
+                         WHERE user_id = $9 AND pool = $10",
+                    )
+                    .bind(change.after.rating)
+                    .bind(change.after.deviation)
+                    .bind(change.after.volatility)
+                    .bind(win)
+                    .bind(loss)
+                    .bind(draw)
+                    .bind(tier)
+                    .bind(at)
+                    .bind(change.user_id)
+                    .bind(pool.as_str())
+                    .execute(&mut **tx)
+                    .await?;
+                    sqlx::query(
+                        "INSERT INTO rating_changes (game_id, user_id, pool, rating_before, deviation_before, \
+                         volatility_before, rating_after, deviation_after, volatility_after, tier_after, at) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                    )
+                    .bind(game)
+                    .bind(change.user_id)
+                    .bind(pool.as_str())
+                    .bind(change.before.rating)
+                    .bind(change.before.deviation)
+                    .bind(change.before.volatility)
+                    .bind(change.after.rating)
+                    .bind(change.after.deviation)
+                    .bind(change.after.volatility)
+                    .bind(tier)
+                    .bind(at)
+                    .execute(&mut **tx)
+                    .await?;
+                }
+                Ok(changes)
+            }
+        }
+
+        /// The users seated black and white at the end of the game.
+        fn seats_at_end(game: &NewGame, swapped: bool) -> (Option<UserId>, Option<UserId>) {
+            if swapped {
+                (game.white.user_id, game.black.user_id)
+            } else {
+                (game.black.user_id, game.white.user_id)
+            }
+        }
+
+        #[async_trait]
+        impl Store for $store {
+            async fn create_game(&self, game: &NewGame) -> Result<GameId, StoreError> {
+                let (size, rule_set, policy, opening) = codec::rules_columns(&game.rules);
+                let mut tx = self.begin_write().await?;
+                let id: GameId = sqlx::query_scalar(
+                    "INSERT INTO games (room, board_size, rule_set, forbidden_policy, opening, time_control, rated, \
+                     black_name, black_user_id, white_name, white_user_id, started_at) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
+                )
+                .bind(&game.room)
+                .bind(size)
+                .bind(rule_set)
+                .bind(policy)
+                .bind(opening)
+                .bind(&game.time_control)
+                .bind(game.rated)
+                .bind(&game.black.name)
+                .bind(game.black.user_id)
+                .bind(&game.white.name)
+                .bind(game.white.user_id)
+                .bind(game.started_at)
+                .fetch_one(&mut *tx)
+                .await?;
+                tx.commit().await?;
+                Ok(id)
+            }
+
+            async fn append_actions(&self, batch: &[(GameId, StoredAction)]) -> Result<(), StoreError> {
+                if batch.is_empty() {
+                    return Ok(());
+                }
+                let mut tx = self.begin_write().await?;
+                // Per game: the next seq and the stones on the board, read once per batch and kept up to date.
+                let mut next: HashMap<GameId, (i64, i64)> = HashMap::new();
+                for (game, stored) in batch {
+                    let state = match next.get(game) {
+                        Some(state) => *state,
+                        None => {
+                            let row = sqlx::query(
+                                "SELECT (SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id = $1) AS next, \
+                                 (SELECT COUNT(point) FROM actions WHERE game_id = $1) AS stones \
+                                 FROM games WHERE id = $1",
+                            )
+                            .bind(*game)
+                            .fetch_optional(&mut *tx)
+                            .await?
+                            .ok_or(StoreError::NoSuchGame)?;
+                            (row.try_get::<i64, _>("next")?, row.try_get::<i64, _>("stones")?)
+                        }
+                    };
+                    let (next_seq, stones) = state;
+                    let seq = i64::from(stored.seq);
+                    let text = codec::action_text(&stored.action)?;
+                    if seq < next_seq {
+                        // A retry: fine when it is the very same action, a conflict otherwise.
+                        let existing: String =
+                            sqlx::query_scalar("SELECT action FROM actions WHERE game_id = $1 AND seq = $2")
+                                .bind(*game)
+                                .bind(seq)
+                                .fetch_one(&mut *tx)
+                                .await?;
+                        if codec::action_parse(&existing)? != stored.action {
+                            return Err(StoreError::OutOfOrder);
+                        }
+                        next.insert(*game, state);
+                        continue;
+                    }
+                    if seq > next_seq {
+                        return Err(StoreError::OutOfOrder);
+                    }
+                    let point = codec::stone_point(&stored.action);
+                    let stones = stones + i64::from(point.is_some());
+                    let [black, white] = match stored.remaining_ms {
+                        Some([b, w]) => [Some(b), Some(w)],
+                        None => [None, None],
+                    };
+                    sqlx::query(
+                        "INSERT INTO actions (game_id, seq, action, ply, point, used_ms, remaining_black_ms, \
+                         remaining_white_ms, at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                    )
+                    .bind(*game)
+                    .bind(seq)
+                    .bind(text)
+                    .bind(point.as_ref().map(|_| stones))
+                    .bind(point)
+                    .bind(stored.used_ms)
+                    .bind(black)
+                    .bind(white)
+                    .bind(stored.at)
+                    .execute(&mut *tx)
+                    .await?;
+                    next.insert(*game, (next_seq + 1, stones));
+                }
+                tx.commit().await?;
+                Ok(())
+            }
+
+            async fn truncate_actions(&self, game: GameId, keep: u32) -> Result<(), StoreError> {
+                let mut tx = self.begin_write().await?;
+                let exists: Option<GameId> = sqlx::query_scalar("SELECT id FROM games WHERE id = $1")
+                    .bind(game)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+                if exists.is_none() {
+                    return Err(StoreError::NoSuchGame);
+                }
+                sqlx::query("DELETE FROM actions WHERE game_id = $1 AND seq >= $2")
+                    .bind(game)
+                    .bind(i64::from(keep))
+                    .execute(&mut *tx)
+                    .await?;
+                tx.commit().await?;
+                Ok(())
+            }
+
+            async fn finish_game(&self, game: GameId, end: &GameEnd) -> Result<Option<Finished>, StoreError> {
+                let mut tx = self.begin_write().await?;
+                let winner = if end.aborted { None } else { end.winner.map(codec::color_text) };
+                // The conditional update is the exactly-once gate: of two racing endings only one sees
+                // `ended_at IS NULL` (Postgres re-checks it after waiting for the other's row lock; SQLite runs
+                // one writer at a time).
+                let ended = sqlx::query(
+                    "UPDATE games SET ended_at = $1, winner = $2, aborted = $3, reason = $4 \
+                     WHERE id = $5 AND ended_at IS NULL",
+                )
+                .bind(end.ended_at)
+                .bind(winner)
+                .bind(end.aborted)
+                .bind(&end.reason)
+                .bind(game)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+                if ended == 0 {
+                    let exists: Option<GameId> = sqlx::query_scalar("SELECT id FROM games WHERE id = $1")
+                        .bind(game)
+                        .fetch_optional(&mut *tx)
+                        .await?;
+                    return match exists {
+                        Some(_) => Ok(None),
+                        None => Err(StoreError::NoSuchGame),
+                    };
+                }
+                let swaps: Vec<String> = sqlx::query_scalar(
+                    "SELECT action FROM actions WHERE game_id = $1 AND action LIKE '%decide_swap%' ORDER BY seq",
+                )
+                .bind(game)
+                .fetch_all(&mut *tx)
+                .await?;
+                let swaps = swaps.iter().map(|t| codec::action_parse(t)).collect::<Result<Vec<_>, _>>()?;
+                let swapped = codec::swapped_by(&swaps);
+                let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1");
+                let row = sqlx::query(&sql).bind(game).fetch_one(&mut *tx).await?;
+                let stored = game_row(&row)?;
+                if swapped {
+                    sqlx::query("UPDATE games SET swapped = $1 WHERE id = $2")
+                        .bind(true)
+                        .bind(game)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+                let (black, white) = seats_at_end(&stored.game, swapped);
+                let rating_changes = match (black, white) {
+                    (Some(black), Some(white)) if stored.game.rated && !end.aborted && black != white => {
+                        let score_black = match end.winner {
+                            Some(Color::Black) => glicko2::WIN,
+                            Some(Color::White) => glicko2::LOSS,
+                            None => glicko2::DRAW,
+                        };
+                        let pool = Pool::of(stored.game.rules.rule_set());
+                        Some(Self::rate(&mut tx, game, pool, black, white, score_black, end.ended_at).await?)
+                    }
+                    _ => None,
+                };
+                tx.commit().await?;
+                Ok(Some(Finished { rating_changes }))
+            }
+
+            async fn game(&self, id: GameId) -> Result<Option<GameRecord>, StoreError> {
+                let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1");
+                match sqlx::query(&sql).bind(id).fetch_optional(self.reader()).await? {
+                    Some(row) => Ok(Some(self.record(game_row(&row)?).await?)),
+                    None => Ok(None),
+                }
+            }
+
+            async fn unfinished_games(&self) -> Result<Vec<GameRecord>, StoreError> {
+                let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE ended_at IS NULL ORDER BY id");
+                let rows = sqlx::query(&sql).fetch_all(self.reader()).await?;
+                let rows = rows.iter().map(game_row).collect::<Result<Vec<_>, _>>()?;
+                self.records(rows).await
+            }
+
+            async fn create_user(&self, name: &str, password_hash: &str, now: Millis) -> Result<User, StoreError> {
+                let mut tx = self.begin_write().await?;
+                let id: Option<UserId> = sqlx::query_scalar(
+                    "INSERT INTO users (name, name_key, password_hash, created_at) VALUES ($1, $2, $3, $4) \
+                     ON CONFLICT (name_key) DO NOTHING RETURNING id",
+                )
+                .bind(name)
+                .bind(name.to_lowercase())
+                .bind(password_hash)
+                .bind(now)
+                .fetch_optional(&mut *tx)
+                .await?;
+                let id = id.ok_or(StoreError::UsernameTaken)?;
+                tx.commit().await?;
+                Ok(User {
+                    id,
+                    name: name.to_owned(),
+                    password_hash: password_hash.to_owned(),
+                    created_at: now,
+                })
+            }
+
+            async fn user_by_name(&self, name: &str) -> Result<Option<User>, StoreError> {
+                sqlx::query("SELECT id, name, password_hash, created_at FROM users WHERE name_key = $1")
+                    .bind(name.to_lowercase())
+                    .fetch_optional(self.reader())
+                    .await?
+                    .as_ref()
+                    .map(user_row)
+                    .transpose()
+            }
+
+            async fn user_by_id(&self, id: UserId) -> Result<Option<User>, StoreError> {
+                sqlx::query("SELECT id, name, password_hash, created_at FROM users WHERE id = $1")
+                    .bind(id)
+                    .fetch_optional(self.reader())
+                    .await?
+                    .as_ref()
+                    .map(user_row)
+                    .transpose()
+            }
+
+            async fn create_session(
+                &self,
+                token_hash: &[u8],
+                owner: &SessionOwner,
+                expires_at: Millis,
+            ) -> Result<(), StoreError> {
+                let (user_id, guest) = match owner {
+                    SessionOwner::User(user) => (Some(user.id), None),
+                    SessionOwner::Guest(name) => (None, Some(name.as_str())),
+                };
+                let mut tx = self.begin_write().await?;
+                sqlx::query(
+                    "INSERT INTO sessions (token_hash, user_id, guest_name, expires_at) VALUES ($1, $2, $3, $4)",
+                )
+                .bind(token_hash)
+                .bind(user_id)
+                .bind(guest)
+                .bind(expires_at)
+                .execute(&mut *tx)
+                .await?;
+                tx.commit().await?;
+                Ok(())
+            }
+
+            async fn session(&self, token_hash: &[u8], now: Millis) -> Result<Option<SessionOwner>, StoreError> {
+                let row = sqlx::query(
+                    "SELECT s.guest_name, u.id, u.name, u.password_hash, u.created_at \
+                     FROM sessions s LEFT JOIN users u ON u.id = s.user_id \
+                     WHERE s.token_hash = $1 AND s.expires_at > $2",
+                )
+                .bind(token_hash)
+                .bind(now)
+                .fetch_optional(self.reader())
+                .await?;
+                let Some(row) = row else { return Ok(None) };
+                let guest: Option<String> = row.try_get("guest_name")?;
+                let user_id: Option<UserId> = row.try_get("id")?;
+                Ok(match (guest, user_id) {
+                    (Some(guest), _) => Some(SessionOwner::Guest(guest)),
+                    (None, Some(_)) => Some(SessionOwner::User(user_row(&row)?)),
+                    (None, None) => None,
+                })
+            }
+
+            async fn delete_session(&self, token_hash: &[u8]) -> Result<(), StoreError> {
+                let mut tx = self.begin_write().await?;
+                sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+                    .bind(token_hash)
+                    .execute(&mut *tx)
+                    .await?;
+                tx.commit().await?;
+                Ok(())
+            }
+
+            async fn delete_expired_sessions(&self, now: Millis) -> Result<u64, StoreError> {
+                let mut tx = self.begin_write().await?;
+                let n = sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")
+                    .bind(now)
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected();
+                tx.commit().await?;
+                Ok(n)
+            }
+
+            async fn standings(&self, user: UserId) -> Result<Vec<PoolStanding>, StoreError> {
+                let sql = format!(
+                    "SELECT {STANDING_COLUMNS} FROM ratings r JOIN users u ON u.id = r.user_id \
+                     WHERE r.user_id = $1 AND r.games > 0"
+                );
+                let rows = sqlx::query(&sql).bind(user).fetch_all(self.reader()).await?;
+                let mut standings = rows.iter().map(standing_row).collect::<Result<Vec<_>, _>>()?;
+                standings.sort_by_key(|s| s.pool);
+                Ok(standings)
+            }
+
+            async fn leaderboard(
+                &self,
+                pool: Pool,
+                min_games: u32,
+                limit: u32,
+                offset: u32,
+            ) -> Result<Vec<PoolStanding>, StoreError> {
+                // `deviation <= 110` is written as in the partial index `ratings_leaderboard` (and equals
+                // ratings::PROVISIONAL_DEVIATION) so both databases can prove the index applies.
+                let sql = format!(
+                    "SELECT {STANDING_COLUMNS} FROM ratings r JOIN users u ON u.id = r.user_id \
+                     WHERE r.pool = $1 AND r.deviation <= 110 AND r.games >= $2 \
+                     ORDER BY r.rating DESC, r.user_id LIMIT $3 OFFSET $4"
+                );
+                let rows = sqlx::query(&sql)
+                    .bind(pool.as_str())
+                    .bind(i64::from(min_games))
+                    .bind(i64::from(limit))
+                    .bind(i64::from(offset))
+                    .fetch_all(self.reader())
+                    .await?;
+                rows.iter().map(standing_row).collect()
+            }
+
+            async fn rating_history(&self, user: UserId) -> Result<Vec<HistoryPoint>, StoreError> {
+                let rows = sqlx::query(
+                    "SELECT game_id, pool, at, rating_after, deviation_after FROM rating_changes \
+                     WHERE user_id = $1 ORDER BY at, game_id",
+                )
+                .bind(user)
+                .fetch_all(self.reader())
+                .await?;
+                rows.iter()
+                    .map(|row| {
+                        Ok(HistoryPoint {
+                            game_id: row.try_get("game_id")?,
+                            pool: codec::pool_parse(row.try_get("pool")?)?,
+                            at: row.try_get("at")?,
+                            rating: row.try_get("rating_after")?,
+                            deviation: row.try_get("deviation_after")?,
+                        })
+                    })
+                    .collect()
+            }
+
+            async fn games_of(
+                &self,
+                user: UserId,
+                before: Option<GameId>,
+                limit: u32,
+            ) -> Result<Vec<GameRecord>, StoreError> {
+                let sql = format!(
+                    "SELECT {GAME_COLUMNS} FROM games WHERE (black_user_id = $1 OR white_user_id = $1) \
+                     AND id < $2 ORDER BY id DESC LIMIT $3"
+                );
+                let rows = sqlx::query(&sql)
+                    .bind(user)
+                    .bind(before.unwrap_or(GameId::MAX))
+                    .bind(i64::from(limit))
+                    .fetch_all(self.reader())
+                    .await?;
+                let rows = rows.iter().map(game_row).collect::<Result<Vec<_>, _>>()?;
+                self.records(rows).await
+            }
+        }
+    };
+}
+
+pub(crate) use store_impl;
