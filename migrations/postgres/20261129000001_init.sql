@@ -74,8 +74,9 @@ CREATE TABLE ratings (
     PRIMARY KEY (user_id, pool)
 );
 -- The leaderboard: ranked (non-provisional, deviation <= 110 as ratings::PROVISIONAL_DEVIATION) players of one
--- pool by rating; games is in the index so the min-games filter needs no table lookup.
-CREATE INDEX ratings_leaderboard ON ratings (pool, rating DESC, games) WHERE deviation <= 110;
+-- pool by rating, ties by user id (the exact ORDER BY of the query, so no sort step); games is in the index so the
+-- min-games filter needs no table lookup.
+CREATE INDEX ratings_leaderboard ON ratings (pool, rating DESC, user_id, games) WHERE deviation <= 110;
 
 CREATE TABLE rating_changes (
     game_id           BIGINT  NOT NULL REFERENCES games (id) ON DELETE CASCADE,
