@@ -1,0 +1,164 @@
+// Routing, lobby folding, create-room options, records, charts, API error handling, socket resumption.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseRoute, href } from '../../web-client/js/router.js';
+import { ratingChart, ratingBounds } from '../../web-client/js/chart.js';
+import { readResponse, ApiError } from '../../web-client/js/api.js';
+import { Connection, backoff } from '../../web-client/js/ws.js';
+
+// Page modules import the DOM helpers lazily only when rendering, so their pure exports load in Node.
+const { lobbyReduce, createOptions } = await import('../../web-client/js/pages/lobby.js');
+const { normaliseRecord, clampPly, stonesOf } = await import('../../web-client/js/pages/record.js');
+const { validate } = await import('../../web-client/js/pages/login.js');
+const { outcomeFor, poolsOf } = await import('../../web-client/js/pages/profile.js');
+
+test('routes round-trip through their hashes', () => {
+  for (const [name, params] of [['room', { id: 'ab12' }], ['room', { id: 'ab12', watch: true }], ['game', { id: '3', ply: 12 }], ['player', { name: 'li_na' }], ['leaderboard', { pool: 'freestyle' }]]) {
+    const r = parseRoute(href(name, params));
+    assert.equal(r.name, name);
+    for (const [k, v] of Object.entries(params)) assert.equal(r.params[k], v);
+  }
+  assert.equal(parseRoute('#/nonsense').name, 'lobby');
+  assert.equal(parseRoute('').name, 'lobby');
+  assert.equal(parseRoute('#/leaderboard/bogus').params.pool, 'renju');
+  assert.equal(parseRoute('#/game/5').params.ply, null);
+  assert.equal(parseRoute('#/player/%E6%9D%8E').params.name, '李');
+});
+
+test('lobby messages add, update and remove rooms', () => {
+  let rooms = lobbyReduce([], { t: 'lobby', rooms: [{ id: 'a', state: 'waiting' }] });
+  rooms = lobbyReduce(rooms, { t: 'lobby_room', room: { id: 'b', state: 'waiting' } });
+  rooms = lobbyReduce(rooms, { t: 'lobby_room', room: { id: 'a', state: 'playing' } });
+  assert.deepEqual(rooms.map((r) => `${r.id}:${r.state}`), ['b:waiting', 'a:playing']);
+  rooms = lobbyReduce(rooms, { t: 'lobby_room_removed', id: 'b' });
+  assert.deepEqual(rooms.map((r) => r.id), ['a']);
+});
+
+test('the create form becomes a create_room message of the protocol', () => {
+  const o = createOptions({ rule_set: 'renju', forbidden_policy: 'claim', opening: 'swap_after_three', size: '19', tc: 'fischer', base: '5', increment: '3', rated: 'casual', visibility: 'private', colour: 'random' });
+  assert.deepEqual(o, {
+    rules: { size: 15, rule_set: 'renju', forbidden_policy: 'claim', opening: 'swap_after_three' },
+    time_control: { kind: 'fischer', base_ms: 300_000, increment_ms: 3000 },
+    rated: false, public: false, colour: 'random',
+  });
+  const b = createOptions({ rule_set: 'freestyle', opening: 'none', size: '19', tc: 'byo_yomi', base: '10', periods: '5', period: '30', rated: 'rated', visibility: 'public', colour: 'black' });
+  assert.deepEqual(b.rules, { size: 19, rule_set: 'freestyle', opening: 'none' });
+  assert.deepEqual(b.time_control, { kind: 'byo_yomi', base_ms: 600_000, periods: 5, period_ms: 30_000 });
+  assert.equal(b.rated, true);
+  assert.equal(createOptions({ rule_set: 'standard', opening: 'none', tc: 'none' }).time_control.kind, 'none');
+});
+
+test('a stored game record replays its stones: places and the chosen fifth, not the proposal or the swap', () => {
+  const moves = [
+    { seq: 0, action: { action: 'place', point: 'h8' } },
+    { seq: 1, action: { action: 'place', point: 'h9' } },
+    { seq: 2, action: { action: 'place', point: 'j10' } },
+    { seq: 3, action: { action: 'decide_swap', swap: false } },
+    { seq: 4, action: { action: 'place', point: 'g9' } },
+    { seq: 5, action: { action: 'propose_fifth', points: ['k11', 'f6'] } },
+    { seq: 6, action: { action: 'choose_fifth', point: 'k11' } },
+  ];
+  assert.deepEqual(stonesOf(moves), ['h8', 'h9', 'j10', 'g9', 'k11']);
+  const rec = normaliseRecord({ id: 3, rules: { size: 15, rule_set: 'renju' }, black: 'ann', white: 'bob', moves, result: { winner: 'black', reason: 'five' } });
+  assert.equal(rec.black, 'ann');
+  assert.equal(rec.live, false);
+  assert.equal(clampPly(99, 5), 5);
+  assert.equal(clampPly(-1, 5), 0);
+  assert.equal(clampPly(null, 5), 5);
+});
+
+test('the rating chart scales to round bounds and ends at the latest rating', () => {
+  assert.deepEqual(ratingBounds([1500, 1530]), { lo: 1450, hi: 1600 });
+  const svg = ratingChart([{ time: 2, rating: 1530 }, { time: 1, rating: 1500 }], { width: 200, height: 100 });
+  assert.match(svg, /<path class="line" d="M44\.0 [\d.]+L188\.0 [\d.]+"/);
+  assert.match(svg, /<circle class="end" cx="188.0"/);
+  assert.doesNotMatch(ratingChart([]), /class="line"/);
+});
+
+test('API errors keep the server code; a missing endpoint reads as unavailable', async () => {
+  const res = (status, body) => ({ ok: status < 400, status, text: async () => body });
+  assert.deepEqual(await readResponse(res(200, '{"a":1}')), { a: 1 });
+  await assert.rejects(readResponse(res(409, '{"code":"username_taken","message":"taken"}')), (e) => e instanceof ApiError && e.code === 'username_taken');
+  await assert.rejects(readResponse(res(404, 'Not Found')), (e) => e.code === 'unavailable');
+  await assert.rejects(readResponse(res(500, '')), (e) => e.code === 'http_500');
+});
+
+test('usernames and passwords are checked before a round trip', () => {
+  assert.equal(validate('register', 'ab', 'longenough'), 'invalid_username');
+  assert.equal(validate('register', 'li-na_2', 'short'), 'weak_password');
+  assert.equal(validate('register', 'li-na_2', 'longenough'), null);
+  assert.equal(validate('login', 'li-na_2', 'x'), null);
+});
+
+test('profiles read ratings per pool and outcomes per game', () => {
+  const pools = poolsOf({ ratings: { renju: { rating: 1600, deviation: 80 }, freestyle: { rating: 1500, deviation: 300 } } });
+  assert.deepEqual(pools.map((p) => [p.pool, p.provisional]), [['renju', false], ['freestyle', true]]);
+  assert.equal(outcomeFor({ black: 'ann', white: 'bob', result: { winner: 'white' } }, 'bob'), 'win');
+  assert.equal(outcomeFor({ black: 'ann', white: 'bob', result: { winner: null, reason: 'draw_agreed' } }, 'bob'), 'draw');
+  assert.equal(outcomeFor({ black: 'ann', white: 'bob', result: { winner_name: 'ann' } }, 'bob'), 'loss');
+});
+
+class FakeSocket {
+  static all = [];
+  constructor(url) {
+    this.url = url;
+    this.sent = [];
+    FakeSocket.all.push(this);
+  }
+  send(text) {
+    this.sent.push(JSON.parse(text));
+  }
+  close() {
+    this.onclose?.();
+  }
+  serve(msg) {
+    this.onmessage({ data: JSON.stringify(msg) });
+  }
+}
+
+function memoryStorage() {
+  const m = new Map();
+  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => m.set(k, String(v)), removeItem: (k) => m.delete(k) };
+}
+
+test('a dropped socket reconnects with the same token and rejoins its rooms from the last version seen', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  FakeSocket.all = [];
+  const conn = new Connection('ws://x/ws', { WebSocketImpl: FakeSocket, storage: memoryStorage() });
+  conn.connect();
+  const s1 = FakeSocket.all[0];
+  s1.onopen();
+  assert.deepEqual(s1.sent[0], { t: 'hello', version: 1 });
+  s1.serve({ t: 'welcome', you: { name: 'guest-a', guest: true }, token: 'tokA', server_version: '0' });
+  const joined = conn.join('r1');
+  const joinMsg = s1.sent[1];
+  assert.deepEqual({ ...joinMsg, rid: 0 }, { t: 'join', room: 'r1', as: 'player', rid: 0 });
+  s1.serve({ t: 'room', room: { id: 'r1', version: 4 }, rid: joinMsg.rid });
+  await joined;
+  s1.serve({ t: 'event', room: 'r1', version: 5, event: { kind: 'spectators', count: 1 } });
+  s1.close();
+  assert.equal(FakeSocket.all.length, 1, 'waits before reconnecting');
+  t.mock.timers.tick(backoff(0));
+  const s2 = FakeSocket.all[1];
+  s2.onopen();
+  assert.deepEqual(s2.sent[0], { t: 'hello', version: 1, token: 'tokA' });
+  s2.serve({ t: 'welcome', you: { name: 'guest-a', guest: true }, token: 'tokA', server_version: '0' });
+  const rejoin = s2.sent[1];
+  assert.equal(rejoin.t, 'join');
+  assert.equal(rejoin.since, 5);
+  assert.equal(rejoin.room, 'r1');
+});
+
+test('requests reject with the server error code and back-off grows to a ceiling', async () => {
+  FakeSocket.all = [];
+  const conn = new Connection('ws://x/ws', { WebSocketImpl: FakeSocket, storage: memoryStorage() });
+  conn.connect();
+  const s = FakeSocket.all[0];
+  s.onopen();
+  s.serve({ t: 'welcome', you: { name: 'g', guest: true }, token: 't', server_version: '0' });
+  const p = conn.request({ t: 'place', room: 'r', point: 'h8', ply: 1 });
+  s.serve({ t: 'error', code: 'not_your_turn', message: 'no', rid: s.sent[1].rid });
+  await assert.rejects(p, (e) => e.code === 'not_your_turn');
+  assert.deepEqual([0, 1, 2, 3, 4, 10].map(backoff), [500, 1000, 2000, 4000, 8000, 8000]);
+  conn.close();
+});

@@ -1,0 +1,156 @@
+// The room reducer against protocol messages, including the whole-game transcript of docs/protocol.md.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fromSnapshot, applyEvent, applyCatchUp, controls, visibleForbidden, clockFigures, seatOf } from '../../web-client/js/state.js';
+
+const seat = (name) => ({ name, guest: true, connected: true });
+const snapshot = (over = {}) => ({
+  id: 'r1', version: 0, rules: { size: 15, rule_set: 'renju', forbidden_policy: 'claim', opening: 'swap_after_three' },
+  time_control: { kind: 'none' }, rated: false, public: true, game_id: null, state: 'waiting',
+  seats: { black: seat('ann'), white: null }, you: 'black', phase: 'none', to_act: null, moves: [], swapped: false,
+  clocks: null, forbidden: [], claimable: null, fifth_options: null, offers: [], spectators: 0, result: null, ...over,
+});
+const move = (colour, point, ply, to_act, phase = 'place', extra = {}) => ({ kind: 'move', colour, point, ply, to_act, phase, clocks: null, forbidden: [], ...extra });
+
+function started() {
+  let r = fromSnapshot(snapshot(), 'ann', 0);
+  r = applyEvent(r, 1, { kind: 'player_joined', colour: 'white', player: seat('bob') }, 0);
+  r = applyEvent(r, 2, { kind: 'game_started', game_id: 7, black: seat('ann'), white: seat('bob'), clocks: null, forbidden: [] }, 0);
+  return r;
+}
+
+test('a game starts when the second player sits, and black may place', () => {
+  const r = started();
+  assert.equal(r.state, 'playing');
+  assert.equal(r.game_id, 7);
+  assert.equal(controls(r).place, true);
+  assert.equal(controls({ ...r, me: 'bob' }).place, false);
+  assert.equal(controls({ ...r, me: 'spectator' }).seated, false);
+  assert.equal(controls({ ...r, me: 'spectator' }).resign, false, 'spectators get no action controls');
+});
+
+test('events already seen are ignored and a gap asks for a resync', () => {
+  let r = started();
+  r = applyEvent(r, 3, move('black', 'h8', 1, 'white'), 0);
+  const again = applyEvent(r, 3, move('black', 'h8', 1, 'white'), 0);
+  assert.equal(again, r);
+  assert.deepEqual(r.moves, ['h8']);
+  const gap = applyEvent(r, 9, move('white', 'h9', 2, 'black'), 0);
+  assert.equal(gap.needsResync, true);
+  assert.deepEqual(gap.moves, ['h8']);
+});
+
+test('after a swap the names change colours and the old white player now holds black', () => {
+  let r = started();
+  r = applyEvent(r, 3, move('black', 'h8', 1, 'white'), 0);
+  r = applyEvent(r, 4, move('white', 'h9', 2, 'black'), 0);
+  r = applyEvent(r, 5, move('black', 'j10', 3, 'white', 'swap_decision'), 0);
+  const bobView = { ...r, me: 'bob' };
+  assert.equal(controls(bobView).swap, true);
+  assert.equal(controls(r).swap, false);
+  r = applyEvent(r, 6, { kind: 'swap_decided', swapped: true, black: 'bob', white: 'ann', to_act: 'white', phase: 'place', clocks: null }, 0);
+  assert.equal(seatOf(r), 'white');
+  assert.equal(r.seats.black.name, 'bob');
+  assert.equal(controls(r).place, true, 'ann now holds white, who moves 4');
+  assert.deepEqual(r.notices, ['room.swapped']);
+});
+
+test('fifth-move proposals are shown to white to choose from', () => {
+  let r = started();
+  r = applyEvent(r, 3, { kind: 'fifth_proposed', points: ['h9', 'j10'], clocks: null }, 0);
+  assert.deepEqual(r.fifth_options, ['h9', 'j10']);
+  assert.equal(controls({ ...r, me: 'bob' }).chooseFifth, true);
+  r = applyEvent(r, 4, move('black', 'h9', 5, 'white'), 0);
+  assert.equal(r.fifth_options, null);
+});
+
+test('forbidden points show only while black is to place; a claimable stone offers white the claim', () => {
+  let r = started();
+  r = applyEvent(r, 3, move('black', 'h8', 1, 'white'), 0);
+  r = applyEvent(r, 4, move('white', 'a1', 2, 'black', 'place', { forbidden: [{ point: 'c3', kind: 'double_three' }] }), 0);
+  assert.deepEqual(visibleForbidden(r), [{ point: 'c3', kind: 'double_three' }]);
+  r = applyEvent(r, 5, move('black', 'c3', 3, 'white', 'place', { claimable: 'double_three' }), 0);
+  assert.deepEqual(visibleForbidden(r), []);
+  assert.equal(controls({ ...r, me: 'bob' }).claim, true);
+  assert.equal(controls(r).claim, false);
+});
+
+test('offers can be answered by the opponent only, and an answer clears them', () => {
+  let r = started();
+  r = applyEvent(r, 3, { kind: 'offered', offer: 'draw', by: 'black' }, 0);
+  assert.equal(controls(r).offerDraw, false, 'one pending offer of a kind');
+  assert.equal(controls(r).answerDraw, false);
+  assert.equal(controls({ ...r, me: 'bob' }).answerDraw, true);
+  r = applyEvent(r, 4, { kind: 'offer_answered', offer: 'draw', by: 'white', accept: false }, 0);
+  assert.deepEqual(r.offers, []);
+  assert.equal(r.lastAnswer.accept, false);
+});
+
+test('a takeback restores the move list and the side to act', () => {
+  let r = started();
+  r = applyEvent(r, 3, move('black', 'h8', 1, 'white'), 0);
+  r = applyEvent(r, 4, move('white', 'h9', 2, 'black'), 0);
+  r = applyEvent(r, 5, { kind: 'taken_back', ply: 1, moves: ['h8'], to_act: 'white', phase: 'place', clocks: null, forbidden: [] }, 0);
+  assert.deepEqual(r.moves, ['h8']);
+  assert.equal(r.to_act, 'white');
+});
+
+test('a disconnection shows a countdown until the player returns', () => {
+  let r = started();
+  r = applyEvent(r, 3, { kind: 'player_disconnected', colour: 'white', name: 'bob', grace_ms: 60_000 }, 1000);
+  assert.equal(r.graceUntil.white, 61_000);
+  assert.equal(r.seats.white.connected, false);
+  r = applyEvent(r, 4, { kind: 'player_reconnected', colour: 'white', name: 'bob' }, 2000);
+  assert.equal(r.graceUntil.white, undefined);
+  assert.equal(r.seats.white.connected, true);
+});
+
+test('clocks run for the side to move from the moment the figures arrived', () => {
+  let r = started();
+  const clocks = { black: { remaining_ms: 60_000 }, white: { remaining_ms: 50_000 }, running: 'white' };
+  r = applyEvent(r, 3, move('black', 'h8', 1, 'white', 'place', { clocks }), 10_000);
+  const f = clockFigures(r, 12_500);
+  assert.equal(f.white.elapsed, 2500);
+  assert.equal(f.black.elapsed, 0);
+  assert.equal(f.running, 'white');
+});
+
+test('game over ends the controls, keeps the line and allows a rematch', () => {
+  let r = started();
+  r = applyEvent(r, 3, { kind: 'game_over', result: { winner: 'black', reason: 'resign' }, clocks: null }, 0);
+  assert.equal(r.state, 'over');
+  assert.equal(controls(r).place, false);
+  assert.equal(controls(r).rematch, true);
+  r = applyEvent(r, 4, { kind: 'offered', offer: 'rematch', by: 'white' }, 0);
+  assert.equal(controls(r).answerRematch, true);
+  r = applyEvent(r, 5, { kind: 'game_started', game_id: 8, black: seat('bob'), white: seat('ann'), clocks: null, forbidden: [] }, 0);
+  assert.equal(seatOf(r), 'white', 'the rematch exchanges colours');
+  assert.equal(r.result, null);
+});
+
+test('catch-up events are folded in order', () => {
+  const r = applyCatchUp(started(), [
+    { version: 3, event: move('black', 'h8', 1, 'white') },
+    { version: 4, event: move('white', 'h9', 2, 'black') },
+  ], 0);
+  assert.deepEqual(r.moves, ['h8', 'h9']);
+  assert.equal(r.version, 4);
+});
+
+test("the whole-game transcript in docs/protocol.md folds into A's final position", () => {
+  const doc = readFileSync(new URL('../../docs/protocol.md', import.meta.url), 'utf8');
+  const section = doc.slice(doc.indexOf('## A whole game'));
+  const lines = section.split('\n').filter((l) => l.startsWith('← {')).map((l) => JSON.parse(l.slice(2)));
+  const welcome = lines.find((m) => m.t === 'welcome');
+  let room = null;
+  for (const m of lines) {
+    if (m.t === 'room') room = fromSnapshot(m.room, welcome.you.name, 0);
+    if (m.t === 'event' && room) room = applyEvent(room, m.version, m.event, 0);
+  }
+  assert.ok(room, 'the transcript has a room snapshot');
+  assert.equal(room.state, 'over');
+  assert.equal(room.moves.length, 10);
+  assert.deepEqual(room.result.line, ['g7', 'g8', 'g9', 'g10', 'g11']);
+  assert.equal(room.needsResync, false, 'versions in the transcript follow each other');
+});

@@ -1,0 +1,51 @@
+// Clock arithmetic: the server is authoritative and sends remaining times; the client only extrapolates the
+// running side between messages so the display moves smoothly, and never trusts its own figure for a result.
+
+/**
+ * Text for a remaining time: "1:05:03" over an hour, "4:59" over ten seconds (whole seconds rounded up, so
+ * a clock never shows 0:00 while time remains), "9.4" with tenths below ten seconds.
+ */
+export function formatClock(ms) {
+  if (!Number.isFinite(ms) || ms <= 0) return '0:00';
+  if (ms < 10_000) {
+    const tenths = Math.ceil(ms / 100);
+    return `${Math.floor(tenths / 10)}.${tenths % 10}`;
+  }
+  const total = Math.ceil(ms / 1000);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const ss = String(s).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+/**
+ * What one side's clock shows `elapsed` ms after the server's figures were received, when that side's clock
+ * is the running one (elapsed 0 otherwise).
+ *
+ * side: the protocol's SideClock {remaining_ms, periods?, byo_yomi?}; periodMs: the byo-yomi period length from
+ * the room's time control. The main time runs first, then each period; `periods` counts the periods left,
+ * the current one included.
+ * Returns {ms (time shown), periods (left), byoyomi (true once in the periods), flagged}.
+ */
+export function clockAt(side, elapsed, periodMs = 0) {
+  let ms = (side.remaining_ms ?? 0) - Math.max(0, elapsed);
+  let periods = side.periods ?? 0;
+  let byoyomi = Boolean(side.byo_yomi);
+  while (ms <= 0) {
+    // Main time spent enters the first period; a spent period costs one. The loop carries any overrun.
+    if (byoyomi) periods -= 1;
+    else byoyomi = true;
+    if (periods <= 0 || periodMs <= 0) return { ms: 0, periods: Math.max(0, periods), byoyomi, flagged: true };
+    ms += periodMs;
+  }
+  return { ms, periods, byoyomi, flagged: false };
+}
+
+/** Human summary of a protocol TimeControl for lists: "10+5" (Fischer), "15′ + 5×30s" (byo-yomi). */
+export function describeTimeControl(tc, t = (k) => k) {
+  if (!tc || tc.kind === 'none') return t('tc.none');
+  const minutes = +((tc.base_ms ?? 0) / 60000).toFixed(1);
+  if (tc.kind === 'fischer') return `${minutes}+${Math.round((tc.increment_ms ?? 0) / 1000)}`;
+  return `${minutes}′ + ${tc.periods}×${Math.round((tc.period_ms ?? 0) / 1000)}s`;
+}

@@ -1,0 +1,123 @@
+// Start-up: language, theme, the socket, the header, and the router that mounts one page at a time.
+
+import { t, loadLang, setLang, lang, dictionaries, languageNames } from './i18n.js';
+import { loadTheme, saveTheme, nextTheme } from './theme.js';
+import { Connection } from './ws.js';
+import { parseRoute, href } from './router.js';
+import { h, mount } from './dom.js';
+import { accounts } from './api.js';
+import * as lobby from './pages/lobby.js';
+import * as room from './pages/room.js';
+import * as record from './pages/record.js';
+import * as leaderboard from './pages/leaderboard.js';
+import * as profile from './pages/profile.js';
+import * as login from './pages/login.js';
+
+const pages = { lobby, room, game: record, leaderboard, player: profile, login };
+
+/** Shared by every page: the connection, who we are, and a way to re-render the header. */
+const app = {
+  conn: new Connection(),
+  you: null,
+  status: { state: 'connecting' },
+  navigate(hash) {
+    location.hash = hash;
+  },
+  refreshHeader: () => renderHeader(),
+};
+window.__app = app; // lets the browser tests observe and drop the socket, as a network failure would
+
+let themeChoice = 'system';
+let current = null;
+
+function translateStatic() {
+  for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+  document.title = t('app.name');
+}
+
+function renderHeader() {
+  translateStatic();
+  const conn = document.getElementById('conn');
+  conn.dataset.state = app.status.state;
+  conn.textContent =
+    app.status.state === 'online'
+      ? t('conn.online')
+      : app.status.state === 'offline'
+        ? t('conn.offline', { s: Math.ceil((app.status.retryIn || 0) / 1000) })
+        : t('conn.connecting');
+  const select = document.getElementById('lang');
+  select.setAttribute('aria-label', t('nav.language'));
+  mount(select, ...Object.keys(dictionaries).map((code) => h('option', { value: code, selected: code === lang() }, languageNames[code])));
+  const theme = document.getElementById('theme');
+  theme.title = `${t('theme.toggle')}: ${themeChoice}`;
+  theme.dataset.choice = themeChoice;
+  const user = document.getElementById('user');
+  const you = app.you;
+  if (!you) mount(user);
+  else if (you.guest) {
+    mount(
+      user,
+      h('span', { class: 'who guest', title: t('nav.guest') }, you.name),
+      h('a', { class: 'btn small', href: href('login') }, t('nav.login')),
+    );
+  } else {
+    mount(
+      user,
+      h('a', { class: 'who', href: href('player', { name: you.name }) }, you.name),
+      h('button', { class: 'btn small ghost', type: 'button', onclick: logout }, t('nav.logout')),
+    );
+  }
+  const route = parseRoute(location.hash);
+  for (const a of document.querySelectorAll('[data-nav]')) a.classList.toggle('active', a.dataset.nav === route.name);
+}
+
+async function logout() {
+  try {
+    await accounts.logout();
+  } catch {
+    // Even when the endpoint is missing, dropping our token makes us a fresh guest.
+  }
+  app.conn.forgetToken();
+  app.conn.drop();
+}
+
+function route() {
+  const r = parseRoute(location.hash);
+  if (current?.cleanup) current.cleanup();
+  const view = document.getElementById('view');
+  view.replaceChildren();
+  view.dataset.page = r.name;
+  const cleanup = pages[r.name].render(view, r.params, app);
+  current = { route: r, cleanup };
+  renderHeader();
+  window.scrollTo(0, 0);
+}
+
+function start() {
+  loadLang();
+  themeChoice = loadTheme();
+  document.getElementById('lang').addEventListener('change', (e) => setLang(e.target.value));
+  document.getElementById('theme').addEventListener('click', () => {
+    themeChoice = nextTheme(themeChoice);
+    saveTheme(themeChoice);
+    renderHeader();
+  });
+  document.addEventListener('langchange', () => {
+    renderHeader();
+    // Live pages (a room) relabel themselves instead of being rebuilt, which would rejoin the room.
+    if (current?.route && !pages[current.route.name].relabels) route();
+  });
+  app.conn.on('status', (s) => {
+    app.status = s;
+    renderHeader();
+  });
+  app.conn.on('welcome', (w) => {
+    app.you = w.you;
+    renderHeader();
+  });
+  window.addEventListener('hashchange', route);
+  app.conn.connect();
+  route();
+}
+
+start();

@@ -1,0 +1,62 @@
+// The leaderboard per pool, with tiers as badges (names from the server).
+
+import { h, mount } from '../dom.js';
+import { t, errorText } from '../i18n.js';
+import { href } from '../router.js';
+import { accounts } from '../api.js';
+
+const POOLS = ['renju', 'freestyle', 'standard'];
+const PAGE = 50;
+
+/** The entries of a leaderboard response, whether it is a bare list or wrapped in an object. */
+export function entriesOf(data) {
+  if (Array.isArray(data)) return data;
+  return data?.entries || data?.players || data?.leaderboard || [];
+}
+
+/** A tier badge; the data attribute lets the stylesheet colour known tiers. */
+export function tierBadge(tier) {
+  return tier ? h('span', { class: 'tier', dataset: { tier } }, tier) : null;
+}
+
+/** Mounts the leaderboard page; returns its cleanup. */
+export function render(view, params) {
+  const pool = params.pool;
+  let offset = 0;
+  const body = h('tbody', {});
+  const status = h('div', { class: 'lb-status' });
+  const more = h('button', { class: 'btn', type: 'button', hidden: true }, t('lb.more'));
+  mount(view, h('section', { class: 'card wide' },
+    h('div', { class: 'card-head' }, h('h1', {}, t('lb.title')),
+      h('nav', { class: 'tabs', 'aria-label': t('lb.pool') }, POOLS.map((p) => h('a', { href: href('leaderboard', { pool: p }), class: p === pool ? 'active' : '' }, t(`rule.${p}`))))),
+    h('table', { class: 'lb', id: 'leaderboard' },
+      h('thead', {}, h('tr', {}, h('th', { class: 'num' }, t('lb.rank')), h('th', {}, t('lb.player')), h('th', {}, t('lb.tier')), h('th', { class: 'num' }, t('lb.rating')), h('th', { class: 'num hide-sm' }, t('lb.games')), h('th', { class: 'num hide-sm' }, t('lb.wld')))),
+      body),
+    status, more));
+
+  const load = () => {
+    status.textContent = t('conn.connecting');
+    accounts.leaderboard(pool, PAGE, offset).then(
+      (data) => {
+        const rows = entriesOf(data);
+        status.textContent = '';
+        if (!rows.length && offset === 0) status.append(h('p', { class: 'empty' }, t('lb.empty')));
+        rows.forEach((e, i) => body.append(h('tr', {},
+          h('td', { class: 'num rank' }, e.rank ?? offset + i + 1),
+          h('td', {}, h('a', { href: href('player', { name: e.name ?? e.username }) }, e.name ?? e.username)),
+          h('td', {}, tierBadge(e.tier)),
+          h('td', { class: 'num rating' }, Math.round(e.rating)),
+          h('td', { class: 'num hide-sm' }, e.games ?? (e.wins ?? 0) + (e.losses ?? 0) + (e.draws ?? 0)),
+          h('td', { class: 'num hide-sm wld' }, `${e.wins ?? 0} / ${e.losses ?? 0} / ${e.draws ?? 0}`))));
+        offset += rows.length;
+        more.hidden = rows.length < PAGE;
+      },
+      (e) => {
+        status.replaceChildren(h('p', { class: 'notice' }, e.code === 'unavailable' ? t('err.unavailable') : errorText(e.code, e.message)));
+      },
+    );
+  };
+  more.addEventListener('click', load);
+  load();
+  return () => {};
+}

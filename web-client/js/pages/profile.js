@@ -1,0 +1,93 @@
+// A player's profile: rating per pool with tier, record, a rating-history chart and recent games linking
+// to their records.
+
+import { h, mount } from '../dom.js';
+import { t, errorText } from '../i18n.js';
+import { href } from '../router.js';
+import { accounts } from '../api.js';
+import { ratingChart } from '../chart.js';
+import { tierBadge } from './leaderboard.js';
+
+/** Per-pool ratings as a list [{pool, rating, deviation, tier, provisional, wins, losses, draws, history}]. */
+export function poolsOf(p) {
+  const r = p.ratings || p.pools || [];
+  const list = Array.isArray(r) ? r : Object.entries(r).map(([pool, v]) => ({ pool, ...v }));
+  return list.map((x) => ({ ...x, provisional: x.provisional ?? (x.deviation ?? 0) > 110 }));
+}
+
+/** The player's latest games, whatever the wrapper. */
+export function gamesOf(data) {
+  if (Array.isArray(data)) return data;
+  return data?.games || data?.recent_games || data?.latest_games || [];
+}
+
+/** The outcome of a game for `name`: 'win', 'loss', 'draw' or null while unknown. */
+export function outcomeFor(game, name) {
+  const winner = game.winner_name ?? game.result?.winner_name;
+  const black = typeof game.black === 'object' ? game.black?.name : game.black;
+  const white = typeof game.white === 'object' ? game.white?.name : game.white;
+  const colour = game.winner ?? game.result?.winner;
+  if (winner) return winner === name ? 'win' : 'loss';
+  if (colour === 'black' || colour === 'white') return (colour === 'black' ? black : white) === name ? 'win' : 'loss';
+  const reason = game.reason ?? game.result?.reason;
+  if (reason && reason !== 'aborted') return 'draw';
+  return null;
+}
+
+function gameRow(g, name) {
+  const black = typeof g.black === 'object' ? g.black?.name : g.black;
+  const white = typeof g.white === 'object' ? g.white?.name : g.white;
+  const opp = black === name ? white : black;
+  const o = outcomeFor(g, name);
+  const when = g.finished_at ?? g.ended_at ?? g.started_at ?? g.created_at;
+  const delta = g.rating_after != null && g.rating_before != null ? Math.round(g.rating_after) - Math.round(g.rating_before) : null;
+  return h('a', { class: 'game-row', href: href('game', { id: g.id }) },
+    h('span', { class: `stone-icon ${black === name ? 'black' : 'white'}` }),
+    h('span', { class: 'opp' }, t('profile.vs', { name: opp ?? '?' })),
+    h('span', { class: 'muted pool' }, g.pool ? t(`rule.${g.pool}`) : g.rules?.rule_set ? t(`rule.${g.rules.rule_set}`) : ''),
+    o ? h('span', { class: `outcome ${o}` }, t(o === 'win' ? 'profile.win' : o === 'loss' ? 'profile.loss' : 'profile.drawn')) : h('span', {}),
+    delta != null ? h('span', { class: delta >= 0 ? 'up' : 'down' }, `${delta >= 0 ? '+' : ''}${delta}`) : null,
+    when ? h('time', { class: 'muted', datetime: new Date(when).toISOString() }, new Date(when).toLocaleDateString()) : null);
+}
+
+/** Mounts the profile page; returns its cleanup. */
+export function render(view, params) {
+  const name = params.name;
+  const body = h('div', { class: 'profile' }, h('p', { class: 'muted' }, t('conn.connecting')));
+  mount(view, h('section', { class: 'card wide' }, h('h1', {}, name), body));
+  accounts.player(name).then(
+    (p) => {
+      const pools = poolsOf(p);
+      const games = gamesOf(p);
+      const list = h('div', { class: 'games' }, games.length ? games.map((g) => gameRow(g, name)) : h('p', { class: 'empty' }, t('profile.no_games')));
+      let oldest = games.length ? games[games.length - 1] : null;
+      const more = h('button', { class: 'btn', type: 'button', hidden: games.length === 0 }, t('profile.older'));
+      more.addEventListener('click', () => {
+        const before = oldest?.finished_at ?? oldest?.id;
+        accounts.games(name, before).then((data) => {
+          const next = gamesOf(data);
+          next.forEach((g) => list.append(gameRow(g, name)));
+          if (next.length) oldest = next[next.length - 1];
+          more.hidden = next.length === 0;
+        }, () => (more.hidden = true));
+      });
+      mount(body,
+        h('h2', {}, t('profile.ratings')),
+        h('div', { class: 'pools' }, pools.map((r) => h('div', { class: 'pool-card', dataset: { pool: r.pool } },
+          h('div', { class: 'muted' }, t(`rule.${r.pool}`)),
+          h('div', { class: 'big-rating' }, Math.round(r.rating) + (r.provisional ? '?' : '')),
+          tierBadge(r.tier),
+          h('div', { class: 'muted small' }, t('profile.record', { w: r.wins ?? 0, l: r.losses ?? 0, d: r.draws ?? 0 }))))),
+        pools.some((r) => r.history?.length)
+          ? [h('h2', {}, t('profile.history')), ...pools.filter((r) => r.history?.length).map((r) => {
+              const box = h('div', { class: 'chart-box' }, h('div', { class: 'muted' }, t(`rule.${r.pool}`)));
+              box.insertAdjacentHTML('beforeend', ratingChart(r.history.map((x) => ({ time: x.time ?? x.at ?? 0, rating: x.rating ?? x.after })), { label: t('profile.history') }));
+              return box;
+            })]
+          : null,
+        h('h2', {}, t('profile.recent')), list, more);
+    },
+    (e) => mount(body, h('p', { class: 'notice' }, e.code === 'unavailable' || e.code === 'not_found' || e.status === 404 ? (e.code === 'unavailable' ? t('err.unavailable') : t('profile.not_found')) : errorText(e.code, e.message))),
+  );
+  return () => {};
+}

@@ -1,0 +1,129 @@
+// A game record: the finished (or live) game replayed move by move with buttons and arrow keys. The URL
+// carries the move shown (#/game/ID/PLY), so a position can be shared.
+
+import { h, mount, toast } from '../dom.js';
+import { t, errorText } from '../i18n.js';
+import { href } from '../router.js';
+import { accounts } from '../api.js';
+import { createBoardView } from '../boardview.js';
+import { resultHeadline, reasonText } from './room.js';
+
+/** The stones of a stored action list, in order: places and the chosen fifth move (a proposal lays no stone). */
+export function stonesOf(moves) {
+  const out = [];
+  for (const m of moves || []) {
+    if (typeof m === 'string') out.push(m);
+    else if (m.point && !m.action) out.push(m.point);
+    else if (m.action && (m.action.action === 'place' || m.action.action === 'choose_fifth')) out.push(m.action.point);
+  }
+  return out;
+}
+
+/**
+ * Normalises a game record from `GET /api/games/{id}` (docs/protocol.md: moves are stored actions
+ * {seq, action, used_ms, at}) into {id, size, moves: string[], black, white, result, rules, live}.
+ */
+export function normaliseRecord(g) {
+  const name = (p) => (p == null ? null : typeof p === 'string' ? p : p.name);
+  const rules = g.rules || {};
+  return {
+    id: g.id,
+    size: rules.size || 15,
+    rules,
+    moves: stonesOf(g.moves),
+    black: name(g.black),
+    white: name(g.white),
+    result: g.result || null,
+    live: !g.result,
+  };
+}
+
+/** Clamps a requested ply to the record. */
+export function clampPly(ply, total) {
+  if (ply == null || Number.isNaN(ply)) return total;
+  return Math.max(0, Math.min(total, ply));
+}
+
+/** Mounts the record page; returns its cleanup. */
+export function render(view, params) {
+  let rec = null;
+  let ply = 0;
+  const board = createBoardView();
+  const counter = h('span', { class: 'counter', id: 'ply-counter' });
+  const btn = (id, label, glyph, fn) => h('button', { class: 'btn icon-btn', id, type: 'button', title: label, 'aria-label': label, onclick: fn }, glyph);
+  const go = (p) => {
+    ply = clampPly(p, rec.moves.length);
+    history.replaceState(null, '', href('game', { id: rec.id, ply }));
+    draw();
+  };
+  const controls = h('div', { class: 'replay-controls' },
+    btn('first', t('record.first'), '⏮', () => go(0)),
+    btn('prev', t('record.prev'), '◀', () => go(ply - 1)),
+    counter,
+    btn('next', t('record.next'), '▶', () => go(ply + 1)),
+    btn('last', t('record.last'), '⏭', () => go(rec.moves.length)),
+  );
+  const head = h('div', { class: 'record-head' });
+  const list = h('ol', { class: 'movelist clickable', id: 'record-moves' });
+  mount(view, h('div', { class: 'room-layout record' },
+    h('div', { class: 'board-col' }, board.el, controls),
+    h('aside', { class: 'side-col' }, h('div', { class: 'card' }, head), h('div', { class: 'card' }, h('h3', {}, t('room.moves')), list, h('p', { class: 'muted small' }, t('record.keys')))),
+  ));
+  mount(head, h('p', { class: 'muted' }, t('conn.connecting')));
+
+  function draw() {
+    const last = ply === rec.moves.length;
+    board.update({ size: rec.size, moves: rec.moves, upto: ply, numbers: true, winLine: last ? rec.result?.line || [] : [] });
+    counter.textContent = t('record.move', { n: ply, total: rec.moves.length });
+    for (const li of list.querySelectorAll('[data-ply]')) li.classList.toggle('current', Number(li.dataset.ply) === ply);
+  }
+
+  function drawHead() {
+    const r = rec.result;
+    const share = async () => {
+      const url = `${location.origin}${location.pathname}${href('game', { id: rec.id, ply })}`;
+      try {
+        await navigator.clipboard.writeText(url);
+        toast(t('room.copied'));
+      } catch {
+        toast(url);
+      }
+    };
+    mount(head,
+      h('h2', {}, t('record.title', { id: rec.id })),
+      h('div', { class: 'versus' },
+        h('span', { class: 'stone-icon black' }), rec.black ? h('a', { href: href('player', { name: rec.black }) }, rec.black) : '—',
+        h('span', { class: 'muted' }, ' vs '),
+        h('span', { class: 'stone-icon white' }), rec.white ? h('a', { href: href('player', { name: rec.white }) }, rec.white) : '—'),
+      rec.rules.rule_set ? h('p', { class: 'muted' }, t(`rule.${rec.rules.rule_set}`), rec.rules.opening && rec.rules.opening !== 'none' ? ` · ${t(`opening.${rec.rules.opening}`)}` : '') : null,
+      r ? h('p', { class: 'result', id: 'record-result' }, h('b', {}, resultHeadline(r, null)), ' · ', reasonText(r)) : h('p', { class: 'muted' }, t('record.live')),
+      h('button', { class: 'btn', type: 'button', onclick: share }, t('record.share')),
+    );
+    const items = [];
+    rec.moves.forEach((m, i) => items.push(h('li', { dataset: { ply: i + 1 }, class: i % 2 ? 'w' : 'b', onclick: () => go(i + 1) }, m)));
+    mount(list, items);
+  }
+
+  const onKey = (e) => {
+    if (!rec || e.target.closest?.('input, textarea, select')) return;
+    const keys = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: rec.moves.length, ArrowUp: 0, ArrowDown: rec.moves.length };
+    if (e.key in keys) {
+      e.preventDefault();
+      go(keys[e.key]);
+    }
+  };
+  document.addEventListener('keydown', onKey);
+
+  accounts.game(params.id).then(
+    (g) => {
+      rec = normaliseRecord(g);
+      ply = clampPly(params.ply, rec.moves.length);
+      drawHead();
+      draw();
+    },
+    (e) => {
+      mount(head, h('p', { class: 'notice' }, e.code === 'unavailable' ? t('record.not_found') : errorText(e.code, e.message)));
+    },
+  );
+  return () => document.removeEventListener('keydown', onKey);
+}

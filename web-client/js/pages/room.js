@@ -1,0 +1,389 @@
+// A room: the board, both players with clocks, the prompts the rules call for (swap, fifth move, claim),
+// offers and answers, the game-over panel, moves and chat. Spectators get the same view without controls.
+
+import { h, mount, toast } from '../dom.js';
+import { t, errorText } from '../i18n.js';
+import { href } from '../router.js';
+import { createBoardView } from '../boardview.js';
+import { fromSnapshot, applyEvent, applyCatchUp, controls, visibleForbidden, clockFigures, seatOf, other } from '../state.js';
+import { clockAt, formatClock, describeTimeControl } from '../clock.js';
+
+/** The room page rebuilds its own labels on a language change instead of being remounted (which would rejoin). */
+export const relabels = true;
+
+const SETTINGS_KEY = 'gomoku.board';
+
+function loadSettings() {
+  try {
+    return { numbers: false, confirm: matchMedia('(pointer: coarse)').matches, ...JSON.parse(localStorage.getItem(SETTINGS_KEY) || '{}') };
+  } catch {
+    return { numbers: false, confirm: false };
+  }
+}
+
+function saveSettings(s) {
+  try {
+    localStorage.setItem(SETTINGS_KEY, JSON.stringify(s));
+  } catch {
+    // Settings then last for this page.
+  }
+}
+
+/** The game-over headline for a result as seen by `you` (null for spectators). */
+export function resultHeadline(result, you) {
+  if (!result) return '';
+  if (result.reason === 'aborted') return t('over.aborted');
+  if (!result.winner) return t('over.draw');
+  if (you) return result.winner === you ? t('over.you_win') : t('over.you_lose');
+  return result.winner === 'black' ? t('over.black_wins') : t('over.white_wins');
+}
+
+/** The reason in words, with the forbidden kind when there is one. */
+export function reasonText(result) {
+  if (!result) return '';
+  const key = result.reason === 'draw_agreed' ? 'reason.agreement' : `reason.${result.reason}`;
+  let text = t(key);
+  if (result.forbidden) text += ` (${t(`kind.${result.forbidden.kind}`)} ${result.forbidden.point})`;
+  return text;
+}
+
+/** Mounts the room page; returns its cleanup. */
+export function render(view, params, app) {
+  const id = params.id;
+  const conn = app.conn;
+  let room = null;
+  let settings = loadSettings();
+  let fifthPick = [];
+  let destroyed = false;
+
+  const board = createBoardView({
+    onPoint: (p) => act(p),
+    canPlay: () => {
+      if (!room) return false;
+      const c = controls(room);
+      return c.place || c.proposeFifth || c.chooseFifth;
+    },
+    confirm: () => settings.confirm && room && controls(room).place,
+  });
+
+  const topCard = h('div', { class: 'pcard top' });
+  const bottomCard = h('div', { class: 'pcard bottom' });
+  const prompt = h('div', { class: 'prompt', id: 'prompt', 'aria-live': 'polite' });
+  const actions = h('div', { class: 'actions', id: 'actions' });
+  const movesBox = h('ol', { class: 'movelist', id: 'moves' });
+  const chatLog = h('div', { class: 'chatlog', id: 'chat-log' });
+  const chatInput = h('input', { type: 'text', maxlength: 500, name: 'chat', autocomplete: 'off' });
+  const chatForm = h('form', { class: 'chatform' }, chatInput, h('button', { class: 'btn', type: 'submit' }));
+  const info = h('div', { class: 'roominfo' });
+  const settingsBox = h('div', { class: 'settings' });
+  const banner = h('div', { class: 'banner', hidden: true });
+
+  const layout = h('div', { class: 'room-layout', id: 'room', dataset: { room: id } },
+    h('div', { class: 'board-col' }, topCard, board.el, bottomCard),
+    h('aside', { class: 'side-col' },
+      banner,
+      h('div', { class: 'card status' }, info, prompt, actions),
+      h('div', { class: 'card' }, h('h3', { 'data-l': 'room.moves' }), movesBox, settingsBox),
+      h('div', { class: 'card chat' }, h('h3', { 'data-l': 'room.chat' }), chatLog, chatForm),
+    ),
+  );
+  mount(view, layout);
+
+  chatForm.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const text = chatInput.value.trim();
+    if (!text) return;
+    chatInput.value = '';
+    send({ t: 'chat', room: id, text });
+  });
+
+  function send(msg) {
+    return conn.request(msg).catch((e) => {
+      if (e.code !== 'disconnected') toast(errorText(e.code, e.message), 'error');
+      throw e;
+    });
+  }
+
+  function act(point) {
+    const c = controls(room);
+    if (c.place) {
+      send({ t: 'place', room: id, point, ply: room.moves.length + 1 }).catch(() => {});
+    } else if (c.proposeFifth) {
+      fifthPick = fifthPick.includes(point) ? fifthPick.filter((p) => p !== point) : [...fifthPick, point].slice(-2);
+      draw();
+    } else if (c.chooseFifth && room.fifth_options?.includes(point)) {
+      send({ t: 'choose_fifth', room: id, point }).catch(() => {});
+    }
+  }
+
+  function playerCard(el, colour) {
+    const seat = room?.seats[colour];
+    const toMove = room?.state === 'playing' && room.to_act === colour;
+    el.dataset.colour = colour;
+    el.classList.toggle('to-move', Boolean(toMove));
+    el.classList.toggle('offline', Boolean(seat && !seat.connected));
+    mount(el,
+      h('span', { class: `stone-icon ${colour}` }),
+      h('div', { class: 'pinfo' },
+        seat
+          ? h('a', { class: 'pname', href: href('player', { name: seat.name }) }, seat.name)
+          : h('span', { class: 'pname muted' }, t('room.waiting')),
+        h('div', { class: 'psub' },
+          seat?.rating != null ? h('span', { class: 'rating' }, Math.round(seat.rating) + (seat.provisional ? '?' : '')) : null,
+          seat?.tier ? h('span', { class: 'tier', dataset: { tier: seat.tier } }, seat.tier) : null,
+          h('span', { class: 'grace', 'data-grace': colour }),
+        ),
+      ),
+      room?.clocks ? h('div', { class: 'clock', 'data-clock': colour }) : null,
+    );
+  }
+
+  function promptContent(c) {
+    const you = seatOf(room);
+    const name = (colour) => room.seats[colour]?.name || t(`colour.${colour}`);
+    if (room.state === 'waiting') {
+      const link = `${location.origin}${location.pathname}${href('room', { id })}`;
+      return [
+        h('p', { class: 'lead' }, t('room.waiting')),
+        h('div', { class: 'invite' },
+          h('input', { type: 'text', readonly: true, value: link, 'aria-label': t('room.invite'), id: 'invite-link' }),
+          h('button', { class: 'btn', type: 'button', onclick: async (e) => {
+            try { await navigator.clipboard.writeText(link); e.target.textContent = t('room.copied'); } catch { document.getElementById('invite-link').select(); }
+          } }, t('room.copy')),
+        ),
+        !you && !params.watch ? null : null,
+      ];
+    }
+    if (room.state === 'over') {
+      const r = room.result;
+      return [
+        h('div', { class: 'gameover', id: 'game-over' },
+          h('div', { class: 'go-title' }, t('over.title')),
+          h('div', { class: 'go-head' }, resultHeadline(r, you)),
+          h('div', { class: 'go-reason' }, r?.winner_name ? `${r.winner_name} · ` : '', reasonText(r)),
+          r?.ratings?.length
+            ? h('div', { class: 'go-ratings' }, r.ratings.map((d) => {
+                const diff = Math.round(d.after) - Math.round(d.before);
+                return h('div', { class: 'delta' }, h('span', {}, d.name), h('span', { class: 'rating' }, Math.round(d.after)),
+                  h('span', { class: diff >= 0 ? 'up' : 'down' }, `${diff >= 0 ? '+' : ''}${diff}`), d.tier ? h('span', { class: 'tier' }, d.tier) : null);
+              }))
+            : null,
+          room.game_id != null ? h('a', { class: 'link', href: href('game', { id: room.game_id }) }, t('room.record')) : null,
+        ),
+        c.answerRematch ? offerPrompt('rematch', t('room.rematch_requested', { name: name(other(you)) })) : null,
+      ];
+    }
+    const out = [];
+    if (c.swap) {
+      out.push(h('div', { class: 'ask', id: 'swap-prompt' }, h('p', {}, t('room.swap_prompt')),
+        h('div', { class: 'buttons' },
+          h('button', { class: 'btn primary', id: 'swap-yes', onclick: () => send({ t: 'decide_swap', room: id, swap: true }).catch(() => {}) }, t('room.swap_yes')),
+          h('button', { class: 'btn', id: 'swap-no', onclick: () => send({ t: 'decide_swap', room: id, swap: false }).catch(() => {}) }, t('room.swap_no')))));
+    } else if (room.phase === 'swap_decision') {
+      out.push(h('p', { class: 'lead' }, t('room.swap_wait')));
+    } else if (c.proposeFifth) {
+      out.push(h('div', { class: 'ask', id: 'fifth-prompt' }, h('p', {}, t('room.fifth_propose')),
+        h('div', { class: 'buttons' }, h('button', {
+          class: 'btn primary', id: 'fifth-send', disabled: fifthPick.length !== 2,
+          onclick: () => send({ t: 'propose_fifth', room: id, points: fifthPick }).then(() => { fifthPick = []; }).catch(() => {}),
+        }, `${t('room.fifth_send')}${fifthPick.length ? ` (${fifthPick.join(', ')})` : ''}`))));
+    } else if (room.phase === 'propose_fifth') {
+      out.push(h('p', { class: 'lead' }, t('room.fifth_wait_propose')));
+    } else if (c.chooseFifth) {
+      out.push(h('div', { class: 'ask', id: 'fifth-choose' }, h('p', {}, t('room.fifth_choose'))));
+    } else if (room.phase === 'choose_fifth') {
+      out.push(h('p', { class: 'lead' }, t('room.fifth_wait_choose')));
+    } else if (c.myTurn) {
+      out.push(h('p', { class: 'lead turn' }, t('room.your_turn')));
+    } else if (room.to_act) {
+      out.push(h('p', { class: 'lead' }, you ? t('room.their_turn', { name: name(room.to_act) }) : t('room.to_move', { colour: t(`colour.${room.to_act}`) })));
+    }
+    if (c.claim) {
+      out.push(h('div', { class: 'ask claim' }, h('p', {}, t('room.claim_hint', { kind: t(`kind.${room.claimable.kind}`) })),
+        h('button', { class: 'btn danger', id: 'claim', onclick: () => send({ t: 'claim_forbidden', room: id }).catch(() => {}) }, t('room.claim'))));
+    }
+    if (c.answerDraw) out.push(offerPrompt('draw', t('room.draw_offered', { name: name(other(you)) })));
+    if (c.answerTakeback) out.push(offerPrompt('takeback', t('room.takeback_requested', { name: name(other(you)) })));
+    return out;
+  }
+
+  function offerPrompt(kind, text) {
+    const answer = (accept) => send({ t: `answer_${kind}`, room: id, accept }).catch(() => {});
+    return h('div', { class: 'ask offer', dataset: { offer: kind } }, h('p', {}, text),
+      h('div', { class: 'buttons' },
+        h('button', { class: 'btn primary', onclick: () => answer(true) }, t('room.accept')),
+        h('button', { class: 'btn', onclick: () => answer(false) }, t('room.decline'))));
+  }
+
+  function actionButtons(c) {
+    if (!c.seated) return [h('p', { class: 'muted spectating' }, t('room.spectating'))];
+    const b = [];
+    if (room.state === 'playing') {
+      b.push(h('button', { class: 'btn', id: 'offer-draw', disabled: !c.offerDraw, onclick: () => send({ t: 'offer_draw', room: id }).then(() => toast(t('room.offer_sent'))).catch(() => {}) }, t('room.draw')));
+      b.push(h('button', { class: 'btn', id: 'takeback', disabled: !c.takeback, onclick: () => send({ t: 'request_takeback', room: id }).then(() => toast(t('room.offer_sent'))).catch(() => {}) }, t('room.takeback')));
+      b.push(h('button', { class: 'btn danger', id: 'resign', onclick: () => { if (confirm(t('room.resign_confirm'))) send({ t: 'resign', room: id }).catch(() => {}); } }, t('room.resign')));
+    }
+    if (room.state === 'over') {
+      b.push(h('button', { class: 'btn primary', id: 'rematch', disabled: !c.rematch, onclick: () => send({ t: 'offer_rematch', room: id }).catch(() => {}) }, c.rematch ? t('room.rematch') : t('room.rematch_offered')));
+    }
+    if (room.state !== 'playing') {
+      b.push(h('button', { class: 'btn ghost', id: 'leave', onclick: () => { send({ t: 'leave', room: id }).catch(() => {}); conn.forget(id); app.navigate('#/'); } }, t('room.leave')));
+    }
+    return b;
+  }
+
+  function drawMoves() {
+    const items = [];
+    for (let i = 0; i < room.moves.length; i += 2) {
+      items.push(h('li', {}, h('span', { class: 'mv b' }, room.moves[i]), room.moves[i + 1] ? h('span', { class: 'mv w' }, room.moves[i + 1]) : null));
+    }
+    mount(movesBox, items);
+    movesBox.scrollTop = movesBox.scrollHeight;
+  }
+
+  function drawChat() {
+    mount(chatLog, room.chat.map((m) => h('div', { class: `msg${m.spectator ? ' spec' : ''}` }, h('b', {}, m.from), ' ', m.text)));
+    chatLog.scrollTop = chatLog.scrollHeight;
+  }
+
+  function drawStatic() {
+    for (const el of layout.querySelectorAll('[data-l]')) el.textContent = t(el.dataset.l);
+    chatInput.placeholder = t('room.chat_placeholder');
+    chatForm.querySelector('button').textContent = t('room.send');
+    const toggle = (key, label) => h('label', { class: 'toggle' },
+      h('input', { type: 'checkbox', checked: settings[key], onchange: (e) => { settings = { ...settings, [key]: e.target.checked }; saveSettings(settings); draw(); } }),
+      h('span', {}, label));
+    mount(settingsBox, toggle('numbers', t('room.numbers')), toggle('confirm', t('room.confirm_setting')));
+  }
+
+  function draw() {
+    if (!room) return;
+    const c = controls(room);
+    const you = seatOf(room);
+    const bottom = you || 'black';
+    playerCard(bottomCard, bottom);
+    playerCard(topCard, other(bottom));
+    layout.dataset.state = room.state;
+    layout.dataset.role = you ? 'player' : 'spectator';
+    layout.dataset.version = room.version;
+    layout.dataset.ply = room.moves.length;
+    mount(info,
+      h('span', { class: 'rules' }, t(`rule.${room.rules.rule_set}`),
+        room.rules.rule_set === 'renju' ? ` · ${t(`policy.${room.rules.forbidden_policy}`)}` : '',
+        room.rules.opening !== 'none' ? ` · ${t(`opening.${room.rules.opening}`)}` : ''),
+      h('span', { class: 'tc' }, describeTimeControl(room.time_control, t)),
+      room.rated ? h('span', { class: 'badge rated' }, t('create.rated')) : null,
+      h('span', { class: 'spectators', id: 'spectators' }, t('room.spectators', { n: room.spectators })),
+    );
+    mount(prompt, promptContent(c));
+    mount(actions, actionButtons(c));
+    const forbidden = visibleForbidden(room).map((f) => ({ ...f, label: t('room.forbidden_here', { kind: t(`kind.${f.kind}`) }) }));
+    const options = c.proposeFifth ? fifthPick : room.fifth_options || [];
+    board.update({
+      size: room.rules.size,
+      moves: room.moves,
+      numbers: settings.numbers,
+      winLine: room.result?.line || [],
+      forbidden,
+      options,
+      ghostColor: room.moves.length % 2 === 0 ? 'black' : 'white',
+      title: t('app.name'),
+    });
+    drawMoves();
+    drawChat();
+    tick();
+  }
+
+  function tick() {
+    if (!room || destroyed) return;
+    const now = performance.now();
+    const figs = clockFigures(room, now);
+    const periodMs = room.time_control.kind === 'byo_yomi' ? room.time_control.period_ms : 0;
+    for (const colour of ['black', 'white']) {
+      const el = layout.querySelector(`[data-clock="${colour}"]`);
+      if (el && figs) {
+        const v = clockAt(figs[colour], figs[colour].elapsed, periodMs);
+        el.textContent = formatClock(v.ms) + (v.byoyomi ? ` · ${t('room.periods', { n: v.periods })}` : '');
+        el.classList.toggle('running', figs.running === colour);
+        el.classList.toggle('low', figs.running === colour && v.ms < 10_000);
+      }
+      const g = layout.querySelector(`[data-grace="${colour}"]`);
+      if (g) {
+        const until = room.graceUntil[colour];
+        const name = room.seats[colour]?.name;
+        g.textContent = until && room.state === 'playing' ? t('room.disconnected', { name, s: Math.max(0, Math.ceil((until - now) / 1000)) }) : '';
+      }
+    }
+  }
+
+  const interval = setInterval(tick, 100);
+
+  function setRoom(next) {
+    const before = room;
+    room = next;
+    if (room.needsResync) {
+      room = { ...room, needsResync: false };
+      conn.request({ t: 'join', room: id, as: params.watch || !seatOf(room) ? 'spectator' : 'player' }).catch(() => {});
+    }
+    for (const n of room.notices || []) toast(t(n));
+    if (room.lastAnswer && room.lastAnswer !== before?.lastAnswer && !room.lastAnswer.accept && room.lastAnswer.by !== seatOf(room)) {
+      toast(t('room.offer_declined'));
+    }
+    if (before && before.phase !== room.phase) fifthPick = [];
+    draw();
+  }
+
+  const offs = [
+    conn.on('room', (m) => {
+      if (m.room.id === id) setRoom(fromSnapshot(m.room, conn.you?.name, performance.now()));
+    }),
+    conn.on('event', (m) => {
+      if (m.room === id && room) setRoom(applyEvent(room, m.version, m.event, performance.now()));
+    }),
+    conn.on('catch_up', (m) => {
+      if (m.room === id && room) setRoom(applyCatchUp(room, m.events, performance.now()));
+    }),
+    conn.on('status', (s) => {
+      banner.hidden = s.state === 'online';
+      banner.textContent = s.state === 'online' ? '' : t('conn.lost');
+    }),
+    conn.on('resume_failed', (m) => {
+      if (m.room === id) toast(errorText(m.code), 'error');
+    }),
+  ];
+  const onLang = () => {
+    drawStatic();
+    draw();
+  };
+  document.addEventListener('langchange', onLang);
+  drawStatic();
+
+  const join = async () => {
+    try {
+      await conn.join(id, params.watch ? 'spectator' : 'player');
+    } catch (e) {
+      if (e.code === 'room_full' && !params.watch) {
+        // Someone else took the seat: watching is the next best thing.
+        try {
+          await conn.join(id, 'spectator');
+          return;
+        } catch (e2) {
+          e = e2;
+        }
+      }
+      if (e.code === 'disconnected') return;
+      mount(view, h('div', { class: 'card notice' }, h('p', {}, e.code === 'unknown_room' ? t('room.unknown') : errorText(e.code, e.message)),
+        h('a', { class: 'btn', href: '#/' }, t('nav.lobby'))));
+    }
+  };
+  join();
+
+  return () => {
+    destroyed = true;
+    clearInterval(interval);
+    offs.forEach((off) => off());
+    document.removeEventListener('langchange', onLang);
+    // Navigating away from a live game must not resign it: just stop following (the server keeps the seat).
+    conn.forget(id);
+  };
+}

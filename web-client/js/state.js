@@ -1,0 +1,204 @@
+// The room as the client knows it: a protocol RoomSnapshot folded with the room events that follow it.
+// Pure functions (no DOM, no socket, time passed in) so the unit tests can replay transcripts.
+
+/** A fresh client-side room from a snapshot; `me` is our name (from welcome), `now` a millisecond clock. */
+export function fromSnapshot(snapshot, me, now) {
+  const room = {
+    ...structuredClone(snapshot),
+    me,
+    clocksAt: now,
+    chat: [],
+    notices: [],
+    graceUntil: {},
+    needsResync: false,
+  };
+  for (const colour of ['black', 'white']) {
+    const seat = room.seats[colour];
+    if (seat && !seat.connected && seat.grace_ms) room.graceUntil[colour] = now + seat.grace_ms;
+  }
+  return room;
+}
+
+/** Our colour as seated now (names decide, because a swap or a rematch moves players between colours). */
+export function seatOf(room, name = room.me) {
+  if (room.seats.black?.name === name) return 'black';
+  if (room.seats.white?.name === name) return 'white';
+  return null;
+}
+
+/** The other colour. */
+export function other(colour) {
+  return colour === 'black' ? 'white' : 'black';
+}
+
+/**
+ * Applies one versioned event; returns a new room. An event already seen (version not above ours) is
+ * ignored, so a replayed catch-up cannot apply a move twice; a gap sets `needsResync` and the caller rejoins.
+ */
+export function applyEvent(prev, version, event, now) {
+  if (version <= prev.version) return prev;
+  if (version > prev.version + 1) return { ...prev, needsResync: true };
+  const room = { ...prev, version, seats: { ...prev.seats }, notices: [] };
+  const withClocks = (clocks) => {
+    if (clocks !== undefined) {
+      room.clocks = clocks;
+      room.clocksAt = now;
+    }
+  };
+  switch (event.kind) {
+    case 'player_joined':
+      room.seats[event.colour] = event.player;
+      break;
+    case 'player_left':
+      room.seats[event.colour] = null;
+      break;
+    case 'game_started':
+      Object.assign(room, {
+        game_id: event.game_id,
+        state: 'playing',
+        phase: 'place',
+        to_act: 'black',
+        moves: [],
+        swapped: false,
+        forbidden: event.forbidden || [],
+        claimable: null,
+        fifth_options: null,
+        offers: [],
+        result: null,
+        graceUntil: {},
+      });
+      room.seats = { black: event.black, white: event.white };
+      withClocks(event.clocks);
+      break;
+    case 'move':
+      // A move for a ply we already hold (a resend after reconnect) must not duplicate the stone.
+      if (event.ply === prev.moves.length + 1) room.moves = [...prev.moves, event.point];
+      room.to_act = event.to_act;
+      room.phase = event.phase;
+      room.forbidden = event.forbidden || [];
+      room.claimable = event.claimable ? { point: event.point, kind: event.claimable } : null;
+      room.fifth_options = null;
+      room.offers = prev.offers.filter((o) => o.kind === 'rematch');
+      withClocks(event.clocks);
+      break;
+    case 'swap_decided':
+      room.swapped = event.swapped;
+      if (event.swapped) room.seats = { black: prev.seats.white, white: prev.seats.black };
+      room.to_act = event.to_act;
+      room.phase = event.phase;
+      room.notices = [event.swapped ? 'room.swapped' : 'room.kept'];
+      withClocks(event.clocks);
+      break;
+    case 'fifth_proposed':
+      room.fifth_options = event.points;
+      room.phase = 'choose_fifth';
+      room.to_act = 'white';
+      room.forbidden = [];
+      withClocks(event.clocks);
+      break;
+    case 'taken_back':
+      room.moves = event.moves;
+      room.to_act = event.to_act;
+      room.phase = event.phase;
+      room.forbidden = event.forbidden || [];
+      room.claimable = null;
+      room.fifth_options = null;
+      room.offers = prev.offers.filter((o) => o.kind !== 'takeback');
+      withClocks(event.clocks);
+      break;
+    case 'offered':
+      room.offers = [...prev.offers.filter((o) => !(o.kind === event.offer && o.by === event.by)), { kind: event.offer, by: event.by }];
+      break;
+    case 'offer_answered':
+      room.offers = prev.offers.filter((o) => o.kind !== event.offer);
+      room.lastAnswer = { offer: event.offer, by: event.by, accept: event.accept };
+      break;
+    case 'player_disconnected': {
+      const seat = prev.seats[event.colour];
+      if (seat) room.seats[event.colour] = { ...seat, connected: false, grace_ms: event.grace_ms };
+      room.graceUntil = { ...prev.graceUntil };
+      if (event.grace_ms > 0) room.graceUntil[event.colour] = now + event.grace_ms;
+      break;
+    }
+    case 'player_reconnected': {
+      const seat = prev.seats[event.colour];
+      if (seat) room.seats[event.colour] = { ...seat, connected: true, grace_ms: undefined };
+      room.graceUntil = { ...prev.graceUntil };
+      delete room.graceUntil[event.colour];
+      break;
+    }
+    case 'spectators':
+      room.spectators = event.count;
+      break;
+    case 'chat':
+      room.chat = [...prev.chat, { from: event.from, spectator: event.spectator, text: event.text }].slice(-200);
+      break;
+    case 'game_over':
+      Object.assign(room, {
+        state: 'over',
+        phase: 'none',
+        to_act: null,
+        result: event.result,
+        forbidden: [],
+        claimable: null,
+        fifth_options: null,
+        offers: [],
+        graceUntil: {},
+      });
+      withClocks(event.clocks);
+      break;
+    default:
+      // A newer server may send kinds we do not know; the version still advances.
+      break;
+  }
+  room.you = seatOf(room);
+  return room;
+}
+
+/** Folds a catch-up list (oldest first) into the room. */
+export function applyCatchUp(room, events, now) {
+  return events.reduce((r, e) => applyEvent(r, e.version, e.event, now), room);
+}
+
+/** What the local player may do now; spectators and players out of turn get nothing. */
+export function controls(room) {
+  const you = seatOf(room);
+  const playing = room.state === 'playing';
+  const myTurn = playing && you && room.to_act === you;
+  const theirs = (kind) => room.offers.some((o) => o.kind === kind && o.by !== you);
+  const mine = (kind) => room.offers.some((o) => o.kind === kind && o.by === you);
+  return {
+    seated: Boolean(you),
+    myTurn: Boolean(myTurn),
+    place: Boolean(myTurn && room.phase === 'place'),
+    swap: Boolean(myTurn && room.phase === 'swap_decision'),
+    proposeFifth: Boolean(myTurn && room.phase === 'propose_fifth'),
+    chooseFifth: Boolean(myTurn && room.phase === 'choose_fifth'),
+    claim: Boolean(playing && you === 'white' && room.claimable),
+    resign: Boolean(playing && you),
+    offerDraw: Boolean(playing && you && !mine('draw')),
+    takeback: Boolean(playing && you && !mine('takeback') && room.moves.length > 0),
+    answerDraw: Boolean(playing && you && theirs('draw')),
+    answerTakeback: Boolean(playing && you && theirs('takeback')),
+    rematch: Boolean(room.state === 'over' && you && !mine('rematch')),
+    answerRematch: Boolean(room.state === 'over' && you && theirs('rematch')),
+  };
+}
+
+/** The forbidden points to draw: only while black is to place under renju (the server sends none otherwise). */
+export function visibleForbidden(room) {
+  if (room.state !== 'playing' || room.to_act !== 'black' || room.phase !== 'place') return [];
+  return room.forbidden || [];
+}
+
+/** Remaining ms each side's clock shows at `now`, extrapolating the running side from the last figures. */
+export function clockFigures(room, now) {
+  if (!room.clocks) return null;
+  const elapsed = Math.max(0, now - room.clocksAt);
+  const out = {};
+  for (const c of ['black', 'white']) {
+    out[c] = { ...room.clocks[c], elapsed: room.clocks.running === c && room.state === 'playing' ? elapsed : 0 };
+  }
+  out.running = room.state === 'playing' ? room.clocks.running : null;
+  return out;
+}

@@ -1,0 +1,215 @@
+// The one WebSocket to the server: hello/welcome, request ids, automatic reconnect with back-off, and
+// resumption of joined rooms from the last version seen (the server answers with catch_up or a snapshot).
+
+export const PROTOCOL_VERSION = 1;
+const TOKEN_KEY = 'gomoku.token';
+
+/** Reconnect delay for the n-th consecutive failure: 0.5 s doubling up to 8 s, so a short drop heals fast. */
+export function backoff(attempt) {
+  return Math.min(8000, 500 * 2 ** Math.max(0, attempt));
+}
+
+/** The socket URL for a page served over http(s). */
+export function socketUrl(loc = globalThis.location) {
+  return `${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}/ws`;
+}
+
+/**
+ * A self-healing connection. Listen with `on(type, fn)` for server message types ("room", "event", "lobby",
+ * ...) and for "status" ({state: connecting|online|offline, retryIn}) and "welcome".
+ */
+export class Connection {
+  constructor(url = socketUrl(), { WebSocketImpl = globalThis.WebSocket, storage = globalThis.localStorage } = {}) {
+    this.url = url;
+    this.WebSocketImpl = WebSocketImpl;
+    this.storage = storage;
+    this.listeners = new Map();
+    this.pending = new Map();
+    this.nextRid = 1;
+    this.queue = [];
+    this.ready = false;
+    this.attempt = 0;
+    this.you = null;
+    /** Rooms to resume after a reconnect: id -> {role, version}. */
+    this.rooms = new Map();
+    this.lobby = false;
+    this.closedByUs = false;
+  }
+
+  on(type, fn) {
+    if (!this.listeners.has(type)) this.listeners.set(type, new Set());
+    this.listeners.get(type).add(fn);
+    return () => this.listeners.get(type)?.delete(fn);
+  }
+
+  emit(type, data) {
+    for (const fn of this.listeners.get(type) || []) {
+      try {
+        fn(data);
+      } catch (e) {
+        console.error(e);
+      }
+    }
+  }
+
+  token() {
+    try {
+      return this.storage?.getItem(TOKEN_KEY) || undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Forgets the guest token (after logout the cookie decides who we are). */
+  forgetToken() {
+    try {
+      this.storage?.removeItem(TOKEN_KEY);
+    } catch {
+      // Nothing to forget when storage is refused.
+    }
+  }
+
+  connect() {
+    this.closedByUs = false;
+    this.emit('status', { state: 'connecting' });
+    let ws;
+    try {
+      ws = new this.WebSocketImpl(this.url);
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      const hello = { t: 'hello', version: PROTOCOL_VERSION };
+      const token = this.token();
+      if (token) hello.token = token;
+      ws.send(JSON.stringify(hello));
+    };
+    ws.onmessage = (ev) => this.receive(ev.data);
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ready = false;
+      for (const [, p] of this.pending) p.reject(Object.assign(new Error('connection lost'), { code: 'disconnected' }));
+      this.pending.clear();
+      if (!this.closedByUs) this.scheduleReconnect();
+    };
+    ws.onerror = () => {
+      // onclose follows and reconnects.
+    };
+  }
+
+  scheduleReconnect() {
+    const delay = backoff(this.attempt++);
+    this.emit('status', { state: 'offline', retryIn: delay });
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** Drops the socket as a network failure would (used by the tests and by "reconnect now"). */
+  drop() {
+    this.ws?.close();
+  }
+
+  close() {
+    this.closedByUs = true;
+    clearTimeout(this.timer);
+    this.ws?.close(1000);
+  }
+
+  receive(text) {
+    let msg;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (msg.t === 'welcome') {
+      this.ready = true;
+      this.attempt = 0;
+      this.you = msg.you;
+      try {
+        this.storage?.setItem(TOKEN_KEY, msg.token);
+      } catch {
+        // The identity then lasts for this page only.
+      }
+      this.emit('welcome', msg);
+      this.emit('status', { state: 'online' });
+      this.resume();
+      const queued = this.queue;
+      this.queue = [];
+      for (const q of queued) this.ws.send(q);
+      return;
+    }
+    if (msg.t === 'room' && this.rooms.has(msg.room.id)) this.rooms.get(msg.room.id).version = msg.room.version;
+    if (msg.t === 'event') this.track(msg.room, msg.version);
+    if (msg.t === 'catch_up' && msg.events.length) this.track(msg.room, msg.events[msg.events.length - 1].version);
+    if (msg.rid !== undefined && this.pending.has(msg.rid)) {
+      const p = this.pending.get(msg.rid);
+      this.pending.delete(msg.rid);
+      if (msg.t === 'error') p.reject(Object.assign(new Error(msg.message), { code: msg.code }));
+      else p.resolve(msg);
+    }
+    this.emit(msg.t, msg);
+  }
+
+  track(room, version) {
+    const r = this.rooms.get(room);
+    if (r && version > r.version) r.version = version;
+  }
+
+  /** After a reconnect: rejoin every room with the last version seen, and the lobby if we listened to it. */
+  resume() {
+    for (const [room, r] of this.rooms) {
+      const msg = { t: 'join', room, as: r.role };
+      if (r.version > 0) msg.since = r.version;
+      this.request(msg).catch((e) => this.emit('resume_failed', { room, code: e.code }));
+    }
+    if (this.lobby) this.request({ t: 'subscribe_lobby' }).catch(() => {});
+  }
+
+  /** Sends a message with a fresh request id; resolves with the reply, rejects with {code} on an error. */
+  request(msg) {
+    const rid = this.nextRid++;
+    const text = JSON.stringify({ ...msg, rid });
+    return new Promise((resolve, reject) => {
+      this.pending.set(rid, { resolve, reject });
+      if (this.ready) this.ws.send(text);
+      else this.queue.push(text);
+    });
+  }
+
+  /** Joins a room and remembers it for resumption. */
+  async join(room, role = 'player') {
+    this.rooms.set(room, { role, version: 0 });
+    try {
+      return await this.request({ t: 'join', room, as: role });
+    } catch (e) {
+      // A join cut off by a drop is retried by resume(); only a refusal forgets the room.
+      if (e.code !== 'disconnected') this.rooms.delete(room);
+      throw e;
+    }
+  }
+
+  /** Creates a room (we sit in it) and remembers it. */
+  async create(options) {
+    const reply = await this.request({ t: 'create_room', ...options });
+    this.rooms.set(reply.room.id, { role: 'player', version: reply.room.version });
+    return reply;
+  }
+
+  /** Stops following a room (leaving a running game resigns it, so only `leave` when meant). */
+  forget(room) {
+    this.rooms.delete(room);
+  }
+
+  subscribeLobby() {
+    this.lobby = true;
+    return this.request({ t: 'subscribe_lobby' });
+  }
+
+  unsubscribeLobby() {
+    this.lobby = false;
+    return this.ready ? this.request({ t: 'unsubscribe_lobby' }).catch(() => {}) : Promise.resolve();
+  }
+}
