@@ -13,13 +13,20 @@ const CENTRE: usize = 5;
 
 /// The answer for one line: black plays the centre of the window.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct LineInfo(u32);
+pub(crate) struct LineInfo(u16);
 
 impl LineInfo {
-    const FIVE: u32 = 1;
-    const OVERLINE: u32 = 2;
-    const FOUR_SHIFT: u32 = 2;
-    const THREE_SHIFT: u32 = 8;
+    const FIVE: u16 = 1;
+    const OVERLINE: u16 = 2;
+    const FOUR_SHIFT: u16 = 2;
+    /// Three points lie in cells 2..=8, stored from bit 4 (so the table is 2 bytes an entry and stays in cache).
+    const THREE_SHIFT: u16 = 4 - 2;
+
+    /// No five, overline, four or three on this line.
+    #[inline]
+    pub(crate) fn is_empty(self) -> bool {
+        self.0 == 0
+    }
 
     /// Exactly five through the centre.
     #[inline]
@@ -36,14 +43,14 @@ impl LineInfo {
     /// Fours through the centre on this line (0, 1 or 2: a line holds at most two).
     #[inline]
     pub(crate) fn fours(self) -> u32 {
-        (self.0 >> Self::FOUR_SHIFT) & 3
+        ((self.0 >> Self::FOUR_SHIFT) & 3) as u32
     }
 
     /// Window cells (bit k for cell k, the centre being cell 5) where one more black stone makes a straight four
     /// that holds the centre stone; zero when the line already holds a four, a five or an overline.
     #[inline]
     pub(crate) fn three_points(self) -> u32 {
-        (self.0 >> Self::THREE_SHIFT) & 0x7ff
+        ((self.0 >> Self::THREE_SHIFT) & (0x7f << 2)) as u32
     }
 }
 
@@ -77,7 +84,7 @@ fn completes_five(cells: &mut [Cell; WINDOW], j: usize) -> Option<u32> {
     (len == 5 && holds_centre).then(|| (((1u32 << len) - 1) << lo) & !(1 << j))
 }
 
-fn evaluate(cells: &mut [Cell; WINDOW]) -> u32 {
+fn evaluate(cells: &mut [Cell; WINDOW]) -> u16 {
     cells[CENTRE] = Cell::Black;
     let (len, _) = run(cells, CENTRE);
     let mut info = 0;
@@ -98,9 +105,9 @@ fn evaluate(cells: &mut [Cell; WINDOW]) -> u32 {
                 }
             }
         }
-        info |= (fours.len().min(2) as u32) << LineInfo::FOUR_SHIFT;
+        info |= (fours.len().min(2) as u16) << LineInfo::FOUR_SHIFT;
         if fours.is_empty() {
-            let mut threes = 0u32;
+            let mut threes = 0u16;
             for j in 2..=8 {
                 if cells[j] != Cell::Empty {
                     continue;
@@ -171,6 +178,11 @@ fn tables() -> &'static Tables {
 /// centre must be empty in both.
 #[inline]
 pub(crate) fn line_info(black: u32, blocked: u32) -> LineInfo {
+    // Every shape needs the centre and at least two more black stones (a three: those, and one more to make a
+    // straight four); most windows have fewer, and need no table.
+    if black.count_ones() < 2 {
+        return LineInfo(0);
+    }
     let t = tables();
     let idx = t.ternary[black as usize] + 2 * t.ternary[blocked as usize];
     t.infos[idx as usize]

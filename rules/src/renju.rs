@@ -73,64 +73,85 @@ fn window(board: &Board, p: Point, d: usize) -> (u32, u32) {
     (black, blocked)
 }
 
-/// [`judge_black`], also telling whether the answer rested on other points (a possible double-three, whose
-/// threes are only real if their completing stones are not forbidden themselves). An answer that did not is
-/// decided by the eleven-cell windows through `p` alone.
-fn judge_black_local(board: &mut Board, p: Point) -> (BlackMove, bool) {
-    let mut infos = [LineInfo::default(); 4];
+/// The verdict for a black stone on `p` from its four line answers, also telling whether it rested on other
+/// points (a possible double-three, whose threes are only real if their completing stones are not forbidden
+/// themselves). A verdict that did not is decided by the eleven-cell windows through `p` alone.
+///
+/// The second value is `None` for a local verdict, else how many levels deep the recursive three check went: a
+/// check `r` levels deep read no cell farther than `4 r + 5` from `p` (each level moves at most four cells along a
+/// line, and each judged point reads five cells along its lines), so a stone placed farther away cannot change it.
+fn verdict(board: &mut Board, p: Point, infos: &[LineInfo; 4]) -> (BlackMove, Option<u8>) {
     let mut fours = 0;
     let mut overline = false;
-    for (d, info) in infos.iter_mut().enumerate() {
-        let (b, o) = window(board, p, d);
-        *info = line_info(b, o);
+    let mut three_lines = 0;
+    for info in infos {
         if info.five() {
-            return (BlackMove::Five, false);
+            return (BlackMove::Five, None);
         }
         overline |= info.overline();
         fours += info.fours();
+        three_lines += (info.three_points() != 0) as u32;
     }
     if overline {
-        return (BlackMove::Forbidden(ForbiddenKind::Overline), false);
+        (BlackMove::Forbidden(ForbiddenKind::Overline), None)
+    } else if fours >= 2 {
+        (BlackMove::Forbidden(ForbiddenKind::DoubleFour), None)
+    } else if three_lines < 2 {
+        (BlackMove::Free, None)
+    } else {
+        let mut reach = 1;
+        (count_threes(board, p, infos, 1, &mut reach), Some(reach))
     }
-    if fours >= 2 {
-        return (BlackMove::Forbidden(ForbiddenKind::DoubleFour), false);
-    }
-    if infos.iter().filter(|i| i.three_points() != 0).count() < 2 {
-        return (BlackMove::Free, false);
-    }
-    (count_threes(board, p, &infos), true)
+}
+
+fn line_infos(board: &Board, p: Point) -> [LineInfo; 4] {
+    std::array::from_fn(|d| {
+        let (b, o) = window(board, p, d);
+        line_info(b, o)
+    })
 }
 
 /// Judges a black stone on the empty point `p`. The board is used as scratch space for the recursive three
 /// check and is left as it was.
 pub fn judge_black(board: &mut Board, p: Point) -> BlackMove {
     debug_assert!(board.is_empty_at(p));
-    let mut infos = [LineInfo::default(); 4];
-    let mut fours = 0;
-    let mut overline = false;
-    for (d, info) in infos.iter_mut().enumerate() {
-        let (b, o) = window(board, p, d);
-        *info = line_info(b, o);
-        if info.five() {
-            return BlackMove::Five;
-        }
-        overline |= info.overline();
-        fours += info.fours();
+    let infos = line_infos(board, p);
+    verdict(board, p, &infos).0
+}
+
+/// [`judge_black`] inside a three check `depth` levels deep, raising `reach` to the deepest level it reads.
+fn judge_black_at(board: &mut Board, p: Point, depth: u8, reach: &mut u8) -> BlackMove {
+    *reach = (*reach).max(depth);
+    let infos = line_infos(board, p);
+    match verdict_local(&infos) {
+        Some(local) => local,
+        None => count_threes(board, p, &infos, depth + 1, reach),
     }
-    if overline {
-        return BlackMove::Forbidden(ForbiddenKind::Overline);
+}
+
+/// The verdict from the line answers alone, or `None` when two or more lines offer a three to be checked.
+fn verdict_local(infos: &[LineInfo; 4]) -> Option<BlackMove> {
+    if infos.iter().any(|i| i.five()) {
+        Some(BlackMove::Five)
+    } else if infos.iter().any(|i| i.overline()) {
+        Some(BlackMove::Forbidden(ForbiddenKind::Overline))
+    } else if infos.iter().map(|i| i.fours()).sum::<u32>() >= 2 {
+        Some(BlackMove::Forbidden(ForbiddenKind::DoubleFour))
+    } else if infos.iter().filter(|i| i.three_points() != 0).count() < 2 {
+        Some(BlackMove::Free)
+    } else {
+        None
     }
-    if fours >= 2 {
-        return BlackMove::Forbidden(ForbiddenKind::DoubleFour);
-    }
-    if infos.iter().filter(|i| i.three_points() != 0).count() < 2 {
-        return BlackMove::Free;
-    }
-    count_threes(board, p, &infos)
 }
 
 /// With two or more lines through `p` offering a three: places `p` and counts the lines whose three is real.
-fn count_threes(board: &mut Board, p: Point, infos: &[LineInfo; 4]) -> BlackMove {
+fn count_threes(
+    board: &mut Board,
+    p: Point,
+    infos: &[LineInfo; 4],
+    depth: u8,
+    reach: &mut u8,
+) -> BlackMove {
     board.place(p, Color::Black);
     let mut threes = 0;
     for (d, info) in infos.iter().enumerate() {
@@ -143,7 +164,7 @@ fn count_threes(board: &mut Board, p: Point, infos: &[LineInfo; 4]) -> BlackMove
             let k = cells.trailing_zeros();
             cells &= cells - 1;
             let q = board.point_at(d, line, pos + k - 5);
-            if judge_black(board, q) == BlackMove::Free {
+            if judge_black_at(board, q, depth, reach) == BlackMove::Free {
                 threes += 1;
                 break;
             }
@@ -181,11 +202,50 @@ fn may_matter(board: &Board, p: Point) -> bool {
 /// Every empty point where black may not play, with the restriction it breaks, in board order (bottom row
 /// first). Points where black makes exactly five are never forbidden.
 pub fn forbidden_points(board: &Board) -> Vec<(Point, ForbiddenKind)> {
-    let mut scratch = board.clone();
+    // First find, line by line, the empty points that could matter (see `may_matter`): a bit-sliced counter of
+    // the black stones within five cells, on lines that hold two black stones or more. Most lines hold fewer.
+    const STRONG: u8 = 0x10;
+    let n = board.size() as usize;
+    let mut score = [0u8; 361];
+    for d in 0..4 {
+        let lines = if d < 2 { n } else { 2 * n - 1 };
+        for line in 0..lines {
+            let black = board.mask(Color::Black, d, line);
+            if black.count_ones() < 2 {
+                continue;
+            }
+            let empty = board.valid(d, line) & !black & !board.mask(Color::White, d, line);
+            let (mut c0, mut c1, mut c2) = (0u32, 0u32, 0u32);
+            for k in 1..=5 {
+                for shifted in [black << k, black >> k] {
+                    let carry0 = c0 & shifted;
+                    c0 ^= shifted;
+                    let carry1 = c1 & carry0;
+                    c1 ^= carry0;
+                    c2 |= carry1;
+                }
+            }
+            let strong = c2 & empty;
+            let mut two = (c1 | c2) & empty;
+            while two != 0 {
+                let bit = two.trailing_zeros();
+                two &= two - 1;
+                let p = board.point_at(d, line, bit - PAD);
+                let i = p.y() as usize * n + p.x() as usize;
+                score[i] += 1;
+                if strong & (1 << bit) != 0 {
+                    score[i] |= STRONG;
+                }
+            }
+        }
+    }
+    let mut scratch = None;
     let mut out = Vec::new();
-    for p in board.points() {
-        if board.is_empty_at(p) && may_matter(board, p) {
-            if let BlackMove::Forbidden(kind) = judge_black(&mut scratch, p) {
+    for (i, &s) in score[..n * n].iter().enumerate() {
+        if s & 0x0f >= 2 || s & STRONG != 0 {
+            let p = Point::new((i % n) as u8, (i / n) as u8).expect("on the board");
+            let scratch = scratch.get_or_insert_with(|| board.clone());
+            if let BlackMove::Forbidden(kind) = judge_black(scratch, p) {
                 out.push((p, kind));
             }
         }
@@ -204,16 +264,18 @@ pub fn forbidden_at(board: &Board, p: Point) -> Option<ForbiddenKind> {
     }
 }
 
-/// Black's forbidden points kept up to date as stones are placed, without rescanning the whole board: after a
-/// stone, only the points whose windows hold it can change on their own; the others that can change are the
-/// points whose answer rests on other points (possible double-threes), which are few and are all judged again.
+/// Black's forbidden points kept up to date as stones are placed, without rescanning the whole board. Each empty
+/// point keeps its four line answers; a stone changes only the answers of the points within five cells of it
+/// along its four lines. Verdicts that rest on other points (possible double-threes, few) are all judged again.
 #[derive(Clone, Debug)]
 pub struct ForbiddenSet {
     board: Board,
+    infos: Vec<[LineInfo; 4]>,
     kinds: Vec<Option<ForbiddenKind>>,
-    /// Points whose answer depends on other points; always judged again.
+    /// Points whose verdict depends on other points: judged again after any stone within their reach.
     dependent: Vec<Point>,
-    is_dependent: Vec<bool>,
+    /// For each point, 0 when its verdict is local, else how deep its three check went.
+    reach: Vec<u8>,
 }
 
 impl ForbiddenSet {
@@ -221,9 +283,10 @@ impl ForbiddenSet {
     pub fn new(board: Board) -> ForbiddenSet {
         let cells = board.size() as usize * board.size() as usize;
         let mut set = ForbiddenSet {
+            infos: vec![[LineInfo::default(); 4]; cells],
             kinds: vec![None; cells],
             dependent: Vec::new(),
-            is_dependent: vec![false; cells],
+            reach: vec![0; cells],
             board,
         };
         let points: Vec<Point> = set
@@ -231,9 +294,14 @@ impl ForbiddenSet {
             .points()
             .filter(|&p| set.board.is_empty_at(p))
             .collect();
-        for p in points {
+        for &p in &points {
+            let i = set.index(p);
+            set.infos[i] = line_infos(&set.board, p);
+        }
+        for &p in &points {
             set.judge(p);
         }
+        set.collect_dependent(&points);
         set
     }
 
@@ -243,21 +311,30 @@ impl ForbiddenSet {
 
     fn judge(&mut self, p: Point) {
         let i = self.index(p);
-        let (verdict, dependent) = if self.board.is_empty_at(p) && may_matter(&self.board, p) {
-            judge_black_local(&mut self.board, p)
-        } else {
-            (BlackMove::Free, false)
-        };
+        let infos = self.infos[i];
+        // Occupied points and points with nothing on their lines (the common case) are free.
+        let (verdict, reach) =
+            if infos.iter().any(|info| !info.is_empty()) && self.board.is_empty_at(p) {
+                verdict(&mut self.board, p, &infos)
+            } else {
+                (BlackMove::Free, None)
+            };
         self.kinds[i] = match verdict {
             BlackMove::Forbidden(kind) => Some(kind),
             _ => None,
         };
-        if dependent != self.is_dependent[i] {
-            self.is_dependent[i] = dependent;
-            if dependent {
-                self.dependent.push(p);
-            } else {
-                self.dependent.retain(|&q| q != p);
+        self.reach[i] = reach.unwrap_or(0);
+    }
+
+    /// Brings the list of dependent points in line with their flags after some were judged.
+    fn collect_dependent(&mut self, judged: &[Point]) {
+        let size = self.board.size() as usize;
+        let reach = &self.reach;
+        self.dependent
+            .retain(|q| reach[q.y() as usize * size + q.x() as usize] != 0);
+        for &q in judged {
+            if self.reach[self.index(q)] != 0 && !self.dependent.contains(&q) {
+                self.dependent.push(q);
             }
         }
     }
@@ -280,21 +357,49 @@ impl ForbiddenSet {
     }
 
     fn refresh_around(&mut self, p: Point) {
-        let size = self.board.size();
-        self.judge(p);
-        for d in crate::Direction::ALL {
-            let (dx, dy) = d.step();
-            for k in (-5..=5).filter(|&k| k != 0) {
-                if let Some(q) = p.offset(k * dx, k * dy, size) {
-                    self.judge(q);
+        let mut touched = [p; 41];
+        let mut count = 1;
+        for d in 0..4 {
+            // The line's masks are the same for every point on it: read them once.
+            let (line, pos) = self.board.line_pos(p, d);
+            let black = self.board.mask(Color::Black, d, line);
+            let white = self.board.mask(Color::White, d, line);
+            let valid = self.board.valid(d, line);
+            let blocked = white | !valid;
+            for k in -5i32..=5 {
+                let qpos = pos as i32 + k;
+                let bit = qpos + PAD as i32;
+                if qpos < 0 || valid & (1 << bit) == 0 {
+                    continue;
+                }
+                let q = self.board.point_at(d, line, qpos as u32);
+                let i = self.index(q);
+                self.infos[i][d] = if (black | white) & (1 << bit) == 0 {
+                    let shift = qpos as u32;
+                    line_info(
+                        (black >> shift) & WINDOW_MASK,
+                        (blocked >> shift) & WINDOW_MASK,
+                    )
+                } else {
+                    LineInfo::default()
+                };
+                if k != 0 {
+                    touched[count] = q;
+                    count += 1;
                 }
             }
         }
-        // Judging may drop a point from the list, so walk a copy.
-        let dependent = self.dependent.clone();
-        for q in dependent {
+        for &q in &touched[..count] {
             self.judge(q);
         }
+        for k in 0..self.dependent.len() {
+            let q = self.dependent[k];
+            let distance = q.x().abs_diff(p.x()).max(q.y().abs_diff(p.y())) as u32;
+            if distance <= 4 * self.reach[self.index(q)] as u32 + 5 {
+                self.judge(q);
+            }
+        }
+        self.collect_dependent(&touched[..count]);
     }
 
     /// Whether black may not play `p`, and why.
