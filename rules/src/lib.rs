@@ -18,6 +18,7 @@
 mod action;
 mod board;
 mod color;
+pub mod fuzzing;
 mod game;
 mod illegal;
 mod pattern;

@@ -190,6 +190,11 @@ proptest! {
     }
 
     #[test]
+    fn arbitrary_action_bytes_never_break_a_promise(data in proptest::collection::vec(any::<u8>(), 0..600)) {
+        rules::fuzzing::run_actions(&data);
+    }
+
+    #[test]
     fn replaying_a_game_gives_the_same_game(rules in any_rules(), seed in any::<u64>(), plies in 0usize..80) {
         let g = random_game(rules, seed, plies);
         let replayed = Game::from_actions(rules, g.actions()).unwrap();
