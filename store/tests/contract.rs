@@ -1,0 +1,1048 @@
+//! The contract every store keeps, run against SQLite always (a fresh file per test) and against Postgres when
+//! `TEST_DATABASE_URL` is set (a fresh schema per test inside that database, dropped afterwards).
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use ratings::{Pool, Rating, Tier};
+use rules::{Action, Color, ForbiddenPolicy, Opening, Point, Rules};
+use store::{
+    BatchWriter, GameEnd, GameId, NewGame, PlayerRef, SessionOwner, Store, StoreError,
+    StoredAction, User,
+};
+
+mod support {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    use std::sync::Arc;
+
+    use store::Store;
+
+    /// A store for one test, and what to clean up after it.
+    pub struct TestDb {
+        pub store: Arc<dyn Store>,
+        _dir: Option<tempfile::TempDir>,
+        schema: Option<(String, String)>,
+    }
+
+    impl TestDb {
+        /// Drops the Postgres schema (the SQLite file goes with its temporary folder).
+        pub async fn finish(self) {
+            if let Some((admin_url, schema)) = &self.schema {
+                drop(self.store);
+                let admin = sqlx::PgPool::connect(admin_url)
+                    .await
+                    .expect("connect to TEST_DATABASE_URL");
+                sqlx::query(&format!("DROP SCHEMA {schema} CASCADE"))
+                    .execute(&admin)
+                    .await
+                    .expect("drop test schema");
+                admin.close().await;
+            }
+        }
+    }
+
+    /// A fresh SQLite database in a new temporary folder (the folder inside it does not exist yet, so opening
+    /// also proves the folder is created).
+    pub async fn sqlite() -> TestDb {
+        let dir = tempfile::tempdir().expect("temporary folder");
+        let url = format!("sqlite://{}/data/test.db", dir.path().display());
+        let store = store::open(&url).await.expect("open sqlite store");
+        TestDb {
+            store,
+            _dir: Some(dir),
+            schema: None,
+        }
+    }
+
+    /// A fresh schema in the database `TEST_DATABASE_URL` names, or `None` when it is not set.
+    pub async fn postgres() -> Option<TestDb> {
+        static NEXT: AtomicU32 = AtomicU32::new(0);
+        let admin_url = std::env::var("TEST_DATABASE_URL").ok()?;
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or(0);
+        let schema = format!(
+            "contract_{}_{}_{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed),
+            nanos
+        );
+        let admin = sqlx::PgPool::connect(&admin_url)
+            .await
+            .expect("connect to TEST_DATABASE_URL");
+        sqlx::query(&format!("CREATE SCHEMA {schema}"))
+            .execute(&admin)
+            .await
+            .expect("create test schema");
+        admin.close().await;
+        let separator = if admin_url.contains('?') { '&' } else { '?' };
+        let url = format!("{admin_url}{separator}options=-c%20search_path%3D{schema}");
+        let store = store::open(&url).await.expect("open postgres store");
+        Some(TestDb {
+            store,
+            _dir: None,
+            schema: Some((admin_url, schema)),
+        })
+    }
+}
+
+/// Writes each contract test twice: `sqlite::NAME` and `postgres::NAME`.
+macro_rules! contract {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    let db = super::support::sqlite().await;
+                    super::$name(db.store.clone()).await;
+                    db.finish().await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    let Some(db) = super::support::postgres().await else {
+                        eprintln!("TEST_DATABASE_URL is not set: postgres::{} was not run", stringify!($name));
+                        return;
+                    };
+                    super::$name(db.store.clone()).await;
+                    db.finish().await;
+                }
+            )*
+        }
+    };
+}
+
+contract!(
+    games_are_created_appended_and_read_back_in_order,
+    appending_the_same_action_again_changes_nothing,
+    a_gap_or_a_different_action_is_refused_as_out_of_order,
+    truncating_removes_the_taken_back_actions,
+    only_unfinished_games_are_listed_for_resumption,
+    a_game_finishes_exactly_once,
+    a_rated_game_updates_both_players_and_their_history,
+    ratings_follow_the_players_after_they_swap_colours,
+    aborted_casual_and_guest_games_are_not_rated,
+    usernames_are_unique_ignoring_case,
+    sessions_expire_and_can_be_revoked,
+    the_leaderboard_ranks_settled_players_by_rating,
+    history_and_games_of_page_newest_first,
+    two_hundred_concurrent_rated_games_are_each_rated_exactly_once,
+    the_batch_writer_commits_many_rooms_and_answers_each,
+);
+
+// ---------------------------------------------------------------------------------------------------- helpers
+
+fn p(text: &str) -> Point {
+    text.parse().expect("valid point")
+}
+
+fn place(seq: u32, point: &str) -> StoredAction {
+    StoredAction {
+        seq,
+        action: Action::place(p(point)),
+        used_ms: 1000 + i64::from(seq),
+        remaining_ms: Some([60_000 - i64::from(seq), 59_000 - i64::from(seq)]),
+        at: 1_000_000 + i64::from(seq),
+    }
+}
+
+fn stored(seq: u32, action: Action) -> StoredAction {
+    StoredAction {
+        seq,
+        action,
+        used_ms: 500,
+        remaining_ms: None,
+        at: 2_000_000 + i64::from(seq),
+    }
+}
+
+fn guest(name: &str) -> PlayerRef {
+    PlayerRef {
+        name: name.to_owned(),
+        user_id: None,
+    }
+}
+
+fn seat(user: &User) -> PlayerRef {
+    PlayerRef {
+        name: user.name.clone(),
+        user_id: Some(user.id),
+    }
+}
+
+fn new_game(rules: Rules, rated: bool, black: PlayerRef, white: PlayerRef) -> NewGame {
+    NewGame {
+        room: "r-test".to_owned(),
+        rules,
+        time_control: r#"{"kind":"fischer","base_ms":300000,"increment_ms":2000}"#.to_owned(),
+        rated,
+        black,
+        white,
+        started_at: 1_000,
+    }
+}
+
+fn end(winner: Option<Color>, at: i64) -> GameEnd {
+    GameEnd {
+        winner,
+        aborted: false,
+        reason: if winner.is_some() {
+            "five"
+        } else {
+            "draw_agreed"
+        }
+        .to_owned(),
+        ended_at: at,
+    }
+}
+
+async fn user(store: &Arc<dyn Store>, name: &str) -> User {
+    store
+        .create_user(name, "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA", 10)
+        .await
+        .expect("create user")
+}
+
+async fn rated_game(store: &Arc<dyn Store>, rules: Rules, black: &User, white: &User) -> GameId {
+    store
+        .create_game(&new_game(rules, true, seat(black), seat(white)))
+        .await
+        .expect("create game")
+}
+
+/// Plays one rated game to a result.
+async fn play(
+    store: &Arc<dyn Store>,
+    black: &User,
+    white: &User,
+    winner: Option<Color>,
+    at: i64,
+) -> GameId {
+    let id = rated_game(store, Rules::renju(ForbiddenPolicy::Reject), black, white).await;
+    store
+        .finish_game(id, &end(winner, at))
+        .await
+        .expect("finish")
+        .expect("first finish");
+    id
+}
+
+async fn standing(store: &Arc<dyn Store>, user: &User, pool: Pool) -> Option<store::PoolStanding> {
+    store
+        .standings(user.id)
+        .await
+        .expect("standings")
+        .into_iter()
+        .find(|s| s.pool == pool)
+}
+
+// ------------------------------------------------------------------------------------------------------ tests
+
+async fn games_are_created_appended_and_read_back_in_order(store: Arc<dyn Store>) {
+    let rules =
+        Rules::renju(ForbiddenPolicy::Claim).with_opening(Opening::SwapAfterThreeFifthTwoOptions);
+    let game = new_game(rules, false, guest("guest-a"), guest("guest-b"));
+    let id = store.create_game(&game).await.unwrap();
+    let other = store.create_game(&game).await.unwrap();
+    assert_ne!(id, other);
+
+    let actions = vec![
+        place(0, "h8"),
+        place(1, "h9"),
+        place(2, "j10"),
+        stored(3, Action::DecideSwap { swap: true }),
+        place(4, "g7"),
+        stored(
+            5,
+            Action::ProposeFifth {
+                points: [p("k11"), p("f5")],
+            },
+        ),
+        stored(6, Action::ChooseFifth { point: p("k11") }),
+    ];
+    store
+        .append_actions(&[
+            (id, actions[0].clone()),
+            (other, place(0, "a1")),
+            (id, actions[1].clone()),
+        ])
+        .await
+        .unwrap();
+    let rest: Vec<_> = actions[2..].iter().map(|a| (id, a.clone())).collect();
+    store.append_actions(&rest).await.unwrap();
+
+    let record = store.game(id).await.unwrap().expect("the game exists");
+    assert_eq!(record.id, id);
+    assert_eq!(record.actions, actions);
+    assert_eq!(record.game.rules, rules);
+    assert_eq!(record.game.black, guest("guest-a"));
+    assert_eq!(record.game.white, guest("guest-b"));
+    assert_eq!(record.game.time_control, game.time_control);
+    assert_eq!(record.game.started_at, 1_000);
+    assert!(!record.game.rated);
+    assert_eq!(record.end, None);
+    assert_eq!(record.rating_changes, None);
+    assert_eq!(
+        store.game(other).await.unwrap().unwrap().actions,
+        vec![place(0, "a1")]
+    );
+    assert!(store.game(other + 1000).await.unwrap().is_none());
+}
+
+async fn appending_the_same_action_again_changes_nothing(store: Arc<dyn Store>) {
+    let id = store
+        .create_game(&new_game(
+            Rules::freestyle(),
+            false,
+            guest("guest-a"),
+            guest("guest-b"),
+        ))
+        .await
+        .unwrap();
+    store
+        .append_actions(&[(id, place(0, "h8")), (id, place(1, "h9"))])
+        .await
+        .unwrap();
+    store.append_actions(&[(id, place(1, "h9"))]).await.unwrap();
+    // A retried batch that overlaps what is stored and goes on.
+    store
+        .append_actions(&[
+            (id, place(0, "h8")),
+            (id, place(1, "h9")),
+            (id, place(2, "h10")),
+        ])
+        .await
+        .unwrap();
+    let actions = store.game(id).await.unwrap().unwrap().actions;
+    assert_eq!(
+        actions,
+        vec![place(0, "h8"), place(1, "h9"), place(2, "h10")]
+    );
+}
+
+async fn a_gap_or_a_different_action_is_refused_as_out_of_order(store: Arc<dyn Store>) {
+    let id = store
+        .create_game(&new_game(
+            Rules::standard(),
+            false,
+            guest("guest-a"),
+            guest("guest-b"),
+        ))
+        .await
+        .unwrap();
+    store.append_actions(&[(id, place(0, "h8"))]).await.unwrap();
+    assert_eq!(
+        store.append_actions(&[(id, place(2, "h10"))]).await,
+        Err(StoreError::OutOfOrder)
+    );
+    assert_eq!(
+        store.append_actions(&[(id, place(0, "a1"))]).await,
+        Err(StoreError::OutOfOrder)
+    );
+    // A refused batch is refused whole: its good first action is not kept either.
+    assert_eq!(
+        store
+            .append_actions(&[(id, place(1, "h9")), (id, place(3, "h11"))])
+            .await,
+        Err(StoreError::OutOfOrder)
+    );
+    assert_eq!(
+        store.append_actions(&[(id + 99, place(0, "h8"))]).await,
+        Err(StoreError::NoSuchGame)
+    );
+    assert_eq!(
+        store.game(id).await.unwrap().unwrap().actions,
+        vec![place(0, "h8")]
+    );
+    assert_eq!(StoreError::OutOfOrder.code(), "out_of_order");
+}
+
+async fn truncating_removes_the_taken_back_actions(store: Arc<dyn Store>) {
+    let id = store
+        .create_game(&new_game(
+            Rules::freestyle(),
+            false,
+            guest("guest-a"),
+            guest("guest-b"),
+        ))
+        .await
+        .unwrap();
+    let moves = ["h8", "h9", "j9", "j10"];
+    let batch: Vec<_> = moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (id, place(i as u32, m)))
+        .collect();
+    store.append_actions(&batch).await.unwrap();
+    store.truncate_actions(id, 2).await.unwrap();
+    assert_eq!(
+        store.game(id).await.unwrap().unwrap().actions,
+        vec![place(0, "h8"), place(1, "h9")]
+    );
+    // The game goes on from the kept actions, with a different move at the freed seq.
+    store.append_actions(&[(id, place(2, "g7"))]).await.unwrap();
+    assert_eq!(store.game(id).await.unwrap().unwrap().actions.len(), 3);
+    assert_eq!(
+        store.truncate_actions(id + 99, 0).await,
+        Err(StoreError::NoSuchGame)
+    );
+}
+
+async fn only_unfinished_games_are_listed_for_resumption(store: Arc<dyn Store>) {
+    let game = new_game(
+        Rules::freestyle(),
+        false,
+        guest("guest-a"),
+        guest("guest-b"),
+    );
+    let live = store.create_game(&game).await.unwrap();
+    let done = store.create_game(&game).await.unwrap();
+    store
+        .append_actions(&[(live, place(0, "h8")), (done, place(0, "h8"))])
+        .await
+        .unwrap();
+    store
+        .finish_game(done, &end(Some(Color::Black), 5_000))
+        .await
+        .unwrap();
+    let unfinished = store.unfinished_games().await.unwrap();
+    assert_eq!(
+        unfinished.iter().map(|g| g.id).collect::<Vec<_>>(),
+        vec![live]
+    );
+    assert_eq!(unfinished[0].actions, vec![place(0, "h8")]);
+    assert_eq!(
+        unfinished[0].actions[0].remaining_ms,
+        Some([60_000, 59_000])
+    );
+}
+
+async fn a_game_finishes_exactly_once(store: Arc<dyn Store>) {
+    let id = store
+        .create_game(&new_game(
+            Rules::freestyle(),
+            false,
+            guest("guest-a"),
+            guest("guest-b"),
+        ))
+        .await
+        .unwrap();
+    let first = GameEnd {
+        winner: Some(Color::White),
+        aborted: false,
+        reason: "resign".to_owned(),
+        ended_at: 9_000,
+    };
+    assert_eq!(
+        store
+            .finish_game(id, &first)
+            .await
+            .unwrap()
+            .map(|f| f.rating_changes),
+        Some(None)
+    );
+    assert_eq!(
+        store
+            .finish_game(id, &end(Some(Color::Black), 9_001))
+            .await
+            .unwrap(),
+        None
+    );
+    assert_eq!(store.game(id).await.unwrap().unwrap().end, Some(first));
+    assert_eq!(
+        store.finish_game(id + 99, &end(None, 1)).await,
+        Err(StoreError::NoSuchGame)
+    );
+}
+
+async fn a_rated_game_updates_both_players_and_their_history(store: Arc<dyn Store>) {
+    let ann = user(&store, "ann").await;
+    let bob = user(&store, "bob").await;
+    let id = rated_game(&store, Rules::standard(), &ann, &bob).await;
+    let finished = store
+        .finish_game(id, &end(Some(Color::Black), 7_000))
+        .await
+        .unwrap()
+        .unwrap();
+    let [black, white] = finished.rating_changes.expect("a rated game is rated");
+    let (expect_ann, expect_bob) =
+        ratings::glicko2::rate_game(Rating::default(), Rating::default(), 1.0);
+    assert_eq!(
+        (black.user_id, black.pool, black.before),
+        (ann.id, Pool::Standard, Rating::default())
+    );
+    assert_eq!((black.after, white.after), (expect_ann, expect_bob));
+    assert_eq!(white.user_id, bob.id);
+
+    let ann_standing = standing(&store, &ann, Pool::Standard).await.unwrap();
+    assert_eq!(
+        (
+            ann_standing.games,
+            ann_standing.wins,
+            ann_standing.losses,
+            ann_standing.draws
+        ),
+        (1, 1, 0, 0)
+    );
+    assert_eq!(ann_standing.rating, expect_ann);
+    assert_eq!(ann_standing.name, "ann");
+    let bob_standing = standing(&store, &bob, Pool::Standard).await.unwrap();
+    assert_eq!(
+        (bob_standing.games, bob_standing.wins, bob_standing.losses),
+        (1, 0, 1)
+    );
+    assert!(
+        standing(&store, &ann, Pool::Renju).await.is_none(),
+        "an unplayed pool is absent"
+    );
+
+    let record = store.game(id).await.unwrap().unwrap();
+    assert_eq!(record.rating_changes, Some([black.clone(), white.clone()]));
+    let history = store.rating_history(ann.id).await.unwrap();
+    assert_eq!(history.len(), 1);
+    assert_eq!(
+        (history[0].game_id, history[0].pool, history[0].at),
+        (id, Pool::Standard, 7_000)
+    );
+    assert_eq!(
+        (history[0].rating, history[0].deviation),
+        (expect_ann.rating, expect_ann.deviation)
+    );
+
+    // A draw next: counted as a draw for both, and the second game starts from the first one's result.
+    let id2 = rated_game(&store, Rules::standard(), &bob, &ann).await;
+    let [b2, w2] = store
+        .finish_game(id2, &end(None, 8_000))
+        .await
+        .unwrap()
+        .unwrap()
+        .rating_changes
+        .unwrap();
+    assert_eq!((b2.user_id, b2.before), (bob.id, expect_bob));
+    assert_eq!((w2.user_id, w2.before), (ann.id, expect_ann));
+    let ann_standing = standing(&store, &ann, Pool::Standard).await.unwrap();
+    assert_eq!(
+        (ann_standing.games, ann_standing.wins, ann_standing.draws),
+        (2, 1, 1)
+    );
+    assert_eq!(store.rating_history(ann.id).await.unwrap().len(), 2);
+}
+
+async fn ratings_follow_the_players_after_they_swap_colours(store: Arc<dyn Store>) {
+    let ann = user(&store, "ann").await;
+    let bob = user(&store, "bob").await;
+    let rules = Rules::renju(ForbiddenPolicy::Reject).with_opening(Opening::SwapAfterThree);
+    // Ann starts black; after the swap Bob holds black. Black (Bob) wins.
+    let id = rated_game(&store, rules, &ann, &bob).await;
+    let actions = [
+        place(0, "h8"),
+        place(1, "h9"),
+        place(2, "j10"),
+        stored(3, Action::DecideSwap { swap: true }),
+        place(4, "g7"),
+    ];
+    let batch: Vec<_> = actions.iter().map(|a| (id, a.clone())).collect();
+    store.append_actions(&batch).await.unwrap();
+    let [black, white] = store
+        .finish_game(id, &end(Some(Color::Black), 3_000))
+        .await
+        .unwrap()
+        .unwrap()
+        .rating_changes
+        .unwrap();
+    assert_eq!((black.user_id, white.user_id), (bob.id, ann.id));
+    assert!(black.after.rating > 1500.0 && white.after.rating < 1500.0);
+    assert_eq!(standing(&store, &bob, Pool::Renju).await.unwrap().wins, 1);
+    assert_eq!(standing(&store, &ann, Pool::Renju).await.unwrap().losses, 1);
+    let record = store.game(id).await.unwrap().unwrap();
+    assert_eq!(
+        record.rating_changes.map(|[b, w]| (b.user_id, w.user_id)),
+        Some((bob.id, ann.id))
+    );
+    assert_eq!(
+        record.game.black.user_id,
+        Some(ann.id),
+        "seats are stored as they were at the start"
+    );
+
+    // A declined swap changes nothing: the starting black player is black at the end.
+    let id = rated_game(&store, rules, &ann, &bob).await;
+    store
+        .append_actions(&[
+            (id, place(0, "h8")),
+            (id, place(1, "h9")),
+            (id, place(2, "j10")),
+            (id, stored(3, Action::DecideSwap { swap: false })),
+        ])
+        .await
+        .unwrap();
+    let [black, _] = store
+        .finish_game(id, &end(Some(Color::Black), 4_000))
+        .await
+        .unwrap()
+        .unwrap()
+        .rating_changes
+        .unwrap();
+    assert_eq!(black.user_id, ann.id);
+}
+
+async fn aborted_casual_and_guest_games_are_not_rated(store: Arc<dyn Store>) {
+    let ann = user(&store, "ann").await;
+    let bob = user(&store, "bob").await;
+    let aborted = rated_game(&store, Rules::freestyle(), &ann, &bob).await;
+    let abort = GameEnd {
+        winner: None,
+        aborted: true,
+        reason: "abandoned".to_owned(),
+        ended_at: 2_000,
+    };
+    assert_eq!(
+        store
+            .finish_game(aborted, &abort)
+            .await
+            .unwrap()
+            .unwrap()
+            .rating_changes,
+        None
+    );
+    let casual = store
+        .create_game(&new_game(Rules::freestyle(), false, seat(&ann), seat(&bob)))
+        .await
+        .unwrap();
+    assert_eq!(
+        store
+            .finish_game(casual, &end(Some(Color::Black), 3_000))
+            .await
+            .unwrap()
+            .unwrap()
+            .rating_changes,
+        None
+    );
+    let with_guest = store
+        .create_game(&new_game(
+            Rules::freestyle(),
+            true,
+            seat(&ann),
+            guest("guest-x"),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(
+        store
+            .finish_game(with_guest, &end(Some(Color::Black), 4_000))
+            .await
+            .unwrap()
+            .unwrap()
+            .rating_changes,
+        None
+    );
+    assert!(store.standings(ann.id).await.unwrap().is_empty());
+    assert!(store.rating_history(ann.id).await.unwrap().is_empty());
+    let record = store.game(aborted).await.unwrap().unwrap();
+    assert_eq!(record.end, Some(abort));
+    assert_eq!(record.rating_changes, None);
+}
+
+async fn usernames_are_unique_ignoring_case(store: Arc<dyn Store>) {
+    let ann = user(&store, "Ann_1").await;
+    assert_eq!(ann.name, "Ann_1");
+    let taken = store.create_user("aNN_1", "hash", 20).await;
+    assert_eq!(taken, Err(StoreError::UsernameTaken));
+    assert_eq!(StoreError::UsernameTaken.code(), "username_taken");
+    assert_eq!(
+        store.user_by_name("ANN_1").await.unwrap(),
+        Some(ann.clone())
+    );
+    assert_eq!(store.user_by_id(ann.id).await.unwrap(), Some(ann.clone()));
+    assert_eq!(store.user_by_name("bob").await.unwrap(), None);
+    let bob = user(&store, "bob").await;
+    assert_ne!(bob.id, ann.id);
+}
+
+async fn sessions_expire_and_can_be_revoked(store: Arc<dyn Store>) {
+    let ann = user(&store, "ann").await;
+    let token_a = [1u8; 32];
+    let token_g = [2u8; 32];
+    store
+        .create_session(&token_a, &SessionOwner::User(ann.clone()), 1_000)
+        .await
+        .unwrap();
+    store
+        .create_session(
+            &token_g,
+            &SessionOwner::Guest("guest-7f3a".to_owned()),
+            2_000,
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        store.session(&token_a, 999).await.unwrap(),
+        Some(SessionOwner::User(ann.clone()))
+    );
+    assert_eq!(
+        store.session(&token_g, 999).await.unwrap(),
+        Some(SessionOwner::Guest("guest-7f3a".to_owned()))
+    );
+    assert_eq!(
+        store.session(&token_a, 1_000).await.unwrap(),
+        None,
+        "expired at its expiry time"
+    );
+    assert_eq!(store.session(&[3u8; 32], 0).await.unwrap(), None);
+    store.delete_session(&token_g).await.unwrap();
+    assert_eq!(store.session(&token_g, 999).await.unwrap(), None, "revoked");
+    store
+        .create_session(&[4u8; 32], &SessionOwner::User(ann), 5_000)
+        .await
+        .unwrap();
+    assert_eq!(store.delete_expired_sessions(1_500).await.unwrap(), 1);
+    assert!(store.session(&[4u8; 32], 4_999).await.unwrap().is_some());
+}
+
+async fn the_leaderboard_ranks_settled_players_by_rating(store: Arc<dyn Store>) {
+    let mut players = Vec::new();
+    for name in ["ann", "bob", "cat", "dan"] {
+        players.push(user(&store, name).await);
+    }
+    // Round robin, 12 rounds. The stronger player (lower index) wins two games in three and loses the third:
+    // ann > bob > cat > dan. Each plays 36 games, enough for every deviation to settle below 110.
+    const ROUNDS: u32 = 12;
+    let mut at = 10_000;
+    for round in 0..ROUNDS {
+        for i in 0..4 {
+            for j in (i + 1)..4 {
+                at += 1;
+                let stronger_wins = round % 3 != 2;
+                // Alternate colours.
+                let (black, white, stronger) = if round % 2 == 0 {
+                    (&players[i], &players[j], Color::Black)
+                } else {
+                    (&players[j], &players[i], Color::White)
+                };
+                let winner = if stronger_wins {
+                    stronger
+                } else {
+                    stronger.opposite()
+                };
+                play(&store, black, white, Some(winner), at).await;
+            }
+        }
+    }
+    // Two players with few games: provisional, never on the board whatever the minimum number of games.
+    let eve = user(&store, "eve").await;
+    let fay = user(&store, "fay").await;
+    for k in 0..3 {
+        at += 1;
+        play(
+            &store,
+            &eve,
+            &fay,
+            Some(if k % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            }),
+            at,
+        )
+        .await;
+    }
+
+    let board = store.leaderboard(Pool::Renju, 10, 50, 0).await.unwrap();
+    let names: Vec<_> = board.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["ann", "bob", "cat", "dan"]);
+    assert!(board
+        .windows(2)
+        .all(|w| w[0].rating.rating > w[1].rating.rating));
+    assert!(board
+        .iter()
+        .all(|s| !s.rating.is_provisional() && s.games == 3 * ROUNDS));
+    assert!(board.iter().all(|s| Tier::of(&s.rating) != Tier::UNRANKED));
+    assert_eq!(
+        (board[0].wins, board[0].losses, board[0].draws),
+        (24, 12, 0)
+    );
+    // eve has played, but only 3 games with a provisional rating.
+    assert!(standing(&store, &eve, Pool::Renju)
+        .await
+        .unwrap()
+        .rating
+        .is_provisional());
+    assert!(store
+        .leaderboard(Pool::Renju, 0, 50, 0)
+        .await
+        .unwrap()
+        .iter()
+        .all(|s| s.name != "eve"));
+
+    let page: Vec<_> = store
+        .leaderboard(Pool::Renju, 10, 2, 1)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|s| s.name)
+        .collect();
+    assert_eq!(page, ["bob", "cat"]);
+    let at_minimum = store
+        .leaderboard(Pool::Renju, 3 * ROUNDS, 50, 0)
+        .await
+        .unwrap();
+    assert_eq!(at_minimum.len(), 4);
+    let above_minimum = store
+        .leaderboard(Pool::Renju, 3 * ROUNDS + 1, 50, 0)
+        .await
+        .unwrap();
+    assert!(above_minimum.is_empty());
+    assert!(store
+        .leaderboard(Pool::Freestyle, 0, 50, 0)
+        .await
+        .unwrap()
+        .is_empty());
+}
+
+async fn history_and_games_of_page_newest_first(store: Arc<dyn Store>) {
+    let ann = user(&store, "ann").await;
+    let bob = user(&store, "bob").await;
+    let cat = user(&store, "cat").await;
+    let mut anns = Vec::new();
+    for k in 0..5 {
+        anns.push(play(&store, &ann, &bob, Some(Color::Black), 100 + k).await);
+    }
+    play(&store, &bob, &cat, Some(Color::Black), 200).await;
+    let unfinished = rated_game(&store, Rules::freestyle(), &cat, &ann).await;
+    anns.push(unfinished);
+
+    let first: Vec<_> = store
+        .games_of(ann.id, None, 4)
+        .await
+        .unwrap()
+        .iter()
+        .map(|g| g.id)
+        .collect();
+    assert_eq!(first, [anns[5], anns[4], anns[3], anns[2]]);
+    let next: Vec<_> = store
+        .games_of(ann.id, Some(anns[2]), 4)
+        .await
+        .unwrap()
+        .iter()
+        .map(|g| g.id)
+        .collect();
+    assert_eq!(next, [anns[1], anns[0]]);
+    assert!(store
+        .games_of(ann.id, Some(anns[0]), 4)
+        .await
+        .unwrap()
+        .is_empty());
+
+    let history = store.rating_history(ann.id).await.unwrap();
+    assert_eq!(
+        history.iter().map(|h| h.game_id).collect::<Vec<_>>(),
+        anns[..5]
+    );
+    assert!(history
+        .windows(2)
+        .all(|w| w[0].at < w[1].at && w[0].rating < w[1].rating));
+    assert_eq!(store.rating_history(cat.id).await.unwrap().len(), 1);
+}
+
+async fn two_hundred_concurrent_rated_games_are_each_rated_exactly_once(store: Arc<dyn Store>) {
+    const GAMES: usize = 200;
+    let mut players = Vec::new();
+    for k in 0..6 {
+        players.push(user(&store, &format!("player{k}")).await);
+    }
+    let mut games = Vec::new();
+    for g in 0..GAMES {
+        let black = &players[g % 6];
+        let white = &players[(g + 1 + g / 6) % 6];
+        let white = if white.id == black.id {
+            &players[(g + 2) % 6]
+        } else {
+            white
+        };
+        let pool_rules = if g % 3 == 0 {
+            Rules::freestyle()
+        } else {
+            Rules::renju(ForbiddenPolicy::Lose)
+        };
+        let id = rated_game(&store, pool_rules, black, white).await;
+        if g % 4 == 0 {
+            // Some games have a swap, so the seats at the end differ from the seats at the start.
+            store
+                .append_actions(&[
+                    (id, place(0, "h8")),
+                    (id, place(1, "h9")),
+                    (id, place(2, "j10")),
+                    (id, stored(3, Action::DecideSwap { swap: true })),
+                ])
+                .await
+                .unwrap();
+        }
+        games.push(id);
+    }
+
+    // Every game is ended twice at once (say a resign racing a flag fall); only one ending may count.
+    let mut tasks = Vec::new();
+    for (g, &id) in games.iter().enumerate() {
+        for attempt in 0..2 {
+            let store = store.clone();
+            let winner = match (g + attempt) % 3 {
+                0 => Some(Color::Black),
+                1 => Some(Color::White),
+                _ => None,
+            };
+            tasks.push(tokio::spawn(async move {
+                store.finish_game(id, &end(winner, 50_000 + g as i64)).await
+            }));
+        }
+    }
+    let mut firsts = HashMap::new();
+    for (k, task) in tasks.into_iter().enumerate() {
+        let result = task
+            .await
+            .expect("task")
+            .expect("finish_game succeeds under contention");
+        if let Some(finished) = result {
+            assert!(
+                firsts.insert(games[k / 2], finished).is_none(),
+                "a game finished twice"
+            );
+        }
+    }
+    assert_eq!(firsts.len(), GAMES, "every game finished once");
+
+    let mut expected_games: HashMap<(i64, Pool), u32> = HashMap::new();
+    let mut changes_by_player: HashMap<(i64, Pool), Vec<store::RatingChange>> = HashMap::new();
+    for &id in &games {
+        let record = store.game(id).await.unwrap().unwrap();
+        let changes = record.rating_changes.expect("rated exactly once");
+        assert_eq!(Some(&changes), firsts[&id].rating_changes.as_ref());
+        let ended = record.end.expect("ended");
+        for change in changes {
+            *expected_games
+                .entry((change.user_id, change.pool))
+                .or_default() += 1;
+            changes_by_player
+                .entry((change.user_id, change.pool))
+                .or_default()
+                .push(change);
+        }
+        // The winner recorded is the one of the ending that counted.
+        let [b, w] = firsts[&id].rating_changes.clone().unwrap();
+        match ended.winner {
+            Some(Color::Black) => {
+                assert!(b.after.rating > b.before.rating || w.after.rating < w.before.rating)
+            }
+            Some(Color::White) => {
+                assert!(w.after.rating > w.before.rating || b.after.rating < b.before.rating)
+            }
+            None => {}
+        }
+    }
+    let mut total = 0;
+    for player in &players {
+        for s in store.standings(player.id).await.unwrap() {
+            let expected = expected_games[&(player.id, s.pool)];
+            assert_eq!(s.games, expected, "{} in {}", player.name, s.pool);
+            assert_eq!(s.wins + s.losses + s.draws, s.games);
+            total += s.games;
+            // No lost update: the player's changes form one unbroken chain from the default rating to the
+            // current one, each game starting from the previous game's result.
+            let mut chain = changes_by_player.remove(&(player.id, s.pool)).unwrap();
+            let mut current = Rating::default();
+            while !chain.is_empty() {
+                let next = chain
+                    .iter()
+                    .position(|c| c.before == current)
+                    .unwrap_or_else(|| {
+                        panic!(
+                            "{}: a game did not start from the previous result",
+                            player.name
+                        )
+                    });
+                current = chain.swap_remove(next).after;
+            }
+            assert_eq!(current, s.rating);
+        }
+        assert_eq!(
+            store.rating_history(player.id).await.unwrap().len() as u32,
+            {
+                let mut n = 0;
+                for pool in Pool::ALL {
+                    n += expected_games.get(&(player.id, pool)).copied().unwrap_or(0);
+                }
+                n
+            }
+        );
+    }
+    assert_eq!(total as usize, 2 * GAMES);
+    assert!(changes_by_player.is_empty());
+}
+
+async fn the_batch_writer_commits_many_rooms_and_answers_each(store: Arc<dyn Store>) {
+    let (writer, task) = BatchWriter::spawn_with_task(store.clone());
+    let game = new_game(
+        Rules::freestyle(),
+        false,
+        guest("guest-a"),
+        guest("guest-b"),
+    );
+    let mut rooms = Vec::new();
+    for _ in 0..20 {
+        rooms.push(store.create_game(&game).await.unwrap());
+    }
+    let points: Vec<String> = (0..10)
+        .map(|k| format!("{}{}", (b'a' + k) as char, k + 1))
+        .collect();
+    let mut tasks = Vec::new();
+    for &room in &rooms {
+        let writer = writer.clone();
+        let points = points.clone();
+        tasks.push(tokio::spawn(async move {
+            for (seq, point) in points.iter().enumerate() {
+                writer.append(room, place(seq as u32, point)).await?;
+            }
+            Ok::<_, StoreError>(())
+        }));
+    }
+    // A room with a bug sends a gap, at the same time: it alone gets the error.
+    let bad_room = rooms[0];
+    let bad = {
+        let writer = writer.clone();
+        tokio::spawn(async move { writer.append(bad_room, place(50, "o15")).await })
+    };
+    for t in tasks {
+        t.await.unwrap().unwrap();
+    }
+    assert_eq!(bad.await.unwrap(), Err(StoreError::OutOfOrder));
+    writer.flush().await.unwrap();
+    for &room in &rooms {
+        let actions = store.game(room).await.unwrap().unwrap().actions;
+        let seqs: Vec<u32> = actions.iter().map(|a| a.seq).collect();
+        assert_eq!(seqs, (0..10).collect::<Vec<_>>());
+    }
+    // Retrying an acknowledged action is harmless; unknown games are refused.
+    writer.append(rooms[1], place(9, &points[9])).await.unwrap();
+    assert_eq!(
+        writer.append(-5, place(0, "h8")).await,
+        Err(StoreError::NoSuchGame)
+    );
+
+    // Sent, then every handle dropped: the task still writes it before ending.
+    let last = writer.clone();
+    let room = rooms[2];
+    let pending = tokio::spawn(async move { last.append(room, place(10, "o1")).await });
+    drop(writer);
+    pending.await.unwrap().unwrap();
+    task.await
+        .expect("the writer task ends once every handle is gone");
+    assert_eq!(
+        store.game(rooms[2]).await.unwrap().unwrap().actions.len(),
+        11
+    );
+    let unique: HashSet<_> = rooms.iter().collect();
+    assert_eq!(unique.len(), rooms.len());
+}
