@@ -673,6 +673,10 @@ macro_rules! store_impl {
                 let rows = rows.iter().map(game_row).collect::<Result<Vec<_>, _>>()?;
                 self.records(rows).await
             }
+
+            async fn close(&self) {
+                self.close_pools().await;
+            }
         }
     };
 }

@@ -245,6 +245,9 @@ pub trait Store: Send + Sync + 'static {
     async fn truncate_actions(&self, game: GameId, keep: u32) -> Result<(), StoreError>;
     /// Ends a game and, when it is rated and not aborted, updates both players' ratings in the same transaction.
     /// Returns `None` when the game had already ended (so a game is rated exactly once, whatever races).
+    /// `end.winner` is a colour as seated at the end: the store works out who that is from the seats at the start
+    /// and the game's stored `decide_swap` actions (see `docs/storage.md`). A game is rated only when it is
+    /// `rated`, not aborted, and both seats are two different registered users.
     async fn finish_game(
         &self,
         game: GameId,
@@ -303,4 +306,8 @@ pub trait Store: Send + Sync + 'static {
         before: Option<GameId>,
         limit: u32,
     ) -> Result<Vec<GameRecord>, StoreError>;
+
+    /// Closes the connections, waiting for those in use (at shutdown, after the last write). Calls made after it
+    /// fail with [`StoreError::Database`].
+    async fn close(&self);
 }

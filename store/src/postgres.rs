@@ -38,7 +38,7 @@ impl PostgresStore {
     }
 
     /// Closes the pool, waiting for its connections to finish.
-    pub async fn close(&self) {
+    async fn close_pools(&self) {
         self.pool.close().await;
     }
 }

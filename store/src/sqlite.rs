@@ -82,7 +82,7 @@ impl SqliteStore {
     }
 
     /// Closes both pools, waiting for their connections to finish (a clean WAL checkpoint on the way out).
-    pub async fn close(&self) {
+    async fn close_pools(&self) {
         self.reader.close().await;
         self.writer.close().await;
     }

@@ -88,3 +88,17 @@ async fn an_in_memory_database_lives_as_long_as_the_store() {
 fn the_default_database_is_a_sqlite_file_under_data() {
     assert_eq!(store::default_url(), "sqlite://data/gomoku.db");
 }
+
+#[tokio::test]
+async fn a_closed_store_refuses_further_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store::open(dir.path().join("closed.db").to_str().unwrap())
+        .await
+        .unwrap();
+    store.create_game(&game()).await.unwrap();
+    store.close().await;
+    assert_eq!(
+        store.create_game(&game()).await.unwrap_err().code(),
+        "database_error"
+    );
+}
