@@ -60,7 +60,8 @@ export function createBoardView({ onPoint = () => {}, canPlay = () => false, con
     if (ev.pointerType !== 'mouse') return;
     const p = pointAt(ev);
     showTip(p);
-    const next = p && !occupied(p) ? p : null;
+    const forbidden = (model.forbidden || []).some((f) => f.point === p);
+    const next = p && !occupied(p) && !forbidden ? p : null;
     if (next !== hover) {
       hover = next;
       draw();

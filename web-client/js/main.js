@@ -24,10 +24,16 @@ const app = {
     location.hash = hash;
   },
   refreshHeader: () => renderHeader(),
+  logout: () => logout(),
 };
 window.__app = app; // lets the browser tests observe and drop the socket, as a network failure would
 
 let themeChoice = 'system';
+
+function otherLanguage() {
+  const codes = Object.keys(dictionaries);
+  return codes[(codes.indexOf(lang()) + 1) % codes.length];
+}
 let current = null;
 
 function translateStatic() {
@@ -45,9 +51,12 @@ function renderHeader() {
       : app.status.state === 'offline'
         ? t('conn.offline', { s: Math.ceil((app.status.retryIn || 0) / 1000) })
         : t('conn.connecting');
-  const select = document.getElementById('lang');
-  select.setAttribute('aria-label', t('nav.language'));
-  mount(select, ...Object.keys(dictionaries).map((code) => h('option', { value: code, selected: code === lang() }, languageNames[code])));
+  // Two languages: the button names the one it switches to, in that language, so either reader finds it.
+  const langButton = document.getElementById('lang');
+  const next = otherLanguage();
+  langButton.textContent = next === 'zh' ? '中文' : 'EN';
+  langButton.title = `${t('nav.language')}: ${languageNames[next]}`;
+  langButton.dataset.next = next;
   const theme = document.getElementById('theme');
   theme.title = `${t('theme.toggle')}: ${themeChoice}`;
   theme.dataset.choice = themeChoice;
@@ -64,7 +73,7 @@ function renderHeader() {
     mount(
       user,
       h('a', { class: 'who', href: href('player', { name: you.name }) }, you.name),
-      h('button', { class: 'btn small ghost', type: 'button', onclick: logout }, t('nav.logout')),
+      h('button', { class: 'btn small ghost signout', type: 'button', onclick: logout }, t('nav.logout')),
     );
   }
   const route = parseRoute(location.hash);
@@ -96,7 +105,7 @@ function route() {
 function start() {
   loadLang();
   themeChoice = loadTheme();
-  document.getElementById('lang').addEventListener('change', (e) => setLang(e.target.value));
+  document.getElementById('lang').addEventListener('click', () => setLang(otherLanguage()));
   document.getElementById('theme').addEventListener('click', () => {
     themeChoice = nextTheme(themeChoice);
     saveTheme(themeChoice);

@@ -50,7 +50,7 @@ export function playerChip(p) {
   return h(
     'span',
     { class: 'pchip' },
-    h('span', { class: `dot ${p.colour || ''}` }),
+    p.colour ? h('span', { class: `dot ${p.colour}` }) : null,
     h('a', { href: href('player', { name: p.name }), class: 'pname' }, p.name),
     p.rating != null ? h('span', { class: 'rating' }, Math.round(p.rating) + (p.provisional ? '?' : '')) : null,
     p.tier ? h('span', { class: 'tier', dataset: { tier: p.tier } }, p.tier) : null,

@@ -51,10 +51,13 @@ function gameRow(g, name) {
 }
 
 /** Mounts the profile page; returns its cleanup. */
-export function render(view, params) {
+export function render(view, params, app) {
   const name = params.name;
   const body = h('div', { class: 'profile' }, h('p', { class: 'muted' }, t('conn.connecting')));
-  mount(view, h('section', { class: 'card wide' }, h('h1', {}, name), body));
+  const mine = app?.you && !app.you.guest && app.you.name === name;
+  mount(view, h('section', { class: 'card wide' },
+    h('div', { class: 'card-head' }, h('h1', {}, name), mine ? h('button', { class: 'btn ghost', type: 'button', onclick: () => app.logout() }, t('nav.logout')) : null),
+    body));
   accounts.player(name).then(
     (p) => {
       const pools = poolsOf(p);

@@ -165,7 +165,7 @@ export function render(view, params, app) {
             ? h('div', { class: 'go-ratings' }, r.ratings.map((d) => {
                 const diff = Math.round(d.after) - Math.round(d.before);
                 return h('div', { class: 'delta' }, h('span', {}, d.name), h('span', { class: 'rating' }, Math.round(d.after)),
-                  h('span', { class: diff >= 0 ? 'up' : 'down' }, `${diff >= 0 ? '+' : ''}${diff}`), d.tier ? h('span', { class: 'tier' }, d.tier) : null);
+                  h('span', { class: diff >= 0 ? 'up' : 'down' }, `${diff >= 0 ? '+' : ''}${diff}`), d.tier ? h('span', { class: 'tier', dataset: { tier: d.tier } }, d.tier) : null);
               }))
             : null,
           room.game_id != null ? h('a', { class: 'link', href: href('game', { id: room.game_id }) }, t('room.record')) : null,

@@ -1,0 +1,219 @@
+// The web client in a real Chromium against a scripted server: every frame the page receives is written
+// here, and every frame it sends is checked. This pins the client's side of the protocol (clicks become the
+// right `place`, prompts appear for the right phase) independently of the real server, which game.test.js
+// drives end to end.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { browserOrSkip, launch, serveClient, shot, clickPoint, stones, pointPosition } from './harness.js';
+
+const ORIGIN = 'http://gomoku.test';
+let chromium;
+let browser;
+
+before(async () => {
+  chromium = await import('playwright-core').then((m) => m.chromium).catch(() => null);
+});
+after(async () => {
+  await browser?.close();
+});
+
+const seat = (name, extra = {}) => ({ name, guest: false, rating: 1612, provisional: false, tier: 'Club Player', connected: true, ...extra });
+const renju = { size: 15, rule_set: 'renju', forbidden_policy: 'reject', opening: 'swap_after_three' };
+const fischer = { kind: 'fischer', base_ms: 600_000, increment_ms: 5000 };
+const clocks = (running) => ({ black: { remaining_ms: 431_000 }, white: { remaining_ms: 502_000 }, running });
+
+function snapshot(id, over) {
+  return {
+    id, version: 20, rules: renju, time_control: fischer, rated: true, public: true, game_id: 3, state: 'playing',
+    seats: { black: seat('lin_yue'), white: seat('kenta', { rating: 1588, tier: 'Amateur' }) }, you: 'black',
+    phase: 'place', to_act: 'black', moves: ['h8', 'g9', 'i8', 'k11', 'j10', 'f6', 'j9', 'l12'], swapped: false,
+    clocks: clocks('black'), forbidden: [{ point: 'j8', kind: 'double_three' }], claimable: null, fifth_options: null,
+    offers: [], spectators: 4, result: null, ...over,
+  };
+}
+
+const ROOMS = {
+  r1: snapshot('r1', {}),
+  r2: snapshot('r2', { you: 'white', phase: 'swap_decision', to_act: 'white', moves: ['h8', 'h9', 'j10'], forbidden: [], clocks: clocks('white'), rated: false, seats: { black: seat('kenta'), white: seat('lin_yue') } }),
+  r3: snapshot('r3', {
+    state: 'over', phase: 'none', to_act: null, forbidden: [], clocks: { ...clocks(null) },
+    moves: ['h8', 'g9', 'i8', 'k11', 'j8', 'f6', 'k8', 'l12', 'l8', 'm9', 'g8'],
+    result: { winner: 'black', winner_name: 'lin_yue', reason: 'five', line: ['g8', 'h8', 'i8', 'j8', 'k8'], ratings: [{ name: 'lin_yue', before: 1612, after: 1627.4, tier: 'Club Player' }, { name: 'kenta', before: 1588, after: 1573.1, tier: 'Amateur' }] },
+  }),
+};
+
+/** A scripted server: answers hello, lobby and join from ROOMS, echoes places as moves, records every frame. */
+async function scripted(context, me = 'lin_yue') {
+  const sent = [];
+  await context.routeWebSocket(`ws://gomoku.test/ws`, (ws) => {
+    ws.onMessage((text) => {
+      const m = JSON.parse(text);
+      sent.push(m);
+      const reply = (msg) => ws.send(JSON.stringify({ ...msg, rid: m.rid }));
+      if (m.t === 'hello') reply({ t: 'welcome', you: { name: me, guest: false }, token: 'tok', server_version: 'test' });
+      else if (m.t === 'subscribe_lobby') {
+        reply({ t: 'lobby', rooms: [
+          { id: 'r9', rules: renju, time_control: fischer, rated: false, state: 'waiting', players: [{ name: 'guest-7kq2', colour: 'black' }], spectators: 0 },
+          { id: 'r8', rules: { ...renju, opening: 'swap_after_three_fifth_two_options', forbidden_policy: 'claim' }, time_control: { kind: 'byo_yomi', base_ms: 900_000, periods: 5, period_ms: 30_000 }, rated: true, state: 'waiting', players: [{ name: 'mei', colour: 'white', rating: 1873, tier: 'Expert' }], spectators: 0 },
+          { id: 'r1', rules: renju, time_control: fischer, rated: true, state: 'playing', players: [{ name: 'lin_yue', colour: 'black', rating: 1612, tier: 'Club Player' }, { name: 'kenta', colour: 'white', rating: 1588, tier: 'Amateur' }], spectators: 4 },
+          { id: 'r7', rules: { size: 19, rule_set: 'freestyle', forbidden_policy: 'reject', opening: 'none' }, time_control: { kind: 'none' }, rated: false, state: 'playing', players: [{ name: 'guest-a1b2', colour: 'black' }, { name: 'guest-c3d4', colour: 'white' }], spectators: 1 },
+        ] });
+      } else if (m.t === 'join') {
+        if (ROOMS[m.room]) reply({ t: 'room', room: ROOMS[m.room] });
+        else reply({ t: 'error', code: 'unknown_room', message: 'no such room' });
+      } else if (m.t === 'place') {
+        const room = ROOMS[m.room];
+        reply({ t: 'event', room: m.room, version: room.version + 1, event: { kind: 'move', colour: 'black', point: m.point, ply: m.ply, to_act: 'white', phase: 'place', clocks: clocks('white'), forbidden: [] } });
+      } else if (m.rid !== undefined) reply({ t: 'ack' });
+    });
+  });
+  return sent;
+}
+
+async function page(t, viewport = { width: 1280, height: 860 }, opts = {}) {
+  if (!browser) {
+    chromium = await browserOrSkip(t);
+    if (!chromium) return null;
+    browser = await launch(chromium);
+  }
+  const context = await browser.newContext({ viewport, colorScheme: opts.colorScheme || 'light', hasTouch: Boolean(opts.touch), isMobile: Boolean(opts.touch) });
+  await serveClient(context, ORIGIN, opts.api || {});
+  const sent = await scripted(context);
+  const p = await context.newPage();
+  const errors = [];
+  p.on('pageerror', (e) => errors.push(e));
+  t.after(async () => {
+    await context.close();
+    assert.deepEqual(errors.map(String), [], 'no uncaught page errors');
+  });
+  return { p, sent, context };
+}
+
+const waitFor = async (fn, what, timeout = 5000) => {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const v = fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+test('the lobby lists open rooms to join and live games to watch', async (t) => {
+  const s = await page(t);
+  if (!s) return;
+  await s.p.goto(`${ORIGIN}/#/`);
+  await s.p.waitForSelector('#waiting-rooms .room-row');
+  assert.equal(await s.p.locator('#waiting-rooms .room-row').count(), 2);
+  assert.equal(await s.p.locator('#live-rooms .room-row').count(), 2);
+  assert.equal(await s.p.locator('#live-rooms [data-room="r1"] a.btn').getAttribute('href'), '#/room/r1/watch');
+  await s.p.click('#new-game');
+  await s.p.waitForSelector('#create-form');
+  await shot(s.p, 'scripted-lobby');
+});
+
+test('a click on the board sends place for that point and the next ply; forbidden points are marked', async (t) => {
+  const s = await page(t);
+  if (!s) return;
+  await s.p.goto(`${ORIGIN}/#/room/r1`);
+  await s.p.waitForSelector('.board .stone');
+  assert.equal(await s.p.locator('.board .forbidden[data-point="j8"]').count(), 1);
+  const j8 = await pointPosition(s.p, 'j8');
+  await s.p.mouse.move(j8.x, j8.y);
+  await s.p.waitForSelector('.board-tip:not([hidden])');
+  assert.match(await s.p.textContent('.board-tip'), /double three/);
+  await shot(s.p, 'scripted-room');
+  await clickPoint(s.p, 'k9');
+  const place = await waitFor(() => s.sent.find((m) => m.t === 'place'), 'a place frame');
+  assert.deepEqual({ point: place.point, ply: place.ply, room: place.room }, { point: 'k9', ply: 9, room: 'r1' });
+  await s.p.waitForSelector('.board .stone[data-point="k9"].black.last');
+  assert.equal(Object.keys(await stones(s.p)).length, 9);
+});
+
+test('the player holding white after move 3 is asked to swap, and the answer is sent', async (t) => {
+  const s = await page(t);
+  if (!s) return;
+  await s.p.goto(`${ORIGIN}/#/room/r2`);
+  await s.p.waitForSelector('#swap-prompt');
+  await s.p.click('#swap-yes');
+  const m = await waitFor(() => s.sent.find((x) => x.t === 'decide_swap'), 'decide_swap');
+  assert.equal(m.swap, true);
+});
+
+test('a finished game shows the result, the winning line and the rating changes', async (t) => {
+  const s = await page(t, { width: 1280, height: 860 }, { colorScheme: 'dark' });
+  if (!s) return;
+  await s.p.goto(`${ORIGIN}/#/room/r3`);
+  await s.p.waitForSelector('#game-over');
+  assert.match(await s.p.textContent('#game-over'), /You win/);
+  assert.match(await s.p.textContent('#game-over'), /\+15/);
+  assert.equal(await s.p.locator('.board .winline').count(), 1);
+  assert.equal(await s.p.locator('.board .stone.win').count(), 5);
+  await shot(s.p, 'scripted-finished-dark');
+});
+
+test('the language switch changes every label and is remembered', async (t) => {
+  const s = await page(t);
+  if (!s) return;
+  await s.p.goto(`${ORIGIN}/#/`);
+  await s.p.waitForSelector('#waiting-rooms .room-row');
+  await s.p.click('#lang');
+  await s.p.waitForFunction(() => document.querySelector('[data-nav="lobby"]').textContent === '对局');
+  await s.p.reload();
+  await s.p.waitForSelector('#waiting-rooms .room-row');
+  assert.equal(await s.p.textContent('#new-game'), '新对局');
+  assert.equal(await s.p.getAttribute('html', 'lang'), 'zh-CN');
+  await shot(s.p, 'scripted-lobby-zh');
+});
+
+test('on a phone in portrait the board fills the width and a tap needs a confirming second tap', async (t) => {
+  const s = await page(t, { width: 390, height: 844 }, { touch: true });
+  if (!s) return;
+  await s.p.goto(`${ORIGIN}/#/room/r1`);
+  await s.p.waitForSelector('.board .stone');
+  const box = await s.p.locator('.board-wrap svg').boundingBox();
+  assert.ok(box.width >= 360, `board is ${box.width}px wide`);
+  const k9 = await pointPosition(s.p, 'k9');
+  await s.p.touchscreen.tap(k9.x, k9.y);
+  await s.p.waitForSelector('.board .pending[data-point="k9"]');
+  assert.equal(s.sent.filter((m) => m.t === 'place').length, 0, 'the first tap only marks the point');
+  await shot(s.p, 'scripted-room-phone');
+  await s.p.touchscreen.tap(k9.x, k9.y);
+  await waitFor(() => s.sent.find((m) => m.t === 'place'), 'place after the confirming tap');
+});
+
+test('a game record replays with arrow keys and keeps the move in a shareable URL', async (t) => {
+  const record = {
+    id: 3, room: 'r3', rules: renju, time_control: fischer, rated: true, black: 'lin_yue', white: 'kenta', started_at: 0,
+    moves: ROOMS.r3.moves.map((p, i) => ({ seq: i, action: { action: 'place', point: p }, used_ms: 1000, at: i })),
+    result: ROOMS.r3.result,
+  };
+  const api = { '/api/games/3': (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(record) }) };
+  const s = await page(t, undefined, { api });
+  if (!s) return;
+  await s.p.goto(`${ORIGIN}/#/game/3`);
+  await s.p.waitForSelector('#record-result');
+  assert.equal(await s.p.textContent('#ply-counter'), 'Move 11 of 11');
+  await s.p.keyboard.press('ArrowLeft');
+  await s.p.keyboard.press('ArrowLeft');
+  assert.equal(Object.keys(await stones(s.p)).length, 9);
+  assert.match(s.p.url(), /#\/game\/3\/9$/);
+  await s.p.click('#first');
+  assert.equal(Object.keys(await stones(s.p)).length, 0);
+  await s.p.goto(`${ORIGIN}/#/game/3/4`);
+  await s.p.reload();
+  await s.p.waitForSelector('#record-result');
+  assert.equal(Object.keys(await stones(s.p)).length, 4, 'the shared URL opens at its move');
+});
+
+test('pages whose API is not there yet say so instead of breaking', async (t) => {
+  const s = await page(t);
+  if (!s) return;
+  await s.p.goto(`${ORIGIN}/#/leaderboard`);
+  await s.p.waitForSelector('.lb-status .notice');
+  assert.match(await s.p.textContent('.lb-status'), /not available/);
+  await s.p.goto(`${ORIGIN}/#/room/nope`);
+  await s.p.waitForSelector('.notice');
+  assert.match(await s.p.textContent('.notice'), /does not exist/);
+});

@@ -1,0 +1,178 @@
+// End to end against the real server binary: two players (registered when accounts exist, else guests) play a
+// Renju game with swap after three to a five by clicking the board, a third browser watches it live and sees
+// the same final position, and a player whose connection drops mid-game resumes from the last version seen.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { browserOrSkip, launch, buildServer, startServer, shot, clickPoint, stones } from './harness.js';
+
+let browser;
+let server;
+let accounts = false;
+let ready = null;
+
+/** Starts Chromium and the server once for this file; a test that cannot run says why and fails. */
+async function setup(t) {
+  if (!ready) {
+    ready = (async () => {
+      const chromium = await browserOrSkip(t);
+      if (!chromium) return false;
+      const bin = buildServer();
+      assert.ok(bin, 'cargo build -p server failed');
+      server = await startServer(bin);
+      const index = await fetch(`${server.url}/`);
+      const body = await index.text();
+      assert.ok(index.ok && body.includes('js/main.js'), `the server does not serve web-client/ at / (HTTP ${index.status})`);
+      const lb = await fetch(`${server.url}/api/leaderboard?pool=renju&limit=1&offset=0`).catch(() => null);
+      accounts = Boolean(lb && lb.ok);
+      browser = await launch(chromium);
+      return true;
+    })();
+  }
+  const ok = await ready;
+  if (!ok) t.skip('no browser');
+  return ok;
+}
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function player(t, label) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme: 'light' });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(`${label}: ${e}`));
+  t.after(async () => {
+    await context.close();
+  });
+  await page.goto(`${server.url}/#/`);
+  await page.waitForFunction(() => window.__app?.you?.name);
+  if (accounts) {
+    const name = `${label}${Date.now().toString(36).slice(-5)}`;
+    await page.goto(`${server.url}/#/register`);
+    await page.fill('#username', name);
+    await page.fill('#password', 'correct horse battery');
+    await page.click('#auth-submit');
+    await page.waitForFunction((n) => window.__app?.you?.name === n && !window.__app.you.guest, name, { timeout: 15_000 });
+  }
+  const name = await page.evaluate(() => window.__app.you.name);
+  return { page, context, name, errors };
+}
+
+/** Waits until a page's room shows `ply` stones. */
+async function plies(page, ply) {
+  await page.waitForSelector(`#room[data-ply="${ply}"]`, { timeout: 15_000 });
+}
+
+/** Plays `point` on `page` as the ply-th stone and waits until every page shows it. */
+async function play(page, point, ply, everyone) {
+  await page.waitForSelector('.board-wrap.playable', { timeout: 15_000 });
+  await clickPoint(page, point);
+  for (const p of everyone) await plies(p, ply);
+}
+
+async function createRoom(page, { rule = 'renju', opening = 'swap_after_three' } = {}) {
+  await page.goto(page.url().replace(/#.*$/, '#/'));
+  await page.click('#new-game');
+  await page.check(`#create-form input[name="rule_set"][value="${rule}"]`, { force: true });
+  await page.check(`#create-form input[name="opening"][value="${opening}"]`, { force: true });
+  await page.check('#create-form input[name="tc"][value="fischer"]', { force: true });
+  await page.click('#create-submit');
+  await page.waitForURL(/#\/room\/[^/]+$/);
+  await page.waitForSelector('#room[data-state="waiting"]');
+  return decodeURIComponent(page.url().split('#/room/')[1]);
+}
+
+test('two players play renju with swap after three to a five while a spectator watches the same game', async (t) => {
+  if (!(await setup(t))) return;
+  const a = await player(t, 'ann');
+  const b = await player(t, 'bob');
+  const s = await player(t, 'sue');
+
+  const room = await createRoom(a.page);
+  await b.page.goto(`${server.url}/#/`);
+  const join = b.page.locator(`#waiting-rooms [data-room="${room}"] a.btn`);
+  await join.waitFor({ timeout: 15_000 });
+  await shot(b.page, 'lobby');
+  await join.click();
+  await a.page.waitForSelector('#room[data-state="playing"]', { timeout: 15_000 });
+  await b.page.waitForSelector('#room[data-state="playing"]', { timeout: 15_000 });
+  await s.page.goto(`${server.url}/#/room/${encodeURIComponent(room)}/watch`);
+  await s.page.waitForSelector('#room[data-role="spectator"]');
+  assert.equal(await s.page.locator('#actions button').count(), 0, 'a spectator has no action controls');
+  await a.page.waitForFunction(() => /1/.test(document.querySelector('#spectators')?.textContent || ''));
+
+  const all = [a.page, b.page, s.page];
+  await play(a.page, 'h8', 1, all);
+  await play(b.page, 'h9', 2, all);
+  await play(a.page, 'i8', 3, all);
+  // After move 3 the player holding white (bob) decides; he keeps white.
+  await b.page.waitForSelector('#swap-prompt', { timeout: 15_000 });
+  assert.equal(await a.page.locator('#swap-prompt').count(), 0, 'only white is asked');
+  await b.page.click('#swap-no');
+  await play(b.page, 'b2', 4, all);
+  await play(a.page, 'j8', 5, all);
+  await play(b.page, 'b4', 6, all);
+  await shot(a.page, 'room-mid-game');
+  await play(a.page, 'k8', 7, all);
+  await play(b.page, 'b6', 8, all);
+  await play(a.page, 'l8', 9, all);
+
+  for (const p of all) await p.waitForSelector('#game-over', { timeout: 15_000 });
+  assert.match(await a.page.textContent('#game-over'), /You win/);
+  assert.match(await b.page.textContent('#game-over'), /You lose/);
+  assert.match(await s.page.textContent('#game-over'), /Black wins/);
+  const final = await stones(a.page);
+  assert.equal(Object.keys(final).length, 9);
+  assert.deepEqual(await stones(b.page), final);
+  assert.deepEqual(await stones(s.page), final, 'the spectator sees the same final position');
+  assert.equal(await s.page.locator('.board .stone.win').count(), 5, 'the winning line is highlighted');
+  await shot(a.page, 'game-finished');
+  await shot(s.page, 'game-finished-spectator');
+
+  // The finished game's record replays to the same position.
+  await a.page.click('#game-over a.link');
+  await a.page.waitForSelector('#record-result', { timeout: 15_000 });
+  assert.deepEqual(await stones(a.page), final);
+
+  if (accounts) {
+    await a.page.goto(`${server.url}/#/player/${encodeURIComponent(a.name)}`);
+    await a.page.waitForSelector('.game-row', { timeout: 15_000 });
+  }
+  assert.deepEqual([...a.errors, ...b.errors, ...s.errors], []);
+});
+
+test('a player whose connection drops mid-game comes back and catches up on the moves played meanwhile', async (t) => {
+  if (!(await setup(t))) return;
+  const a = await player(t, 'cat');
+  const b = await player(t, 'dan');
+  const room = await createRoom(a.page, { rule: 'freestyle', opening: 'none' });
+  await b.page.goto(`${server.url}/#/room/${encodeURIComponent(room)}`);
+  await a.page.waitForSelector('#room[data-state="playing"]', { timeout: 15_000 });
+  await play(a.page, 'h8', 1, [a.page, b.page]);
+  await play(b.page, 'g7', 2, [a.page, b.page]);
+
+  // Cut bob off: the socket closes and reconnect attempts fail until the network "returns".
+  await b.page.evaluate(() => {
+    const conn = window.__app.conn;
+    conn.realUrl = conn.url;
+    conn.url = 'ws://127.0.0.1:9/ws';
+    conn.drop();
+  });
+  await b.page.waitForSelector('.banner:not([hidden])');
+  await a.page.waitForFunction(() => /\d+s/.test(document.querySelector('[data-grace="white"]')?.textContent || ''), null, { timeout: 15_000 });
+  await shot(a.page, 'room-opponent-disconnected');
+  await play(a.page, 'j9', 3, [a.page]);
+  await b.page.evaluate(() => {
+    window.__app.conn.url = window.__app.conn.realUrl;
+  });
+
+  await plies(b.page, 3);
+  await b.page.waitForSelector('.banner[hidden]', { state: 'attached' });
+  await a.page.waitForFunction(() => (document.querySelector('[data-grace="white"]')?.textContent || '') === '');
+  await play(b.page, 'g8', 4, [a.page, b.page]);
+  assert.deepEqual(await stones(b.page), await stones(a.page));
+  assert.deepEqual([...a.errors, ...b.errors], []);
+});
