@@ -199,6 +199,7 @@ test('a game record replays with arrow keys and keeps the move in a shareable UR
   await s.p.keyboard.press('ArrowLeft');
   assert.equal(Object.keys(await stones(s.p)).length, 9);
   assert.match(s.p.url(), /#\/game\/3\/9$/);
+  await shot(s.p, 'scripted-record');
   await s.p.click('#first');
   assert.equal(Object.keys(await stones(s.p)).length, 0);
   await s.p.goto(`${ORIGIN}/#/game/3/4`);
@@ -216,4 +217,27 @@ test('pages whose API is not there yet say so instead of breaking', async (t) =>
   await s.p.goto(`${ORIGIN}/#/room/nope`);
   await s.p.waitForSelector('.notice');
   assert.match(await s.p.textContent('.notice'), /does not exist/);
+});
+
+test('the leaderboard shows tiers as badges and the profile charts the rating history', async (t) => {
+  const tiers = ['Grand Master', 'International Master', 'Master', 'Candidate Master', 'Expert', 'Advanced', 'Club Player', 'Amateur'];
+  const board = { pool: 'renju', entries: tiers.map((tier, i) => ({ rank: i + 1, name: `player_${i + 1}`, rating: 2480 - i * 150, deviation: 60, tier, games: 40 - i, wins: 30 - i, losses: 8, draws: 2 })) };
+  const history = Array.from({ length: 24 }, (_, i) => ({ time: 1_700_000_000_000 + i * 86_400_000, rating: 1500 + Math.round(60 * Math.sin(i / 3) + i * 5) }));
+  const profile = {
+    name: 'lin_yue',
+    ratings: { renju: { rating: 1627.4, deviation: 70, tier: 'Club Player', provisional: false, games: 24, wins: 14, losses: 9, draws: 1, history }, freestyle: { rating: 1500, deviation: 350, tier: 'Unranked', provisional: true, games: 0, wins: 0, losses: 0, draws: 0, history: [] } },
+    games: [{ id: 3, pool: 'renju', black: 'lin_yue', white: 'kenta', result: { winner: 'black', reason: 'five' }, rating_before: 1612, rating_after: 1627.4, finished_at: 1_702_000_000_000 }],
+  };
+  const json = (body) => (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
+  const s = await page(t, undefined, { api: { '/api/leaderboard': json(board), '/api/players/lin_yue': json(profile) } });
+  if (!s) return;
+  await s.p.goto(`${ORIGIN}/#/leaderboard/renju`);
+  await s.p.waitForSelector('#leaderboard tbody tr');
+  assert.equal(await s.p.locator('#leaderboard .tier').count(), tiers.length);
+  await shot(s.p, 'scripted-leaderboard');
+  await s.p.goto(`${ORIGIN}/#/player/lin_yue`);
+  await s.p.waitForSelector('.chart .line');
+  assert.match(await s.p.textContent('[data-pool="freestyle"]'), /1500\?/);
+  assert.equal(await s.p.getAttribute('.game-row', 'href'), '#/game/3');
+  await shot(s.p, 'scripted-profile');
 });

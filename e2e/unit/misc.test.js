@@ -68,7 +68,8 @@ test('a stored game record replays its stones: places and the chosen fifth, not 
 });
 
 test('the rating chart scales to round bounds and ends at the latest rating', () => {
-  assert.deepEqual(ratingBounds([1500, 1530]), { lo: 1450, hi: 1600 });
+  assert.deepEqual(ratingBounds([1500, 1530]), { lo: 1475, hi: 1550, step: 25 });
+  assert.deepEqual(ratingBounds([1380, 1900]), { lo: 1200, hi: 2000, step: 200 });
   const svg = ratingChart([{ time: 2, rating: 1530 }, { time: 1, rating: 1500 }], { width: 200, height: 100 });
   assert.match(svg, /<path class="line" d="M44\.0 [\d.]+L188\.0 [\d.]+"/);
   assert.match(svg, /<circle class="end" cx="188.0"/);

@@ -1,29 +1,30 @@
 // The rating-history chart: pure geometry (points -> SVG string), so the unit tests can check scaling.
 
-/** Nice round bounds around the data with some headroom, in steps of 50 rating points. */
+/** Round axis bounds and tick step around the data: ticks at multiples of 25, 50, 100, 200 or 500 points. */
 export function ratingBounds(values) {
-  if (!values.length) return { lo: 1400, hi: 1600 };
-  const lo = Math.floor((Math.min(...values) - 25) / 50) * 50;
-  const hi = Math.ceil((Math.max(...values) + 25) / 50) * 50;
-  return { lo, hi: hi === lo ? lo + 50 : hi };
+  if (!values.length) return { lo: 1400, hi: 1600, step: 50 };
+  const min = Math.min(...values);
+  const max = Math.max(...values);
+  const step = [25, 50, 100, 200, 500].find((s) => (max - min) / s <= 4) || 1000;
+  const lo = Math.floor((min - step / 4) / step) * step;
+  const hi = Math.ceil((max + step / 4) / step) * step;
+  return { lo, hi, step };
 }
 
 /**
  * An SVG line chart of [{time, rating}] (time in ms, any order). x follows game order rather than wall time,
  * so a burst of games on one day stays readable.
  */
-export function ratingChart(history, { width = 560, height = 200, label = '' } = {}) {
+export function ratingChart(history, { width = 880, height = 240, label = '' } = {}) {
   const pts = [...history].sort((a, b) => a.time - b.time);
   const pad = { l: 44, r: 12, t: 12, b: 22 };
   const w = width - pad.l - pad.r;
   const hgt = height - pad.t - pad.b;
-  const { lo, hi } = ratingBounds(pts.map((p) => p.rating));
+  const { lo, hi, step } = ratingBounds(pts.map((p) => p.rating));
   const x = (i) => pad.l + (pts.length <= 1 ? w / 2 : (i / (pts.length - 1)) * w);
   const y = (r) => pad.t + (1 - (r - lo) / (hi - lo)) * hgt;
   const parts = [`<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="${label}">`];
-  const step = (hi - lo) / 4;
-  for (let k = 0; k <= 4; k++) {
-    const v = Math.round(lo + k * step);
+  for (let v = lo; v <= hi; v += step) {
     const yy = y(v).toFixed(1);
     parts.push(`<line class="gridline" x1="${pad.l}" x2="${width - pad.r}" y1="${yy}" y2="${yy}"/><text class="axis" x="${pad.l - 6}" y="${yy}">${v}</text>`);
   }

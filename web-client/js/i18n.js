@@ -169,7 +169,7 @@ export const en = {
   'profile.ratings': 'Ratings',
   'profile.history': 'Rating history',
   'profile.recent': 'Recent games',
-  'profile.record': '{w} wins · {l} losses · {d} draws',
+  'profile.record': 'Won {w} · Lost {l} · Drawn {d}',
   'profile.no_games': 'No games yet.',
   'profile.not_found': 'No player of that name.',
   'profile.provisional': 'provisional',

@@ -50,18 +50,23 @@ export function render(view, params) {
   let ply = 0;
   const board = createBoardView();
   const counter = h('span', { class: 'counter', id: 'ply-counter' });
-  const btn = (id, label, glyph, fn) => h('button', { class: 'btn icon-btn', id, type: 'button', title: label, 'aria-label': label, onclick: fn }, glyph);
+  const btn = (id, label, path, fn) => {
+    const b = h('button', { class: 'btn icon-btn', id, type: 'button', title: label, 'aria-label': label, onclick: fn });
+    // Drawn icons: media-control characters are missing from many system fonts.
+    b.innerHTML = `<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="${path}" fill="currentColor"/></svg>`;
+    return b;
+  };
   const go = (p) => {
     ply = clampPly(p, rec.moves.length);
     history.replaceState(null, '', href('game', { id: rec.id, ply }));
     draw();
   };
   const controls = h('div', { class: 'replay-controls' },
-    btn('first', t('record.first'), '⏮', () => go(0)),
-    btn('prev', t('record.prev'), '◀', () => go(ply - 1)),
+    btn('first', t('record.first'), 'M6 5h2v14H6zM20 5v14L9 12z', () => go(0)),
+    btn('prev', t('record.prev'), 'M17 5v14L6 12z', () => go(ply - 1)),
     counter,
-    btn('next', t('record.next'), '▶', () => go(ply + 1)),
-    btn('last', t('record.last'), '⏭', () => go(rec.moves.length)),
+    btn('next', t('record.next'), 'M7 5v14l11-7z', () => go(ply + 1)),
+    btn('last', t('record.last'), 'M16 5h2v14h-2zM4 5v14l11-7z', () => go(rec.moves.length)),
   );
   const head = h('div', { class: 'record-head' });
   const list = h('ol', { class: 'movelist clickable', id: 'record-moves' });
