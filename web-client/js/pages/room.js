@@ -273,7 +273,7 @@ export function render(view, params, app) {
         room.rules.opening !== 'none' ? ` · ${t(`opening.${room.rules.opening}`)}` : ''),
       h('span', { class: 'tc' }, describeTimeControl(room.time_control, t)),
       room.rated ? h('span', { class: 'badge rated' }, t('create.rated')) : null,
-      h('span', { class: 'spectators', id: 'spectators' }, t('room.spectators', { n: room.spectators })),
+      h('span', { class: 'spectators', id: 'spectators', hidden: !room.spectators }, t('room.spectators', { n: room.spectators })),
     );
     mount(prompt, promptContent(c));
     mount(actions, actionButtons(c));
@@ -335,7 +335,8 @@ export function render(view, params, app) {
 
   const offs = [
     conn.on('room', (m) => {
-      if (m.room.id === id) setRoom(fromSnapshot(m.room, conn.you?.name, performance.now()));
+      // A resync snapshot replaces the game state but keeps the chat we already have.
+      if (m.room.id === id) setRoom({ ...fromSnapshot(m.room, conn.you?.name, performance.now()), chat: room?.chat || [] });
     }),
     conn.on('event', (m) => {
       if (m.room === id && room) setRoom(applyEvent(room, m.version, m.event, performance.now()));
