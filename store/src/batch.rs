@@ -130,3 +130,229 @@ async fn write(store: &dyn Store, pending: &mut Vec<Request>) {
         let _ = reply.send(());
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use async_trait::async_trait;
+    use rules::Action;
+    use tokio::sync::Notify;
+
+    use super::*;
+    use crate::{
+        Finished, GameEnd, GameRecord, HistoryPoint, Millis, NewGame, PoolStanding, SessionOwner,
+        User, UserId,
+    };
+
+    /// A store that records each `append_actions` call, holds the first one until released (so that requests
+    /// pile up behind it), and refuses any batch holding an action with seq 999.
+    #[derive(Default)]
+    struct Recorder {
+        calls: Mutex<Vec<Vec<(GameId, u32)>>>,
+        release: Notify,
+    }
+
+    fn unused() -> StoreError {
+        StoreError::Database("not used by the batch writer".to_owned())
+    }
+
+    #[async_trait]
+    impl Store for Recorder {
+        async fn append_actions(&self, batch: &[(GameId, StoredAction)]) -> Result<(), StoreError> {
+            let first = {
+                let mut calls = self.calls.lock().unwrap();
+                calls.push(batch.iter().map(|(g, a)| (*g, a.seq)).collect());
+                calls.len() == 1
+            };
+            if first {
+                self.release.notified().await;
+            }
+            if batch.iter().any(|(_, a)| a.seq == 999) {
+                return Err(StoreError::OutOfOrder);
+            }
+            Ok(())
+        }
+        async fn create_game(&self, _: &NewGame) -> Result<GameId, StoreError> {
+            Err(unused())
+        }
+        async fn truncate_actions(&self, _: GameId, _: u32) -> Result<(), StoreError> {
+            Err(unused())
+        }
+        async fn finish_game(
+            &self,
+            _: GameId,
+            _: &GameEnd,
+        ) -> Result<Option<Finished>, StoreError> {
+            Err(unused())
+        }
+        async fn game(&self, _: GameId) -> Result<Option<GameRecord>, StoreError> {
+            Err(unused())
+        }
+        async fn unfinished_games(&self) -> Result<Vec<GameRecord>, StoreError> {
+            Err(unused())
+        }
+        async fn create_user(&self, _: &str, _: &str, _: Millis) -> Result<User, StoreError> {
+            Err(unused())
+        }
+        async fn user_by_name(&self, _: &str) -> Result<Option<User>, StoreError> {
+            Err(unused())
+        }
+        async fn user_by_id(&self, _: UserId) -> Result<Option<User>, StoreError> {
+            Err(unused())
+        }
+        async fn create_session(
+            &self,
+            _: &[u8],
+            _: &SessionOwner,
+            _: Millis,
+        ) -> Result<(), StoreError> {
+            Err(unused())
+        }
+        async fn session(&self, _: &[u8], _: Millis) -> Result<Option<SessionOwner>, StoreError> {
+            Err(unused())
+        }
+        async fn delete_session(&self, _: &[u8]) -> Result<(), StoreError> {
+            Err(unused())
+        }
+        async fn delete_expired_sessions(&self, _: Millis) -> Result<u64, StoreError> {
+            Err(unused())
+        }
+        async fn standings(&self, _: UserId) -> Result<Vec<PoolStanding>, StoreError> {
+            Err(unused())
+        }
+        async fn leaderboard(
+            &self,
+            _: ratings::Pool,
+            _: u32,
+            _: u32,
+            _: u32,
+        ) -> Result<Vec<PoolStanding>, StoreError> {
+            Err(unused())
+        }
+        async fn rating_history(&self, _: UserId) -> Result<Vec<HistoryPoint>, StoreError> {
+            Err(unused())
+        }
+        async fn games_of(
+            &self,
+            _: UserId,
+            _: Option<GameId>,
+            _: u32,
+        ) -> Result<Vec<GameRecord>, StoreError> {
+            Err(unused())
+        }
+        async fn close(&self) {}
+    }
+
+    fn action(seq: u32) -> StoredAction {
+        StoredAction {
+            seq,
+            action: Action::DecideSwap { swap: false },
+            used_ms: 0,
+            remaining_ms: None,
+            at: 0,
+        }
+    }
+
+    /// Lets the spawned tasks run until each is blocked (no timers: the runtime is single-threaded).
+    async fn settle() {
+        for _ in 0..100 {
+            tokio::task::yield_now().await;
+        }
+    }
+
+    #[tokio::test]
+    async fn requests_waiting_behind_a_write_go_out_together_in_the_next_one() {
+        let store = Arc::new(Recorder::default());
+        let writer = BatchWriter::spawn(store.clone());
+        let first = tokio::spawn({
+            let writer = writer.clone();
+            async move { writer.append(1, action(0)).await }
+        });
+        settle().await;
+        let mut rooms = Vec::new();
+        for game in 2..=101 {
+            let writer = writer.clone();
+            rooms.push(tokio::spawn(
+                async move { writer.append(game, action(0)).await },
+            ));
+        }
+        settle().await;
+        store.release.notify_one();
+        first.await.unwrap().unwrap();
+        for room in rooms {
+            room.await.unwrap().unwrap();
+        }
+        let calls = store.calls.lock().unwrap().clone();
+        assert_eq!(
+            calls.len(),
+            2,
+            "one write for the first move, one for the hundred behind it"
+        );
+        assert_eq!(calls[1].len(), 100);
+    }
+
+    #[tokio::test]
+    async fn a_refused_batch_is_retried_one_by_one_so_only_the_bad_room_hears_of_it() {
+        let store = Arc::new(Recorder::default());
+        let writer = BatchWriter::spawn(store.clone());
+        let first = tokio::spawn({
+            let writer = writer.clone();
+            async move { writer.append(1, action(0)).await }
+        });
+        settle().await;
+        let good = tokio::spawn({
+            let writer = writer.clone();
+            async move { writer.append(2, action(0)).await }
+        });
+        let bad = tokio::spawn({
+            let writer = writer.clone();
+            async move { writer.append(3, action(999)).await }
+        });
+        let also_good = tokio::spawn({
+            let writer = writer.clone();
+            async move { writer.append(4, action(7)).await }
+        });
+        settle().await;
+        store.release.notify_one();
+        first.await.unwrap().unwrap();
+        assert_eq!(good.await.unwrap(), Ok(()));
+        assert_eq!(bad.await.unwrap(), Err(StoreError::OutOfOrder));
+        assert_eq!(also_good.await.unwrap(), Ok(()));
+        let calls = store.calls.lock().unwrap().clone();
+        assert_eq!(calls[1], vec![(2, 0), (3, 999), (4, 7)]);
+        assert_eq!(calls[2..], [vec![(2, 0)], vec![(3, 999)], vec![(4, 7)]]);
+    }
+
+    #[tokio::test]
+    async fn flush_returns_after_everything_sent_before_it_is_written() {
+        let store = Arc::new(Recorder::default());
+        let writer = BatchWriter::spawn(store.clone());
+        let first = tokio::spawn({
+            let writer = writer.clone();
+            async move { writer.append(1, action(0)).await }
+        });
+        settle().await;
+        let flushed = tokio::spawn({
+            let writer = writer.clone();
+            async move { writer.flush().await }
+        });
+        settle().await;
+        assert!(!flushed.is_finished(), "the first write is still held");
+        store.release.notify_one();
+        flushed.await.unwrap().unwrap();
+        first.await.unwrap().unwrap();
+        assert_eq!(store.calls.lock().unwrap().len(), 1);
+    }
+
+    #[tokio::test]
+    async fn the_task_ends_when_the_last_handle_is_dropped() {
+        let store = Arc::new(Recorder::default());
+        store.release.notify_one();
+        let (writer, task) = BatchWriter::spawn_with_task(store.clone());
+        writer.append(1, action(0)).await.unwrap();
+        drop(writer);
+        task.await.unwrap();
+        assert_eq!(store.calls.lock().unwrap().len(), 1);
+    }
+}
