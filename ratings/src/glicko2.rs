@@ -210,6 +210,26 @@ mod tests {
     }
 
     #[test]
+    fn rating_a_game_does_not_depend_on_the_order_of_the_players() {
+        let a = Rating::new(1720.0, 80.0, 0.059);
+        let b = Rating::new(1480.0, 190.0, 0.061);
+        for score in [WIN, DRAW, LOSS] {
+            let (a1, b1) = rate_game(a, b, score);
+            let (b2, a2) = rate_game(b, a, 1.0 - score);
+            assert_eq!((a1, b1), (a2, b2));
+        }
+    }
+
+    #[test]
+    fn an_upset_moves_ratings_more_than_an_expected_result() {
+        let strong = Rating::new(1900.0, 60.0, 0.06);
+        let weak = Rating::new(1300.0, 60.0, 0.06);
+        let (expected_gain, _) = rate_game(strong, weak, WIN);
+        let (_, upset_gain) = rate_game(strong, weak, LOSS);
+        assert!(upset_gain.rating - weak.rating > expected_gain.rating - strong.rating);
+    }
+
+    #[test]
     fn a_draw_between_equals_changes_no_rating() {
         let (a, b) = rate_game(Rating::default(), Rating::default(), DRAW);
         assert!((a.rating - 1500.0).abs() < 1e-9 && (b.rating - 1500.0).abs() < 1e-9);

@@ -640,6 +640,19 @@ async fn aborted_casual_and_guest_games_are_not_rated(store: Arc<dyn Store>) {
             .rating_changes,
         None
     );
+    let against_self = store
+        .create_game(&new_game(Rules::freestyle(), true, seat(&ann), seat(&ann)))
+        .await
+        .unwrap();
+    assert_eq!(
+        store
+            .finish_game(against_self, &end(Some(Color::Black), 5_000))
+            .await
+            .unwrap()
+            .unwrap()
+            .rating_changes,
+        None
+    );
     assert!(store.standings(ann.id).await.unwrap().is_empty());
     assert!(store.rating_history(ann.id).await.unwrap().is_empty());
     let record = store.game(aborted).await.unwrap().unwrap();
