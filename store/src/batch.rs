@@ -13,7 +13,7 @@ use tokio::task::JoinHandle;
 use crate::{GameId, Store, StoreError, StoredAction};
 
 /// The most actions written in one transaction.
-pub const MAX_BATCH: usize = 512;
+pub(crate) const MAX_BATCH: usize = 512;
 
 /// Requests waiting for the writer before [`BatchWriter::append`] itself waits (back-pressure on the rooms).
 const QUEUE: usize = 4 * MAX_BATCH;
