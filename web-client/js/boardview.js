@@ -82,8 +82,7 @@ export function createBoardView({ onPoint = () => {}, canPlay = () => false, con
     clearTimeout(pressTimer);
     setTimeout(() => (tip.hidden = true), 1800);
   });
-  el.addEventListener('click', (ev) => {
-    const p = pointAt(ev);
+  const choose = (p) => {
     if (!p || !canPlay() || occupied(p)) return;
     if (confirm() && pending !== p) {
       pending = p;
@@ -92,6 +91,28 @@ export function createBoardView({ onPoint = () => {}, canPlay = () => false, con
     }
     pending = null;
     onPoint(p);
+  };
+  el.addEventListener('click', (ev) => choose(pointAt(ev)));
+
+  // Keyboard play: arrows move a cursor (drawn as the ghost stone), Enter or Space places.
+  el.tabIndex = 0;
+  el.setAttribute('role', 'application');
+  el.addEventListener('keydown', (ev) => {
+    const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+    if (!canPlay()) return;
+    const cur = parsePoint(hover || formatPoint(Math.floor(model.size / 2), Math.floor(model.size / 2)), model.size);
+    if (ev.key in steps) {
+      ev.preventDefault();
+      const [dx, dy] = steps[ev.key];
+      const x = Math.min(model.size - 1, Math.max(0, cur.x + dx));
+      const y = Math.min(model.size - 1, Math.max(0, cur.y + dy));
+      hover = formatPoint(x, y);
+      showTip(hover);
+      draw();
+    } else if (ev.key === 'Enter' || ev.key === ' ') {
+      ev.preventDefault();
+      choose(formatPoint(cur.x, cur.y));
+    }
   });
 
   return {

@@ -23,6 +23,7 @@ export function gamesOf(data) {
 
 /** The outcome of a game for `name`: 'win', 'loss', 'draw' or null while unknown. */
 export function outcomeFor(game, name) {
+  if (game.state === 'aborted' || game.state === 'playing') return null;
   const winner = game.winner_name ?? game.result?.winner_name;
   const black = typeof game.black === 'object' ? game.black?.name : game.black;
   const white = typeof game.white === 'object' ? game.white?.name : game.white;
@@ -39,7 +40,7 @@ function gameRow(g, name) {
   const white = typeof g.white === 'object' ? g.white?.name : g.white;
   const opp = black === name ? white : black;
   const o = outcomeFor(g, name);
-  const when = g.finished_at ?? g.ended_at ?? g.started_at ?? g.created_at;
+  const when = g.ended_at ?? g.finished_at ?? g.started_at;
   const delta = g.rating_after != null && g.rating_before != null ? Math.round(g.rating_after) - Math.round(g.rating_before) : null;
   return h('a', { class: 'game-row', href: href('game', { id: g.id }) },
     h('span', { class: `stone-icon ${black === name ? 'black' : 'white'}` }),
@@ -66,7 +67,8 @@ export function render(view, params, app) {
       let oldest = games.length ? games[games.length - 1] : null;
       const more = h('button', { class: 'btn', type: 'button', hidden: games.length === 0 }, t('profile.older'));
       more.addEventListener('click', () => {
-        const before = oldest?.finished_at ?? oldest?.id;
+        // The games API pages with ?before=<id of the oldest game shown>.
+        const before = oldest?.id;
         accounts.games(name, before).then((data) => {
           const next = gamesOf(data);
           next.forEach((g) => list.append(gameRow(g, name)));
