@@ -1,0 +1,132 @@
+//! What the clients saw acknowledged: per stored game, its room and every stone any client was told was played.
+//! The durability check compares this with the database afterwards.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Mutex;
+
+use rules::Point;
+use serde::{Deserialize, Serialize};
+
+/// One game as the clients saw it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeenGame {
+    /// The room it was played in.
+    pub room: String,
+    /// Stones by ply (index 0 is ply 1); `None` for a ply no client saw (a reconnect skipped it).
+    pub moves: Vec<Option<Point>>,
+    /// The result reason, once a client saw `game_over`.
+    pub result: Option<String>,
+    /// The player tokens of the room, so a checker can rejoin the game as its players.
+    pub tokens: Vec<String>,
+}
+
+/// Observations of all clients of one process.
+#[derive(Debug, Default)]
+pub struct Ledger {
+    games: Mutex<HashMap<i64, SeenGame>>,
+    conflicts: Mutex<Vec<String>>,
+}
+
+impl Ledger {
+    /// A client learned that `game` is played in `room`.
+    pub fn game(&self, game: i64, room: &str) {
+        let mut games = self.games.lock().expect("ledger lock");
+        let g = games.entry(game).or_default();
+        if g.room.is_empty() {
+            g.room = room.to_owned();
+        } else if g.room != room {
+            let msg = format!("game {game} seen in rooms {} and {room}", g.room);
+            self.conflicts.lock().expect("ledger lock").push(msg);
+        }
+    }
+
+    /// A player's token, so the game can be rejoined as that player.
+    pub fn token(&self, game: i64, token: &str) {
+        let mut games = self.games.lock().expect("ledger lock");
+        let g = games.entry(game).or_default();
+        if !g.tokens.iter().any(|t| t == token) {
+            g.tokens.push(token.to_owned());
+        }
+    }
+
+    /// A client saw stone `ply` (1-based) of `game` at `point`. Two clients seeing different stones for one ply
+    /// is recorded as a conflict: the server told them different histories.
+    pub fn stone(&self, game: i64, ply: u32, point: Point) {
+        if ply == 0 {
+            return;
+        }
+        let mut games = self.games.lock().expect("ledger lock");
+        let g = games.entry(game).or_default();
+        let i = (ply - 1) as usize;
+        if g.moves.len() <= i {
+            g.moves.resize(i + 1, None);
+        }
+        match g.moves[i] {
+            None => g.moves[i] = Some(point),
+            Some(p) if p == point => {}
+            Some(p) => {
+                let msg = format!("game {game} ply {ply}: seen {p} and {point}");
+                self.conflicts.lock().expect("ledger lock").push(msg);
+            }
+        }
+    }
+
+    /// A client saw the game's whole stone list (a snapshot after a reconnect).
+    pub fn stones(&self, game: i64, moves: &[Point]) {
+        for (i, p) in moves.iter().enumerate() {
+            self.stone(game, i as u32 + 1, *p);
+        }
+    }
+
+    /// A client saw the game end.
+    pub fn result(&self, game: i64, reason: &str) {
+        let mut games = self.games.lock().expect("ledger lock");
+        games.entry(game).or_default().result = Some(reason.to_owned());
+    }
+
+    /// Everything seen, by game id.
+    pub fn games(&self) -> BTreeMap<i64, SeenGame> {
+        self.games
+            .lock()
+            .expect("ledger lock")
+            .iter()
+            .map(|(k, v)| (*k, v.clone()))
+            .collect()
+    }
+
+    /// Contradictions between clients' observations.
+    pub fn conflicts(&self) -> Vec<String> {
+        self.conflicts.lock().expect("ledger lock").clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> Point {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn observations_from_several_clients_merge_by_ply() {
+        let l = Ledger::default();
+        l.game(1, "r1");
+        l.stone(1, 2, p("h9"));
+        l.stones(1, &[p("h8"), p("h9")]);
+        l.stone(1, 3, p("j9"));
+        let g = &l.games()[&1];
+        assert_eq!(g.moves, vec![Some(p("h8")), Some(p("h9")), Some(p("j9"))]);
+        assert!(l.conflicts().is_empty());
+    }
+
+    #[test]
+    fn different_stones_for_one_ply_are_a_conflict() {
+        let l = Ledger::default();
+        l.stone(1, 1, p("h8"));
+        l.stone(1, 1, p("a1"));
+        l.game(2, "r1");
+        l.game(2, "r2");
+        assert_eq!(l.conflicts().len(), 2);
+    }
+}

@@ -1,0 +1,146 @@
+//! `loadgen`: drives the game server with simulated games over real WebSockets and reports throughput, latency,
+//! errors, memory and durability; also serves and drives a bare echo server as the baseline, finds the saturated
+//! move rate, and runs the kill -9 crash test.
+
+mod conn;
+mod echo;
+mod ledger;
+mod memory;
+mod picker;
+mod plan;
+mod report;
+mod run;
+mod session;
+mod stats;
+mod verify;
+
+use clap::{Parser, Subcommand};
+
+use crate::plan::RunArgs;
+use crate::run::Mode;
+
+#[derive(Parser)]
+#[command(
+    name = "loadgen",
+    version,
+    about = "Load generator for the Gomoku / Renju server"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Plays games against the game server and reports.
+    Run {
+        #[command(flatten)]
+        run: RunArgs,
+        /// The server's process id, for memory figures (default: the process listening on the target port).
+        #[arg(long)]
+        server_pid: Option<u32>,
+        /// Print the report as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Drives an echo server (`loadgen echo-server`) with the same connection pattern, for the baseline.
+    Echo {
+        #[command(flatten)]
+        run: RunArgs,
+        /// The echo server's process id, for memory figures (default: found from the port).
+        #[arg(long)]
+        server_pid: Option<u32>,
+        /// Print the report as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Serves a minimal tokio-tungstenite echo server (the baseline) until killed.
+    EchoServer {
+        /// Where to listen (loopback).
+        #[arg(long, default_value = "127.0.0.1:9001")]
+        bind: std::net::SocketAddr,
+        /// WebSocket read buffer per connection, bytes.
+        #[arg(long, default_value_t = 4096)]
+        buffer: usize,
+    },
+    /// One worker process of a run with `--workers` (started by loadgen itself).
+    #[command(hide = true)]
+    Worker {
+        #[arg(long)]
+        index: usize,
+        #[arg(long)]
+        of: usize,
+        #[arg(long)]
+        start_unix_ms: u64,
+        #[arg(long, value_enum)]
+        mode: Mode,
+        /// The run's flags as JSON.
+        #[arg(long)]
+        args: String,
+    },
+}
+
+/// Raises the open-file soft limit to the hard limit: every connection is a descriptor.
+fn raise_fd_limit() {
+    if let Ok((soft, hard)) = rlimit::Resource::NOFILE.get() {
+        if soft < hard {
+            let _ = rlimit::Resource::NOFILE.set(hard, hard);
+        }
+    }
+}
+
+fn print(report: &report::Report, json: bool) -> anyhow::Result<()> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(report)?);
+    } else {
+        print!("{report}");
+    }
+    Ok(())
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    raise_fd_limit();
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Run {
+            run,
+            server_pid,
+            json,
+        } => {
+            let report = run::run(&run, Mode::Game, server_pid, false).await?;
+            print(&report, json)?;
+            if !report.clean() {
+                std::process::exit(2);
+            }
+        }
+        Command::Echo {
+            run,
+            server_pid,
+            json,
+        } => {
+            let report = run::run(&run, Mode::Echo, server_pid, false).await?;
+            print(&report, json)?;
+        }
+        Command::EchoServer { bind, buffer } => {
+            anyhow::ensure!(
+                bind.ip().is_loopback(),
+                "the echo server listens on loopback only"
+            );
+            let listener = tokio::net::TcpListener::bind(bind).await?;
+            println!("echo server: ws://{}/", listener.local_addr()?);
+            echo::serve(listener, buffer).await?;
+        }
+        Command::Worker {
+            index,
+            of,
+            start_unix_ms,
+            mode,
+            args,
+        } => {
+            let args: RunArgs = serde_json::from_str(&args)?;
+            run::worker(args, mode, start_unix_ms, index, of).await?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,576 @@
+//! One simulated game: a creator, a joiner and spectators, each a client that follows the run's timeline, keeps
+//! a replica of the game from the server's events, plays when it is its turn, and reconnects when asked to.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use protocol::{
+    ClientMessage, JoinRole, RoomEvent, RoomSnapshot, RoomState, RulesSpec, ServerMessage,
+    TimeControl,
+};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use rules::{Action, Color, Game, Point, Rules};
+use tokio::sync::watch;
+use tokio::time::sleep_until;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::conn::{self, Target, Ws};
+use crate::ledger::Ledger;
+use crate::picker::pick;
+use crate::plan::{RunArgs, Timeline};
+use crate::stats::{Audience, Recorder};
+
+/// What every client of a run shares.
+#[derive(Debug)]
+pub struct Ctx {
+    /// The run's flags.
+    pub args: RunArgs,
+    /// The rules of every room.
+    pub rules: RulesSpec,
+    /// Where to connect.
+    pub target: Target,
+    /// When things happen.
+    pub timeline: Timeline,
+    /// Measurements.
+    pub rec: Arc<Recorder>,
+    /// What the clients saw acknowledged.
+    pub ledger: Arc<Ledger>,
+}
+
+/// The part of a game its clients share outside the server: the room id once created, and when each stone was
+/// sent, so the receivers can measure the latency.
+#[derive(Debug)]
+struct Table {
+    room: watch::Sender<Option<String>>,
+    sent: Mutex<HashMap<(i64, u32), Instant>>,
+}
+
+/// The part a client plays in its game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Creator,
+    Joiner,
+    Spectator,
+}
+
+/// Plays game `g` (of `ctx.args.games` in the whole run) with all its clients until the run closes.
+pub async fn run_game(g: usize, ctx: Arc<Ctx>) {
+    let (room_tx, _) = watch::channel(None);
+    let table = Arc::new(Table {
+        room: room_tx,
+        sent: Mutex::new(HashMap::new()),
+    });
+    let per_game = 2 + ctx.args.spectators;
+    let mut tasks = Vec::with_capacity(per_game);
+    for k in 0..per_game {
+        let role = match k {
+            0 => Role::Creator,
+            1 => Role::Joiner,
+            _ => Role::Spectator,
+        };
+        let client = Client::new(g, g * per_game + k, role, &ctx);
+        tasks.push(tokio::spawn(client.live(ctx.clone(), table.clone())));
+    }
+    for t in tasks {
+        let _ = t.await;
+    }
+}
+
+/// How a session on one socket ended.
+enum Outcome {
+    /// The run is over.
+    Ended,
+    /// The socket dropped or the server closed it.
+    Dropped,
+}
+
+/// One client's state, kept across reconnects.
+struct Client {
+    g: usize,
+    index: usize,
+    role: Role,
+    rules: Rules,
+    rng: StdRng,
+    token: Option<String>,
+    name: String,
+    room: Option<String>,
+    version: u64,
+    colour: Option<Color>,
+    game_id: Option<i64>,
+    game: Option<Game>,
+    /// The ply and request id of a `place` not yet answered.
+    pending: Option<(u32, u64)>,
+    next_at: Option<Instant>,
+    create_at: Option<Instant>,
+    await_room: bool,
+    rid: u64,
+}
+
+impl Client {
+    fn new(g: usize, index: usize, role: Role, ctx: &Ctx) -> Client {
+        Client {
+            g,
+            index,
+            role,
+            rules: ctx.rules.to_rules().expect("rules checked at start"),
+            rng: StdRng::seed_from_u64(ctx.args.seed ^ (index as u64).wrapping_mul(0x9E37_79B9)),
+            token: None,
+            name: String::new(),
+            room: None,
+            version: 0,
+            colour: None,
+            game_id: None,
+            game: None,
+            pending: None,
+            next_at: None,
+            create_at: None,
+            await_room: false,
+            rid: 0,
+        }
+    }
+
+    fn player(&self) -> bool {
+        self.role != Role::Spectator
+    }
+
+    async fn live(mut self, ctx: Arc<Ctx>, table: Arc<Table>) {
+        let t = ctx.timeline;
+        sleep_until(t.connect_at(self.g, ctx.args.games).into()).await;
+        let source = conn::source_ip(self.index, ctx.args.spread());
+        loop {
+            let ws = loop {
+                match conn::connect(&ctx.target, source).await {
+                    Ok(ws) => break Some(ws),
+                    Err(_) if ctx.args.reconnect && Instant::now() < t.end => {
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                    }
+                    Err(e) => {
+                        ctx.rec.error("connect_failed");
+                        if ctx.rec.progress().errors <= 3 {
+                            eprintln!("loadgen: connect failed: {e:#}");
+                        }
+                        break None;
+                    }
+                }
+            };
+            let Some(ws) = ws else { return };
+            ctx.rec.connected();
+            let outcome = self.session(ws, &ctx, &table).await;
+            ctx.rec.disconnected();
+            match outcome {
+                Outcome::Ended => return,
+                Outcome::Dropped if ctx.args.reconnect && Instant::now() < t.end => {
+                    // Whatever was in flight is judged again from the state the server gives back.
+                    self.pending = None;
+                    self.next_at = None;
+                }
+                Outcome::Dropped => return,
+            }
+        }
+    }
+
+    fn next_rid(&mut self) -> u64 {
+        self.rid += 1;
+        self.rid
+    }
+
+    async fn send(&mut self, ws: &mut Ws, msg: ClientMessage) -> anyhow::Result<u64> {
+        let rid = self.next_rid();
+        conn::send(ws, &msg, Some(rid)).await?;
+        Ok(rid)
+    }
+
+    async fn session(&mut self, mut ws: Ws, ctx: &Ctx, table: &Table) -> Outcome {
+        let t = ctx.timeline;
+        let hello = ClientMessage::Hello {
+            version: protocol::PROTOCOL_VERSION,
+            token: self.token.clone(),
+        };
+        if self.send(&mut ws, hello).await.is_err() {
+            return self.dropped(ctx, "send_failed");
+        }
+        let mut room_rx = table.room.subscribe();
+        loop {
+            let far = Instant::now() + Duration::from_secs(3600);
+            let act_at = self.next_at.unwrap_or(far);
+            let create_at = self.create_at.unwrap_or(far);
+            let await_room = self.await_room;
+            let result: anyhow::Result<Option<Outcome>> = tokio::select! {
+                frame = ws.next() => match frame {
+                    Some(Ok(Message::Text(text))) => self.on_text(&mut ws, text.as_str(), ctx, table).await.map(|_| None),
+                    Some(Ok(Message::Close(frame))) => {
+                        let code = frame.map(|f| u16::from(f.code)).unwrap_or(1005);
+                        if Instant::now() < t.end {
+                            ctx.rec.error(&format!("closed_{code}"));
+                        }
+                        Ok(Some(Outcome::Dropped))
+                    }
+                    Some(Ok(Message::Binary(_))) => {
+                        ctx.rec.error("binary_from_server");
+                        Ok(None)
+                    }
+                    Some(Ok(_)) => Ok(None),
+                    Some(Err(_)) | None => Ok(Some(self.dropped(ctx, "connection_lost"))),
+                },
+                _ = sleep_until(act_at.into()), if self.next_at.is_some() => {
+                    self.act(&mut ws, ctx, table).await.map(|_| None)
+                }
+                _ = sleep_until(create_at.into()), if self.create_at.is_some() => {
+                    self.create_at = None;
+                    let msg = ClientMessage::CreateRoom {
+                        rules: ctx.rules,
+                        time_control: TimeControl::None,
+                        rated: false,
+                        // Unlisted: tens of thousands of rooms in the lobby would measure the lobby, not the game.
+                        public: false,
+                        colour: protocol::ColourChoice::Black,
+                    };
+                    self.send(&mut ws, msg).await.map(|_| None)
+                }
+                room = async { room_rx.wait_for(|r| r.is_some()).await.ok().and_then(|r| r.clone()) }, if await_room => {
+                    self.await_room = false;
+                    match room {
+                        Some(room) => {
+                            let role = if self.role == Role::Spectator { JoinRole::Spectator } else { JoinRole::Player };
+                            self.send(&mut ws, ClientMessage::Join { room, role, since: None }).await.map(|_| None)
+                        }
+                        None => Ok(None),
+                    }
+                }
+                _ = sleep_until(t.closed.into()) => {
+                    let _ = ws.send(Message::Close(Some(CloseFrame { code: CloseCode::Normal, reason: "".into() }))).await;
+                    // Read until the server answers the close, so it sees a clean close and not a reset.
+                    let _ = tokio::time::timeout(Duration::from_millis(500), async {
+                        while let Some(Ok(_)) = ws.next().await {}
+                    }).await;
+                    Ok(Some(Outcome::Ended))
+                }
+            };
+            match result {
+                Ok(None) => {}
+                Ok(Some(outcome)) => return outcome,
+                Err(_) => return self.dropped(ctx, "send_failed"),
+            }
+        }
+    }
+
+    fn dropped(&self, ctx: &Ctx, code: &str) -> Outcome {
+        if Instant::now() < ctx.timeline.end {
+            ctx.rec.error(code);
+        }
+        Outcome::Dropped
+    }
+
+    async fn on_text(
+        &mut self,
+        ws: &mut Ws,
+        text: &str,
+        ctx: &Ctx,
+        table: &Table,
+    ) -> anyhow::Result<()> {
+        let frame = match conn::parse(text) {
+            Ok(f) => f,
+            Err(e) => {
+                ctx.rec.error(&format!("undecodable_{}", e.code()));
+                return Ok(());
+            }
+        };
+        match frame.msg {
+            ServerMessage::Welcome { you, token, .. } => {
+                self.name = you.name;
+                self.token = Some(token);
+                match &self.room {
+                    Some(room) => {
+                        let role = if self.player() {
+                            JoinRole::Player
+                        } else {
+                            JoinRole::Spectator
+                        };
+                        let msg = ClientMessage::Join {
+                            room: room.clone(),
+                            role,
+                            since: Some(self.version),
+                        };
+                        self.send(ws, msg).await?;
+                    }
+                    None if self.role == Role::Creator => {
+                        self.create_at = Some(ctx.timeline.room_at(self.g, ctx.args.games));
+                    }
+                    None => self.await_room = true,
+                }
+            }
+            ServerMessage::Room { room } => self.snapshot(room, ctx, table),
+            ServerMessage::CatchUp { events, .. } => {
+                for e in events {
+                    self.event(ws, e.version, e.event, ctx, table).await?;
+                }
+            }
+            ServerMessage::Event { version, event, .. } => {
+                self.event(ws, version, event, ctx, table).await?
+            }
+            ServerMessage::Error { code, message } => {
+                ctx.rec.error(&code);
+                if ctx.rec.progress().errors <= 3 {
+                    eprintln!("loadgen: server error {code}: {message}");
+                }
+                if matches!(self.pending, Some((_, rid)) if frame.rid == Some(rid)) {
+                    // Our stone was refused: ask for the room's state again rather than guess.
+                    self.pending = None;
+                    if let Some(room) = self.room.clone() {
+                        let msg = ClientMessage::Join {
+                            room,
+                            role: JoinRole::Player,
+                            since: Some(self.version),
+                        };
+                        self.send(ws, msg).await?;
+                    }
+                }
+            }
+            ServerMessage::Ack { .. }
+            | ServerMessage::Pong {}
+            | ServerMessage::Lobby { .. }
+            | ServerMessage::LobbyRoom { .. }
+            | ServerMessage::LobbyRoomRemoved { .. } => {}
+        }
+        self.schedule(ctx);
+        Ok(())
+    }
+
+    fn snapshot(&mut self, s: RoomSnapshot, ctx: &Ctx, table: &Table) {
+        if self.role == Role::Creator && self.room.is_none() {
+            table.room.send_replace(Some(s.id.clone()));
+        }
+        self.room = Some(s.id.clone());
+        self.version = s.version;
+        if self.player() {
+            self.colour = s.you;
+        }
+        self.game_id = s.game_id;
+        self.pending = None;
+        self.next_at = None;
+        if let Some(id) = s.game_id {
+            ctx.ledger.game(id, &s.id);
+            ctx.ledger.stones(id, &s.moves);
+            if let (true, Some(token)) = (self.player(), &self.token) {
+                ctx.ledger.token(id, token);
+            }
+            if let (RoomState::Over, Some(result)) = (s.state, &s.result) {
+                ctx.ledger.result(id, &result.reason);
+            }
+        }
+        self.game = match s.state {
+            RoomState::Playing => {
+                let actions: Vec<Action> = s
+                    .moves
+                    .iter()
+                    .map(|&point| Action::Place { point })
+                    .collect();
+                match Game::from_actions(self.rules, &actions) {
+                    Ok(g) => Some(g),
+                    Err(_) => {
+                        ctx.rec.error("snapshot_unplayable");
+                        None
+                    }
+                }
+            }
+            RoomState::Waiting | RoomState::Over => None,
+        };
+    }
+
+    async fn event(
+        &mut self,
+        ws: &mut Ws,
+        version: u64,
+        event: RoomEvent,
+        ctx: &Ctx,
+        table: &Table,
+    ) -> anyhow::Result<()> {
+        if version <= self.version {
+            return Ok(());
+        }
+        if self.version > 0 && version > self.version + 1 {
+            ctx.rec.error("version_gap");
+        }
+        self.version = version;
+        let room = self.room.clone().unwrap_or_default();
+        match event {
+            RoomEvent::GameStarted {
+                game_id,
+                black,
+                white,
+                ..
+            } => {
+                self.game_id = Some(game_id);
+                ctx.ledger.game(game_id, &room);
+                if self.player() {
+                    self.colour = if black.name == self.name {
+                        Some(Color::Black)
+                    } else if white.name == self.name {
+                        Some(Color::White)
+                    } else {
+                        None
+                    };
+                    if let Some(token) = &self.token {
+                        ctx.ledger.token(game_id, token);
+                    }
+                }
+                if self.role == Role::Creator {
+                    ctx.rec.game_started();
+                    table
+                        .sent
+                        .lock()
+                        .expect("table lock")
+                        .retain(|(g, _), _| *g == game_id);
+                }
+                self.game = Some(Game::new(self.rules));
+                self.pending = None;
+                self.next_at = None;
+            }
+            RoomEvent::Move {
+                colour, point, ply, ..
+            } => {
+                let Some(game_id) = self.game_id else {
+                    return Ok(());
+                };
+                ctx.ledger.stone(game_id, ply, point);
+                let sent = table
+                    .sent
+                    .lock()
+                    .expect("table lock")
+                    .get(&(game_id, ply))
+                    .copied();
+                if self.role == Role::Spectator {
+                    if let Some(at) = sent {
+                        ctx.rec.latency(Audience::Spectator, at.elapsed());
+                    }
+                } else if Some(colour) == self.colour {
+                    ctx.rec.moved();
+                    self.pending = None;
+                } else if let Some(at) = sent {
+                    ctx.rec.latency(Audience::Opponent, at.elapsed());
+                }
+                self.replay(ws, game_id, ply, point, ctx).await?;
+            }
+            RoomEvent::TakenBack { moves, .. } => {
+                let actions: Vec<Action> =
+                    moves.iter().map(|&point| Action::Place { point }).collect();
+                self.game = Game::from_actions(self.rules, &actions).ok();
+                self.pending = None;
+                self.next_at = None;
+            }
+            RoomEvent::GameOver { result, .. } => {
+                if let Some(id) = self.game_id {
+                    ctx.ledger.result(id, &result.reason);
+                }
+                if self.role == Role::Creator {
+                    ctx.rec.game_finished();
+                }
+                self.game = None;
+                self.pending = None;
+                self.next_at = None;
+                if self.player() && ctx.args.rematch && Instant::now() < ctx.timeline.end {
+                    self.send(ws, ClientMessage::OfferRematch { room }).await?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Applies a stone to the replica; a stone the replica cannot follow means the client missed something, and
+    /// it asks for the room again.
+    async fn replay(
+        &mut self,
+        ws: &mut Ws,
+        game_id: i64,
+        ply: u32,
+        point: Point,
+        ctx: &Ctx,
+    ) -> anyhow::Result<()> {
+        let Some(game) = &mut self.game else {
+            return Ok(());
+        };
+        let have = game.ply() as u32;
+        if ply <= have {
+            return Ok(());
+        }
+        if ply == have + 1 && game.apply(Action::Place { point }).is_ok() {
+            return Ok(());
+        }
+        ctx.rec.error("replica_desync");
+        let _ = game_id;
+        if let Some(room) = self.room.clone() {
+            let role = if self.player() {
+                JoinRole::Player
+            } else {
+                JoinRole::Spectator
+            };
+            self.send(
+                ws,
+                ClientMessage::Join {
+                    room,
+                    role,
+                    since: None,
+                },
+            )
+            .await?;
+        }
+        Ok(())
+    }
+
+    /// Plans the next stone when it is this player's turn.
+    fn schedule(&mut self, ctx: &Ctx) {
+        let Some(game) = &self.game else { return };
+        if !self.player()
+            || self.pending.is_some()
+            || self.next_at.is_some()
+            || self.colour.is_none()
+            || game.to_act() != self.colour
+        {
+            return;
+        }
+        let now = Instant::now();
+        let t = ctx.timeline;
+        if now >= t.end {
+            return;
+        }
+        let think = Duration::from_millis(ctx.args.think_ms);
+        self.next_at = Some(if now < t.seated {
+            // Spread the first stones of all games over one think time, so the load starts even.
+            t.seated + think.mul_f64(self.rng.random_range(0.0..1.0))
+        } else {
+            now + think.mul_f64(self.rng.random_range(0.8..1.2))
+        });
+    }
+
+    async fn act(&mut self, ws: &mut Ws, ctx: &Ctx, table: &Table) -> anyhow::Result<()> {
+        self.next_at = None;
+        if Instant::now() >= ctx.timeline.end {
+            return Ok(());
+        }
+        let (Some(game), Some(colour), Some(game_id), Some(room)) =
+            (&self.game, self.colour, self.game_id, self.room.clone())
+        else {
+            return Ok(());
+        };
+        let Some(point) = pick(game, colour, &mut self.rng) else {
+            return Ok(());
+        };
+        let ply = game.ply() as u32 + 1;
+        table
+            .sent
+            .lock()
+            .expect("table lock")
+            .insert((game_id, ply), Instant::now());
+        let rid = self
+            .send(ws, ClientMessage::Place { room, point, ply })
+            .await?;
+        self.pending = Some((ply, rid));
+        Ok(())
+    }
+}

@@ -1,0 +1,283 @@
+//! The durability check: every stone a client saw acknowledged must be stored, in order, and every game a client
+//! saw end must have its result stored. Reads the server's `GET /api/games/{id}` or the database itself.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use futures_util::{stream, StreamExt};
+use rules::{Action, Point};
+use serde::{Deserialize, Serialize};
+
+use crate::ledger::SeenGame;
+
+/// Where the stored games are read.
+#[derive(Clone)]
+pub enum Source {
+    /// The server's HTTP API at this base URL (`http://127.0.0.1:8080`).
+    Http(String),
+    /// The database, opened with the store crate.
+    Db(Arc<dyn store::Store>),
+}
+
+/// A game as stored.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StoredGame {
+    /// Its room.
+    pub room: String,
+    /// Its stones in order.
+    pub stones: Vec<Point>,
+    /// Whether a result is stored.
+    pub finished: bool,
+}
+
+/// What the durability check found.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Verification {
+    /// Games checked.
+    pub games: u64,
+    /// Acknowledged stones checked.
+    pub stones: u64,
+    /// Games the clients saw that are not stored at all.
+    pub games_missing: u64,
+    /// Acknowledged stones that are not stored.
+    pub stones_missing: u64,
+    /// Acknowledged stones stored differently (another point at that ply).
+    pub stones_mismatched: u64,
+    /// Games a client saw end whose result is not stored.
+    pub results_missing: u64,
+    /// Games stored in another room than the clients saw.
+    pub rooms_mismatched: u64,
+    /// Games that could not be read (HTTP or database errors).
+    pub read_errors: u64,
+    /// The first few failures, in words.
+    pub failures: Vec<String>,
+}
+
+impl Verification {
+    /// Whether everything acknowledged is stored.
+    pub fn ok(&self) -> bool {
+        self.games_missing == 0
+            && self.stones_missing == 0
+            && self.stones_mismatched == 0
+            && self.results_missing == 0
+            && self.rooms_mismatched == 0
+            && self.read_errors == 0
+    }
+
+    /// Adds another worker's findings.
+    pub fn merge(&mut self, o: &Verification) {
+        self.games += o.games;
+        self.stones += o.stones;
+        self.games_missing += o.games_missing;
+        self.stones_missing += o.stones_missing;
+        self.stones_mismatched += o.stones_mismatched;
+        self.results_missing += o.results_missing;
+        self.rooms_mismatched += o.rooms_mismatched;
+        self.read_errors += o.read_errors;
+        for f in &o.failures {
+            self.fail(f.clone());
+        }
+    }
+
+    fn fail(&mut self, what: String) {
+        if self.failures.len() < 20 {
+            self.failures.push(what);
+        }
+    }
+
+    /// Compares one game as seen with the game as stored (`None`: not stored).
+    pub fn check(&mut self, id: i64, seen: &SeenGame, stored: Option<&StoredGame>) {
+        self.games += 1;
+        let acked = seen.moves.iter().flatten().count() as u64;
+        self.stones += acked;
+        let Some(stored) = stored else {
+            self.games_missing += 1;
+            self.stones_missing += acked;
+            self.fail(format!("game {id} ({acked} stones seen) is not stored"));
+            return;
+        };
+        if !seen.room.is_empty() && !stored.room.is_empty() && seen.room != stored.room {
+            self.rooms_mismatched += 1;
+            self.fail(format!(
+                "game {id} seen in room {} but stored in room {}",
+                seen.room, stored.room
+            ));
+        }
+        for (i, p) in seen.moves.iter().enumerate() {
+            let Some(p) = p else { continue };
+            match stored.stones.get(i) {
+                Some(q) if q == p => {}
+                Some(q) => {
+                    self.stones_mismatched += 1;
+                    self.fail(format!("game {id} ply {}: seen {p}, stored {q}", i + 1));
+                }
+                None => {
+                    self.stones_missing += 1;
+                    self.fail(format!("game {id} ply {}: seen {p}, not stored", i + 1));
+                }
+            }
+        }
+        if seen.result.is_some() && !stored.finished {
+            self.results_missing += 1;
+            self.fail(format!(
+                "game {id} ended for the clients but has no stored result"
+            ));
+        }
+    }
+}
+
+impl Source {
+    /// Reads one stored game.
+    pub async fn game(&self, id: i64) -> anyhow::Result<Option<StoredGame>> {
+        match self {
+            Source::Http(base) => {
+                let resp = reqwest::get(format!("{base}/api/games/{id}")).await?;
+                if resp.status() == reqwest::StatusCode::NOT_FOUND {
+                    return Ok(None);
+                }
+                let v: serde_json::Value = resp.error_for_status()?.json().await?;
+                Ok(Some(from_json(&v)?))
+            }
+            Source::Db(store) => {
+                let Some(rec) = store.game(id).await? else {
+                    return Ok(None);
+                };
+                Ok(Some(StoredGame {
+                    room: rec.game.room.clone(),
+                    stones: places(rec.actions.iter().map(|a| a.action)),
+                    finished: rec.end.is_some(),
+                }))
+            }
+        }
+    }
+}
+
+fn places(actions: impl Iterator<Item = Action>) -> Vec<Point> {
+    actions
+        .filter_map(|a| match a {
+            Action::Place { point } => Some(point),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Reads the `GET /api/games/{id}` body.
+fn from_json(v: &serde_json::Value) -> anyhow::Result<StoredGame> {
+    let moves = v
+        .get("moves")
+        .and_then(|m| m.as_array())
+        .ok_or_else(|| anyhow::anyhow!("no moves array"))?;
+    let mut actions = Vec::with_capacity(moves.len());
+    for m in moves {
+        let a = m
+            .get("action")
+            .ok_or_else(|| anyhow::anyhow!("a move without an action"))?;
+        actions.push(serde_json::from_value::<Action>(a.clone())?);
+    }
+    Ok(StoredGame {
+        room: v
+            .get("room")
+            .and_then(|r| r.as_str())
+            .unwrap_or_default()
+            .to_owned(),
+        stones: places(actions.into_iter()),
+        finished: v.get("result").is_some_and(|r| !r.is_null()),
+    })
+}
+
+/// Checks every game seen against the store, a few reads at a time.
+pub async fn verify(seen: &BTreeMap<i64, SeenGame>, source: &Source) -> Verification {
+    let owned: Vec<(i64, SeenGame)> = seen.iter().map(|(k, v)| (*k, v.clone())).collect();
+    let reads = stream::iter(owned)
+        .map(|(id, g)| {
+            let source = source.clone();
+            async move {
+                let stored = source.game(id).await;
+                (id, g, stored)
+            }
+        })
+        .buffer_unordered(16)
+        .collect::<Vec<_>>()
+        .await;
+    let mut v = Verification::default();
+    for (id, g, stored) in reads {
+        match stored {
+            Ok(stored) => v.check(id, &g, stored.as_ref()),
+            Err(e) => {
+                v.games += 1;
+                v.read_errors += 1;
+                v.fail(format!("game {id}: {e:#}"));
+            }
+        }
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> Point {
+        s.parse().unwrap()
+    }
+
+    fn seen(moves: &[Option<&str>], result: bool) -> SeenGame {
+        SeenGame {
+            room: "r1".into(),
+            moves: moves.iter().map(|m| m.map(p)).collect(),
+            result: result.then(|| "five".to_owned()),
+            tokens: vec![],
+        }
+    }
+
+    #[test]
+    fn a_stored_prefix_extension_passes() {
+        let stored = StoredGame {
+            room: "r1".into(),
+            stones: vec![p("h8"), p("h9"), p("j9")],
+            finished: false,
+        };
+        let mut v = Verification::default();
+        v.check(1, &seen(&[Some("h8"), None], false), Some(&stored));
+        assert!(v.ok(), "{v:?}");
+        assert_eq!((v.games, v.stones), (1, 1));
+    }
+
+    #[test]
+    fn lost_and_changed_stones_and_results_fail() {
+        let stored = StoredGame {
+            room: "r2".into(),
+            stones: vec![p("h8"), p("a1")],
+            finished: false,
+        };
+        let mut v = Verification::default();
+        v.check(
+            1,
+            &seen(&[Some("h8"), Some("h9"), Some("j9")], true),
+            Some(&stored),
+        );
+        assert_eq!(v.stones_mismatched, 1);
+        assert_eq!(v.stones_missing, 1);
+        assert_eq!(v.results_missing, 1);
+        assert_eq!(v.rooms_mismatched, 1);
+        v.check(2, &seen(&[Some("h8")], false), None);
+        assert_eq!(v.games_missing, 1);
+        assert!(!v.ok());
+    }
+
+    #[test]
+    fn the_http_record_is_read() {
+        let body = serde_json::json!({
+            "id": 3, "room": "r7", "moves": [
+                {"seq": 0, "action": {"action": "place", "point": "h8"}, "used_ms": 0, "at": 1},
+                {"seq": 1, "action": {"action": "decide_swap", "swap": false}, "used_ms": 0, "at": 2},
+                {"seq": 2, "action": {"action": "place", "point": "h9"}, "used_ms": 0, "at": 3}
+            ],
+            "result": {"winner": "black", "reason": "five"}
+        });
+        let g = from_json(&body).unwrap();
+        assert_eq!(g.stones, vec![p("h8"), p("h9")]);
+        assert!(g.finished);
+        assert_eq!(g.room, "r7");
+    }
+}
