@@ -1,0 +1,153 @@
+//! The server's configuration: one typed struct read from CLI flags and environment variables.
+
+use std::fmt;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use clap::Parser;
+
+/// Everything the server can be told at start-up. Every flag also reads an environment variable.
+#[derive(Clone, Parser)]
+#[command(name = "server", version, about = "Gomoku / Renju game server")]
+pub struct Config {
+    /// Address to listen on.
+    #[arg(long, env = "BIND", default_value_t = Config::DEFAULT_BIND)]
+    pub bind: SocketAddr,
+    /// `sqlite://path` or `postgres://…`; default a SQLite file under `./data/`.
+    #[arg(long, env = "DATABASE_URL")]
+    pub database_url: Option<String>,
+    /// Seconds a disconnected player keeps the seat before forfeiting.
+    #[arg(long, env = "GRACE_SECS", default_value_t = 60)]
+    pub grace_secs: u64,
+    /// Largest accepted text frame in bytes.
+    #[arg(long, env = "MAX_FRAME_BYTES", default_value_t = protocol::DEFAULT_MAX_FRAME)]
+    pub max_frame_bytes: usize,
+    /// Messages per second a connection may send on average.
+    #[arg(long, env = "MSG_RATE", default_value_t = 20.0)]
+    pub msg_rate: f64,
+    /// Messages a connection may send in one burst.
+    #[arg(long, env = "MSG_BURST", default_value_t = 40)]
+    pub msg_burst: u32,
+    /// Bad frames or rate-limit hits a connection may cause (one more every 5 s) before it is closed with 1008.
+    #[arg(long, env = "ABUSE_LIMIT", default_value_t = 10)]
+    pub abuse_limit: u32,
+    /// Most simultaneous WebSocket connections.
+    #[arg(long, env = "MAX_CONNECTIONS", default_value_t = 20_000)]
+    pub max_connections: usize,
+    /// Most simultaneous WebSocket connections from one IP address.
+    #[arg(long, env = "MAX_CONNECTIONS_PER_IP", default_value_t = 500)]
+    pub max_connections_per_ip: usize,
+    /// Most open rooms one player may have created.
+    #[arg(long, env = "MAX_ROOMS_PER_PLAYER", default_value_t = 5)]
+    pub max_rooms_per_player: u32,
+    /// Most rooms one connection may be in at once (playing or watching).
+    #[arg(long, env = "MAX_ROOMS_PER_CONNECTION", default_value_t = 16)]
+    pub max_rooms_per_connection: usize,
+    /// Messages queued for one connection's writer before it counts as slow.
+    #[arg(long, env = "OUTBOX_CAPACITY", default_value_t = 128)]
+    pub outbox_capacity: usize,
+    /// WebSocket read and write buffer sizes in bytes (small: tens of thousands of sockets are the goal).
+    #[arg(long, env = "WS_BUFFER_BYTES", default_value_t = 4096)]
+    pub ws_buffer_bytes: usize,
+    /// Room events kept for reconnecting clients.
+    #[arg(long, env = "EVENT_LOG", default_value_t = 256)]
+    pub event_log: usize,
+    /// Seconds a slow client may stay behind before it is disconnected.
+    #[arg(long, env = "SLOW_CLIENT_SECS", default_value_t = 10)]
+    pub slow_client_secs: u64,
+    /// Seconds between WebSocket pings.
+    #[arg(long, env = "PING_SECS", default_value_t = 30)]
+    pub ping_secs: u64,
+    /// Seconds of silence after which a connection is closed.
+    #[arg(long, env = "IDLE_SECS", default_value_t = 120)]
+    pub idle_secs: u64,
+    /// Days a guest token stays valid.
+    #[arg(long, env = "GUEST_SESSION_DAYS", default_value_t = 30)]
+    pub guest_session_days: u64,
+}
+
+impl Config {
+    /// The default listening address.
+    pub const DEFAULT_BIND: SocketAddr =
+        SocketAddr::new(std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST), 8080);
+
+    /// The database URL to open: the configured one or the default SQLite file.
+    pub fn database_url(&self) -> String {
+        self.database_url.clone().unwrap_or_else(store::default_url)
+    }
+
+    /// The grace period as a duration.
+    pub fn grace(&self) -> Duration {
+        Duration::from_secs(self.grace_secs)
+    }
+}
+
+impl Default for Config {
+    /// The defaults of every flag, ignoring the environment (for tests and embedding).
+    fn default() -> Config {
+        Config::try_parse_from(["server"]).expect("the defaults parse")
+    }
+}
+
+/// Hides the password of a database URL (`postgres://user:secret@host` → `postgres://user:***@host`).
+fn redact(url: &str) -> String {
+    if let Some((scheme, rest)) = url.split_once("://") {
+        if let Some((creds, host)) = rest.rsplit_once('@') {
+            if let Some((user, _)) = creds.split_once(':') {
+                return format!("{scheme}://{user}:***@{host}");
+            }
+        }
+    }
+    url.to_owned()
+}
+
+impl fmt::Debug for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Config")
+            .field("bind", &self.bind)
+            .field("database_url", &self.database_url.as_deref().map(redact))
+            .field("grace_secs", &self.grace_secs)
+            .field("max_frame_bytes", &self.max_frame_bytes)
+            .field("msg_rate", &self.msg_rate)
+            .field("msg_burst", &self.msg_burst)
+            .field("abuse_limit", &self.abuse_limit)
+            .field("max_connections", &self.max_connections)
+            .field("max_connections_per_ip", &self.max_connections_per_ip)
+            .field("max_rooms_per_player", &self.max_rooms_per_player)
+            .field("max_rooms_per_connection", &self.max_rooms_per_connection)
+            .field("outbox_capacity", &self.outbox_capacity)
+            .field("ws_buffer_bytes", &self.ws_buffer_bytes)
+            .field("event_log", &self.event_log)
+            .field("slow_client_secs", &self.slow_client_secs)
+            .field("ping_secs", &self.ping_secs)
+            .field("idle_secs", &self.idle_secs)
+            .field("guest_session_days", &self.guest_session_days)
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_hides_the_database_password() {
+        let config = Config {
+            database_url: Some("postgres://game:hunter2@db:5432/gomoku".into()),
+            ..Config::default()
+        };
+        let shown = format!("{config:?}");
+        assert!(!shown.contains("hunter2"), "{shown}");
+        assert!(shown.contains("postgres://game:***@db:5432/gomoku"));
+    }
+
+    #[test]
+    fn flags_override_defaults() {
+        let config =
+            Config::try_parse_from(["server", "--bind", "127.0.0.1:0", "--grace-secs", "5"])
+                .unwrap();
+        assert_eq!(config.bind.port(), 0);
+        assert_eq!(config.grace(), Duration::from_secs(5));
+        assert_eq!(config.max_frame_bytes, 16 * 1024);
+    }
+}

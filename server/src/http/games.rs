@@ -1,0 +1,152 @@
+//! `GET /api/games/{id}`: the record of a game, finished or live.
+
+use axum::extract::{Path, State};
+use axum::routing::get;
+use axum::{Json, Router};
+use protocol::{RulesSpec, TimeControl};
+use rules::{Action, Color, Game, Point};
+use serde::Serialize;
+use store::{GameId, GameRecord, PlayerRef};
+
+use super::ApiError;
+use crate::room::stored_time_control;
+use crate::AppState;
+
+/// The games route.
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api/games/{id}", get(game))
+}
+
+/// A player of a game record.
+#[derive(Serialize)]
+struct PlayerView {
+    name: String,
+    guest: bool,
+}
+
+/// One stored action.
+#[derive(Serialize)]
+struct ActionView {
+    seq: u32,
+    action: Action,
+    used_ms: i64,
+    remaining_ms: Option<[i64; 2]>,
+    at: i64,
+}
+
+/// How the game ended.
+#[derive(Serialize)]
+struct EndView {
+    winner: Option<Color>,
+    aborted: bool,
+    reason: String,
+    ended_at: i64,
+}
+
+/// A rating change.
+#[derive(Serialize)]
+struct RatingView {
+    name: String,
+    before: f64,
+    after: f64,
+}
+
+/// A game record as JSON.
+#[derive(Serialize)]
+struct GameView {
+    id: GameId,
+    room: String,
+    rules: RulesSpec,
+    time_control: TimeControl,
+    rated: bool,
+    /// The player who started with black.
+    black: PlayerView,
+    /// The player who started with white.
+    white: PlayerView,
+    started_at: i64,
+    /// Every action in order.
+    actions: Vec<ActionView>,
+    /// The stones in order (black first, alternating).
+    moves: Vec<Point>,
+    /// Whether the players exchanged colours after move 3.
+    swapped: bool,
+    result: Option<EndView>,
+    ratings: Option<Vec<RatingView>>,
+}
+
+fn player(p: &PlayerRef) -> PlayerView {
+    PlayerView {
+        name: p.name.clone(),
+        guest: p.user_id.is_none(),
+    }
+}
+
+fn view(record: GameRecord) -> GameView {
+    let actions: Vec<Action> = record.actions.iter().map(|a| a.action).collect();
+    let replay = Game::from_actions(record.game.rules, &actions).ok();
+    let names = [&record.game.black, &record.game.white];
+    let ratings = record.rating_changes.as_ref().map(|changes| {
+        changes
+            .iter()
+            .map(|c| RatingView {
+                name: names
+                    .iter()
+                    .find(|p| p.user_id == Some(c.user_id))
+                    .map(|p| p.name.clone())
+                    .unwrap_or_default(),
+                before: c.before.rating,
+                after: c.after.rating,
+            })
+            .collect()
+    });
+    GameView {
+        id: record.id,
+        room: record.game.room.clone(),
+        rules: RulesSpec::from(record.game.rules),
+        time_control: stored_time_control(&record.game.time_control).0,
+        rated: record.game.rated,
+        black: player(&record.game.black),
+        white: player(&record.game.white),
+        started_at: record.game.started_at,
+        moves: replay
+            .as_ref()
+            .map(|g| g.moves().to_vec())
+            .unwrap_or_default(),
+        swapped: replay.as_ref().is_some_and(Game::colours_swapped),
+        actions: record
+            .actions
+            .into_iter()
+            .map(|a| ActionView {
+                seq: a.seq,
+                action: a.action,
+                used_ms: a.used_ms,
+                remaining_ms: a.remaining_ms,
+                at: a.at,
+            })
+            .collect(),
+        result: record.end.map(|e| EndView {
+            winner: e.winner,
+            aborted: e.aborted,
+            reason: e.reason,
+            ended_at: e.ended_at,
+        }),
+        ratings,
+    }
+}
+
+async fn game(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let not_found = || ApiError::not_found("unknown_game", "no such game");
+    let id: GameId = id.parse().map_err(|_| not_found())?;
+    let record = state
+        .store
+        .game(id)
+        .await
+        .map_err(ApiError::internal)?
+        .ok_or_else(not_found)?;
+    Ok(Json(
+        serde_json::to_value(view(record)).map_err(ApiError::internal)?,
+    ))
+}

@@ -1,0 +1,183 @@
+//! The Gomoku / Renju game server as a library: [`run`] serves an [`AppState`] on a listener until a shutdown
+//! future completes. `main.rs` only reads the [`Config`], opens the store and calls it; tests start the same app
+//! on port 0.
+
+#![warn(missing_docs)]
+
+pub mod config;
+pub mod http;
+pub mod identity;
+pub mod limits;
+pub mod lobby;
+pub mod metrics;
+pub mod room;
+pub mod time;
+pub mod ws;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use store::{BatchWriter, Store, StoreError};
+use tokio::net::TcpListener;
+use tokio::sync::{watch, Notify};
+
+pub use config::Config;
+
+use crate::identity::Identities;
+use crate::limits::ConnectionLimits;
+use crate::lobby::LobbyHandle;
+use crate::metrics::Metrics;
+use crate::room::Rooms;
+use crate::time::{Clock, TokioClock};
+
+/// Everything a request handler, connection or room needs: cheap handles, cloned freely.
+#[derive(Clone)]
+pub struct AppState {
+    /// The configuration.
+    pub config: Arc<Config>,
+    /// Durable storage.
+    pub store: Arc<dyn Store>,
+    /// Group commit of game actions.
+    pub writer: BatchWriter,
+    /// Live rooms.
+    pub rooms: Rooms,
+    /// The lobby task.
+    pub lobby: LobbyHandle,
+    /// Metrics.
+    pub metrics: Arc<Metrics>,
+    /// Time for clocks, grace periods and rate limits.
+    pub clock: Clock,
+    /// Guest (and later account) identities.
+    pub identities: Identities,
+    /// Connection limits.
+    pub limits: Arc<ConnectionLimits>,
+    /// Turns `true` when the server begins to shut down.
+    pub shutdown: Arc<watch::Sender<bool>>,
+    connections: Arc<ConnectionTracker>,
+}
+
+#[derive(Debug, Default)]
+struct ConnectionTracker {
+    next_id: AtomicU64,
+    live: AtomicUsize,
+    drained: Notify,
+}
+
+/// Marks one connection task as running; dropping it marks it done.
+pub struct TrackedConnection(Arc<ConnectionTracker>);
+
+impl Drop for TrackedConnection {
+    fn drop(&mut self) {
+        if self.0.live.fetch_sub(1, Ordering::SeqCst) == 1 {
+            self.0.drained.notify_waiters();
+        }
+    }
+}
+
+impl AppState {
+    /// The state of a server on the real clock; unfinished games in the store are loaded back into rooms.
+    pub async fn new(config: Config, store: Arc<dyn Store>) -> Result<AppState, StoreError> {
+        AppState::with_clock(config, store, Arc::new(TokioClock)).await
+    }
+
+    /// [`AppState::new`] with a given clock (tests drive a [`time::ManualClock`]).
+    pub async fn with_clock(
+        config: Config,
+        store: Arc<dyn Store>,
+        clock: Clock,
+    ) -> Result<AppState, StoreError> {
+        rules::warm_up();
+        let limits = ConnectionLimits::new(config.max_connections, config.max_connections_per_ip);
+        let state = AppState {
+            identities: Identities::new(store.clone(), config.guest_session_days),
+            config: Arc::new(config),
+            writer: BatchWriter::spawn(store.clone()),
+            store,
+            rooms: Rooms::default(),
+            lobby: LobbyHandle::spawn(),
+            metrics: Arc::new(Metrics::default()),
+            clock,
+            limits,
+            shutdown: Arc::new(watch::Sender::new(false)),
+            connections: Arc::default(),
+        };
+        let unfinished = state.store.unfinished_games().await?;
+        let count = unfinished.len();
+        for record in unfinished {
+            let id = record.id;
+            if let Err(e) = state.rooms.restore(&state, record) {
+                tracing::error!(game = id, error = %e, "could not resume a game");
+            }
+        }
+        if count > 0 {
+            tracing::info!(games = count, "resumed unfinished games");
+        }
+        Ok(state)
+    }
+
+    /// A fresh connection id.
+    pub fn next_conn_id(&self) -> u64 {
+        self.connections.next_id.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    /// Counts a connection task until the returned guard drops (shutdown waits for them).
+    pub fn track_connection(&self) -> TrackedConnection {
+        self.connections.live.fetch_add(1, Ordering::SeqCst);
+        TrackedConnection(self.connections.clone())
+    }
+
+    /// Whether shutdown has begun.
+    pub fn shutting_down(&self) -> bool {
+        *self.shutdown.borrow()
+    }
+
+    /// Shuts down what [`run`] leaves behind: closes every socket with 1001, lets rooms finish the command at
+    /// hand, and waits until every acknowledged write is committed.
+    async fn drain(&self, timeout: Duration) {
+        self.shutdown.send_replace(true);
+        let deadline = tokio::time::Instant::now() + timeout;
+        while self.connections.live.load(Ordering::SeqCst) > 0 {
+            let notified = self.connections.drained.notified();
+            if self.connections.live.load(Ordering::SeqCst) == 0 {
+                break;
+            }
+            if tokio::time::timeout_at(deadline, notified).await.is_err() {
+                tracing::warn!("some connections did not close in time");
+                break;
+            }
+        }
+        for room in self.rooms.all() {
+            room.shutdown().await;
+        }
+        if let Err(e) = self.writer.flush().await {
+            tracing::error!(error = %e, "could not flush the last writes");
+        }
+    }
+}
+
+/// Serves the app on `listener` until `shutdown` completes, then shuts down gracefully: stops accepting, closes
+/// sockets with code 1001, lets rooms finish and waits for the last writes.
+pub async fn run(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let app = http::router(state.clone());
+    let signal = state.shutdown.clone();
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(async move {
+        shutdown.await;
+        tracing::info!("shutting down");
+        // Sockets learn of it now; the HTTP server stops accepting when this future returns.
+        signal.send_replace(true);
+    })
+    .await?;
+    state.drain(Duration::from_secs(10)).await;
+    Ok(())
+}

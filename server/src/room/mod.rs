@@ -1,0 +1,334 @@
+//! Rooms: one tokio task per room owns its seats, game, clocks and members; everyone else talks to it through a
+//! [`RoomHandle`] (commands over `mpsc`, answers over `oneshot`).
+
+mod clock;
+mod offers;
+mod task;
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, RwLock};
+
+use protocol::{code, ColourChoice, JoinRole, TimeControl};
+use rand::Rng;
+use rules::{Action, Point, Rules};
+use tokio::sync::{mpsc, oneshot};
+
+pub use clock::GameClock;
+pub use offers::Offers;
+pub(crate) use task::stored_time_control;
+
+use crate::identity::Identity;
+use crate::ws::outbox::{ConnId, Outbox};
+use crate::AppState;
+
+/// Commands waiting for a room before senders wait (back-pressure on the connections).
+const QUEUE: usize = 256;
+
+/// Why a room refused a request: a stable code for the `error` frame and a human message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoomError {
+    /// Stable snake_case code.
+    pub code: Cow<'static, str>,
+    /// Human-readable explanation.
+    pub message: String,
+}
+
+impl RoomError {
+    /// An error with a code and message.
+    pub fn new(code: &'static str, message: impl Into<String>) -> RoomError {
+        RoomError {
+            code: Cow::Borrowed(code),
+            message: message.into(),
+        }
+    }
+
+    fn internal() -> RoomError {
+        RoomError::new(
+            code::INTERNAL,
+            "the server could not complete this; try again",
+        )
+    }
+
+    fn unknown_room() -> RoomError {
+        RoomError::new(code::UNKNOWN_ROOM, "no such room")
+    }
+}
+
+impl From<rules::IllegalAction> for RoomError {
+    fn from(e: rules::IllegalAction) -> RoomError {
+        RoomError {
+            code: Cow::Borrowed(e.code()),
+            message: e.to_string(),
+        }
+    }
+}
+
+/// What a player (or, for chat, anyone in the room) asks a room to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Act {
+    /// Place a stone for a given ply (idempotent for the same player, stone and ply).
+    Place {
+        /// Where.
+        point: Point,
+        /// The ply it is meant to be.
+        ply: u32,
+    },
+    /// Any other rules action (swap decision, fifth proposal and choice, forbidden claim).
+    Rules(Action),
+    /// Resign.
+    Resign,
+    /// Offer a draw.
+    OfferDraw,
+    /// Answer the opponent's draw offer.
+    AnswerDraw(bool),
+    /// Ask to take back one's last move.
+    RequestTakeback,
+    /// Answer the opponent's takeback request.
+    AnswerTakeback(bool),
+    /// Offer (or accept) a rematch.
+    OfferRematch,
+    /// Answer the opponent's rematch offer.
+    AnswerRematch(bool),
+    /// Chat.
+    Chat(String),
+}
+
+type Reply = oneshot::Sender<Result<(), RoomError>>;
+
+/// A message to a room task.
+pub(crate) enum Command {
+    Join {
+        identity: Identity,
+        outbox: Outbox,
+        role: JoinRole,
+        since: Option<u64>,
+        rid: Option<u64>,
+        reply: Reply,
+    },
+    Leave {
+        conn: ConnId,
+        rid: Option<u64>,
+        reply: Reply,
+    },
+    Act {
+        conn: ConnId,
+        rid: Option<u64>,
+        act: Act,
+        reply: Reply,
+    },
+    Disconnected {
+        conn: ConnId,
+    },
+    Shutdown {
+        reply: oneshot::Sender<()>,
+    },
+}
+
+/// A cheap handle to one room's task.
+#[derive(Clone, Debug)]
+pub struct RoomHandle {
+    /// The room's id.
+    pub id: Arc<str>,
+    tx: mpsc::Sender<Command>,
+}
+
+impl RoomHandle {
+    async fn ask(&self, make: impl FnOnce(Reply) -> Command) -> Result<(), RoomError> {
+        let (reply, answer) = oneshot::channel();
+        self.tx
+            .send(make(reply))
+            .await
+            .map_err(|_| RoomError::unknown_room())?;
+        answer.await.map_err(|_| RoomError::unknown_room())?
+    }
+
+    /// Joins as a player or spectator; the room sends the snapshot (or missed events) to `outbox` itself.
+    pub async fn join(
+        &self,
+        identity: Identity,
+        outbox: Outbox,
+        role: JoinRole,
+        since: Option<u64>,
+        rid: Option<u64>,
+    ) -> Result<(), RoomError> {
+        self.ask(|reply| Command::Join {
+            identity,
+            outbox,
+            role,
+            since,
+            rid,
+            reply,
+        })
+        .await
+    }
+
+    /// Leaves the room (a running game is resigned).
+    pub async fn leave(&self, conn: ConnId, rid: Option<u64>) -> Result<(), RoomError> {
+        self.ask(|reply| Command::Leave { conn, rid, reply }).await
+    }
+
+    /// Asks the room to do something for a connection that joined it; the room sends the resulting events.
+    pub async fn act(&self, conn: ConnId, rid: Option<u64>, act: Act) -> Result<(), RoomError> {
+        self.ask(|reply| Command::Act {
+            conn,
+            rid,
+            act,
+            reply,
+        })
+        .await
+    }
+
+    /// Tells the room a connection is gone (a seated player's grace period starts).
+    pub async fn disconnected(&self, conn: ConnId) {
+        let _ = self.tx.send(Command::Disconnected { conn }).await;
+    }
+
+    /// Stops the room once the command it is handling is done; nothing more is written.
+    pub async fn shutdown(&self) {
+        let (reply, answer) = oneshot::channel();
+        if self.tx.send(Command::Shutdown { reply }).await.is_ok() {
+            let _ = answer.await;
+        }
+    }
+}
+
+/// What `create_room` asked for, checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// The rules.
+    pub rules: Rules,
+    /// The time control.
+    pub time_control: TimeControl,
+    /// Rated or casual.
+    pub rated: bool,
+    /// Listed in the lobby.
+    pub public: bool,
+    /// The creator's colour.
+    pub colour: ColourChoice,
+}
+
+/// Every live room by id, and how many open rooms each player created.
+#[derive(Clone, Debug, Default)]
+pub struct Rooms {
+    inner: Arc<Registry>,
+}
+
+#[derive(Debug, Default)]
+struct Registry {
+    rooms: RwLock<HashMap<Arc<str>, RoomHandle>>,
+    created: Mutex<HashMap<String, u32>>,
+}
+
+const ROOM_ID_ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
+
+impl Rooms {
+    /// The room with this id.
+    pub fn get(&self, id: &str) -> Option<RoomHandle> {
+        self.inner
+            .rooms
+            .read()
+            .expect("rooms lock")
+            .get(id)
+            .cloned()
+    }
+
+    /// Every live room.
+    pub fn all(&self) -> Vec<RoomHandle> {
+        self.inner
+            .rooms
+            .read()
+            .expect("rooms lock")
+            .values()
+            .cloned()
+            .collect()
+    }
+
+    /// How many rooms are live.
+    pub fn len(&self) -> usize {
+        self.inner.rooms.read().expect("rooms lock").len()
+    }
+
+    /// Whether no room is live.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn insert_new(&self, tx: mpsc::Sender<Command>) -> RoomHandle {
+        let mut rooms = self.inner.rooms.write().expect("rooms lock");
+        let mut rng = rand::rng();
+        loop {
+            let id: String = (0..8)
+                .map(|_| ROOM_ID_ALPHABET[rng.random_range(0..ROOM_ID_ALPHABET.len())] as char)
+                .collect();
+            let id: Arc<str> = id.into();
+            if let std::collections::hash_map::Entry::Vacant(slot) = rooms.entry(id.clone()) {
+                let handle = RoomHandle { id, tx };
+                slot.insert(handle.clone());
+                return handle;
+            }
+        }
+    }
+
+    /// Opens a room for `creator` (who must then join it), unless they already have as many open rooms as allowed.
+    pub fn create(
+        &self,
+        state: &AppState,
+        settings: Settings,
+        creator: &Identity,
+    ) -> Result<RoomHandle, RoomError> {
+        {
+            let mut created = self.inner.created.lock().expect("rooms lock");
+            let n = created.entry(creator.key()).or_default();
+            if *n >= state.config.max_rooms_per_player {
+                return Err(RoomError::new(
+                    code::TOO_MANY_ROOMS,
+                    format!("you already have {n} open rooms"),
+                ));
+            }
+            *n += 1;
+        }
+        let (tx, rx) = mpsc::channel(QUEUE);
+        let handle = self.insert_new(tx);
+        let room = task::Room::new(
+            handle.id.clone(),
+            settings,
+            Some(creator.key()),
+            state.clone(),
+        );
+        tokio::spawn(room.run(rx));
+        Ok(handle)
+    }
+
+    /// Loads an unfinished stored game back into a room (at start-up).
+    pub fn restore(
+        &self,
+        state: &AppState,
+        record: store::GameRecord,
+    ) -> Result<RoomHandle, String> {
+        let room = task::Room::restore(record, state.clone())?;
+        let (tx, rx) = mpsc::channel(QUEUE);
+        let handle = RoomHandle { id: room.id(), tx };
+        self.inner
+            .rooms
+            .write()
+            .expect("rooms lock")
+            .insert(handle.id.clone(), handle.clone());
+        tokio::spawn(room.run(rx));
+        Ok(handle)
+    }
+
+    /// A room task ended.
+    fn closed(&self, id: &str, creator: Option<&str>) {
+        self.inner.rooms.write().expect("rooms lock").remove(id);
+        if let Some(key) = creator {
+            let mut created = self.inner.created.lock().expect("rooms lock");
+            if let Some(n) = created.get_mut(key) {
+                *n = n.saturating_sub(1);
+                if *n == 0 {
+                    created.remove(key);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,1427 @@
+//! The room task: the only owner of a room's seats, game, clocks, offers and members.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::extract::ws::Utf8Bytes;
+use protocol::{
+    code, encode, Clocks, ColourChoice, ForbiddenPoint, GameResult, JoinRole, LobbyPlayer,
+    LobbyRoom, OfferKind, OfferState, RatingDelta, RoomEvent, RoomPhase, RoomSnapshot, RoomState,
+    RulesSpec, Seat, Seats, ServerMessage, TimeControl, VersionedEvent, MAX_CHAT_CHARS,
+};
+use rules::{Action, Color, Event, Game, Phase, Point, Rules, Status, WinReason};
+use serde::{Deserialize, Serialize};
+use store::{GameEnd, GameId, GameRecord, NewGame, StoredAction};
+use tokio::sync::mpsc;
+
+use super::{Act, Command, GameClock, Offers, RoomError, Settings};
+use crate::identity::Identity;
+use crate::time::unix_ms;
+use crate::ws::outbox::{ConnId, Outbox, SendError};
+use crate::AppState;
+
+/// How often a room retries resynchronising a client that fell behind.
+const RESYNC_RETRY: Duration = Duration::from_millis(250);
+
+/// The time control as stored with a game, with the room's visibility (the store keeps the JSON as it is).
+#[derive(Serialize, Deserialize)]
+struct StoredSettings {
+    #[serde(flatten)]
+    time_control: TimeControl,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    private: bool,
+}
+
+/// Reads the time control of a stored game (`{"kind":"none"}` when unreadable).
+pub(crate) fn stored_time_control(json: &str) -> (TimeControl, bool) {
+    serde_json::from_str::<StoredSettings>(json)
+        .map(|s| (s.time_control, !s.private))
+        .unwrap_or((TimeControl::None, true))
+}
+
+struct SeatHolder {
+    identity: Identity,
+    /// Connections joined as this player (several tabs are fine).
+    conns: Vec<ConnId>,
+    /// While no connection is left: when the seat is forfeited.
+    grace: Option<Instant>,
+}
+
+struct Member {
+    outbox: Outbox,
+    identity: Identity,
+    seat: Option<usize>,
+    /// Since when events could not be queued for this member.
+    behind_since: Option<Instant>,
+}
+
+/// The current (or last) game of the room.
+struct Live {
+    id: GameId,
+    game: Game,
+    clock: Option<GameClock>,
+    /// The seat that took each action.
+    actors: Vec<usize>,
+    /// Seat 0's colour at the start of this game.
+    seat0: Color,
+    result: Option<GameResult>,
+}
+
+impl Live {
+    fn colour_of(&self, seat: usize) -> Color {
+        let c = if seat == 0 {
+            self.seat0
+        } else {
+            self.seat0.opposite()
+        };
+        if self.game.colours_swapped() {
+            c.opposite()
+        } else {
+            c
+        }
+    }
+
+    fn seat_of(&self, colour: Color) -> usize {
+        if self.colour_of(0) == colour {
+            0
+        } else {
+            1
+        }
+    }
+
+    fn running(&self) -> bool {
+        self.result.is_none()
+    }
+
+    fn to_act(&self) -> Option<Color> {
+        self.running().then(|| self.game.to_act()).flatten()
+    }
+
+    fn phase(&self) -> RoomPhase {
+        match self.game.status() {
+            Status::Ongoing { phase, .. } if self.running() => phase.into(),
+            _ => RoomPhase::None,
+        }
+    }
+
+    fn clocks(&self, now: Instant) -> Option<Clocks> {
+        self.clock.as_ref().map(|c| Clocks {
+            black: c.view(self.seat_of(Color::Black), now),
+            white: c.view(self.seat_of(Color::White), now),
+            running: c.running().map(|s| self.colour_of(s)),
+        })
+    }
+
+    fn forbidden(&self) -> Vec<ForbiddenPoint> {
+        let black_places = matches!(
+            self.game.status(),
+            Status::Ongoing {
+                to_act: Color::Black,
+                phase: Phase::Place | Phase::ProposeFifth
+            }
+        );
+        if self.running() && black_places && self.game.rules().restricts_black() {
+            self.game
+                .forbidden_points()
+                .into_iter()
+                .map(|(point, kind)| ForbiddenPoint { point, kind })
+                .collect()
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn ply(&self) -> u32 {
+        self.game.moves().len() as u32
+    }
+
+    /// The action that put stone number `index` (zero-based) on the board, with its actor.
+    fn stone_action(&self, index: usize) -> Option<(Action, usize)> {
+        self.game
+            .actions()
+            .iter()
+            .zip(&self.actors)
+            .filter(|(a, _)| matches!(a, Action::Place { .. } | Action::ChooseFifth { .. }))
+            .nth(index)
+            .map(|(a, s)| (*a, *s))
+    }
+}
+
+/// How a game ends, by seat.
+struct Ending {
+    winner: Option<usize>,
+    reason: &'static str,
+    aborted: bool,
+    line: Option<Vec<Point>>,
+    forbidden: Option<ForbiddenPoint>,
+}
+
+impl Ending {
+    fn won(winner: usize, reason: &'static str) -> Ending {
+        Ending {
+            winner: Some(winner),
+            reason,
+            aborted: false,
+            line: None,
+            forbidden: None,
+        }
+    }
+
+    fn no_winner(reason: &'static str, aborted: bool) -> Ending {
+        Ending {
+            winner: None,
+            reason,
+            aborted,
+            line: None,
+            forbidden: None,
+        }
+    }
+}
+
+type Actor = Option<(ConnId, Option<u64>)>;
+
+pub(crate) struct Room {
+    id: Arc<str>,
+    rules: Rules,
+    time_control: TimeControl,
+    rated: bool,
+    public: bool,
+    /// The creator's identity key, counted against their open-room limit until the room closes.
+    creator: Option<String>,
+    seats: [Option<SeatHolder>; 2],
+    /// The colour seat 0 takes in the next game.
+    next_first: Color,
+    live: Option<Live>,
+    members: HashMap<ConnId, Member>,
+    spectators: u32,
+    version: u64,
+    log: VecDeque<VersionedEvent>,
+    offers: Offers,
+    state: AppState,
+    closed: bool,
+}
+
+fn other(seat: usize) -> usize {
+    1 - seat
+}
+
+impl Room {
+    pub(crate) fn new(
+        id: Arc<str>,
+        settings: Settings,
+        creator: Option<String>,
+        state: AppState,
+    ) -> Room {
+        let next_first = match settings.colour {
+            ColourChoice::Black => Color::Black,
+            ColourChoice::White => Color::White,
+            ColourChoice::Random => {
+                if rand::random::<bool>() {
+                    Color::Black
+                } else {
+                    Color::White
+                }
+            }
+        };
+        Room {
+            id,
+            rules: settings.rules,
+            time_control: settings.time_control,
+            rated: settings.rated,
+            public: settings.public,
+            creator,
+            seats: [None, None],
+            next_first,
+            live: None,
+            members: HashMap::new(),
+            spectators: 0,
+            version: 0,
+            log: VecDeque::new(),
+            offers: Offers::default(),
+            state,
+            closed: false,
+        }
+    }
+
+    /// A room around an unfinished stored game: both players away with a fresh grace period, clocks as stored
+    /// (the downtime is charged to nobody), versions above any the room had before the restart.
+    pub(crate) fn restore(record: GameRecord, state: AppState) -> Result<Room, String> {
+        let rules = record.game.rules;
+        let (time_control, public) = stored_time_control(&record.game.time_control);
+        let actions: Vec<Action> = record.actions.iter().map(|a| a.action).collect();
+        let game = Game::from_actions(rules, &actions)
+            .map_err(|e| format!("game {} does not replay: {e}", record.id))?;
+        let mut replay = Game::new(rules);
+        let mut actors = Vec::with_capacity(actions.len());
+        for &action in &actions {
+            let colour = replay.to_act().ok_or("an action after the end")?;
+            let seat0 = if replay.colours_swapped() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            actors.push(if colour == seat0 { 0 } else { 1 });
+            replay.apply(action).map_err(|e| e.to_string())?;
+        }
+        let now = state.clock.now();
+        let mut live = Live {
+            id: record.id,
+            game,
+            clock: None,
+            actors,
+            seat0: Color::Black,
+            result: None,
+        };
+        let stored_remaining = record.actions.last().and_then(|a| a.remaining_ms);
+        live.clock = match stored_remaining {
+            Some([black, white]) => {
+                let mut by_seat = [0; 2];
+                by_seat[live.seat_of(Color::Black)] = black;
+                by_seat[live.seat_of(Color::White)] = white;
+                GameClock::from_totals(time_control, by_seat)
+            }
+            None => GameClock::new(time_control),
+        };
+        let to_act = live.game.to_act().map(|c| live.seat_of(c));
+        if let (Some(clock), Some(seat)) = (&mut live.clock, to_act) {
+            clock.start(seat, now);
+        }
+        let grace = Some(now + state.config.grace());
+        let seat = |p: &store::PlayerRef| {
+            Some(SeatHolder {
+                identity: Identity::from_player_ref(p),
+                conns: Vec::new(),
+                grace,
+            })
+        };
+        let seats = [seat(&record.game.black), seat(&record.game.white)];
+        let mut room = Room::new(
+            record.game.room.as_str().into(),
+            Settings {
+                rules,
+                time_control,
+                rated: record.game.rated,
+                public,
+                colour: ColourChoice::Black,
+            },
+            None,
+            state,
+        );
+        room.seats = seats;
+        room.live = Some(live);
+        room.version = unix_ms().max(0) as u64;
+        Ok(room)
+    }
+
+    pub(crate) fn id(&self) -> Arc<str> {
+        self.id.clone()
+    }
+
+    pub(crate) async fn run(mut self, mut rx: mpsc::Receiver<Command>) {
+        self.state.metrics.rooms.fetch_add(1, Ordering::Relaxed);
+        // A restored game decided before the crash (its last move stored, its end not) is finished now.
+        self.finish_if_decided(None).await;
+        self.publish_lobby();
+        while !self.closed {
+            let sleep = match self.next_deadline() {
+                Some(at) => self.state.clock.sleep_until(at),
+                None => Box::pin(std::future::pending()),
+            };
+            tokio::select! {
+                cmd = rx.recv() => match cmd {
+                    None => break,
+                    Some(Command::Shutdown { reply }) => {
+                        let _ = reply.send(());
+                        break;
+                    }
+                    Some(cmd) => self.handle(cmd).await,
+                },
+                () = sleep => self.on_deadline().await,
+            }
+        }
+        self.state.metrics.rooms.fetch_sub(1, Ordering::Relaxed);
+    }
+
+    async fn handle(&mut self, cmd: Command) {
+        match cmd {
+            Command::Join {
+                identity,
+                outbox,
+                role,
+                since,
+                rid,
+                reply,
+            } => {
+                let r = self.join(identity, outbox, role, since, rid).await;
+                let _ = reply.send(r);
+            }
+            Command::Leave { conn, rid, reply } => {
+                let r = self.leave(conn, rid).await;
+                let _ = reply.send(r);
+            }
+            Command::Act {
+                conn,
+                rid,
+                act,
+                reply,
+            } => {
+                let r = self.act(conn, rid, act).await;
+                let _ = reply.send(r);
+            }
+            Command::Disconnected { conn } => self.disconnected(conn),
+            Command::Shutdown { .. } => unreachable!("handled by the loop"),
+        }
+        self.maybe_close();
+    }
+
+    // ----- state -----
+
+    fn room_state(&self) -> RoomState {
+        match &self.live {
+            Some(l) if l.running() => RoomState::Playing,
+            Some(_) if self.seats.iter().all(Option::is_some) => RoomState::Over,
+            _ => RoomState::Waiting,
+        }
+    }
+
+    /// The live game when it is the room's current one (not a finished game whose seats changed since).
+    fn current(&self) -> Option<&Live> {
+        self.live
+            .as_ref()
+            .filter(|_| self.room_state() != RoomState::Waiting)
+    }
+
+    fn seat_colour(&self, seat: usize) -> Color {
+        match self.current() {
+            Some(l) => l.colour_of(seat),
+            None if seat == 0 => self.next_first,
+            None => self.next_first.opposite(),
+        }
+    }
+
+    fn seat_of_identity(&self, identity: &Identity) -> Option<usize> {
+        let key = identity.key();
+        (0..2).find(|&s| {
+            self.seats[s]
+                .as_ref()
+                .is_some_and(|h| h.identity.key() == key)
+        })
+    }
+
+    fn seat_info(&self, seat: usize, now: Instant) -> Option<Seat> {
+        let h = self.seats[seat].as_ref()?;
+        Some(Seat {
+            name: h.identity.name.clone(),
+            guest: h.identity.is_guest(),
+            rating: None,
+            provisional: None,
+            tier: None,
+            connected: !h.conns.is_empty(),
+            grace_ms: h
+                .grace
+                .map(|d| d.saturating_duration_since(now).as_millis() as u64),
+        })
+    }
+
+    fn seats_by_colour(&self, now: Instant) -> Seats {
+        let mut seats = Seats::default();
+        for s in 0..2 {
+            let info = self.seat_info(s, now);
+            match self.seat_colour(s) {
+                Color::Black => seats.black = info,
+                Color::White => seats.white = info,
+            }
+        }
+        seats
+    }
+
+    fn snapshot(&self, you: Option<usize>) -> RoomSnapshot {
+        let now = self.state.clock.now();
+        let live = self.current();
+        RoomSnapshot {
+            id: self.id.to_string(),
+            version: self.version,
+            rules: RulesSpec::from(self.rules),
+            time_control: self.time_control,
+            rated: self.rated,
+            public: self.public,
+            game_id: live.map(|l| l.id),
+            state: self.room_state(),
+            seats: self.seats_by_colour(now),
+            you: you.map(|s| self.seat_colour(s)),
+            phase: live.map_or(RoomPhase::None, Live::phase),
+            to_act: live.and_then(Live::to_act),
+            moves: live.map(|l| l.game.moves().to_vec()).unwrap_or_default(),
+            swapped: live.is_some_and(|l| l.game.colours_swapped()),
+            clocks: live.and_then(|l| l.clocks(now)),
+            forbidden: live.map(Live::forbidden).unwrap_or_default(),
+            claimable: live
+                .filter(|l| l.running())
+                .and_then(|l| l.game.claimable())
+                .map(|(point, kind)| ForbiddenPoint { point, kind }),
+            fifth_options: live.and_then(|l| match l.game.status() {
+                Status::Ongoing {
+                    phase: Phase::ChooseFifth { options },
+                    ..
+                } if l.running() => Some(options),
+                _ => None,
+            }),
+            offers: self
+                .offers
+                .pending()
+                .iter()
+                .map(|&(kind, seat)| OfferState {
+                    kind,
+                    by: self.seat_colour(seat),
+                })
+                .collect(),
+            spectators: self.spectators,
+            result: live.and_then(|l| l.result.clone()),
+        }
+    }
+
+    fn lobby_entry(&self) -> LobbyRoom {
+        LobbyRoom {
+            id: self.id.to_string(),
+            rules: RulesSpec::from(self.rules),
+            time_control: self.time_control,
+            rated: self.rated,
+            state: self.room_state(),
+            players: (0..2)
+                .filter_map(|s| {
+                    self.seats[s].as_ref().map(|h| LobbyPlayer {
+                        name: h.identity.name.clone(),
+                        colour: self.seat_colour(s),
+                        rating: None,
+                        tier: None,
+                    })
+                })
+                .collect(),
+            spectators: self.spectators,
+        }
+    }
+
+    fn publish_lobby(&self) {
+        if !self.public || self.closed {
+            return;
+        }
+        match self.room_state() {
+            RoomState::Waiting | RoomState::Playing => self.state.lobby.upsert(self.lobby_entry()),
+            RoomState::Over => self.state.lobby.remove(&self.id),
+        }
+    }
+
+    fn maybe_close(&mut self) {
+        if self.closed || self.seats.iter().any(Option::is_some) {
+            return;
+        }
+        self.closed = true;
+        self.state.rooms.closed(&self.id, self.creator.as_deref());
+        self.state.lobby.remove(&self.id);
+    }
+
+    // ----- sending -----
+
+    fn send_to(&mut self, conn: ConnId, msg: &ServerMessage, rid: Option<u64>) {
+        if let Some(m) = self.members.get_mut(&conn) {
+            if m.outbox.try_send(encode(msg, rid).into()) == Err(SendError::Full) {
+                m.behind_since.get_or_insert(self.state.clock.now());
+            }
+        }
+    }
+
+    /// Sends an event to every member (but `skip`), in order, with the actor's request id on the actor's copy.
+    fn emit(&mut self, event: RoomEvent, actor: Actor, skip: Option<ConnId>) {
+        self.version += 1;
+        let version = self.version;
+        self.log.push_back(VersionedEvent {
+            version,
+            event: event.clone(),
+        });
+        while self.log.len() > self.state.config.event_log {
+            self.log.pop_front();
+        }
+        let msg = ServerMessage::Event {
+            room: self.id.to_string(),
+            version,
+            event,
+        };
+        let text: Utf8Bytes = encode(&msg, None).into();
+        let actor_text = actor.and_then(|(conn, rid)| {
+            rid.map(|rid| (conn, Utf8Bytes::from(encode(&msg, Some(rid)))))
+        });
+        let now = self.state.clock.now();
+        let mut resync = Vec::new();
+        for (&id, m) in &mut self.members {
+            if Some(id) == skip {
+                continue;
+            }
+            if m.behind_since.is_some() {
+                resync.push(id);
+                continue;
+            }
+            let frame = match &actor_text {
+                Some((conn, t)) if *conn == id => t.clone(),
+                _ => text.clone(),
+            };
+            if m.outbox.try_send(frame) == Err(SendError::Full) {
+                m.behind_since = Some(now);
+            }
+        }
+        for id in resync {
+            self.resync(id);
+        }
+    }
+
+    /// Sends a whole snapshot to a member that fell behind, once its queue has room.
+    fn resync(&mut self, conn: ConnId) {
+        let Some(m) = self.members.get(&conn) else {
+            return;
+        };
+        if m.outbox.capacity() == 0 {
+            return;
+        }
+        let snapshot = self.snapshot(m.seat);
+        let frame = encode(&ServerMessage::Room { room: snapshot }, None);
+        if let Some(m) = self.members.get_mut(&conn) {
+            if m.outbox.try_send(frame.into()).is_ok() {
+                m.behind_since = None;
+            }
+        }
+    }
+
+    /// The answer to a join: the missed events when the log has all of them, else a snapshot.
+    fn send_state(&mut self, conn: ConnId, since: Option<u64>, rid: Option<u64>) {
+        if let Some(since) = since {
+            let first = self.log.front().map_or(self.version + 1, |e| e.version);
+            if since <= self.version && since + 1 >= first {
+                let events = self
+                    .log
+                    .iter()
+                    .filter(|e| e.version > since)
+                    .cloned()
+                    .collect();
+                let msg = ServerMessage::CatchUp {
+                    room: self.id.to_string(),
+                    events,
+                };
+                self.send_to(conn, &msg, rid);
+                return;
+            }
+        }
+        let seat = self.members.get(&conn).and_then(|m| m.seat);
+        let msg = ServerMessage::Room {
+            room: self.snapshot(seat),
+        };
+        self.send_to(conn, &msg, rid);
+    }
+
+    fn ack(&mut self, outbox: &Outbox, rid: Option<u64>) {
+        let msg = ServerMessage::Ack {
+            room: Some(self.id.to_string()),
+            version: Some(self.version),
+        };
+        let _ = outbox.try_send(encode(&msg, rid).into());
+    }
+
+    // ----- deadlines -----
+
+    fn next_deadline(&self) -> Option<Instant> {
+        let clock = self
+            .live
+            .as_ref()
+            .filter(|l| l.running())
+            .and_then(|l| l.clock.as_ref())
+            .and_then(GameClock::deadline);
+        let grace = self.seats.iter().flatten().filter_map(|h| h.grace).min();
+        let resync = self
+            .members
+            .values()
+            .any(|m| m.behind_since.is_some())
+            .then(|| self.state.clock.now() + RESYNC_RETRY);
+        [clock, grace, resync].into_iter().flatten().min()
+    }
+
+    async fn on_deadline(&mut self) {
+        let now = self.state.clock.now();
+        let flagged = self
+            .live
+            .as_ref()
+            .filter(|l| l.running())
+            .and_then(|l| l.clock.as_ref())
+            .and_then(|c| c.flagged(now));
+        if let Some(seat) = flagged {
+            self.finish(Ending::won(other(seat), "timeout"), None).await;
+        }
+        let expired: Vec<usize> = (0..2)
+            .filter(|&s| {
+                self.seats[s]
+                    .as_ref()
+                    .and_then(|h| h.grace)
+                    .is_some_and(|d| d <= now)
+            })
+            .collect();
+        if !expired.is_empty() {
+            if let Some(live) = self.live.as_ref().filter(|l| l.running()) {
+                let loser = match (expired.as_slice(), live.to_act()) {
+                    ([only], _) => *only,
+                    (_, Some(colour)) => live.seat_of(colour),
+                    _ => expired[0],
+                };
+                let ending = if live.ply() < 2 {
+                    Ending::no_winner("aborted", true)
+                } else {
+                    Ending::won(other(loser), "abandoned")
+                };
+                self.finish(ending, None).await;
+            }
+            for seat in expired {
+                self.free_seat(seat);
+            }
+            self.publish_lobby();
+            self.maybe_close();
+        }
+        let slow = Duration::from_secs(self.state.config.slow_client_secs);
+        let behind: Vec<(ConnId, Instant)> = self
+            .members
+            .iter()
+            .filter_map(|(&id, m)| m.behind_since.map(|t| (id, t)))
+            .collect();
+        for (id, since) in behind {
+            if now.saturating_duration_since(since) >= slow {
+                if let Some(m) = self.members.get(&id) {
+                    tracing::info!(room = %self.id, conn = id, "closing a client that stayed behind");
+                    self.state.metrics.kicked.fetch_add(1, Ordering::Relaxed);
+                    m.outbox.kick();
+                }
+            } else {
+                self.resync(id);
+            }
+        }
+    }
+
+    /// Empties a seat (its player left or did not come back in time).
+    fn free_seat(&mut self, seat: usize) {
+        let Some(holder) = self.seats[seat].take() else {
+            return;
+        };
+        let colour = if self.live.as_ref().is_some_and(|l| !l.running()) {
+            // After a game the seat keeps the colour it ended with.
+            self.live
+                .as_ref()
+                .map_or(Color::Black, |l| l.colour_of(seat))
+        } else {
+            self.seat_colour(seat)
+        };
+        for conn in &holder.conns {
+            if let Some(m) = self.members.get_mut(conn) {
+                // Another tab of the same player stays as a spectator.
+                m.seat = None;
+                self.spectators += 1;
+            }
+        }
+        self.offers.clear();
+        self.emit(
+            RoomEvent::PlayerLeft {
+                colour,
+                name: holder.identity.name,
+            },
+            None,
+            None,
+        );
+    }
+
+    // ----- joining and leaving -----
+
+    async fn join(
+        &mut self,
+        identity: Identity,
+        outbox: Outbox,
+        role: JoinRole,
+        since: Option<u64>,
+        rid: Option<u64>,
+    ) -> Result<(), RoomError> {
+        let conn = outbox.id;
+        if self.members.contains_key(&conn) {
+            self.send_state(conn, since, rid);
+            return Ok(());
+        }
+        let now = self.state.clock.now();
+        let own_seat = self.seat_of_identity(&identity);
+        match (role, own_seat) {
+            (JoinRole::Spectator, _) => {
+                self.members.insert(
+                    conn,
+                    Member {
+                        outbox,
+                        identity,
+                        seat: None,
+                        behind_since: None,
+                    },
+                );
+                self.spectators += 1;
+                self.emit(
+                    RoomEvent::Spectators {
+                        count: self.spectators,
+                    },
+                    None,
+                    Some(conn),
+                );
+            }
+            (JoinRole::Player, Some(seat)) => {
+                let holder = self.seats[seat].as_mut().expect("own seat");
+                let was_away = holder.conns.is_empty();
+                holder.conns.push(conn);
+                holder.grace = None;
+                let name = holder.identity.name.clone();
+                self.members.insert(
+                    conn,
+                    Member {
+                        outbox,
+                        identity,
+                        seat: Some(seat),
+                        behind_since: None,
+                    },
+                );
+                if was_away {
+                    let colour = self.seat_colour(seat);
+                    self.emit(
+                        RoomEvent::PlayerReconnected { colour, name },
+                        None,
+                        Some(conn),
+                    );
+                }
+            }
+            (JoinRole::Player, None) => {
+                let free = (0..2).find(|&s| self.seats[s].is_none());
+                let Some(seat) = free.filter(|_| self.room_state() == RoomState::Waiting) else {
+                    return Err(RoomError::new(
+                        code::ROOM_FULL,
+                        "both seats are taken; join as a spectator to watch",
+                    ));
+                };
+                if self.rated && identity.is_guest() {
+                    return Err(RoomError::new(
+                        code::ACCOUNT_REQUIRED,
+                        "rated games need an account",
+                    ));
+                }
+                self.seats[seat] = Some(SeatHolder {
+                    identity: identity.clone(),
+                    conns: vec![conn],
+                    grace: None,
+                });
+                let starts = self.seats.iter().all(Option::is_some);
+                if starts {
+                    if let Err(e) = self.create_live().await {
+                        self.seats[seat] = None;
+                        return Err(e);
+                    }
+                }
+                self.members.insert(
+                    conn,
+                    Member {
+                        outbox,
+                        identity,
+                        seat: Some(seat),
+                        behind_since: None,
+                    },
+                );
+                let player = self.seat_info(seat, now).expect("just seated");
+                let colour = self.seat_colour(seat);
+                self.emit(RoomEvent::PlayerJoined { colour, player }, None, Some(conn));
+                if starts {
+                    self.emit_started(Some(conn), None);
+                }
+            }
+        }
+        self.send_state(conn, since, rid);
+        self.publish_lobby();
+        Ok(())
+    }
+
+    async fn leave(&mut self, conn: ConnId, rid: Option<u64>) -> Result<(), RoomError> {
+        let Some(member) = self.members.get(&conn) else {
+            return Err(RoomError::new(
+                code::NOT_IN_ROOM,
+                "you are not in this room",
+            ));
+        };
+        let outbox = member.outbox.clone();
+        match member.seat {
+            None => {
+                self.members.remove(&conn);
+                self.spectators = self.spectators.saturating_sub(1);
+                self.emit(
+                    RoomEvent::Spectators {
+                        count: self.spectators,
+                    },
+                    None,
+                    None,
+                );
+            }
+            Some(seat) => {
+                if self.live.as_ref().is_some_and(Live::running) {
+                    self.finish(Ending::won(other(seat), "resign"), None).await;
+                }
+                self.members.remove(&conn);
+                if let Some(h) = self.seats[seat].as_mut() {
+                    h.conns.retain(|&c| c != conn);
+                }
+                self.free_seat(seat);
+            }
+        }
+        self.ack(&outbox, rid);
+        self.publish_lobby();
+        Ok(())
+    }
+
+    fn disconnected(&mut self, conn: ConnId) {
+        let Some(member) = self.members.remove(&conn) else {
+            return;
+        };
+        if *self.state.shutdown.borrow() {
+            // The server is stopping: nobody is charged for it.
+            return;
+        }
+        match member.seat {
+            None => {
+                self.spectators = self.spectators.saturating_sub(1);
+                self.emit(
+                    RoomEvent::Spectators {
+                        count: self.spectators,
+                    },
+                    None,
+                    None,
+                );
+                self.publish_lobby();
+            }
+            Some(seat) => {
+                let grace = self.state.config.grace();
+                let now = self.state.clock.now();
+                let colour = self.seat_colour(seat);
+                let Some(h) = self.seats[seat].as_mut() else {
+                    return;
+                };
+                h.conns.retain(|&c| c != conn);
+                if h.conns.is_empty() {
+                    h.grace = Some(now + grace);
+                    let name = h.identity.name.clone();
+                    self.emit(
+                        RoomEvent::PlayerDisconnected {
+                            colour,
+                            name,
+                            grace_ms: grace.as_millis() as u64,
+                        },
+                        None,
+                        None,
+                    );
+                }
+            }
+        }
+    }
+
+    // ----- games -----
+
+    /// Records a new game in the store and makes it the room's game (both seats are filled).
+    async fn create_live(&mut self) -> Result<(), RoomError> {
+        let first = self.next_first;
+        let (black_seat, white_seat) = if first == Color::Black {
+            (0, 1)
+        } else {
+            (1, 0)
+        };
+        let player = |s: usize| {
+            self.seats[s]
+                .as_ref()
+                .expect("both seats filled")
+                .identity
+                .player_ref()
+        };
+        let settings = StoredSettings {
+            time_control: self.time_control,
+            private: !self.public,
+        };
+        let new_game = NewGame {
+            room: self.id.to_string(),
+            rules: self.rules,
+            time_control: serde_json::to_string(&settings).expect("settings serialise"),
+            rated: self.rated,
+            black: player(black_seat),
+            white: player(white_seat),
+            started_at: unix_ms(),
+        };
+        let id = self.state.store.create_game(&new_game).await.map_err(|e| {
+            tracing::error!(room = %self.id, error = %e, "could not store a new game");
+            RoomError::internal()
+        })?;
+        let now = self.state.clock.now();
+        let mut clock = GameClock::new(self.time_control);
+        if let Some(c) = &mut clock {
+            c.start(black_seat, now);
+        }
+        self.live = Some(Live {
+            id,
+            game: Game::new(self.rules),
+            clock,
+            actors: Vec::new(),
+            seat0: first,
+            result: None,
+        });
+        self.offers.clear();
+        self.state
+            .metrics
+            .games_started
+            .fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+
+    fn emit_started(&mut self, skip: Option<ConnId>, actor: Actor) {
+        let now = self.state.clock.now();
+        let live = self.live.as_ref().expect("a game started");
+        let seats = self.seats_by_colour(now);
+        let event = RoomEvent::GameStarted {
+            game_id: live.id,
+            black: seats.black.expect("black seated"),
+            white: seats.white.expect("white seated"),
+            clocks: live.clocks(now),
+            forbidden: live.forbidden(),
+        };
+        self.emit(event, actor, skip);
+    }
+
+    fn running_live(&self) -> Result<(), RoomError> {
+        match (&self.live, self.room_state()) {
+            (Some(l), _) if l.running() => Ok(()),
+            (Some(_), RoomState::Over) => Err(RoomError::new(code::GAME_OVER, "the game is over")),
+            _ => Err(RoomError::new(
+                code::GAME_NOT_STARTED,
+                "the game has not started",
+            )),
+        }
+    }
+
+    async fn act(&mut self, conn: ConnId, rid: Option<u64>, act: Act) -> Result<(), RoomError> {
+        let Some(member) = self.members.get(&conn) else {
+            return Err(RoomError::new(code::NOT_IN_ROOM, "join the room first"));
+        };
+        if let Act::Chat(text) = act {
+            let text = text.trim().to_owned();
+            if text.is_empty() || text.chars().count() > MAX_CHAT_CHARS {
+                return Err(RoomError::new(
+                    code::BAD_CHAT,
+                    format!("a chat message has 1 to {MAX_CHAT_CHARS} characters"),
+                ));
+            }
+            let event = RoomEvent::Chat {
+                from: member.identity.name.clone(),
+                spectator: member.seat.is_none(),
+                text,
+            };
+            self.emit(event, Some((conn, rid)), None);
+            return Ok(());
+        }
+        let Some(seat) = member.seat else {
+            return Err(RoomError::new(
+                code::NOT_A_PLAYER,
+                "spectators cannot act in the game",
+            ));
+        };
+        let actor = Some((conn, rid));
+        match act {
+            Act::Place { point, ply } => self.place(seat, actor, point, ply).await,
+            Act::Rules(action) => self.play(seat, actor, action).await,
+            Act::Resign => {
+                self.running_live()?;
+                self.finish(Ending::won(other(seat), "resign"), actor).await;
+                Ok(())
+            }
+            Act::OfferDraw => {
+                self.running_live()?;
+                if self.offers.is_pending(OfferKind::Draw, other(seat)) {
+                    // Both want a draw.
+                    self.offers.take(OfferKind::Draw, other(seat));
+                    self.finish(Ending::no_winner("draw_agreed", false), actor)
+                        .await;
+                    return Ok(());
+                }
+                self.offer(seat, OfferKind::Draw, actor)
+            }
+            Act::AnswerDraw(accept) => {
+                self.running_live()?;
+                self.answer(seat, OfferKind::Draw, accept, actor)?;
+                if accept {
+                    self.finish(Ending::no_winner("draw_agreed", false), None)
+                        .await;
+                }
+                Ok(())
+            }
+            Act::RequestTakeback => {
+                self.running_live()?;
+                self.takeback_count(seat)?;
+                self.offer(seat, OfferKind::Takeback, actor)
+            }
+            Act::AnswerTakeback(accept) => {
+                self.running_live()?;
+                if accept {
+                    // Check before answering, so a failed takeback leaves the request standing.
+                    self.takeback_count(other(seat))?;
+                }
+                self.answer(seat, OfferKind::Takeback, accept, actor)?;
+                if accept {
+                    self.take_back(other(seat)).await?;
+                }
+                Ok(())
+            }
+            Act::OfferRematch => {
+                if self.room_state() != RoomState::Over {
+                    return Err(RoomError::new(
+                        code::GAME_NOT_OVER,
+                        "a rematch follows a finished game with both players seated",
+                    ));
+                }
+                if self.offers.is_pending(OfferKind::Rematch, other(seat)) {
+                    self.offers.take(OfferKind::Rematch, other(seat));
+                    return self.start_rematch(actor).await;
+                }
+                self.offer(seat, OfferKind::Rematch, actor)
+            }
+            Act::AnswerRematch(accept) => {
+                if self.room_state() != RoomState::Over {
+                    return Err(RoomError::new(
+                        code::GAME_NOT_OVER,
+                        "a rematch follows a finished game with both players seated",
+                    ));
+                }
+                self.answer(seat, OfferKind::Rematch, accept, actor)?;
+                if accept {
+                    self.start_rematch(None).await?;
+                }
+                Ok(())
+            }
+            Act::Chat(_) => unreachable!("handled above"),
+        }
+    }
+
+    fn offer(&mut self, seat: usize, kind: OfferKind, actor: Actor) -> Result<(), RoomError> {
+        let ply = self.live.as_ref().map_or(0, Live::ply);
+        self.offers
+            .check(kind, seat, ply)
+            .map_err(|code| RoomError::new(code, "this offer cannot be made now"))?;
+        self.offers.add(kind, seat);
+        let by = self.seat_colour(seat);
+        self.emit(RoomEvent::Offered { offer: kind, by }, actor, None);
+        Ok(())
+    }
+
+    fn answer(
+        &mut self,
+        seat: usize,
+        kind: OfferKind,
+        accept: bool,
+        actor: Actor,
+    ) -> Result<(), RoomError> {
+        let ply = self.live.as_ref().map_or(0, Live::ply);
+        if !self.offers.is_pending(kind, other(seat)) {
+            return Err(RoomError::new(
+                code::NO_OFFER,
+                "there is no such offer to answer",
+            ));
+        }
+        if accept {
+            self.offers.take(kind, other(seat));
+        } else {
+            self.offers.decline(kind, other(seat), ply);
+        }
+        let by = self.seat_colour(seat);
+        self.emit(
+            RoomEvent::OfferAnswered {
+                offer: kind,
+                by,
+                accept,
+            },
+            actor,
+            None,
+        );
+        Ok(())
+    }
+
+    /// How many actions a takeback for `seat` undoes: its last action and any reply after it.
+    fn takeback_count(&self, seat: usize) -> Result<usize, RoomError> {
+        let live = self.live.as_ref().expect("checked running");
+        let n = live.actors.len();
+        match live.actors.iter().rposition(|&s| s == seat) {
+            Some(last) if n - last <= 2 => Ok(n - last),
+            _ => Err(RoomError::new(
+                code::NOTHING_TO_TAKE_BACK,
+                "you have no move to take back",
+            )),
+        }
+    }
+
+    async fn take_back(&mut self, seat: usize) -> Result<(), RoomError> {
+        let count = self.takeback_count(seat)?;
+        let live = self.live.as_mut().expect("checked running");
+        let keep = (live.actors.len() - count) as u32;
+        self.state
+            .store
+            .truncate_actions(live.id, keep)
+            .await
+            .map_err(|e| {
+                tracing::error!(game = live.id, error = %e, "could not take back");
+                RoomError::internal()
+            })?;
+        for _ in 0..count {
+            live.game.undo();
+            live.actors.pop();
+        }
+        let now = self.state.clock.now();
+        let next = live.game.to_act().map(|c| live.seat_of(c));
+        if let (Some(c), Some(next)) = (&mut live.clock, next) {
+            c.freeze(now);
+            c.start(next, now);
+        }
+        let event = RoomEvent::TakenBack {
+            ply: live.ply(),
+            moves: live.game.moves().to_vec(),
+            to_act: live.to_act(),
+            phase: live.phase(),
+            clocks: live.clocks(now),
+            forbidden: live.forbidden(),
+        };
+        self.offers.stone_played();
+        self.emit(event, None, None);
+        Ok(())
+    }
+
+    async fn start_rematch(&mut self, actor: Actor) -> Result<(), RoomError> {
+        self.create_live().await?;
+        self.emit_started(None, actor);
+        self.publish_lobby();
+        Ok(())
+    }
+
+    async fn place(
+        &mut self,
+        seat: usize,
+        actor: Actor,
+        point: Point,
+        ply: u32,
+    ) -> Result<(), RoomError> {
+        let Some(live) = self.current() else {
+            return self.running_live();
+        };
+        let expected = live.ply() + 1;
+        if ply != expected {
+            let same = ply >= 1
+                && live.stone_action((ply - 1) as usize) == Some((Action::Place { point }, seat));
+            if same && ply < expected {
+                if let Some((conn, rid)) = actor {
+                    let msg = ServerMessage::Ack {
+                        room: Some(self.id.to_string()),
+                        version: Some(self.version),
+                    };
+                    self.send_to(conn, &msg, rid);
+                }
+                return Ok(());
+            }
+            return Err(RoomError::new(
+                code::STALE_PLY,
+                format!("ply {ply} is not the next ply ({expected})"),
+            ));
+        }
+        self.play(seat, actor, Action::Place { point }).await
+    }
+
+    /// Applies a rules action for a seat: judge, charge the clock, store durably, then announce.
+    async fn play(&mut self, seat: usize, actor: Actor, action: Action) -> Result<(), RoomError> {
+        self.running_live()?;
+        let now = self.state.clock.now();
+        let flagged = self
+            .live
+            .as_ref()
+            .and_then(|l| l.clock.as_ref())
+            .and_then(|c| c.flagged(now));
+        if let Some(flagged) = flagged {
+            self.finish(Ending::won(other(flagged), "timeout"), None)
+                .await;
+            return Err(RoomError::new(code::GAME_OVER, "time ran out"));
+        }
+        let live = self.live.as_mut().expect("running");
+        let colour = live.colour_of(seat);
+        let clock_before = live.clock.clone();
+        let event = live.game.apply_as(colour, action)?;
+        let next = live.game.to_act().map(|c| live.seat_of(c));
+        let mut used = 0;
+        if let Some(c) = &mut live.clock {
+            used = c.stop(now);
+            if let Some(next) = next {
+                c.start(next, now);
+            }
+        }
+        let remaining = live.clock.as_ref().map(|c| {
+            let t = c.totals(now);
+            [t[live.seat_of(Color::Black)], t[live.seat_of(Color::White)]]
+        });
+        let stored = StoredAction {
+            seq: (live.game.actions().len() - 1) as u32,
+            action,
+            used_ms: used as i64,
+            remaining_ms: remaining,
+            at: unix_ms(),
+        };
+        let started = Instant::now();
+        if let Err(e) = self.state.writer.append(live.id, stored).await {
+            tracing::error!(game = live.id, error = %e, "could not store an action");
+            live.game.undo();
+            live.clock = clock_before;
+            return Err(RoomError::internal());
+        }
+        self.state
+            .metrics
+            .store_write_seconds
+            .observe(started.elapsed());
+        self.state.metrics.moves.fetch_add(1, Ordering::Relaxed);
+        live.actors.push(seat);
+        let clocks = live.clocks(now);
+        let event = match event {
+            Event::Placed {
+                color,
+                point,
+                ply,
+                claimable,
+            } => Some(RoomEvent::Move {
+                colour: color,
+                point,
+                ply: ply as u32,
+                claimable,
+                to_act: live.game.to_act(),
+                phase: match live.game.status() {
+                    Status::Ongoing { phase, .. } => phase.into(),
+                    _ => RoomPhase::None,
+                },
+                clocks,
+                forbidden: live.forbidden(),
+            }),
+            Event::ColoursSwapped | Event::SwapDeclined => {
+                let name = |c: Color| {
+                    self.seats[live.seat_of(c)]
+                        .as_ref()
+                        .map(|h| h.identity.name.clone())
+                        .unwrap_or_default()
+                };
+                Some(RoomEvent::SwapDecided {
+                    swapped: matches!(event, Event::ColoursSwapped),
+                    black: name(Color::Black),
+                    white: name(Color::White),
+                    to_act: live.to_act(),
+                    phase: live.phase(),
+                    clocks,
+                })
+            }
+            Event::FifthProposed { points } => Some(RoomEvent::FifthProposed { points, clocks }),
+            Event::ForbiddenClaimed { .. } => None,
+        };
+        if matches!(action, Action::Place { .. } | Action::ChooseFifth { .. }) {
+            self.offers.stone_played();
+        }
+        let announced = event.is_some();
+        if let Some(event) = event {
+            self.emit(event, actor, None);
+        }
+        self.finish_if_decided(if announced { None } else { actor })
+            .await;
+        Ok(())
+    }
+
+    async fn finish_if_decided(&mut self, actor: Actor) {
+        let Some(live) = self.live.as_ref().filter(|l| l.running()) else {
+            return;
+        };
+        let ending = match live.game.status() {
+            Status::Ongoing { .. } => return,
+            Status::Drawn => Ending::no_winner("board_full", false),
+            Status::Won { winner, reason } => {
+                let mut e = Ending::won(live.seat_of(winner), reason.code());
+                match reason {
+                    WinReason::Five { line } => e.line = Some(line.points()),
+                    WinReason::ForbiddenMove { point, kind }
+                    | WinReason::ForbiddenClaimed { point, kind } => {
+                        e.forbidden = Some(ForbiddenPoint { point, kind })
+                    }
+                }
+                e
+            }
+        };
+        self.finish(ending, actor).await;
+    }
+
+    /// Ends the running game: stored first (exactly once), then announced.
+    async fn finish(&mut self, ending: Ending, actor: Actor) {
+        let now = self.state.clock.now();
+        let Some(live) = self.live.as_mut().filter(|l| l.running()) else {
+            return;
+        };
+        if let Some(c) = &mut live.clock {
+            c.freeze(now);
+        }
+        let winner = ending.winner.map(|s| live.colour_of(s));
+        let end = GameEnd {
+            winner,
+            aborted: ending.aborted,
+            reason: ending.reason.to_owned(),
+            ended_at: unix_ms(),
+        };
+        let mut finished = None;
+        for attempt in 1..=3 {
+            match self.state.store.finish_game(live.id, &end).await {
+                Ok(f) => {
+                    finished = f;
+                    break;
+                }
+                Err(e) => {
+                    tracing::error!(game = live.id, attempt, error = %e, "could not store a result");
+                    tokio::time::sleep(Duration::from_millis(50 * attempt)).await;
+                }
+            }
+        }
+        let name_of = |c: Color| {
+            self.seats[live.seat_of(c)]
+                .as_ref()
+                .map(|h| h.identity.name.clone())
+                .unwrap_or_default()
+        };
+        let ratings = finished.and_then(|f| f.rating_changes).map(|changes| {
+            [Color::Black, Color::White]
+                .into_iter()
+                .zip(changes)
+                .map(|(c, ch)| RatingDelta {
+                    name: name_of(c),
+                    before: ch.before.rating,
+                    after: ch.after.rating,
+                    tier: None,
+                })
+                .collect()
+        });
+        let result = GameResult {
+            winner,
+            winner_name: winner.map(name_of),
+            reason: ending.reason.to_owned(),
+            line: ending.line,
+            forbidden: ending.forbidden,
+            ratings,
+        };
+        live.result = Some(result.clone());
+        let clocks = live.clocks(now);
+        self.next_first = live.colour_of(0).opposite();
+        self.offers.clear();
+        self.state
+            .metrics
+            .games_finished
+            .fetch_add(1, Ordering::Relaxed);
+        self.emit(RoomEvent::GameOver { result, clocks }, actor, None);
+        self.publish_lobby();
+    }
+}

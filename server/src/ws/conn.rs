@@ -1,0 +1,523 @@
+//! One connection: the reader decodes, rate-limits and dispatches client messages; the writer drains the bounded
+//! outbox into the socket.
+
+use std::collections::HashSet;
+use std::net::SocketAddr;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use futures_util::stream::{SplitSink, SplitStream};
+use futures_util::{SinkExt, StreamExt};
+use protocol::{code, decode, encode, ClientMessage, Frame, ServerMessage, You};
+use tokio::sync::{mpsc, oneshot, Notify};
+
+use super::outbox::{Out, Outbox};
+use crate::identity::Identity;
+use crate::limits::{ConnectionPermit, TokenBucket};
+use crate::room::{Act, RoomError, RoomHandle, Settings};
+use crate::AppState;
+
+/// Close code for policy violations (abuse).
+const CLOSE_POLICY: u16 = 1008;
+/// Close code when the server goes away.
+const CLOSE_GOING_AWAY: u16 = 1001;
+/// Close code when the server is full.
+const CLOSE_TRY_LATER: u16 = 1013;
+/// One abuse allowance comes back this often.
+const ABUSE_REFILL_SECS: f64 = 5.0;
+
+/// Serves one upgraded socket until it closes.
+pub(super) async fn serve(
+    socket: WebSocket,
+    state: AppState,
+    addr: SocketAddr,
+    permit: Option<ConnectionPermit>,
+) {
+    let _tracked = state.track_connection();
+    let (sink, stream) = socket.split();
+    let (tx, rx) = mpsc::channel(state.config.outbox_capacity);
+    let kick = Arc::new(Notify::new());
+    let id = state.next_conn_id();
+    let outbox = Outbox::new(id, tx, kick.clone());
+    let (done_tx, done_rx) = oneshot::channel();
+    let ping = Duration::from_secs(state.config.ping_secs.max(1));
+    let writer = tokio::spawn(write(sink, rx, kick, ping, done_tx));
+    let Some(_permit) = permit else {
+        let msg = ServerMessage::error(
+            code::TOO_MANY_CONNECTIONS,
+            "the server holds as many connections as it allows; try again later",
+        );
+        let _ = outbox.send(Out::Text(encode(&msg, None).into())).await;
+        let _ = outbox
+            .send(Out::Close(CLOSE_TRY_LATER, "too many connections"))
+            .await;
+        drop(outbox);
+        let _ = writer.await;
+        return;
+    };
+    state.metrics.connections.fetch_add(1, Ordering::Relaxed);
+    tracing::debug!(conn = id, %addr, "connected");
+    let now = state.clock.now();
+    let mut conn = Conn {
+        bucket: TokenBucket::new(state.config.msg_rate, state.config.msg_burst, now),
+        abuse: TokenBucket::new(
+            1.0 / ABUSE_REFILL_SECS,
+            state.config.abuse_limit.max(1),
+            now,
+        ),
+        state,
+        outbox,
+        identity: None,
+        rooms: HashSet::new(),
+        lobby: false,
+        closing: false,
+    };
+    conn.read(stream, done_rx).await;
+    conn.cleanup().await;
+    conn.state
+        .metrics
+        .connections
+        .fetch_sub(1, Ordering::Relaxed);
+    drop(conn);
+    let _ = tokio::time::timeout(Duration::from_secs(5), writer).await;
+    tracing::debug!(conn = id, "disconnected");
+}
+
+async fn write(
+    mut sink: SplitSink<WebSocket, Message>,
+    mut rx: mpsc::Receiver<Out>,
+    kick: Arc<Notify>,
+    ping_every: Duration,
+    _done: oneshot::Sender<()>,
+) {
+    let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
+    loop {
+        tokio::select! {
+            out = rx.recv() => match out {
+                Some(Out::Text(text)) => {
+                    if sink.send(Message::Text(text)).await.is_err() {
+                        break;
+                    }
+                }
+                Some(Out::Close(code, reason)) => {
+                    let frame = CloseFrame { code, reason: reason.into() };
+                    let _ = sink.send(Message::Close(Some(frame))).await;
+                    break;
+                }
+                None => {
+                    let _ = sink.close().await;
+                    break;
+                }
+            },
+            () = kick.notified() => {
+                let frame = CloseFrame { code: CLOSE_POLICY, reason: "too slow".into() };
+                let _ = sink.send(Message::Close(Some(frame))).await;
+                break;
+            }
+            _ = ping.tick() => {
+                if sink.send(Message::Ping(Default::default())).await.is_err() {
+                    break;
+                }
+            }
+        }
+    }
+}
+
+struct Conn {
+    state: AppState,
+    outbox: Outbox,
+    identity: Option<Identity>,
+    rooms: HashSet<Arc<str>>,
+    lobby: bool,
+    bucket: TokenBucket,
+    abuse: TokenBucket,
+    closing: bool,
+}
+
+impl Conn {
+    async fn read(
+        &mut self,
+        mut stream: SplitStream<WebSocket>,
+        mut writer_done: oneshot::Receiver<()>,
+    ) {
+        let mut shutdown = self.state.shutdown.subscribe();
+        let idle = Duration::from_secs(self.state.config.idle_secs.max(1));
+        while !self.closing {
+            let next = tokio::select! {
+                biased;
+                () = async { let _ = shutdown.wait_for(|&s| s).await; } => {
+                    let _ = self.outbox.send(Out::Close(CLOSE_GOING_AWAY, "server shutting down")).await;
+                    return;
+                }
+                _ = &mut writer_done => return,
+                next = tokio::time::timeout(idle, stream.next()) => next,
+            };
+            let message = match next {
+                Err(_) => {
+                    let _ = self.outbox.send(Out::Close(1000, "idle")).await;
+                    return;
+                }
+                Ok(None) => return,
+                Ok(Some(Err(e))) => {
+                    tracing::debug!(conn = self.outbox.id, error = %e, "read failed");
+                    let _ = self
+                        .outbox
+                        .send(Out::Close(CLOSE_POLICY, "unreadable frame"))
+                        .await;
+                    return;
+                }
+                Ok(Some(Ok(m))) => m,
+            };
+            match message {
+                Message::Text(text) => {
+                    if self.admit().await {
+                        self.on_text(&text).await;
+                    }
+                }
+                Message::Binary(_) => {
+                    if self.admit().await {
+                        self.violation(
+                            code::BINARY_FRAME,
+                            "binary frames are not part of the protocol",
+                            None,
+                        )
+                        .await;
+                    }
+                }
+                Message::Close(_) => return,
+                Message::Ping(_) | Message::Pong(_) => {}
+            }
+        }
+    }
+
+    /// Counts a message against the rate limit.
+    async fn admit(&mut self) -> bool {
+        self.state
+            .metrics
+            .messages_in
+            .fetch_add(1, Ordering::Relaxed);
+        if self.bucket.take(self.state.clock.now()) {
+            return true;
+        }
+        self.violation(code::RATE_LIMITED, "too many messages; slow down", None)
+            .await;
+        false
+    }
+
+    async fn send(&self, msg: &ServerMessage, rid: Option<u64>) {
+        let _ = self.outbox.send(Out::Text(encode(msg, rid).into())).await;
+    }
+
+    async fn error(&self, code: &str, message: &str, rid: Option<u64>) {
+        self.state
+            .metrics
+            .errors_out
+            .fetch_add(1, Ordering::Relaxed);
+        self.send(&ServerMessage::error(code, message), rid).await;
+    }
+
+    async fn room_error(&self, e: RoomError, rid: Option<u64>) {
+        self.error(&e.code, &e.message, rid).await;
+    }
+
+    /// Answers a bad frame; a connection that keeps sending them is closed with 1008.
+    async fn violation(&mut self, code: &str, message: &str, rid: Option<u64>) {
+        self.error(code, message, rid).await;
+        if !self.abuse.take(self.state.clock.now()) {
+            tracing::info!(conn = self.outbox.id, code, "closing an abusive connection");
+            self.state.metrics.kicked.fetch_add(1, Ordering::Relaxed);
+            let _ = self
+                .outbox
+                .send(Out::Close(CLOSE_POLICY, "policy violation"))
+                .await;
+            self.closing = true;
+        }
+    }
+
+    async fn on_text(&mut self, text: &str) {
+        let Frame { rid, msg } =
+            match decode::<ClientMessage>(text, self.state.config.max_frame_bytes) {
+                Ok(frame) => frame,
+                Err(e) => {
+                    let message = e.to_string();
+                    self.violation(e.code(), &message, e.rid).await;
+                    return;
+                }
+            };
+        let Some(identity) = self.identity.clone() else {
+            if let ClientMessage::Hello { version, token } = msg {
+                self.hello(version, token, rid).await;
+            } else {
+                self.violation(code::HELLO_REQUIRED, "say hello first", rid)
+                    .await;
+            }
+            return;
+        };
+        let started = Instant::now();
+        let room_request = msg.room().is_some() || matches!(msg, ClientMessage::CreateRoom { .. });
+        self.dispatch(identity, msg, rid).await;
+        if room_request {
+            self.state.metrics.action_seconds.observe(started.elapsed());
+        }
+    }
+
+    async fn hello(&mut self, version: u32, token: Option<String>, rid: Option<u64>) {
+        if version != protocol::PROTOCOL_VERSION {
+            self.error(
+                code::UNSUPPORTED_VERSION,
+                &format!("this server speaks protocol {}", protocol::PROTOCOL_VERSION),
+                rid,
+            )
+            .await;
+            return;
+        }
+        let resumed = match &token {
+            Some(t) => match self.state.identities.resume(t).await {
+                Ok(found) => found.map(|identity| (identity, t.clone())),
+                Err(e) => {
+                    tracing::error!(error = %e, "could not read a session");
+                    return self.error(code::INTERNAL, "try again", rid).await;
+                }
+            },
+            None => None,
+        };
+        let (identity, token) = match resumed {
+            Some(found) => found,
+            None => match self.state.identities.new_guest().await {
+                Ok(fresh) => fresh,
+                Err(e) => {
+                    tracing::error!(error = %e, "could not create a guest session");
+                    return self.error(code::INTERNAL, "try again", rid).await;
+                }
+            },
+        };
+        let welcome = ServerMessage::Welcome {
+            you: You {
+                name: identity.name.clone(),
+                guest: identity.is_guest(),
+            },
+            token,
+            server_version: env!("CARGO_PKG_VERSION").to_owned(),
+        };
+        self.identity = Some(identity);
+        self.send(&welcome, rid).await;
+    }
+
+    fn room(&self, id: &str) -> Result<RoomHandle, RoomError> {
+        self.state
+            .rooms
+            .get(id)
+            .ok_or_else(|| RoomError::new(code::UNKNOWN_ROOM, "no such room"))
+    }
+
+    async fn dispatch(&mut self, identity: Identity, msg: ClientMessage, rid: Option<u64>) {
+        use ClientMessage as C;
+        let result = match msg {
+            C::Hello { .. } => Err(RoomError::new(
+                code::ALREADY_HELLO,
+                "hello was already said",
+            )),
+            C::Ping {} => {
+                self.send(&ServerMessage::Pong {}, rid).await;
+                Ok(())
+            }
+            C::SubscribeLobby {} => {
+                self.lobby = true;
+                self.state.lobby.subscribe(self.outbox.clone(), rid);
+                Ok(())
+            }
+            C::UnsubscribeLobby {} => {
+                self.lobby = false;
+                self.state.lobby.unsubscribe(self.outbox.id);
+                self.send(
+                    &ServerMessage::Ack {
+                        room: None,
+                        version: None,
+                    },
+                    rid,
+                )
+                .await;
+                Ok(())
+            }
+            C::CreateRoom {
+                rules,
+                time_control,
+                rated,
+                public,
+                colour,
+            } => {
+                self.create_room(identity, rules, time_control, rated, public, colour, rid)
+                    .await
+            }
+            C::Join { room, role, since } => self.join(identity, &room, role, since, rid).await,
+            C::Leave { room } => match self.room(&room) {
+                Ok(handle) => {
+                    let r = handle.leave(self.outbox.id, rid).await;
+                    if r.is_ok() {
+                        self.rooms.remove(&handle.id);
+                    }
+                    r
+                }
+                Err(e) => Err(e),
+            },
+            C::Place { room, point, ply } => self.act(&room, rid, Act::Place { point, ply }).await,
+            C::DecideSwap { room, swap } => {
+                self.act(&room, rid, Act::Rules(rules::Action::DecideSwap { swap }))
+                    .await
+            }
+            C::ProposeFifth { room, points } => {
+                self.act(
+                    &room,
+                    rid,
+                    Act::Rules(rules::Action::ProposeFifth { points }),
+                )
+                .await
+            }
+            C::ChooseFifth { room, point } => {
+                self.act(&room, rid, Act::Rules(rules::Action::ChooseFifth { point }))
+                    .await
+            }
+            C::ClaimForbidden { room } => {
+                self.act(&room, rid, Act::Rules(rules::Action::ClaimForbidden))
+                    .await
+            }
+            C::Resign { room } => self.act(&room, rid, Act::Resign).await,
+            C::OfferDraw { room } => self.act(&room, rid, Act::OfferDraw).await,
+            C::AnswerDraw { room, accept } => self.act(&room, rid, Act::AnswerDraw(accept)).await,
+            C::RequestTakeback { room } => self.act(&room, rid, Act::RequestTakeback).await,
+            C::AnswerTakeback { room, accept } => {
+                self.act(&room, rid, Act::AnswerTakeback(accept)).await
+            }
+            C::OfferRematch { room } => self.act(&room, rid, Act::OfferRematch).await,
+            C::AnswerRematch { room, accept } => {
+                self.act(&room, rid, Act::AnswerRematch(accept)).await
+            }
+            C::Chat { room, text } => self.act(&room, rid, Act::Chat(text)).await,
+        };
+        if let Err(e) = result {
+            self.room_error(e, rid).await;
+        }
+    }
+
+    async fn act(&self, room: &str, rid: Option<u64>, act: Act) -> Result<(), RoomError> {
+        self.room(room)?.act(self.outbox.id, rid, act).await
+    }
+
+    async fn join(
+        &mut self,
+        identity: Identity,
+        room: &str,
+        role: protocol::JoinRole,
+        since: Option<u64>,
+        rid: Option<u64>,
+    ) -> Result<(), RoomError> {
+        let handle = self.room(room)?;
+        if !self.rooms.contains(&handle.id)
+            && self.rooms.len() >= self.state.config.max_rooms_per_connection
+        {
+            return Err(RoomError::new(
+                code::TOO_MANY_ROOMS,
+                "this connection is in as many rooms as allowed",
+            ));
+        }
+        handle
+            .join(identity, self.outbox.clone(), role, since, rid)
+            .await?;
+        self.rooms.insert(handle.id.clone());
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn create_room(
+        &mut self,
+        identity: Identity,
+        rules: protocol::RulesSpec,
+        time_control: protocol::TimeControl,
+        rated: bool,
+        public: bool,
+        colour: protocol::ColourChoice,
+        rid: Option<u64>,
+    ) -> Result<(), RoomError> {
+        let rules = rules.to_rules().map_err(|e| RoomError {
+            code: e.code().into(),
+            message: e.to_string(),
+        })?;
+        check_time_control(&time_control)?;
+        if rated && identity.is_guest() {
+            return Err(RoomError::new(
+                code::ACCOUNT_REQUIRED,
+                "rated games need an account",
+            ));
+        }
+        if self.rooms.len() >= self.state.config.max_rooms_per_connection {
+            return Err(RoomError::new(
+                code::TOO_MANY_ROOMS,
+                "this connection is in as many rooms as allowed",
+            ));
+        }
+        let settings = Settings {
+            rules,
+            time_control,
+            rated,
+            public,
+            colour,
+        };
+        let handle = self.state.rooms.create(&self.state, settings, &identity)?;
+        handle
+            .join(
+                identity,
+                self.outbox.clone(),
+                protocol::JoinRole::Player,
+                None,
+                rid,
+            )
+            .await?;
+        self.rooms.insert(handle.id.clone());
+        Ok(())
+    }
+
+    /// Tells every joined room and the lobby that this connection is gone.
+    async fn cleanup(&mut self) {
+        if self.lobby {
+            self.state.lobby.unsubscribe(self.outbox.id);
+        }
+        for id in self.rooms.drain() {
+            if let Some(room) = self.state.rooms.get(&id) {
+                room.disconnected(self.outbox.id).await;
+            }
+        }
+    }
+}
+
+/// Time controls a room may use: up to 3 hours of base time, 10 minutes of increment, 30 periods of 10 minutes.
+fn check_time_control(tc: &protocol::TimeControl) -> Result<(), RoomError> {
+    use protocol::TimeControl as T;
+    const HOURS_3: u64 = 3 * 3600 * 1000;
+    const MIN_10: u64 = 10 * 60 * 1000;
+    let ok = match *tc {
+        T::None => true,
+        T::Fischer {
+            base_ms,
+            increment_ms,
+        } => (1_000..=HOURS_3).contains(&base_ms) && increment_ms <= MIN_10,
+        T::ByoYomi {
+            base_ms,
+            periods,
+            period_ms,
+        } => {
+            base_ms <= HOURS_3
+                && (1..=30).contains(&periods)
+                && (1_000..=MIN_10).contains(&period_ms)
+        }
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(RoomError::new(
+            code::INVALID_TIME_CONTROL,
+            "base time 1 s to 3 h, increment up to 10 min; byo-yomi 1 to 30 periods of 1 s to 10 min",
+        ))
+    }
+}
