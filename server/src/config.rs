@@ -64,6 +64,27 @@ pub struct Config {
     /// Days a guest token stays valid.
     #[arg(long, env = "GUEST_SESSION_DAYS", default_value_t = 30)]
     pub guest_session_days: u64,
+    /// Days a login session stays valid.
+    #[arg(long, env = "SESSION_DAYS", default_value_t = 30)]
+    pub session_days: u64,
+    /// Mark the session cookie `Secure` (set when the site is served over HTTPS).
+    #[arg(long, env = "SECURE_COOKIES")]
+    pub secure_cookies: bool,
+    /// Login and registration attempts one address may make in a burst.
+    #[arg(long, env = "LOGIN_BURST_PER_IP", default_value_t = 20)]
+    pub login_burst_per_ip: u32,
+    /// Login and registration attempts one address regains per minute.
+    #[arg(long, env = "LOGIN_PER_MINUTE_PER_IP", default_value_t = 10.0)]
+    pub login_per_minute_per_ip: f64,
+    /// Login attempts one account name may take in a burst.
+    #[arg(long, env = "LOGIN_BURST_PER_ACCOUNT", default_value_t = 5)]
+    pub login_burst_per_account: u32,
+    /// Login attempts one account name regains per minute.
+    #[arg(long, env = "LOGIN_PER_MINUTE_PER_ACCOUNT", default_value_t = 3.0)]
+    pub login_per_minute_per_account: f64,
+    /// Memory cost of argon2id password hashes in KiB (OWASP: 19456).
+    #[arg(long, env = "PASSWORD_MEMORY_KIB", default_value_t = 19_456)]
+    pub password_memory_kib: u32,
 }
 
 impl Config {
@@ -122,6 +143,16 @@ impl fmt::Debug for Config {
             .field("ping_secs", &self.ping_secs)
             .field("idle_secs", &self.idle_secs)
             .field("guest_session_days", &self.guest_session_days)
+            .field("session_days", &self.session_days)
+            .field("secure_cookies", &self.secure_cookies)
+            .field("login_burst_per_ip", &self.login_burst_per_ip)
+            .field("login_per_minute_per_ip", &self.login_per_minute_per_ip)
+            .field("login_burst_per_account", &self.login_burst_per_account)
+            .field(
+                "login_per_minute_per_account",
+                &self.login_per_minute_per_account,
+            )
+            .field("password_memory_kib", &self.password_memory_kib)
             .finish()
     }
 }

@@ -4,6 +4,7 @@
 
 #![warn(missing_docs)]
 
+pub mod accounts;
 pub mod config;
 pub mod http;
 pub mod identity;

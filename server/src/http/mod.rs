@@ -20,6 +20,9 @@ pub fn router(state: AppState) -> Router {
         .merge(health::router())
         .merge(rooms::router())
         .merge(games::router())
+        .merge(crate::accounts::router(
+            crate::accounts::Accounts::from_app(&state),
+        ))
         .merge(metrics::router())
         .merge(crate::ws::router())
         .merge(assets::router())

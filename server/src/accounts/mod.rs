@@ -1,0 +1,260 @@
+//! Accounts: registration, login and logout, sessions for browsers (cookie) and other clients (bearer token),
+//! rate limits on guessing, and the read side of ratings: leaderboards, profiles, game lists and the tier table.
+//!
+//! Everything here is reached through [`router`], which owns its state ([`Accounts`]) so it merges into any
+//! application router. The WebSocket `hello` resumes the same tokens through [`crate::identity`], because both
+//! store tokens with the same hash ([`token::hash`]); the upgrade request can read a browser's cookie with
+//! [`token::from_headers`].
+//!
+//! Passwords and tokens never reach a log: request bodies are not logged, the credentials type redacts its
+//! `Debug`, and errors name only codes.
+
+pub mod auth;
+pub mod error;
+pub mod leaderboard;
+pub mod password;
+pub mod players;
+pub mod rate_limit;
+pub mod seat;
+pub mod token;
+pub mod username;
+pub mod view;
+
+use std::convert::Infallible;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::request::Parts;
+use axum::http::HeaderMap;
+use axum::routing::{get, post};
+use axum::Router;
+use store::{SessionOwner, Store};
+
+use crate::time::{unix_ms, Clock};
+
+pub use error::ApiError;
+pub use password::HashCost;
+pub use rate_limit::Limit;
+
+/// How accounts behave; built from the server's configuration.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// How long a login stays valid.
+    pub session_ttl: Duration,
+    /// Whether the session cookie is marked `Secure` (only when the site is served over HTTPS).
+    pub secure_cookies: bool,
+    /// Login and registration attempts per client address.
+    pub per_address: Limit,
+    /// Login attempts per account name (and registration attempts per requested name).
+    pub per_account: Limit,
+    /// The cost of argon2id for new hashes.
+    pub hash_cost: HashCost,
+    /// Most password hashes computed at once.
+    pub concurrent_hashes: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            session_ttl: Duration::from_secs(30 * 24 * 3600),
+            secure_cookies: false,
+            per_address: Limit {
+                burst: 20,
+                per_minute: 10.0,
+            },
+            per_account: Limit {
+                burst: 5,
+                per_minute: 3.0,
+            },
+            hash_cost: HashCost::default(),
+            concurrent_hashes: 4,
+        }
+    }
+}
+
+impl Settings {
+    /// The settings the server's flags and environment give.
+    pub fn from_config(config: &crate::Config) -> Settings {
+        let defaults = Settings::default();
+        Settings {
+            session_ttl: Duration::from_secs(config.session_days.saturating_mul(24 * 3600)),
+            secure_cookies: config.secure_cookies,
+            per_address: Limit {
+                burst: config.login_burst_per_ip,
+                per_minute: config.login_per_minute_per_ip,
+            },
+            per_account: Limit {
+                burst: config.login_burst_per_account,
+                per_minute: config.login_per_minute_per_account,
+            },
+            hash_cost: HashCost {
+                memory_kib: config.password_memory_kib,
+                ..defaults.hash_cost
+            },
+            ..defaults
+        }
+    }
+}
+
+/// The accounts feature's state: cheap to clone (one `Arc`).
+#[derive(Clone)]
+pub struct Accounts {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    store: Arc<dyn Store>,
+    settings: Settings,
+    clock: Clock,
+    /// The clock's instant and the wall time at start-up: session expiry follows the injected clock, so tests
+    /// can move a month ahead without waiting.
+    epoch: (Instant, i64),
+    hasher: password::Hasher,
+    per_address: rate_limit::RateLimiter,
+    per_account: rate_limit::RateLimiter,
+}
+
+impl Accounts {
+    /// Accounts over `store`, with rate limits and session expiry measured on `clock`.
+    pub fn new(store: Arc<dyn Store>, settings: Settings, clock: Clock) -> Accounts {
+        let epoch = (clock.now(), unix_ms());
+        Accounts {
+            inner: Arc::new(Inner {
+                store,
+                hasher: password::Hasher::new(settings.hash_cost, settings.concurrent_hashes),
+                per_address: rate_limit::RateLimiter::new(settings.per_address),
+                per_account: rate_limit::RateLimiter::new(settings.per_account),
+                settings,
+                clock,
+                epoch,
+            }),
+        }
+    }
+
+    /// The accounts of an application: its store and clock, settings from its configuration.
+    pub fn from_app(state: &crate::AppState) -> Accounts {
+        Accounts::new(
+            state.store.clone(),
+            Settings::from_config(&state.config),
+            state.clock.clone(),
+        )
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.inner.store
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &Settings {
+        &self.inner.settings
+    }
+
+    /// Wall time in milliseconds since the Unix epoch, as the injected clock sees it.
+    pub fn now_ms(&self) -> i64 {
+        let (at, ms) = self.inner.epoch;
+        let elapsed = self.inner.clock.now().saturating_duration_since(at);
+        ms + i64::try_from(elapsed.as_millis()).unwrap_or(i64::MAX / 2)
+    }
+
+    /// Whom the session token in these headers (bearer, else cookie) stands for, if anyone.
+    pub async fn owner(&self, headers: &HeaderMap) -> Result<Option<SessionOwner>, ApiError> {
+        let Some(token) = token::from_headers(headers) else {
+            return Ok(None);
+        };
+        Ok(self
+            .inner
+            .store
+            .session(&token::hash(&token), self.now_ms())
+            .await?)
+    }
+
+    /// Takes one login or registration attempt for an address and an account name.
+    fn limit(&self, ip: IpAddr, account: &str) -> Result<(), ApiError> {
+        let now = self.inner.clock.now();
+        self.inner
+            .per_address
+            .take(&address_key(ip), now)
+            .map_err(ApiError::RateLimited)?;
+        // Names are case-insensitive, so are their limits; long junk names are cut so keys stay small.
+        let key: String = account
+            .chars()
+            .take(username::MAX_LEN + 1)
+            .collect::<String>()
+            .to_lowercase();
+        self.inner
+            .per_account
+            .take(&key, now)
+            .map_err(ApiError::RateLimited)
+    }
+}
+
+/// The rate-limit key of an address. One IPv6 subscriber usually holds a whole /64, so the limit applies to the
+/// /64 rather than to each of its 2^64 addresses.
+fn address_key(ip: IpAddr) -> String {
+    match ip {
+        IpAddr::V4(v4) => v4.to_string(),
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let s = v6.segments();
+                format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+            }
+        },
+    }
+}
+
+/// The accounts routes, with their state already applied, to merge into the application's router:
+/// `POST /api/register`, `POST /api/login`, `POST /api/logout`, `GET /api/me`, `GET /api/leaderboard`,
+/// `GET /api/tiers`, `GET /api/players/{name}`, `GET /api/players/{name}/games`.
+pub fn router<S>(accounts: Accounts) -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+{
+    Router::new()
+        .route("/api/register", post(auth::register))
+        .route("/api/login", post(auth::login))
+        .route("/api/logout", post(auth::logout))
+        .route("/api/me", get(auth::me))
+        .route("/api/leaderboard", get(leaderboard::leaderboard))
+        .route("/api/tiers", get(leaderboard::tiers))
+        .route("/api/players/{name}", get(players::profile))
+        .route("/api/players/{name}/games", get(players::games))
+        .with_state(accounts)
+}
+
+/// The client's address, from the connection (the server must be served with connect info). Without it every
+/// client shares one address, so limits still hold, only more tightly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClientIp(pub IpAddr);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
+    type Rejection = Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<ClientIp, Infallible> {
+        Ok(ClientIp(
+            parts
+                .extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip()),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ipv6_addresses_share_a_limit_per_64_bit_prefix() {
+        let a: IpAddr = "2001:db8:1:2:aaaa::1".parse().unwrap();
+        let b: IpAddr = "2001:db8:1:2:bbbb::2".parse().unwrap();
+        let c: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        assert_eq!(address_key(a), address_key(b));
+        assert_ne!(address_key(a), address_key(c));
+        let mapped: IpAddr = "::ffff:10.0.0.7".parse().unwrap();
+        assert_eq!(address_key(mapped), "10.0.0.7");
+    }
+}

@@ -1,0 +1,144 @@
+//! `GET /api/players/{name}` (a profile) and `GET /api/players/{name}/games?before=…&limit=…` (its games, newest
+//! first, page by page).
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use store::User;
+
+use super::error::ApiError;
+use super::view::{GameSummary, HistoryView, StandingView};
+use super::{username, Accounts};
+
+/// Games in a profile.
+pub const PROFILE_GAMES: u32 = 20;
+/// Default games per page.
+pub const DEFAULT_PAGE: u32 = 20;
+/// Most games per page.
+pub const MAX_PAGE: u32 = 100;
+
+/// A pool's standing with its rating history.
+#[derive(Serialize)]
+pub struct PoolView {
+    /// Standing.
+    #[serde(flatten)]
+    pub standing: StandingView,
+    /// Rating after each rated game in the pool, oldest first.
+    pub history: Vec<HistoryView>,
+}
+
+/// A player's profile.
+#[derive(Serialize)]
+pub struct ProfileView {
+    /// Name as registered.
+    pub name: String,
+    /// When registered.
+    pub created_at: i64,
+    /// One entry per pool played, in pool order.
+    pub ratings: Vec<PoolView>,
+    /// The latest games, newest first.
+    pub games: Vec<GameSummary>,
+    /// Pass as `before` to `/api/players/{name}/games` for older games; `null` when there are none.
+    pub next_before: Option<i64>,
+}
+
+/// A page of games.
+#[derive(Serialize)]
+pub struct GamesPage {
+    /// Games, newest first.
+    pub games: Vec<GameSummary>,
+    /// Pass as `before` for the next page; `null` on the last page.
+    pub next_before: Option<i64>,
+}
+
+/// The query of the games list.
+#[derive(Deserialize)]
+pub struct GamesQuery {
+    /// Only games with a smaller id.
+    pub before: Option<i64>,
+    /// Games per page (1–100, default 20).
+    pub limit: Option<u32>,
+}
+
+async fn user(accounts: &Accounts, name: &str) -> Result<User, ApiError> {
+    // A name that breaks the rules cannot be registered: no need to ask the database.
+    let name = username::validate(name).map_err(|_| ApiError::NotFound)?;
+    accounts
+        .store()
+        .user_by_name(name)
+        .await?
+        .ok_or(ApiError::NotFound)
+}
+
+/// Up to `limit` games of `user` below `before`, and where the next page starts.
+async fn page(
+    accounts: &Accounts,
+    user: &User,
+    before: Option<i64>,
+    limit: u32,
+) -> Result<GamesPage, ApiError> {
+    // One more than asked tells whether another page exists without a count query.
+    let mut records = accounts
+        .store()
+        .games_of(user.id, before, limit + 1)
+        .await?;
+    let more = records.len() > limit as usize;
+    records.truncate(limit as usize);
+    let games: Vec<GameSummary> = records
+        .iter()
+        .map(|r| GameSummary::of(r, user.id))
+        .collect();
+    let next_before = if more {
+        games.last().map(|g| g.id)
+    } else {
+        None
+    };
+    Ok(GamesPage { games, next_before })
+}
+
+/// A player's profile; `404 not_found` for an unknown name.
+pub async fn profile(
+    State(accounts): State<Accounts>,
+    Path(name): Path<String>,
+) -> Result<Json<ProfileView>, ApiError> {
+    let user = user(&accounts, &name).await?;
+    let standings = accounts.store().standings(user.id).await?;
+    let history = accounts.store().rating_history(user.id).await?;
+    let ratings = standings
+        .iter()
+        .map(|s| PoolView {
+            standing: StandingView::from(s),
+            history: history
+                .iter()
+                .filter(|h| h.pool == s.pool)
+                .map(HistoryView::from)
+                .collect(),
+        })
+        .collect();
+    let GamesPage { games, next_before } = page(&accounts, &user, None, PROFILE_GAMES).await?;
+    Ok(Json(ProfileView {
+        name: user.name,
+        created_at: user.created_at,
+        ratings,
+        games,
+        next_before,
+    }))
+}
+
+/// A page of a player's games, newest first.
+pub async fn games(
+    State(accounts): State<Accounts>,
+    Path(name): Path<String>,
+    query: Result<Query<GamesQuery>, QueryRejection>,
+) -> Result<Json<GamesPage>, ApiError> {
+    let Query(q) = query.map_err(|e| ApiError::InvalidQuery(e.body_text()))?;
+    let limit = q.limit.unwrap_or(DEFAULT_PAGE);
+    if !(1..=MAX_PAGE).contains(&limit) {
+        return Err(ApiError::InvalidQuery(format!(
+            "limit is between 1 and {MAX_PAGE}"
+        )));
+    }
+    let user = user(&accounts, &name).await?;
+    Ok(Json(page(&accounts, &user, q.before, limit).await?))
+}

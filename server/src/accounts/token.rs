@@ -1,0 +1,150 @@
+//! Session tokens on the wire: 256 random bits, sent back by browsers in an `HttpOnly` cookie and by other
+//! clients as a bearer token (or in the WebSocket `hello`). The store keeps only their SHA-256.
+
+use std::time::Duration;
+
+use axum::http::{header, HeaderMap, HeaderValue};
+
+/// The session cookie's name.
+pub const COOKIE_NAME: &str = "gomoku_session";
+
+/// A fresh session token: 256 bits from the operating system's generator, URL-safe base64 (43 characters).
+pub fn new_token() -> String {
+    crate::identity::new_token()
+}
+
+/// The only form in which a token is stored. The same function as the WebSocket `hello` uses, so a login
+/// token resumes there too.
+pub fn hash(token: &str) -> Vec<u8> {
+    crate::identity::hash_token(token)
+}
+
+/// The session token a request carries: `Authorization: Bearer …` first (an explicit choice beats an
+/// ambient cookie), else the session cookie.
+pub fn from_headers(headers: &HeaderMap) -> Option<String> {
+    bearer(headers).or_else(|| cookie(headers))
+}
+
+fn bearer(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.trim().split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && plausible(token)).then(|| token.to_owned())
+}
+
+fn cookie(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(name, _)| *name == COOKIE_NAME)
+        .map(|(_, value)| value.trim_matches('"').to_owned())
+        .filter(|t| plausible(t))
+}
+
+/// Tokens we issue are short URL-safe base64; anything else is not worth a database look-up.
+fn plausible(token: &str) -> bool {
+    (16..=128).contains(&token.len())
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// The `Set-Cookie` value that hands a session to a browser: not readable by scripts (`HttpOnly`), not sent
+/// on cross-site subrequests or form posts (`SameSite=Lax`), for the whole site, expiring with the session.
+/// `secure` adds `Secure` (set it when the server is reached over HTTPS).
+pub fn set_cookie(token: &str, max_age: Duration, secure: bool) -> HeaderValue {
+    cookie_header(token, max_age.as_secs(), secure)
+}
+
+/// The `Set-Cookie` value that makes a browser forget its session.
+pub fn clear_cookie(secure: bool) -> HeaderValue {
+    cookie_header("", 0, secure)
+}
+
+fn cookie_header(value: &str, max_age_secs: u64, secure: bool) -> HeaderValue {
+    let secure = if secure { "; Secure" } else { "" };
+    let text = format!(
+        "{COOKIE_NAME}={value}; Path=/; Max-Age={max_age_secs}; HttpOnly; SameSite=Lax{secure}"
+    );
+    // Tokens are URL-safe base64, so the text is always a valid header value.
+    HeaderValue::from_str(&text).unwrap_or_else(|_| HeaderValue::from_static("invalid=; Max-Age=0"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(header::HeaderName, &str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.append(name.clone(), HeaderValue::from_str(value).unwrap());
+        }
+        map
+    }
+
+    #[test]
+    fn a_token_has_256_bits_and_is_url_safe() {
+        let token = new_token();
+        assert_eq!(token.len(), 43);
+        assert!(plausible(&token));
+        assert_ne!(token, new_token());
+        assert_eq!(hash(&token).len(), 32);
+    }
+
+    #[test]
+    fn a_bearer_token_is_read_and_wins_over_the_cookie() {
+        let t1 = new_token();
+        let t2 = new_token();
+        let h = headers(&[
+            (header::AUTHORIZATION, &format!("Bearer {t1}")),
+            (header::COOKIE, &format!("{COOKIE_NAME}={t2}")),
+        ]);
+        assert_eq!(from_headers(&h), Some(t1.clone()));
+        let h = headers(&[(header::AUTHORIZATION, &format!("bearer  {t1} "))]);
+        assert_eq!(from_headers(&h), Some(t1));
+    }
+
+    #[test]
+    fn the_session_cookie_is_found_among_others() {
+        let t = new_token();
+        let h = headers(&[
+            (header::COOKIE, "theme=dark"),
+            (header::COOKIE, &format!("lang=en; {COOKIE_NAME}={t}; x=y")),
+        ]);
+        assert_eq!(from_headers(&h), Some(t));
+    }
+
+    #[test]
+    fn junk_is_no_token() {
+        for value in [
+            "Basic abc:def",
+            "Bearer",
+            "Bearer short",
+            "Bearer has space inside",
+        ] {
+            let h = headers(&[(header::AUTHORIZATION, value)]);
+            assert_eq!(from_headers(&h), None, "{value}");
+        }
+        let h = headers(&[(header::COOKIE, &format!("{COOKIE_NAME}=a;b"))]);
+        assert_eq!(from_headers(&h), None);
+        assert_eq!(from_headers(&HeaderMap::new()), None);
+    }
+
+    #[test]
+    fn the_cookie_is_http_only_lax_and_expires_with_the_session() {
+        let v = set_cookie("tok", Duration::from_secs(30 * 86_400), false);
+        assert_eq!(
+            v,
+            "gomoku_session=tok; Path=/; Max-Age=2592000; HttpOnly; SameSite=Lax"
+        );
+        let v = set_cookie("tok", Duration::from_secs(60), true);
+        assert!(v.to_str().unwrap().ends_with("; Secure"));
+        assert_eq!(
+            clear_cookie(false),
+            "gomoku_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax"
+        );
+    }
+}

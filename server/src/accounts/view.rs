@@ -1,0 +1,236 @@
+//! The JSON shapes of the accounts API (documented with examples in docs/accounts.md).
+
+use ratings::{Pool, Rating, Tier};
+use rules::{Action, Color};
+use serde::Serialize;
+use store::{GameRecord, HistoryPoint, PlayerRef, PoolStanding, UserId};
+
+/// A rating with what clients show next to it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RatingView {
+    /// Rating.
+    pub rating: f64,
+    /// Rating deviation.
+    pub deviation: f64,
+    /// Whether the rating is provisional (deviation above 110; shown with `?`).
+    pub provisional: bool,
+    /// Tier display name ("Club Player"; "Unranked" while provisional).
+    pub tier: &'static str,
+    /// Tier code ("club_player").
+    pub tier_code: &'static str,
+}
+
+impl From<&Rating> for RatingView {
+    fn from(r: &Rating) -> RatingView {
+        let tier = Tier::of(r);
+        RatingView {
+            rating: r.rating,
+            deviation: r.deviation,
+            provisional: r.is_provisional(),
+            tier: tier.name(),
+            tier_code: tier.code(),
+        }
+    }
+}
+
+/// A player's standing in one pool.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StandingView {
+    /// The pool.
+    pub pool: &'static str,
+    /// Rating and tier.
+    #[serde(flatten)]
+    pub rating: RatingView,
+    /// Rated games in the pool.
+    pub games: u32,
+    /// Rated wins.
+    pub wins: u32,
+    /// Rated losses.
+    pub losses: u32,
+    /// Rated draws.
+    pub draws: u32,
+}
+
+impl From<&PoolStanding> for StandingView {
+    fn from(s: &PoolStanding) -> StandingView {
+        StandingView {
+            pool: s.pool.as_str(),
+            rating: RatingView::from(&s.rating),
+            games: s.games,
+            wins: s.wins,
+            losses: s.losses,
+            draws: s.draws,
+        }
+    }
+}
+
+/// One point of a rating history.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HistoryView {
+    /// The game that changed the rating.
+    pub game_id: i64,
+    /// When (milliseconds since the Unix epoch).
+    pub time: i64,
+    /// Rating after the game.
+    pub rating: f64,
+    /// Deviation after the game.
+    pub deviation: f64,
+}
+
+impl From<&HistoryPoint> for HistoryView {
+    fn from(h: &HistoryPoint) -> HistoryView {
+        HistoryView {
+            game_id: h.game_id,
+            time: h.at,
+            rating: h.rating,
+            deviation: h.deviation,
+        }
+    }
+}
+
+/// A seated player of a game summary.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlayerView {
+    /// Name.
+    pub name: String,
+    /// Whether a guest.
+    pub guest: bool,
+}
+
+impl From<&PlayerRef> for PlayerView {
+    fn from(p: &PlayerRef) -> PlayerView {
+        PlayerView {
+            name: p.name.clone(),
+            guest: p.user_id.is_none(),
+        }
+    }
+}
+
+/// One player's rating change in a game summary.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RatingChangeView {
+    /// The player.
+    pub name: String,
+    /// Rating before the game.
+    pub before: f64,
+    /// Rating after the game.
+    pub after: f64,
+    /// Deviation after the game.
+    pub deviation: f64,
+    /// Tier name after the game.
+    pub tier: &'static str,
+    /// Tier code after the game.
+    pub tier_code: &'static str,
+}
+
+/// A game in a player's list. `black` and `white` are the players holding those colours at the end (after a
+/// swap after three), which is how `winner` names its colour.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameSummary {
+    /// The game's id (its record is `GET /api/games/{id}`; pages go `?before=` this id).
+    pub id: i64,
+    /// The room it was played in.
+    pub room: String,
+    /// The rating pool of its rules.
+    pub pool: &'static str,
+    /// The rules.
+    pub rules: protocol::RulesSpec,
+    /// Whether it was rated.
+    pub rated: bool,
+    /// Who held black at the end.
+    pub black: PlayerView,
+    /// Who held white at the end.
+    pub white: PlayerView,
+    /// Whether the players exchanged colours after move three.
+    pub swapped: bool,
+    /// When it started.
+    pub started_at: i64,
+    /// When it ended; `null` while it is being played.
+    pub ended_at: Option<i64>,
+    /// `playing`, `over` or `aborted`.
+    pub state: &'static str,
+    /// The winning colour; `null` for a draw, an aborted or an unfinished game.
+    pub winner: Option<Color>,
+    /// The winner's name.
+    pub winner_name: Option<String>,
+    /// Why it ended (`five`, `resign`, `timeout`, …).
+    pub reason: Option<String>,
+    /// Both players' rating changes (black's first), for a finished rated game.
+    pub ratings: Option<Vec<RatingChangeView>>,
+    /// The profile owner's rating before the game, when rated.
+    pub rating_before: Option<f64>,
+    /// The profile owner's rating after the game, when rated.
+    pub rating_after: Option<f64>,
+}
+
+impl GameSummary {
+    /// The summary of `record` as seen from the profile of `viewer`.
+    pub fn of(record: &GameRecord, viewer: UserId) -> GameSummary {
+        let game = &record.game;
+        // Only a swap decision exchanges colours, and a game has at most one.
+        let swapped = record
+            .actions
+            .iter()
+            .any(|a| matches!(a.action, Action::DecideSwap { swap: true }));
+        let (black, white) = if swapped {
+            (&game.white, &game.black)
+        } else {
+            (&game.black, &game.white)
+        };
+        let end = record.end.as_ref();
+        let winner = end.and_then(|e| e.winner);
+        let name_of = |user: UserId| {
+            if black.user_id == Some(user) {
+                black.name.clone()
+            } else {
+                white.name.clone()
+            }
+        };
+        let ratings = record.rating_changes.as_ref().map(|changes| {
+            changes
+                .iter()
+                .map(|c| {
+                    let tier = Tier::of(&c.after);
+                    RatingChangeView {
+                        name: name_of(c.user_id),
+                        before: c.before.rating,
+                        after: c.after.rating,
+                        deviation: c.after.deviation,
+                        tier: tier.name(),
+                        tier_code: tier.code(),
+                    }
+                })
+                .collect()
+        });
+        let own = record
+            .rating_changes
+            .as_ref()
+            .and_then(|changes| changes.iter().find(|c| c.user_id == viewer));
+        GameSummary {
+            id: record.id,
+            room: game.room.clone(),
+            pool: Pool::of(game.rules.rule_set()).as_str(),
+            rules: protocol::RulesSpec::from(game.rules),
+            rated: game.rated,
+            black: PlayerView::from(black),
+            white: PlayerView::from(white),
+            swapped,
+            started_at: game.started_at,
+            ended_at: end.map(|e| e.ended_at),
+            state: match end {
+                None => "playing",
+                Some(e) if e.aborted => "aborted",
+                Some(_) => "over",
+            },
+            winner,
+            winner_name: winner.map(|c| match c {
+                Color::Black => black.name.clone(),
+                Color::White => white.name.clone(),
+            }),
+            reason: end.map(|e| e.reason.clone()),
+            ratings,
+            rating_before: own.map(|c| c.before.rating),
+            rating_after: own.map(|c| c.after.rating),
+        }
+    }
+}

@@ -1,0 +1,452 @@
+//! Accounts over real HTTP and WebSockets against the real app on port 0: registration and login rules,
+//! sessions (cookie, bearer, `hello`), logout, expiry, rate limits, and what a token may do in rooms.
+//! Every test runs on SQLite, and on Postgres when `TEST_DATABASE_URL` is set.
+
+mod accounts_support;
+
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use accounts_support::{test_config, App, Db};
+use reqwest::header::{AUTHORIZATION, COOKIE, RETRY_AFTER, SET_COOKIE};
+use serde_json::{json, Value};
+
+const PASSWORD: &str = "correct horse battery";
+
+async fn app(db: Db) -> App {
+    App::start(db, test_config())
+        .await
+        .expect("store available")
+}
+
+fn set_cookie(response: &reqwest::Response) -> String {
+    response
+        .headers()
+        .get(SET_COOKIE)
+        .expect("a Set-Cookie header")
+        .to_str()
+        .expect("ascii")
+        .to_owned()
+}
+
+async fn error_code(response: reqwest::Response) -> (u16, String) {
+    let status = response.status().as_u16();
+    let body: Value = response.json().await.expect("a JSON error body");
+    (status, body["code"].as_str().expect("a code").to_owned())
+}
+
+async fn login(app: &App, name: &str, password: &str) -> reqwest::Response {
+    app.post(
+        "/api/login",
+        &json!({"username": name, "password": password}),
+    )
+    .await
+}
+
+async fn registering_returns_a_token_and_an_http_only_lax_cookie(db: Db) {
+    let app = app(db).await;
+
+    let response = app
+        .post(
+            "/api/register",
+            &json!({"username": "Alice_1", "password": PASSWORD}),
+        )
+        .await;
+
+    assert_eq!(response.status().as_u16(), 201);
+    let cookie = set_cookie(&response);
+    let body: Value = response.json().await.unwrap();
+    let token = body["token"].as_str().unwrap();
+    assert!(token.len() >= 22, "at least 128 bits of base64: {token}");
+    assert_eq!(body["user"]["name"], "Alice_1");
+    assert_eq!(body["user"]["guest"], false);
+    assert_eq!(
+        cookie,
+        format!("gomoku_session={token}; Path=/; Max-Age=2592000; HttpOnly; SameSite=Lax")
+    );
+    app.stop().await;
+}
+
+async fn usernames_must_be_3_to_20_letters_digits_underscores_or_dashes(db: Db) {
+    let app = app(db).await;
+    for name in [
+        "ab",
+        "abcdefghijklmnopqrstu",
+        "with space",
+        "dot.ted",
+        "ümlaut",
+        "guest-abc123",
+        "",
+    ] {
+        let response = app
+            .post(
+                "/api/register",
+                &json!({"username": name, "password": PASSWORD}),
+            )
+            .await;
+        assert_eq!(
+            error_code(response).await,
+            (400, "invalid_username".to_owned()),
+            "{name:?}"
+        );
+    }
+    for name in ["abc", "abcdefghijklmnopqrst", "a-b_C9"] {
+        app.register(name, PASSWORD).await;
+    }
+    app.stop().await;
+}
+
+async fn a_password_needs_eight_characters(db: Db) {
+    let app = app(db).await;
+    let response = app
+        .post(
+            "/api/register",
+            &json!({"username": "bob", "password": "1234567"}),
+        )
+        .await;
+    assert_eq!(
+        error_code(response).await,
+        (400, "weak_password".to_owned())
+    );
+    app.register("bob", "12345678").await;
+    app.stop().await;
+}
+
+async fn a_username_is_taken_whatever_its_case(db: Db) {
+    let app = app(db).await;
+    app.register("carol", PASSWORD).await;
+
+    let response = app
+        .post(
+            "/api/register",
+            &json!({"username": "CaRoL", "password": PASSWORD}),
+        )
+        .await;
+
+    assert_eq!(
+        error_code(response).await,
+        (409, "username_taken".to_owned())
+    );
+    app.stop().await;
+}
+
+async fn a_malformed_body_gets_a_json_error(db: Db) {
+    let app = app(db).await;
+    let response = app.post("/api/login", &json!({"username": "x"})).await;
+    assert_eq!(error_code(response).await, (400, "invalid_body".to_owned()));
+    let response = app
+        .http
+        .post(app.url("/api/register"))
+        .header("content-type", "application/json")
+        .body("{not json")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(error_code(response).await, (400, "invalid_body".to_owned()));
+    app.stop().await;
+}
+
+async fn a_wrong_password_and_an_unknown_user_get_the_same_answer(db: Db) {
+    let app = app(db).await;
+    app.register("dave", PASSWORD).await;
+
+    let wrong = login(&app, "dave", "not the password").await;
+    let unknown = login(&app, "nobody", "not the password").await;
+
+    assert_eq!(wrong.status().as_u16(), 401);
+    assert_eq!(unknown.status().as_u16(), 401);
+    assert!(wrong.headers().get(SET_COOKIE).is_none());
+    let wrong: Value = wrong.json().await.unwrap();
+    let unknown: Value = unknown.json().await.unwrap();
+    assert_eq!(wrong, unknown);
+    assert_eq!(wrong["code"], "invalid_credentials");
+    app.stop().await;
+}
+
+async fn login_ignores_the_case_of_the_name_and_gives_a_fresh_token(db: Db) {
+    let app = app(db).await;
+    let first = app.register("Erin", PASSWORD).await;
+
+    let response = login(&app, "eRIN", PASSWORD).await;
+
+    assert_eq!(response.status().as_u16(), 200);
+    assert!(set_cookie(&response).contains("HttpOnly"));
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["user"]["name"], "Erin", "the name as registered");
+    let second = body["token"].as_str().unwrap();
+    assert_ne!(second, first);
+    for token in [first.as_str(), second] {
+        let me: Value = app.get("/api/me", Some(token)).await.json().await.unwrap();
+        assert_eq!(me["name"], "Erin");
+    }
+    app.stop().await;
+}
+
+async fn a_bearer_token_or_the_cookie_authenticates(db: Db) {
+    let app = app(db).await;
+    let token = app.register("frank", PASSWORD).await;
+
+    let by_bearer = app.get("/api/me", Some(&token)).await;
+    let by_cookie = app
+        .http
+        .get(app.url("/api/me"))
+        .header(COOKIE, format!("theme=dark; gomoku_session={token}"))
+        .send()
+        .await
+        .unwrap();
+    let anonymous = app.get("/api/me", None).await;
+    let forged = app
+        .get(
+            "/api/me",
+            Some("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"),
+        )
+        .await;
+
+    for response in [by_bearer, by_cookie] {
+        assert_eq!(response.status().as_u16(), 200);
+        let me: Value = response.json().await.unwrap();
+        assert_eq!(me["name"], "frank");
+        assert_eq!(me["guest"], false);
+        assert_eq!(me["ratings"], json!([]));
+    }
+    assert_eq!(
+        error_code(anonymous).await,
+        (401, "not_authenticated".to_owned())
+    );
+    assert_eq!(
+        error_code(forged).await,
+        (401, "not_authenticated".to_owned())
+    );
+    app.stop().await;
+}
+
+async fn logout_revokes_only_that_session_and_clears_the_cookie(db: Db) {
+    let app = app(db).await;
+    let kept = app.register("grace", PASSWORD).await;
+    let body: Value = login(&app, "grace", PASSWORD).await.json().await.unwrap();
+    let ended = body["token"].as_str().unwrap().to_owned();
+
+    let response = app
+        .http
+        .post(app.url("/api/logout"))
+        .header(AUTHORIZATION, format!("Bearer {ended}"))
+        .send()
+        .await
+        .unwrap();
+
+    assert_eq!(response.status().as_u16(), 204);
+    assert!(set_cookie(&response).starts_with("gomoku_session=; Path=/; Max-Age=0; HttpOnly"));
+    assert_eq!(
+        app.get("/api/me", Some(&ended)).await.status().as_u16(),
+        401
+    );
+    assert_eq!(app.get("/api/me", Some(&kept)).await.status().as_u16(), 200);
+    let (_, welcome) = app.socket(Some(&ended)).await;
+    assert_eq!(
+        welcome["you"]["guest"], true,
+        "a revoked token no longer names the user"
+    );
+    app.stop().await;
+}
+
+async fn a_session_expires_after_the_configured_days(db: Db) {
+    let mut config = test_config();
+    config.session_days = 2;
+    let app = App::start(db, config).await.unwrap();
+    let response = app
+        .post(
+            "/api/register",
+            &json!({"username": "heidi", "password": PASSWORD}),
+        )
+        .await;
+    assert!(set_cookie(&response).contains("Max-Age=172800"));
+    let token = response.json::<Value>().await.unwrap()["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    app.clock.advance(Duration::from_secs(2 * 86_400 - 60));
+    assert_eq!(
+        app.get("/api/me", Some(&token)).await.status().as_u16(),
+        200
+    );
+    app.clock.advance(Duration::from_secs(61));
+    let expired = app.get("/api/me", Some(&token)).await;
+
+    assert_eq!(
+        error_code(expired).await,
+        (401, "not_authenticated".to_owned())
+    );
+    app.stop().await;
+}
+
+async fn login_attempts_are_limited_per_address_with_retry_after(db: Db) {
+    let mut config = test_config();
+    config.login_burst_per_ip = 3;
+    config.login_per_minute_per_ip = 2.0;
+    let app = App::start(db, config).await.unwrap();
+
+    for name in ["ivan", "judy", "kim"] {
+        assert_eq!(login(&app, name, PASSWORD).await.status().as_u16(), 401);
+    }
+    let limited = login(&app, "mallory", PASSWORD).await;
+
+    assert_eq!(limited.status().as_u16(), 429);
+    assert_eq!(
+        limited.headers()[RETRY_AFTER],
+        "30",
+        "2 per minute: one every 30 s"
+    );
+    assert_eq!(error_code(limited).await.1, "rate_limited");
+    let register = app
+        .post(
+            "/api/register",
+            &json!({"username": "niaj", "password": PASSWORD}),
+        )
+        .await;
+    assert_eq!(
+        register.status().as_u16(),
+        429,
+        "registration shares the address's budget"
+    );
+    app.clock.advance(Duration::from_secs(30));
+    assert_eq!(
+        login(&app, "mallory", PASSWORD).await.status().as_u16(),
+        401
+    );
+    app.stop().await;
+}
+
+async fn login_attempts_are_limited_per_account(db: Db) {
+    let mut config = test_config();
+    config.login_burst_per_account = 2;
+    config.login_per_minute_per_account = 1.0;
+    let app = App::start(db, config).await.unwrap();
+    app.register("olivia", PASSWORD).await;
+
+    for _ in 0..1 {
+        assert_eq!(
+            login(&app, "olivia", "guess-one").await.status().as_u16(),
+            401
+        );
+    }
+    let limited = login(&app, "OLIVIA", PASSWORD).await;
+
+    assert_eq!(
+        limited.status().as_u16(),
+        429,
+        "even the right password waits"
+    );
+    assert_eq!(limited.headers()[RETRY_AFTER], "60");
+    assert_eq!(
+        login(&app, "peggy", PASSWORD).await.status().as_u16(),
+        401,
+        "other names are not limited"
+    );
+    app.clock.advance(Duration::from_secs(60));
+    assert_eq!(login(&app, "olivia", PASSWORD).await.status().as_u16(), 200);
+    app.stop().await;
+}
+
+async fn a_login_token_resumes_the_user_in_the_websocket_hello(db: Db) {
+    let app = app(db).await;
+    let token = app.register("rupert", PASSWORD).await;
+
+    let (_socket, welcome) = app.socket(Some(&token)).await;
+
+    assert_eq!(welcome["you"]["name"], "rupert");
+    assert_eq!(welcome["you"]["guest"], false);
+    app.stop().await;
+}
+
+async fn a_guest_token_is_a_guest_to_the_api(db: Db) {
+    let app = app(db).await;
+    let (_socket, welcome) = app.socket(None).await;
+    let token = welcome["token"].as_str().unwrap();
+
+    let me: Value = app.get("/api/me", Some(token)).await.json().await.unwrap();
+
+    assert_eq!(me["guest"], true);
+    assert_eq!(me["name"], welcome["you"]["name"]);
+    app.stop().await;
+}
+
+/// Everything every test in this binary logs, at every level.
+fn captured_log() -> Arc<Mutex<Vec<u8>>> {
+    static LOG: OnceLock<Arc<Mutex<Vec<u8>>>> = OnceLock::new();
+    LOG.get_or_init(|| {
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let sink = log.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_max_level(tracing::Level::TRACE)
+            .with_ansi(false)
+            .with_writer(move || Writer(sink.clone()))
+            .finish();
+        tracing::subscriber::set_global_default(subscriber).expect("first subscriber");
+        log
+    })
+    .clone()
+}
+
+struct Writer(Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for Writer {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+async fn passwords_and_tokens_never_reach_the_log(db: Db) {
+    let log = captured_log();
+    let app = app(db).await;
+    let password = format!("secret-{}", std::process::id());
+
+    let token = app.register("sybil", &password).await;
+    let again = login(&app, "sybil", &password)
+        .await
+        .json::<Value>()
+        .await
+        .unwrap();
+    let _ = login(&app, "sybil", &format!("{password}-wrong")).await;
+    let _ = app.get("/api/me", Some(&token)).await;
+    let _ = app.socket(Some(&token)).await;
+    let _ = app
+        .http
+        .post(app.url("/api/logout"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    app.stop().await;
+
+    let text = String::from_utf8_lossy(&log.lock().unwrap()).into_owned();
+    assert!(!text.is_empty(), "the log captured something");
+    assert!(!text.contains(&password), "a password reached the log");
+    assert!(!text.contains(&token), "a token reached the log");
+    assert!(
+        !text.contains(again["token"].as_str().unwrap()),
+        "a token reached the log"
+    );
+}
+
+on_both_stores!(
+    registering_returns_a_token_and_an_http_only_lax_cookie,
+    usernames_must_be_3_to_20_letters_digits_underscores_or_dashes,
+    a_password_needs_eight_characters,
+    a_username_is_taken_whatever_its_case,
+    a_malformed_body_gets_a_json_error,
+    a_wrong_password_and_an_unknown_user_get_the_same_answer,
+    login_ignores_the_case_of_the_name_and_gives_a_fresh_token,
+    a_bearer_token_or_the_cookie_authenticates,
+    logout_revokes_only_that_session_and_clears_the_cookie,
+    a_session_expires_after_the_configured_days,
+    login_attempts_are_limited_per_address_with_retry_after,
+    login_attempts_are_limited_per_account,
+    a_login_token_resumes_the_user_in_the_websocket_hello,
+    a_guest_token_is_a_guest_to_the_api,
+    passwords_and_tokens_never_reach_the_log,
+);

@@ -1,0 +1,360 @@
+//! The app on port 0 with a fresh database, for the accounts and leaderboard tests: SQLite always, Postgres
+//! (a fresh schema in `TEST_DATABASE_URL`'s database) when that variable is set.
+
+#![allow(dead_code)] // Each test file uses a different part of this.
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use ratings::Pool;
+use rules::{Action, Color, Point, Rules};
+use serde_json::{json, Value};
+use server::time::ManualClock;
+use server::{AppState, Config};
+use store::{GameEnd, GameId, NewGame, PlayerRef, Store, StoredAction, User};
+use tokio::net::TcpStream;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// Which database a test runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Db {
+    /// A SQLite file in a temporary folder.
+    Sqlite,
+    /// A fresh schema in `TEST_DATABASE_URL`'s database.
+    Postgres,
+}
+
+/// A running app and the handles a test needs.
+pub struct App {
+    /// Where it listens.
+    pub addr: SocketAddr,
+    /// The store it uses (to arrange data quickly).
+    pub store: Arc<dyn Store>,
+    /// The clock its rate limits and sessions follow.
+    pub clock: Arc<ManualClock>,
+    /// An HTTP client without a cookie jar: tests handle cookies by hand to check their attributes.
+    pub http: reqwest::Client,
+    shutdown: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<()>>,
+    _dir: Option<tempfile::TempDir>,
+    schema: Option<(String, String)>,
+}
+
+/// Settings for tests: cheap password hashing (the cost is the argon2 crate's business, not ours to time)
+/// and limits loose enough that only the rate-limit tests meet them.
+pub fn test_config() -> Config {
+    Config {
+        password_memory_kib: 64,
+        login_burst_per_ip: 1000,
+        login_burst_per_account: 1000,
+        ..Config::default()
+    }
+}
+
+impl App {
+    /// Starts the app on `db` with `config`, or `None` when Postgres is asked for and not configured.
+    pub async fn start(db: Db, config: Config) -> Option<App> {
+        let (store, dir, schema) = match db {
+            Db::Sqlite => {
+                let dir = tempfile::tempdir().expect("temporary folder");
+                let url = format!("sqlite://{}/test.db", dir.path().display());
+                (
+                    store::open(&url).await.expect("open sqlite"),
+                    Some(dir),
+                    None,
+                )
+            }
+            Db::Postgres => {
+                let admin_url = std::env::var("TEST_DATABASE_URL").ok()?;
+                let schema = fresh_schema(&admin_url).await;
+                let separator = if admin_url.contains('?') { '&' } else { '?' };
+                let url = format!("{admin_url}{separator}options=-c%20search_path%3D{schema}");
+                let store = store::open(&url).await.expect("open postgres");
+                (store, None, Some((admin_url, schema)))
+            }
+        };
+        let clock = ManualClock::new();
+        let state = AppState::with_clock(config, store.clone(), clock.clone())
+            .await
+            .expect("app state");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind port 0");
+        let addr = listener.local_addr().expect("local address");
+        let (tx, rx) = oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            server::run(listener, state, async {
+                let _ = rx.await;
+            })
+            .await
+            .expect("server runs");
+        });
+        Some(App {
+            addr,
+            store,
+            clock,
+            http: reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .expect("http client"),
+            shutdown: Some(tx),
+            task: Some(task),
+            _dir: dir,
+            schema,
+        })
+    }
+
+    /// Stops the app and drops the Postgres schema.
+    pub async fn stop(mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(task) = self.task.take() {
+            let _ = tokio::time::timeout(Duration::from_secs(20), task).await;
+        }
+        if let Some((admin_url, schema)) = self.schema.take() {
+            let admin = sqlx::PgPool::connect(&admin_url).await.expect("connect");
+            sqlx::query(&format!("DROP SCHEMA {schema} CASCADE"))
+                .execute(&admin)
+                .await
+                .expect("drop schema");
+            admin.close().await;
+        }
+    }
+
+    /// An absolute URL of this app.
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// `POST` JSON.
+    pub async fn post(&self, path: &str, body: &Value) -> reqwest::Response {
+        self.http
+            .post(self.url(path))
+            .json(body)
+            .send()
+            .await
+            .expect("request")
+    }
+
+    /// `GET` with an optional bearer token.
+    pub async fn get(&self, path: &str, bearer: Option<&str>) -> reqwest::Response {
+        let mut request = self.http.get(self.url(path));
+        if let Some(token) = bearer {
+            request = request.bearer_auth(token);
+        }
+        request.send().await.expect("request")
+    }
+
+    /// `GET` and the JSON body, asserting the status.
+    pub async fn get_json(&self, path: &str, status: u16) -> Value {
+        let response = self.get(path, None).await;
+        assert_eq!(response.status().as_u16(), status, "GET {path}");
+        response.json().await.expect("json body")
+    }
+
+    /// Registers through the API and returns the session token.
+    pub async fn register(&self, name: &str, password: &str) -> String {
+        let response = self
+            .post(
+                "/api/register",
+                &json!({"username": name, "password": password}),
+            )
+            .await;
+        assert_eq!(response.status().as_u16(), 201, "register {name}");
+        let body: Value = response.json().await.expect("json");
+        body["token"].as_str().expect("token").to_owned()
+    }
+
+    /// Creates a user straight in the store (no hashing, no rate limit): for arranging leaderboards.
+    pub async fn user(&self, name: &str) -> User {
+        self.store
+            .create_user(name, "$argon2id$v=19$m=64,t=1,p=1$c2FsdHNhbHQ$aGFzaA", 1)
+            .await
+            .expect("create user")
+    }
+
+    /// Stores and finishes a game between two users, `winner` as seated (or a draw), and returns its id.
+    pub async fn rated_game(
+        &self,
+        rules: Rules,
+        black: &User,
+        white: &User,
+        winner: Option<Color>,
+        at: i64,
+    ) -> GameId {
+        let id = self
+            .store
+            .create_game(&NewGame {
+                room: format!("r{at}"),
+                rules,
+                time_control: "{\"kind\":\"none\"}".into(),
+                rated: true,
+                black: PlayerRef {
+                    name: black.name.clone(),
+                    user_id: Some(black.id),
+                },
+                white: PlayerRef {
+                    name: white.name.clone(),
+                    user_id: Some(white.id),
+                },
+                started_at: at,
+            })
+            .await
+            .expect("create game");
+        let point: Point = "h8".parse().expect("point");
+        self.store
+            .append_actions(&[(
+                id,
+                StoredAction {
+                    seq: 0,
+                    action: Action::Place { point },
+                    used_ms: 0,
+                    remaining_ms: None,
+                    at,
+                },
+            )])
+            .await
+            .expect("append");
+        self.store
+            .finish_game(
+                id,
+                &GameEnd {
+                    winner,
+                    aborted: false,
+                    reason: if winner.is_some() {
+                        "resign"
+                    } else {
+                        "draw_agreed"
+                    }
+                    .into(),
+                    ended_at: at + 1,
+                },
+            )
+            .await
+            .expect("finish")
+            .expect("finished once");
+        id
+    }
+
+    /// Connects a WebSocket and says hello with `token`; returns the socket and the `welcome`.
+    pub async fn socket(&self, token: Option<&str>) -> (Socket, Value) {
+        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{}/ws", self.addr))
+            .await
+            .expect("websocket connects");
+        let mut socket = Socket { ws };
+        let mut hello = json!({"t": "hello", "version": protocol::PROTOCOL_VERSION});
+        if let Some(t) = token {
+            hello["token"] = json!(t);
+        }
+        socket.send(hello).await;
+        let welcome = socket.until(|m| m["t"] == "welcome").await;
+        (socket, welcome)
+    }
+}
+
+/// A test's WebSocket.
+pub struct Socket {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+}
+
+impl Socket {
+    /// Sends a JSON message.
+    pub async fn send(&mut self, message: Value) {
+        self.ws
+            .send(Message::text(message.to_string()))
+            .await
+            .expect("send");
+    }
+
+    /// The next JSON message.
+    pub async fn next(&mut self) -> Value {
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(10), self.ws.next())
+                .await
+                .expect("a message within 10 s")
+                .expect("socket open")
+                .expect("frame");
+            if let Message::Text(text) = frame {
+                return serde_json::from_str(text.as_str()).expect("json frame");
+            }
+        }
+    }
+
+    /// Reads until a message matches, and returns it.
+    pub async fn until(&mut self, matches: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            let message = self.next().await;
+            if matches(&message) {
+                return message;
+            }
+        }
+    }
+
+    /// Sends a request with a request id and returns the reply or error that echoes it.
+    pub async fn request(&mut self, mut message: Value, rid: u64) -> Value {
+        message["rid"] = json!(rid);
+        self.send(message).await;
+        self.until(|m| m["rid"] == json!(rid)).await
+    }
+}
+
+async fn fresh_schema(admin_url: &str) -> String {
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    let schema = format!(
+        "accounts_{}_{}_{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed),
+        nanos
+    );
+    let admin = sqlx::PgPool::connect(admin_url).await.expect("connect");
+    sqlx::query(&format!("CREATE SCHEMA {schema}"))
+        .execute(&admin)
+        .await
+        .expect("create schema");
+    admin.close().await;
+    schema
+}
+
+/// The pool of a rule set, for readability in tests.
+pub fn pool_of(rules: &Rules) -> Pool {
+    Pool::of(rules.rule_set())
+}
+
+/// Writes each test twice: `sqlite::NAME` and `postgres::NAME` (the latter returns early without
+/// `TEST_DATABASE_URL`, saying so).
+#[macro_export]
+macro_rules! on_both_stores {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::$name($crate::accounts_support::Db::Sqlite).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    if std::env::var("TEST_DATABASE_URL").is_err() {
+                        eprintln!("TEST_DATABASE_URL is not set: postgres::{} was not run", stringify!($name));
+                        return;
+                    }
+                    super::$name($crate::accounts_support::Db::Postgres).await;
+                }
+            )*
+        }
+    };
+}
