@@ -266,6 +266,30 @@ impl Client {
         }
     }
 
+    /// The next message, or how the connection ended.
+    pub async fn try_recv_or_end(&mut self) -> Result<ServerMessage, Ended> {
+        if let Some(f) = self.pending.pop_front() {
+            return Ok(f.msg);
+        }
+        loop {
+            let next = tokio::time::timeout(WAIT, self.ws.next())
+                .await
+                .expect("a frame or the end in time");
+            match next {
+                Some(Ok(Message::Text(t))) => {
+                    return Ok(decode::<ServerMessage>(&t, usize::MAX)
+                        .expect("decodes")
+                        .msg)
+                }
+                Some(Ok(Message::Close(frame))) => {
+                    return Err(Ended::Closed(frame.map(|f| u16::from(f.code))))
+                }
+                Some(Ok(_)) => continue,
+                Some(Err(_)) | None => return Err(Ended::Dropped),
+            }
+        }
+    }
+
     /// Waits for how the connection ends, skipping any frames before.
     pub async fn ended(&mut self) -> Ended {
         loop {

@@ -1,0 +1,250 @@
+//! Every kind of bad input gets an error frame with a stable code; abuse ends with close code 1008.
+
+mod common;
+
+use common::*;
+use protocol::{ClientMessage, JoinRole, ServerMessage, TimeControl};
+
+fn code_of(msg: ServerMessage) -> String {
+    match msg {
+        ServerMessage::Error { code, .. } => code,
+        other => panic!("expected an error, got {other:?}"),
+    }
+}
+
+async fn next_error(c: &mut Client) -> (String, Option<u64>) {
+    let f = c.recv().await;
+    (code_of(f.msg), f.rid)
+}
+
+#[tokio::test]
+async fn the_first_message_must_be_hello() {
+    let (server, _db) = TestServer::start().await;
+    let mut c = Client::connect(server.addr).await;
+    assert_eq!(
+        code_of(c.request(ClientMessage::Ping {}).await),
+        "hello_required"
+    );
+    let reply = c
+        .request(ClientMessage::Hello {
+            version: 99,
+            token: None,
+        })
+        .await;
+    assert_eq!(code_of(reply), "unsupported_version");
+}
+
+#[tokio::test]
+async fn malformed_json_unknown_types_and_wrong_fields_get_their_codes() {
+    let (server, _db) = TestServer::start().await;
+    let mut c = server.client().await;
+    c.send_text(r#"{"t":"ping""#.into()).await;
+    assert_eq!(next_error(&mut c).await, ("bad_json".into(), None));
+    c.send_text(r#"{"t":"teleport","rid":77}"#.into()).await;
+    assert_eq!(next_error(&mut c).await, ("unknown_type".into(), Some(77)));
+    c.send_text(r#"{"t":"place","room":"x","point":"h8","ply":"one","rid":78}"#.into())
+        .await;
+    assert_eq!(next_error(&mut c).await, ("invalid_field".into(), Some(78)));
+    c.send_text(format!("{}1{}", "[".repeat(500), "]".repeat(500)))
+        .await;
+    assert_eq!(next_error(&mut c).await.0, "bad_json");
+    // The connection is still fine.
+    assert!(matches!(
+        c.request(ClientMessage::Ping {}).await,
+        ServerMessage::Pong {}
+    ));
+}
+
+#[tokio::test]
+async fn binary_and_oversize_frames_are_refused() {
+    let (server, _db) = TestServer::start().await;
+    let mut c = server.client().await;
+    c.send_binary(vec![1, 2, 3]).await;
+    assert_eq!(next_error(&mut c).await.0, "binary_frame");
+    let big = format!(
+        r#"{{"t":"chat","room":"x","text":"{}"}}"#,
+        "a".repeat(20 * 1024)
+    );
+    c.send_text(big).await;
+    assert_eq!(next_error(&mut c).await.0, "too_large");
+    assert!(matches!(
+        c.request(ClientMessage::Ping {}).await,
+        ServerMessage::Pong {}
+    ));
+    // Far beyond the limit the server does not even read it: the connection ends.
+    c.send_text("x".repeat(1024 * 1024)).await;
+    assert_ne!(c.ended().await, Ended::Closed(Some(1000)));
+}
+
+#[tokio::test]
+async fn unknown_rooms_and_non_players_are_refused_without_changing_the_game() {
+    let (server, _db) = TestServer::start().await;
+    let mut t = Table::open(&server, freestyle(), TimeControl::None).await;
+    let room = t.room.clone();
+    let mut other = server.client().await;
+    let reply = other
+        .request(ClientMessage::Join {
+            room: "nosuchroom".into(),
+            role: JoinRole::Player,
+            since: None,
+        })
+        .await;
+    assert_eq!(code_of(reply), "unknown_room");
+    assert_eq!(other.place(&room, "h8", 1).await, Err("not_in_room".into()));
+    let reply = other
+        .request(ClientMessage::Join {
+            room: room.clone(),
+            role: JoinRole::Player,
+            since: None,
+        })
+        .await;
+    assert_eq!(code_of(reply), "room_full");
+    other.join(&room, JoinRole::Spectator).await;
+    assert_eq!(
+        other.place(&room, "h8", 1).await,
+        Err("not_a_player".into())
+    );
+    assert_eq!(
+        other
+            .act(ClientMessage::Resign { room: room.clone() })
+            .await,
+        Err("not_a_player".into())
+    );
+    assert_eq!(
+        t.white.place(&room, "h8", 1).await,
+        Err("not_your_turn".into())
+    );
+    assert_eq!(t.black.place(&room, "p1", 1).await, Err("off_board".into()));
+    let snap = t.black.join(&room, JoinRole::Player).await;
+    assert!(snap.moves.is_empty());
+    t.play(true, &["h8"], 1).await;
+}
+
+#[tokio::test]
+async fn a_flood_is_rate_limited_then_closed_with_1008() {
+    let (server, _db) = TestServer::start().await;
+    let mut c = server.client().await;
+    for _ in 0..100 {
+        c.send_text(r#"{"t":"ping"}"#.into()).await;
+    }
+    let mut pongs = 0;
+    let mut limited = 0;
+    let ended = loop {
+        match c.try_recv_or_end().await {
+            Ok(ServerMessage::Pong {}) => pongs += 1,
+            Ok(ServerMessage::Error { code, .. }) => {
+                assert_eq!(code, "rate_limited");
+                limited += 1;
+            }
+            Ok(other) => panic!("{other:?}"),
+            Err(ended) => break ended,
+        }
+    };
+    assert_eq!(pongs, 39, "the burst of 40 passes (hello took one)");
+    assert_eq!(
+        limited, 11,
+        "ten violations are tolerated, the eleventh closes"
+    );
+    assert_eq!(ended, Ended::Closed(Some(1008)));
+}
+
+#[tokio::test]
+async fn repeated_garbage_closes_the_connection_with_1008() {
+    let (server, _db) = TestServer::start().await;
+    let mut c = server.client().await;
+    for _ in 0..11 {
+        c.send_text("garbage".into()).await;
+    }
+    let mut errors = 0;
+    let ended = loop {
+        match c.try_recv_or_end().await {
+            Ok(ServerMessage::Error { code, .. }) => {
+                assert_eq!(code, "bad_json");
+                errors += 1;
+            }
+            Ok(other) => panic!("{other:?}"),
+            Err(ended) => break ended,
+        }
+    };
+    assert_eq!(errors, 11);
+    assert_eq!(ended, Ended::Closed(Some(1008)));
+}
+
+#[tokio::test]
+async fn connections_beyond_the_per_address_limit_are_turned_away() {
+    let db = Db::sqlite();
+    let config = server::Config {
+        max_connections_per_ip: 2,
+        ..test_config()
+    };
+    let server = TestServer::start_on(&db, config).await;
+    let _a = server.client().await;
+    let _b = server.client().await;
+    let mut c = Client::connect(server.addr).await;
+    let (code, _) = next_error(&mut c).await;
+    assert_eq!(code, "too_many_connections");
+    assert_eq!(c.ended().await, Ended::Closed(Some(1013)));
+}
+
+#[tokio::test]
+async fn a_player_may_hold_only_so_many_rooms() {
+    let db = Db::sqlite();
+    let config = server::Config {
+        max_rooms_per_player: 2,
+        ..test_config()
+    };
+    let server = TestServer::start_on(&db, config).await;
+    let mut c = server.client().await;
+    c.create(freestyle(), TimeControl::None).await;
+    c.create(freestyle(), TimeControl::None).await;
+    let reply = c
+        .request(ClientMessage::CreateRoom {
+            rules: freestyle(),
+            time_control: TimeControl::None,
+            rated: false,
+            public: true,
+            colour: protocol::ColourChoice::Black,
+        })
+        .await;
+    assert_eq!(code_of(reply), "too_many_rooms");
+}
+
+#[tokio::test]
+async fn bad_room_settings_are_refused_with_their_codes() {
+    let (server, _db) = TestServer::start().await;
+    let mut c = server.client().await;
+    let create = |rules, time_control, rated| ClientMessage::CreateRoom {
+        rules,
+        time_control,
+        rated,
+        public: true,
+        colour: protocol::ColourChoice::Random,
+    };
+    let renju19 = protocol::RulesSpec {
+        size: 19,
+        ..common::rules(
+            rules::RuleSet::Renju,
+            Default::default(),
+            Default::default(),
+        )
+    };
+    assert_eq!(
+        code_of(c.request(create(renju19, TimeControl::None, false)).await),
+        "renju_requires_15x15"
+    );
+    let silly = TimeControl::Fischer {
+        base_ms: 0,
+        increment_ms: 0,
+    };
+    assert_eq!(
+        code_of(c.request(create(freestyle(), silly, false)).await),
+        "invalid_time_control"
+    );
+    assert_eq!(
+        code_of(
+            c.request(create(freestyle(), TimeControl::None, true))
+                .await
+        ),
+        "account_required"
+    );
+}
