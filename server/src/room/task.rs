@@ -323,7 +323,10 @@ impl Room {
         self.state.metrics.rooms.fetch_add(1, Ordering::Relaxed);
         // A restored game decided before the crash (its last move stored, its end not) is finished now.
         self.finish_if_decided(None).await;
-        self.publish_lobby();
+        if self.seats.iter().any(Option::is_some) {
+            // A restored room is listed at once; a new one when its creator sits down.
+            self.publish_lobby();
+        }
         while !self.closed {
             let sleep = match self.next_deadline() {
                 Some(at) => self.state.clock.sleep_until(at),

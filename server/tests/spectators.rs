@@ -1,0 +1,178 @@
+//! Watching: spectators see every event in order; the lobby lists rooms and pushes changes.
+
+mod common;
+
+use common::*;
+use protocol::{ClientMessage, JoinRole, RoomEvent, RoomState, ServerMessage, TimeControl};
+
+#[tokio::test]
+async fn a_spectator_receives_every_event_in_order_and_ends_with_the_players_position() {
+    let (server, _db) = TestServer::start().await;
+    let mut t = Table::open(&server, freestyle(), TimeControl::None).await;
+    let room = t.room.clone();
+    let mut watcher = server.client().await;
+    let start = watcher.join(&room, JoinRole::Spectator).await;
+    assert_eq!(start.you, None);
+    assert_eq!(start.spectators, 1);
+
+    t.play(
+        true,
+        &["h8", "a1", "h9", "a2", "h10", "a3", "h11", "a4", "h12"],
+        1,
+    )
+    .await;
+    let mut versions = Vec::new();
+    let mut moves = Vec::new();
+    loop {
+        let (v, e) = watcher.event().await;
+        versions.push(v);
+        match e {
+            RoomEvent::Move { point, .. } => moves.push(point),
+            RoomEvent::GameOver { result, .. } => {
+                assert_eq!(result.reason, "five");
+                break;
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    let expected: Vec<u64> = (start.version + 1..=start.version + 10).collect();
+    assert_eq!(versions, expected, "every event, in order, none missed");
+    let final_view = t.black.join(&room, JoinRole::Player).await;
+    assert_eq!(moves, final_view.moves);
+    assert_eq!(
+        watcher.join(&room, JoinRole::Spectator).await.moves,
+        final_view.moves
+    );
+}
+
+#[tokio::test]
+async fn spectators_can_chat_but_not_play_and_players_see_the_count() {
+    let (server, _db) = TestServer::start().await;
+    let mut t = Table::open(&server, freestyle(), TimeControl::None).await;
+    let room = t.room.clone();
+    let mut watcher = server.client().await;
+    watcher.join(&room, JoinRole::Spectator).await;
+    let (_, count) = t
+        .black
+        .event_where(|e| matches!(e, RoomEvent::Spectators { .. }))
+        .await;
+    assert_eq!(count, RoomEvent::Spectators { count: 1 });
+    let said = watcher
+        .act(ClientMessage::Chat {
+            room: room.clone(),
+            text: "nice".into(),
+        })
+        .await
+        .unwrap();
+    assert!(matches!(
+        said,
+        RoomEvent::Chat {
+            spectator: true,
+            ..
+        }
+    ));
+    let (_, heard) = t
+        .white
+        .event_where(|e| matches!(e, RoomEvent::Chat { .. }))
+        .await;
+    assert_eq!(
+        heard,
+        RoomEvent::Chat {
+            from: watcher.name.clone(),
+            spectator: true,
+            text: "nice".into()
+        }
+    );
+    assert_eq!(
+        watcher
+            .act(ClientMessage::Chat {
+                room: room.clone(),
+                text: " ".into()
+            })
+            .await,
+        Err("bad_chat".into())
+    );
+    assert_eq!(
+        watcher.place(&room, "h8", 1).await,
+        Err("not_a_player".into())
+    );
+    watcher.close().await;
+    let (_, count) = t
+        .black
+        .event_where(|e| matches!(e, RoomEvent::Spectators { .. }))
+        .await;
+    assert_eq!(count, RoomEvent::Spectators { count: 0 });
+}
+
+#[tokio::test]
+async fn the_lobby_lists_waiting_and_playing_rooms_and_pushes_changes() {
+    let (server, _db) = TestServer::start().await;
+    let mut looker = server.client().await;
+    let reply = looker.request(ClientMessage::SubscribeLobby {}).await;
+    assert_eq!(reply, ServerMessage::Lobby { rooms: vec![] });
+
+    let mut a = server.client().await;
+    let snap = a.create(freestyle(), TimeControl::None).await;
+    let ServerMessage::LobbyRoom { room } = looker.recv().await.msg else {
+        panic!()
+    };
+    assert_eq!(
+        (room.id.as_str(), room.state),
+        (snap.id.as_str(), RoomState::Waiting)
+    );
+    assert_eq!(room.players.len(), 1);
+    let (_, listed) = server.get_json("/api/rooms").await;
+    assert_eq!(listed[0]["id"], snap.id.as_str());
+    assert_eq!(listed[0]["state"], "waiting");
+
+    let mut b = server.client().await;
+    b.join(&snap.id, JoinRole::Player).await;
+    let playing = loop {
+        if let ServerMessage::LobbyRoom { room } = looker.recv().await.msg {
+            if room.state == RoomState::Playing {
+                break room;
+            }
+        }
+    };
+    assert_eq!(playing.players.len(), 2);
+
+    b.act(ClientMessage::Resign {
+        room: snap.id.clone(),
+    })
+    .await
+    .unwrap();
+    loop {
+        if let ServerMessage::LobbyRoomRemoved { id } = looker.recv().await.msg {
+            assert_eq!(id, snap.id);
+            break;
+        }
+    }
+    let (_, listed) = server.get_json("/api/rooms").await;
+    assert_eq!(listed, serde_json::json!([]));
+}
+
+#[tokio::test]
+async fn private_rooms_stay_out_of_the_lobby_but_can_be_joined_by_id() {
+    let (server, _db) = TestServer::start().await;
+    let mut a = server.client().await;
+    let reply = a
+        .request(ClientMessage::CreateRoom {
+            rules: freestyle(),
+            time_control: TimeControl::None,
+            rated: false,
+            public: false,
+            colour: protocol::ColourChoice::White,
+        })
+        .await;
+    let ServerMessage::Room { room } = reply else {
+        panic!("{reply:?}")
+    };
+    assert!(!room.public);
+    assert_eq!(room.you, Some(rules::Color::White));
+    let (_, listed) = server.get_json("/api/rooms").await;
+    assert_eq!(listed, serde_json::json!([]));
+    let mut b = server.client().await;
+    let joined = b.join(&room.id, JoinRole::Player).await;
+    assert_eq!(joined.you, Some(rules::Color::Black));
+    assert_eq!(joined.state, RoomState::Playing);
+}
