@@ -433,6 +433,137 @@ async fn passwords_and_tokens_never_reach_the_log(db: Db) {
     );
 }
 
+fn create_room(rated: bool) -> Value {
+    json!({"t": "create_room", "rules": {"rule_set": "freestyle"}, "rated": rated, "colour": "black"})
+}
+
+async fn a_guest_can_neither_create_nor_sit_in_a_rated_room(db: Db) {
+    let app = app(db).await;
+    let token = app.register("host", PASSWORD).await;
+    let (mut host, _) = app.socket(Some(&token)).await;
+    let (mut guest, welcome) = app.socket(None).await;
+    assert_eq!(welcome["you"]["guest"], true);
+
+    let created = guest.request(create_room(true), 1).await;
+    let room = host.request(create_room(true), 1).await;
+    let id = room["room"]["id"].as_str().unwrap().to_owned();
+    let sat = guest.request(json!({"t": "join", "room": id}), 2).await;
+    let watched = guest
+        .request(json!({"t": "join", "room": id, "as": "spectator"}), 3)
+        .await;
+
+    assert_eq!(created["t"], "error");
+    assert_eq!(created["code"], "account_required");
+    assert_eq!(room["t"], "room");
+    assert_eq!(room["room"]["rated"], true);
+    assert_eq!(sat["t"], "error");
+    assert_eq!(sat["code"], "account_required");
+    assert_eq!(watched["t"], "room", "a guest may watch");
+    assert_eq!(
+        watched["room"]["seats"]["white"],
+        Value::Null,
+        "the seat stays free"
+    );
+    app.stop().await;
+}
+
+/// A rated freestyle room with `a` holding black and `b` white, both seated; returns their sockets and the room id.
+async fn seated(
+    app: &App,
+    a: &str,
+    b: &str,
+) -> (accounts_support::Socket, accounts_support::Socket, String) {
+    let ta = app.register(a, PASSWORD).await;
+    let tb = app.register(b, PASSWORD).await;
+    let (mut sa, _) = app.socket(Some(&ta)).await;
+    let (mut sb, _) = app.socket(Some(&tb)).await;
+    let room = sa.request(create_room(true), 1).await;
+    let id = room["room"]["id"].as_str().unwrap().to_owned();
+    let joined = sb.request(json!({"t": "join", "room": id}), 1).await;
+    assert_eq!(joined["room"]["you"], "white");
+    assert_eq!(joined["room"]["state"], "playing");
+    (sa, sb, id)
+}
+
+async fn a_players_token_acts_only_for_that_player(db: Db) {
+    let app = app(db).await;
+    let (mut alice, mut bob, id) = seated(&app, "alice", "bob").await;
+    let placed = alice
+        .request(
+            json!({"t": "place", "room": id, "point": "h8", "ply": 1}),
+            2,
+        )
+        .await;
+    assert_eq!(placed["t"], "event");
+
+    // White (Bob) is to move: Alice's connection cannot move for him.
+    let for_bob = alice
+        .request(
+            json!({"t": "place", "room": id, "point": "h9", "ply": 2}),
+            3,
+        )
+        .await;
+    // A second connection with Alice's token is Alice again, never Bob.
+    let token = app
+        .post(
+            "/api/login",
+            &json!({"username": "alice", "password": PASSWORD}),
+        )
+        .await
+        .json::<Value>()
+        .await
+        .unwrap()["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (mut again, welcome) = app.socket(Some(&token)).await;
+    let rejoined = again.request(json!({"t": "join", "room": id}), 1).await;
+    let still_not = again
+        .request(
+            json!({"t": "place", "room": id, "point": "h9", "ply": 2}),
+            2,
+        )
+        .await;
+    // Resigning from Alice's connection ends the game as Alice's loss.
+    alice.request(json!({"t": "resign", "room": id}), 4).await;
+    let over = bob.until(|m| m["event"]["kind"] == "game_over").await;
+
+    assert_eq!(for_bob["t"], "error");
+    assert_eq!(for_bob["code"], "not_your_turn");
+    assert_eq!(welcome["you"]["name"], "alice");
+    assert_eq!(rejoined["room"]["you"], "black", "Alice's seat, not Bob's");
+    assert_eq!(still_not["code"], "not_your_turn");
+    assert_eq!(over["event"]["result"]["winner"], "white");
+    assert_eq!(over["event"]["result"]["winner_name"], "bob");
+    app.stop().await;
+}
+
+async fn a_logged_out_token_cannot_take_back_its_seat(db: Db) {
+    let app = app(db).await;
+    let token = app.register("carla", PASSWORD).await;
+    let (mut carla, _) = app.socket(Some(&token)).await;
+    let room = carla.request(create_room(true), 1).await;
+    let id = room["room"]["id"].as_str().unwrap().to_owned();
+    let response = app
+        .http
+        .post(app.url("/api/logout"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 204);
+
+    let (mut stale, welcome) = app.socket(Some(&token)).await;
+    let joined = stale.request(json!({"t": "join", "room": id}), 1).await;
+
+    assert_eq!(
+        welcome["you"]["guest"], true,
+        "the revoked token names nobody"
+    );
+    assert_eq!(joined["code"], "account_required", "a guest, not Carla");
+    app.stop().await;
+}
+
 on_both_stores!(
     registering_returns_a_token_and_an_http_only_lax_cookie,
     usernames_must_be_3_to_20_letters_digits_underscores_or_dashes,
@@ -449,4 +580,7 @@ on_both_stores!(
     a_login_token_resumes_the_user_in_the_websocket_hello,
     a_guest_token_is_a_guest_to_the_api,
     passwords_and_tokens_never_reach_the_log,
+    a_guest_can_neither_create_nor_sit_in_a_rated_room,
+    a_players_token_acts_only_for_that_player,
+    a_logged_out_token_cannot_take_back_its_seat,
 );
