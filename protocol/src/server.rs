@@ -18,7 +18,8 @@ pub enum ServerMessage {
     Welcome {
         /// Who the server knows the client as.
         you: You,
-        /// The token to present in a later `hello` to be the same player again.
+        /// The token to present in a later `hello` to be the same player again; empty when the identity came from
+        /// the browser's session cookie (which is never handed to scripts).
         token: String,
         /// The server's version (its crate version).
         server_version: String,

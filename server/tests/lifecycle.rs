@@ -69,6 +69,25 @@ async fn a_reconnecting_player_gets_the_missed_events_and_plays_on() {
 }
 
 #[tokio::test]
+async fn a_session_cookie_on_the_upgrade_request_stands_in_for_a_hello_token() {
+    let (server, _db) = TestServer::start().await;
+    let first = server.client().await;
+    let cookie = format!("gomoku_session={}", first.token);
+    let mut again = Client::connect_with_cookie(server.addr, &cookie).await;
+    let reply = again
+        .request(ClientMessage::Hello {
+            version: protocol::PROTOCOL_VERSION,
+            token: None,
+        })
+        .await;
+    let ServerMessage::Welcome { you, token, .. } = reply else {
+        panic!("{reply:?}")
+    };
+    assert_eq!(you.name, first.name);
+    assert_eq!(token, "", "a cookie's secret is not handed to scripts");
+}
+
+#[tokio::test]
 async fn a_reconnect_too_old_for_the_event_log_gets_a_snapshot() {
     let db = Db::sqlite();
     let config = server::Config {

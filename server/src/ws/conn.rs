@@ -34,6 +34,7 @@ pub(super) async fn serve(
     state: AppState,
     addr: SocketAddr,
     permit: Option<ConnectionPermit>,
+    ambient_token: Option<String>,
 ) {
     let _tracked = state.track_connection();
     let (sink, stream) = socket.split();
@@ -70,6 +71,7 @@ pub(super) async fn serve(
         state,
         outbox,
         identity: None,
+        ambient_token,
         rooms: HashSet::new(),
         lobby: false,
         closing: false,
@@ -129,6 +131,8 @@ struct Conn {
     state: AppState,
     outbox: Outbox,
     identity: Option<Identity>,
+    /// The token of the upgrade request (session cookie or bearer), used when `hello` brings none.
+    ambient_token: Option<String>,
     rooms: HashSet<Arc<str>>,
     lobby: bool,
     bucket: TokenBucket,
@@ -273,16 +277,23 @@ impl Conn {
             .await;
             return;
         }
-        let resumed = match &token {
-            Some(t) => match self.state.identities.resume(t).await {
-                Ok(found) => found.map(|identity| (identity, t.clone())),
+        // The token in `hello` first, then the upgrade request's; a cookie's token is never echoed back to scripts.
+        let candidates = [(token, true), (self.ambient_token.take(), false)];
+        let mut resumed = None;
+        for (candidate, echo) in candidates {
+            let Some(t) = candidate else { continue };
+            match self.state.identities.resume(&t).await {
+                Ok(Some(identity)) => {
+                    resumed = Some((identity, if echo { t } else { String::new() }));
+                    break;
+                }
+                Ok(None) => {}
                 Err(e) => {
                     tracing::error!(error = %e, "could not read a session");
                     return self.error(code::INTERNAL, "try again", rid).await;
                 }
-            },
-            None => None,
-        };
+            }
+        }
         let (identity, token) = match resumed {
             Some(found) => found,
             None => match self.state.identities.new_guest().await {

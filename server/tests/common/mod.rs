@@ -202,6 +202,25 @@ impl Client {
         }
     }
 
+    /// A raw connection whose upgrade request carries a session cookie.
+    pub async fn connect_with_cookie(addr: SocketAddr, cookie: &str) -> Client {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        let mut request = format!("ws://{addr}/ws").into_client_request().unwrap();
+        request
+            .headers_mut()
+            .insert("cookie", cookie.parse().expect("header value"));
+        let (ws, _) = tokio_tungstenite::connect_async(request)
+            .await
+            .expect("connect");
+        Client {
+            ws,
+            name: String::new(),
+            token: String::new(),
+            next_rid: 1,
+            pending: VecDeque::new(),
+        }
+    }
+
     /// Connects and says hello (resuming `token` when given).
     pub async fn hello(addr: SocketAddr, token: Option<&str>) -> Client {
         let mut c = Client::connect(addr).await;
