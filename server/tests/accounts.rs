@@ -54,6 +54,7 @@ async fn registering_returns_a_token_and_an_http_only_lax_cookie(db: Db) {
         .await;
 
     assert_eq!(response.status().as_u16(), 201);
+    assert_eq!(response.headers()["cache-control"], "no-store");
     let cookie = set_cookie(&response);
     let body: Value = response.json().await.unwrap();
     let token = body["token"].as_str().unwrap();
@@ -564,6 +565,59 @@ async fn a_logged_out_token_cannot_take_back_its_seat(db: Db) {
     app.stop().await;
 }
 
+async fn expired_sessions_are_swept_from_the_store(db: Db) {
+    let mut config = test_config();
+    config.session_days = 1;
+    let app = App::start(db, config).await.unwrap();
+    let token = app.register("tina", PASSWORD).await;
+    let hash = server::accounts::token::hash(&token);
+    let registered_at = server::time::unix_ms();
+    assert!(app
+        .store
+        .session(&hash, registered_at)
+        .await
+        .unwrap()
+        .is_some());
+
+    app.clock.advance(Duration::from_secs(86_400));
+    let mut swept = false;
+    for _ in 0..200 {
+        app.clock.advance(server::accounts::SWEEP_EVERY);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        // Asked as of before the expiry, only a deleted row answers nothing.
+        if app
+            .store
+            .session(&hash, registered_at)
+            .await
+            .unwrap()
+            .is_none()
+        {
+            swept = true;
+            break;
+        }
+    }
+
+    assert!(swept, "the sweep deleted the expired session");
+    app.stop().await;
+}
+
+async fn concurrent_registrations_of_one_name_admit_exactly_one(db: Db) {
+    let app = app(db).await;
+    let names = ["uma", "UMA", "Uma", "uMa", "umA", "UMa"];
+
+    let bodies: Vec<Value> = names
+        .iter()
+        .map(|name| json!({"username": name, "password": PASSWORD}))
+        .collect();
+    let responses =
+        futures_util::future::join_all(bodies.iter().map(|b| app.post("/api/register", b))).await;
+
+    let mut statuses: Vec<u16> = responses.iter().map(|r| r.status().as_u16()).collect();
+    statuses.sort_unstable();
+    assert_eq!(statuses, [201, 409, 409, 409, 409, 409]);
+    app.stop().await;
+}
+
 on_both_stores!(
     registering_returns_a_token_and_an_http_only_lax_cookie,
     usernames_must_be_3_to_20_letters_digits_underscores_or_dashes,
@@ -583,4 +637,6 @@ on_both_stores!(
     a_guest_can_neither_create_nor_sit_in_a_rated_room,
     a_players_token_acts_only_for_that_player,
     a_logged_out_token_cannot_take_back_its_seat,
+    expired_sessions_are_swept_from_the_store,
+    concurrent_registrations_of_one_name_admit_exactly_one,
 );

@@ -4,7 +4,7 @@ use std::fmt;
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::State;
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::{Deserialize, Serialize};
@@ -145,7 +145,12 @@ async fn start_session(
         user: UserView::from(user),
         expires_at,
     };
-    Ok((status, [(header::SET_COOKIE, cookie)], Json(body)).into_response())
+    // The body holds a credential: no cache may keep it.
+    let headers = [
+        (header::SET_COOKIE, cookie),
+        (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
+    ];
+    Ok((status, headers, Json(body)).into_response())
 }
 
 /// Revokes the session the request carries (if any) and clears the cookie: `204` either way, so signing

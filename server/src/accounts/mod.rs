@@ -31,12 +31,16 @@ use axum::http::HeaderMap;
 use axum::routing::{get, post};
 use axum::Router;
 use store::{SessionOwner, Store};
+use tokio::sync::watch;
 
 use crate::time::{unix_ms, Clock};
 
 pub use error::ApiError;
 pub use password::HashCost;
 pub use rate_limit::Limit;
+
+/// How often expired sessions are deleted.
+pub const SWEEP_EVERY: Duration = Duration::from_secs(3600);
 
 /// How accounts behave; built from the server's configuration.
 #[derive(Clone, Debug)]
@@ -133,13 +137,40 @@ impl Accounts {
         }
     }
 
-    /// The accounts of an application: its store and clock, settings from its configuration.
+    /// The accounts of an application: its store and clock, settings from its configuration; also starts the
+    /// sweep of expired sessions, which stops when the application shuts down.
     pub fn from_app(state: &crate::AppState) -> Accounts {
-        Accounts::new(
+        let accounts = Accounts::new(
             state.store.clone(),
             Settings::from_config(&state.config),
             state.clock.clone(),
-        )
+        );
+        accounts.spawn_sweeper(state.shutdown.subscribe());
+        accounts
+    }
+
+    /// Deletes expired sessions (users' and guests') every [`SWEEP_EVERY`] of the injected clock. Expired
+    /// sessions are ignored anyway; the sweep only keeps the table from growing without bound.
+    pub fn spawn_sweeper(&self, mut shutdown: watch::Receiver<bool>) {
+        let accounts = self.clone();
+        tokio::spawn(async move {
+            loop {
+                let next = accounts.inner.clock.now() + SWEEP_EVERY;
+                tokio::select! {
+                    () = accounts.inner.clock.sleep_until(next) => {}
+                    _ = shutdown.wait_for(|stop| *stop) => return,
+                }
+                match accounts
+                    .store()
+                    .delete_expired_sessions(accounts.now_ms())
+                    .await
+                {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!(sessions = n, "expired sessions deleted"),
+                    Err(e) => tracing::warn!(error = %e, "could not delete expired sessions"),
+                }
+            }
+        });
     }
 
     /// The store.
