@@ -3,6 +3,7 @@
 //! move rate, and runs the kill -9 crash test.
 
 mod conn;
+mod crash;
 mod echo;
 mod ledger;
 mod memory;
@@ -63,6 +64,9 @@ enum Command {
         #[arg(long, default_value_t = 4096)]
         buffer: usize,
     },
+    /// Kills the server with SIGKILL at random moments while games run, restarts it on the same database, and
+    /// checks that nothing acknowledged was lost (exit status 1 when something was).
+    Crash(crash::CrashArgs),
     /// One worker process of a run with `--workers` (started by loadgen itself).
     #[command(hide = true)]
     Worker {
@@ -130,6 +134,18 @@ async fn main() -> anyhow::Result<()> {
             let listener = tokio::net::TcpListener::bind(bind).await?;
             println!("echo server: ws://{}/", listener.local_addr()?);
             echo::serve(listener, buffer).await?;
+        }
+        Command::Crash(args) => {
+            let failures = crash::crash(&args).await?;
+            if failures.is_empty() {
+                println!("crash test passed");
+            } else {
+                println!("crash test FAILED:");
+                for f in &failures {
+                    println!("  {f}");
+                }
+                std::process::exit(1);
+            }
         }
         Command::Worker {
             index,

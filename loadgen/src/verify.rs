@@ -161,18 +161,23 @@ fn places(actions: impl Iterator<Item = Action>) -> Vec<Point> {
         .collect()
 }
 
-/// Reads the `GET /api/games/{id}` body.
+/// Reads the `GET /api/games/{id}` body: its `actions` (`{"action": {...}, ...}` objects, in order), or, from a
+/// server that lists only `moves`, those (either such objects or plain points).
 fn from_json(v: &serde_json::Value) -> anyhow::Result<StoredGame> {
-    let moves = v
-        .get("moves")
+    let list = v
+        .get("actions")
+        .or_else(|| v.get("moves"))
         .and_then(|m| m.as_array())
-        .ok_or_else(|| anyhow::anyhow!("no moves array"))?;
-    let mut actions = Vec::with_capacity(moves.len());
-    for m in moves {
-        let a = m
-            .get("action")
-            .ok_or_else(|| anyhow::anyhow!("a move without an action"))?;
-        actions.push(serde_json::from_value::<Action>(a.clone())?);
+        .ok_or_else(|| anyhow::anyhow!("no actions or moves array"))?;
+    let mut actions = Vec::with_capacity(list.len());
+    for m in list {
+        let action = match m.get("action") {
+            Some(a) => serde_json::from_value::<Action>(a.clone())?,
+            None => Action::Place {
+                point: serde_json::from_value::<Point>(m.clone())?,
+            },
+        };
+        actions.push(action);
     }
     Ok(StoredGame {
         room: v
@@ -279,5 +284,20 @@ mod tests {
         assert_eq!(g.stones, vec![p("h8"), p("h9")]);
         assert!(g.finished);
         assert_eq!(g.room, "r7");
+    }
+
+    #[test]
+    fn actions_win_over_plain_moves() {
+        let body = serde_json::json!({
+            "room": "r7",
+            "actions": [{"seq": 0, "action": {"action": "place", "point": "h8"}}],
+            "moves": ["a1"],
+            "result": null
+        });
+        let g = from_json(&body).unwrap();
+        assert_eq!(g.stones, vec![p("h8")]);
+        assert!(!g.finished);
+        let plain = serde_json::json!({"moves": ["h8", "j9"]});
+        assert_eq!(from_json(&plain).unwrap().stones, vec![p("h8"), p("j9")]);
     }
 }
