@@ -618,6 +618,22 @@ async fn concurrent_registrations_of_one_name_admit_exactly_one(db: Db) {
     app.stop().await;
 }
 
+async fn a_browsers_session_cookie_names_the_user_on_the_websocket(db: Db) {
+    let app = app(db).await;
+    let token = app.register("vera", PASSWORD).await;
+    let cookie = format!("gomoku_session={token}");
+
+    let (_socket, welcome) = app.socket_with(None, &[("cookie", &cookie)]).await;
+
+    assert_eq!(welcome["you"]["name"], "vera");
+    assert_eq!(welcome["you"]["guest"], false);
+    assert_eq!(
+        welcome["token"], "",
+        "an HttpOnly cookie's token is not handed to scripts"
+    );
+    app.stop().await;
+}
+
 on_both_stores!(
     registering_returns_a_token_and_an_http_only_lax_cookie,
     usernames_must_be_3_to_20_letters_digits_underscores_or_dashes,
@@ -639,4 +655,5 @@ on_both_stores!(
     a_logged_out_token_cannot_take_back_its_seat,
     expired_sessions_are_swept_from_the_store,
     concurrent_registrations_of_one_name_admit_exactly_one,
+    a_browsers_session_cookie_names_the_user_on_the_websocket,
 );

@@ -25,6 +25,38 @@ pub fn from_headers(headers: &HeaderMap) -> Option<String> {
     bearer(headers).or_else(|| cookie(headers))
 }
 
+/// The session token of a WebSocket upgrade request. A bearer token counts as it is (a browser page cannot set
+/// headers on a WebSocket, so it comes from a deliberate client). The cookie counts only when the request comes
+/// from this site's own pages (`Origin` absent, as from non-browser clients, or naming the `Host` asked for):
+/// browsers send cookies on WebSocket handshakes that other sites' pages start, and `SameSite=Lax` does not stop
+/// a sibling subdomain, so without this check any such page could play under the visitor's account.
+pub fn for_upgrade(headers: &HeaderMap) -> Option<String> {
+    bearer(headers).or_else(|| {
+        if same_origin(headers) {
+            cookie(headers)
+        } else {
+            None
+        }
+    })
+}
+
+/// Whether a request's `Origin` (when present) names the host it was sent to.
+fn same_origin(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return true;
+    };
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    let origin_host = origin
+        .to_str()
+        .ok()
+        .and_then(|o| o.split_once("://"))
+        .map(|(_, rest)| rest.trim_end_matches('/'));
+    match (origin_host, host) {
+        (Some(o), Some(h)) => o.eq_ignore_ascii_case(h.trim()),
+        _ => false,
+    }
+}
+
 fn bearer(headers: &HeaderMap) -> Option<String> {
     let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = value.trim().split_once(' ')?;
@@ -131,6 +163,46 @@ mod tests {
         let h = headers(&[(header::COOKIE, &format!("{COOKIE_NAME}=a;b"))]);
         assert_eq!(from_headers(&h), None);
         assert_eq!(from_headers(&HeaderMap::new()), None);
+    }
+
+    #[test]
+    fn an_upgrade_takes_the_cookie_only_from_its_own_site() {
+        let t = new_token();
+        let cookie = format!("{COOKIE_NAME}={t}");
+        let own = headers(&[
+            (header::HOST, "play.example.org:8080"),
+            (header::ORIGIN, "http://play.example.org:8080"),
+            (header::COOKIE, &cookie),
+        ]);
+        assert_eq!(for_upgrade(&own), Some(t.clone()));
+        let no_origin = headers(&[(header::HOST, "h"), (header::COOKIE, &cookie)]);
+        assert_eq!(
+            for_upgrade(&no_origin),
+            Some(t.clone()),
+            "a non-browser client"
+        );
+        for origin in [
+            "https://evil.example.org",
+            "http://example.org:8080",
+            "null",
+        ] {
+            let foreign = headers(&[
+                (header::HOST, "play.example.org:8080"),
+                (header::ORIGIN, origin),
+                (header::COOKIE, &cookie),
+            ]);
+            assert_eq!(for_upgrade(&foreign), None, "{origin}");
+        }
+        let bearer = headers(&[
+            (header::HOST, "play.example.org"),
+            (header::ORIGIN, "https://elsewhere.example"),
+            (header::AUTHORIZATION, &format!("Bearer {t}")),
+        ]);
+        assert_eq!(
+            for_upgrade(&bearer),
+            Some(t),
+            "a bearer token is deliberate"
+        );
     }
 
     #[test]

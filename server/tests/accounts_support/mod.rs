@@ -245,7 +245,26 @@ impl App {
 
     /// Connects a WebSocket and says hello with `token`; returns the socket and the `welcome`.
     pub async fn socket(&self, token: Option<&str>) -> (Socket, Value) {
-        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{}/ws", self.addr))
+        self.socket_with(token, &[]).await
+    }
+
+    /// [`App::socket`] with extra headers on the upgrade request (a browser's cookie, its origin).
+    pub async fn socket_with(
+        &self,
+        token: Option<&str>,
+        headers: &[(&str, &str)],
+    ) -> (Socket, Value) {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        let mut request = format!("ws://{}/ws", self.addr)
+            .into_client_request()
+            .expect("request");
+        for (name, value) in headers {
+            request.headers_mut().insert(
+                reqwest::header::HeaderName::from_bytes(name.as_bytes()).expect("header name"),
+                value.parse().expect("header value"),
+            );
+        }
+        let (ws, _) = tokio_tungstenite::connect_async(request)
             .await
             .expect("websocket connects");
         let mut socket = Socket { ws };
