@@ -7,7 +7,9 @@ use server::{AppState, Config};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
+    // Logs go to stderr, so stdout carries only the line with the URL to open.
     tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
         )

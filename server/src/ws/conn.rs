@@ -25,6 +25,8 @@ const CLOSE_POLICY: u16 = 1008;
 const CLOSE_GOING_AWAY: u16 = 1001;
 /// Close code when the server is full.
 const CLOSE_TRY_LATER: u16 = 1013;
+/// How long a close frame may take to go out before the socket is simply dropped.
+const CLOSE_WAIT: Duration = Duration::from_secs(2);
 /// One abuse allowance comes back this often.
 const ABUSE_REFILL_SECS: f64 = 5.0;
 
@@ -99,23 +101,29 @@ async fn write(
         tokio::select! {
             out = rx.recv() => match out {
                 Some(Out::Text(text)) => {
-                    if sink.send(Message::Text(text)).await.is_err() {
-                        break;
+                    // A client that stopped reading blocks this send; a kick must still get through.
+                    tokio::select! {
+                        sent = sink.send(Message::Text(text)) => {
+                            if sent.is_err() {
+                                break;
+                            }
+                        }
+                        () = kick.notified() => break,
                     }
                 }
                 Some(Out::Close(code, reason)) => {
                     let frame = CloseFrame { code, reason: reason.into() };
-                    let _ = sink.send(Message::Close(Some(frame))).await;
+                    let _ = tokio::time::timeout(CLOSE_WAIT, sink.send(Message::Close(Some(frame)))).await;
                     break;
                 }
                 None => {
-                    let _ = sink.close().await;
+                    let _ = tokio::time::timeout(CLOSE_WAIT, sink.close()).await;
                     break;
                 }
             },
             () = kick.notified() => {
                 let frame = CloseFrame { code: CLOSE_POLICY, reason: "too slow".into() };
-                let _ = sink.send(Message::Close(Some(frame))).await;
+                let _ = tokio::time::timeout(CLOSE_WAIT, sink.send(Message::Close(Some(frame)))).await;
                 break;
             }
             _ = ping.tick() => {
@@ -125,6 +133,7 @@ async fn write(
             }
         }
     }
+    // Dropping `_done` tells the reader to stop, which drops the socket.
 }
 
 struct Conn {
