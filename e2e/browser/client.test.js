@@ -221,12 +221,17 @@ test('pages whose API is not there yet say so instead of breaking', async (t) =>
 
 test('the leaderboard shows tiers as badges and the profile charts the rating history', async (t) => {
   const tiers = ['Grand Master', 'International Master', 'Master', 'Candidate Master', 'Expert', 'Advanced', 'Club Player', 'Amateur'];
-  const board = { pool: 'renju', entries: tiers.map((tier, i) => ({ rank: i + 1, name: `player_${i + 1}`, rating: 2480 - i * 150, deviation: 60, tier, games: 40 - i, wins: 30 - i, losses: 8, draws: 2 })) };
+  const board = { pool: 'renju', entries: tiers.map((tier, i) => ({ rank: i + 1, name: `player_${i + 1}`, pool: 'renju', rating: 2480 - i * 150, deviation: 60, provisional: false, tier, tier_code: tier.toLowerCase().replace(/ /g, '_'), games: 40 - i, wins: 30 - i, losses: 8, draws: 2 })) };
   const history = Array.from({ length: 24 }, (_, i) => ({ time: 1_700_000_000_000 + i * 86_400_000, rating: 1500 + Math.round(60 * Math.sin(i / 3) + i * 5) }));
   const profile = {
     name: 'lin_yue',
-    ratings: { renju: { rating: 1627.4, deviation: 70, tier: 'Club Player', provisional: false, games: 24, wins: 14, losses: 9, draws: 1, history }, freestyle: { rating: 1500, deviation: 350, tier: 'Unranked', provisional: true, games: 0, wins: 0, losses: 0, draws: 0, history: [] } },
-    games: [{ id: 3, pool: 'renju', black: 'lin_yue', white: 'kenta', result: { winner: 'black', reason: 'five' }, rating_before: 1612, rating_after: 1627.4, finished_at: 1_702_000_000_000 }],
+    // The shape of docs/accounts.md.
+    ratings: [
+      { pool: 'renju', rating: 1627.4, deviation: 70, provisional: false, tier: 'Club Player', tier_code: 'club_player', games: 24, wins: 14, losses: 9, draws: 1, history },
+      { pool: 'freestyle', rating: 1500, deviation: 340, provisional: true, tier: 'Unranked', tier_code: 'unranked', games: 1, wins: 0, losses: 1, draws: 0, history: [] },
+    ],
+    games: [{ id: 3, room: 'r3', pool: 'renju', rules: renju, rated: true, black: { name: 'lin_yue', guest: false }, white: { name: 'kenta', guest: false }, swapped: false, started_at: 1_702_000_000_000, ended_at: 1_702_000_600_000, state: 'over', winner: 'black', winner_name: 'lin_yue', reason: 'five', rating_before: 1612, rating_after: 1627.4 }],
+    next_before: null,
   };
   const json = (body) => (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
   const s = await page(t, undefined, { api: { '/api/leaderboard': json(board), '/api/players/lin_yue': json(profile) } });

@@ -163,3 +163,10 @@ test('requests reject with the server error code and back-off grows to a ceiling
   assert.deepEqual([0, 1, 2, 3, 4, 10].map(backoff), [500, 1000, 2000, 4000, 8000, 8000]);
   conn.close();
 });
+
+test('tier badges key their colour on the tier code', async () => {
+  const { tierSlug } = await import('../../web-client/js/tier.js');
+  assert.equal(tierSlug('Club Player'), 'club_player');
+  assert.equal(tierSlug('International Master'), 'international_master');
+  assert.equal(tierSlug(''), '');
+});

@@ -4,6 +4,7 @@ import { h, mount } from '../dom.js';
 import { t, errorText } from '../i18n.js';
 import { href } from '../router.js';
 import { accounts } from '../api.js';
+import { tierBadge } from '../tier.js';
 
 const POOLS = ['renju', 'freestyle', 'standard'];
 const PAGE = 50;
@@ -14,10 +15,6 @@ export function entriesOf(data) {
   return data?.entries || data?.players || data?.leaderboard || [];
 }
 
-/** A tier badge; the data attribute lets the stylesheet colour known tiers. */
-export function tierBadge(tier) {
-  return tier ? h('span', { class: 'tier', dataset: { tier } }, tier) : null;
-}
 
 /** Mounts the leaderboard page; returns its cleanup. */
 export function render(view, params) {
@@ -44,7 +41,7 @@ export function render(view, params) {
         rows.forEach((e, i) => body.append(h('tr', {},
           h('td', { class: 'num rank' }, e.rank ?? offset + i + 1),
           h('td', {}, h('a', { href: href('player', { name: e.name ?? e.username }) }, e.name ?? e.username)),
-          h('td', {}, tierBadge(e.tier)),
+          h('td', {}, tierBadge(e.tier, e.tier_code)),
           h('td', { class: 'num rating' }, Math.round(e.rating)),
           h('td', { class: 'num hide-sm' }, e.games ?? (e.wins ?? 0) + (e.losses ?? 0) + (e.draws ?? 0)),
           h('td', { class: 'num hide-sm wld' }, `${e.wins ?? 0} / ${e.losses ?? 0} / ${e.draws ?? 0}`))));

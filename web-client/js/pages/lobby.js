@@ -5,6 +5,7 @@ import { h, mount, toast } from '../dom.js';
 import { t, errorText } from '../i18n.js';
 import { href } from '../router.js';
 import { describeTimeControl } from '../clock.js';
+import { tierBadge } from '../tier.js';
 
 /** Folds lobby messages into a list of rooms (pure; newest first as the server sends them). */
 export function lobbyReduce(rooms, msg) {
@@ -53,7 +54,7 @@ export function playerChip(p) {
     p.colour ? h('span', { class: `dot ${p.colour}` }) : null,
     h('a', { href: href('player', { name: p.name }), class: 'pname' }, p.name),
     p.rating != null ? h('span', { class: 'rating' }, Math.round(p.rating) + (p.provisional ? '?' : '')) : null,
-    p.tier ? h('span', { class: 'tier', dataset: { tier: p.tier } }, p.tier) : null,
+    tierBadge(p.tier),
   );
 }
 

@@ -6,7 +6,7 @@ import { t, errorText } from '../i18n.js';
 import { href } from '../router.js';
 import { accounts } from '../api.js';
 import { ratingChart } from '../chart.js';
-import { tierBadge } from './leaderboard.js';
+import { tierBadge } from '../tier.js';
 
 /** Per-pool ratings as a list [{pool, rating, deviation, tier, provisional, wins, losses, draws, history}]. */
 export function poolsOf(p) {
@@ -64,16 +64,15 @@ export function render(view, params, app) {
       const pools = poolsOf(p);
       const games = gamesOf(p);
       const list = h('div', { class: 'games' }, games.length ? games.map((g) => gameRow(g, name)) : h('p', { class: 'empty' }, t('profile.no_games')));
-      let oldest = games.length ? games[games.length - 1] : null;
-      const more = h('button', { class: 'btn', type: 'button', hidden: games.length === 0 }, t('profile.older'));
+      // The server pages with next_before (null on the last page); older servers without it page by id.
+      let before = p.next_before !== undefined ? p.next_before : games.length ? games[games.length - 1].id : null;
+      const more = h('button', { class: 'btn', type: 'button', hidden: before == null }, t('profile.older'));
       more.addEventListener('click', () => {
-        // The games API pages with ?before=<id of the oldest game shown>.
-        const before = oldest?.id;
         accounts.games(name, before).then((data) => {
           const next = gamesOf(data);
           next.forEach((g) => list.append(gameRow(g, name)));
-          if (next.length) oldest = next[next.length - 1];
-          more.hidden = next.length === 0;
+          before = data?.next_before !== undefined ? data.next_before : next.length ? next[next.length - 1].id : null;
+          more.hidden = before == null || next.length === 0;
         }, () => (more.hidden = true));
       });
       mount(body,
@@ -81,7 +80,7 @@ export function render(view, params, app) {
         h('div', { class: 'pools' }, pools.map((r) => h('div', { class: 'pool-card', dataset: { pool: r.pool } },
           h('div', { class: 'muted' }, t(`rule.${r.pool}`)),
           h('div', { class: 'big-rating' }, Math.round(r.rating) + (r.provisional ? '?' : '')),
-          tierBadge(r.tier),
+          tierBadge(r.tier, r.tier_code),
           h('div', { class: 'muted small' }, t('profile.record', { w: r.wins ?? 0, l: r.losses ?? 0, d: r.draws ?? 0 }))))),
         pools.some((r) => r.history?.length)
           ? [h('h2', {}, t('profile.history')), ...pools.filter((r) => r.history?.length).map((r) => {

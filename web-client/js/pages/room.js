@@ -7,6 +7,7 @@ import { href } from '../router.js';
 import { createBoardView } from '../boardview.js';
 import { fromSnapshot, applyEvent, applyCatchUp, controls, visibleForbidden, clockFigures, seatOf, other } from '../state.js';
 import { clockAt, formatClock, describeTimeControl } from '../clock.js';
+import { tierBadge } from '../tier.js';
 
 /** The room page rebuilds its own labels on a language change instead of being remounted (which would rejoin). */
 export const relabels = true;
@@ -130,7 +131,7 @@ export function render(view, params, app) {
           : h('span', { class: 'pname muted' }, t('room.waiting')),
         h('div', { class: 'psub' },
           seat?.rating != null ? h('span', { class: 'rating' }, Math.round(seat.rating) + (seat.provisional ? '?' : '')) : null,
-          seat?.tier ? h('span', { class: 'tier', dataset: { tier: seat.tier } }, seat.tier) : null,
+          tierBadge(seat?.tier),
           h('span', { class: 'grace', 'data-grace': colour }),
         ),
       ),
@@ -165,7 +166,7 @@ export function render(view, params, app) {
             ? h('div', { class: 'go-ratings' }, r.ratings.map((d) => {
                 const diff = Math.round(d.after) - Math.round(d.before);
                 return h('div', { class: 'delta' }, h('span', {}, d.name), h('span', { class: 'rating' }, Math.round(d.after)),
-                  h('span', { class: diff >= 0 ? 'up' : 'down' }, `${diff >= 0 ? '+' : ''}${diff}`), d.tier ? h('span', { class: 'tier', dataset: { tier: d.tier } }, d.tier) : null);
+                  h('span', { class: diff >= 0 ? 'up' : 'down' }, `${diff >= 0 ? '+' : ''}${diff}`), tierBadge(d.tier, d.tier_code));
               }))
             : null,
           room.game_id != null ? h('a', { class: 'link', href: href('game', { id: room.game_id }) }, t('room.record')) : null,
