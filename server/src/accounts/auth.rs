@@ -103,6 +103,10 @@ pub async fn login(
     let c = credentials(body)?;
     accounts.limit(ip, &c.username)?;
     let user = match username::validate(&c.username) {
+        // No stored password is longer than the limit; refusing before hashing keeps huge bodies cheap.
+        Ok(_) if c.password.len() > password::MAX_BYTES => {
+            return Err(ApiError::InvalidCredentials)
+        }
         Ok(name) => accounts.store().user_by_name(name).await?,
         // No account can have this name, and no timing can reveal more than the rules already say.
         Err(_) => return Err(ApiError::InvalidCredentials),
