@@ -307,3 +307,73 @@ async fn a_repeated_place_is_acknowledged_not_replayed_and_an_old_ply_is_stale()
     let snap = t.black.join(&t.room.clone(), JoinRole::Player).await;
     assert_eq!(snap.moves, vec![p("h8"), p("a1")]);
 }
+
+/// A registered user with a session token, made directly in the store.
+async fn registered(server: &TestServer, name: &str) -> Client {
+    let store = &server.state.store;
+    let user = store.create_user(name, "not-a-real-hash", 0).await.unwrap();
+    let token = server::identity::new_token();
+    store
+        .create_session(
+            &server::identity::hash_token(&token),
+            &store::SessionOwner::User(user),
+            i64::MAX,
+        )
+        .await
+        .unwrap();
+    Client::hello(server.addr, Some(&token)).await
+}
+
+#[tokio::test]
+async fn a_rated_game_shows_ratings_on_the_seats_and_rating_changes_at_the_end() {
+    let (server, _db) = TestServer::start().await;
+    let mut alice = registered(&server, "alice").await;
+    let mut bob = registered(&server, "bob").await;
+    assert_eq!(alice.name, "alice");
+    let reply = alice
+        .request(ClientMessage::CreateRoom {
+            rules: freestyle(),
+            time_control: TimeControl::None,
+            rated: true,
+            public: true,
+            colour: protocol::ColourChoice::Black,
+        })
+        .await;
+    let ServerMessage::Room { room } = reply else {
+        panic!("{reply:?}")
+    };
+    let joined = bob.join(&room.id, JoinRole::Player).await;
+    let seat = joined.seats.black.unwrap();
+    assert_eq!((seat.name.as_str(), seat.guest), ("alice", false));
+    assert_eq!(seat.rating, Some(1500.0));
+    assert_eq!(seat.provisional, Some(true));
+    assert_eq!(seat.tier.as_deref(), Some("Unranked"));
+
+    let id = room.id.clone();
+    for (ply, (mover, point)) in [
+        (true, "h8"),
+        (false, "a1"),
+        (true, "h9"),
+        (false, "a2"),
+        (true, "h10"),
+        (false, "a3"),
+        (true, "h11"),
+        (false, "a4"),
+        (true, "h12"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let c = if mover { &mut alice } else { &mut bob };
+        c.place(&id, point, ply as u32 + 1).await.unwrap();
+    }
+    let result = bob.game_over().await;
+    let ratings = result.ratings.expect("a rated game reports rating changes");
+    assert_eq!(ratings[0].name, "alice");
+    assert_eq!(ratings[0].before, 1500.0);
+    assert!(ratings[0].after > 1500.0 && ratings[1].after < 1500.0);
+    assert!(ratings[0].tier.is_some());
+    let after = alice.join(&id, JoinRole::Player).await;
+    let alice_seat = after.seats.black.unwrap();
+    assert_eq!(alice_seat.rating, Some(ratings[0].after.round()));
+}

@@ -17,6 +17,7 @@ use store::{GameEnd, GameId, GameRecord, NewGame, StoredAction};
 use tokio::sync::mpsc;
 
 use super::{Act, Command, GameClock, Offers, RoomError, Settings};
+use crate::accounts::seat::{rating_in, SeatRating};
 use crate::identity::Identity;
 use crate::time::unix_ms;
 use crate::ws::outbox::{ConnId, Outbox, SendError};
@@ -43,6 +44,8 @@ pub(crate) fn stored_time_control(json: &str) -> (TimeControl, bool) {
 
 struct SeatHolder {
     identity: Identity,
+    /// A registered player's rating in the room's pool (guests have none).
+    rating: Option<SeatRating>,
     /// Connections joined as this player (several tabs are fine).
     conns: Vec<ConnId>,
     /// While no connection is left: when the seat is forfeited.
@@ -292,6 +295,7 @@ impl Room {
         let seat = |p: &store::PlayerRef| {
             Some(SeatHolder {
                 identity: Identity::from_player_ref(p),
+                rating: None,
                 conns: Vec::new(),
                 grace,
             })
@@ -323,6 +327,16 @@ impl Room {
         self.state.metrics.rooms.fetch_add(1, Ordering::Relaxed);
         // A restored game decided before the crash (its last move stored, its end not) is finished now.
         self.finish_if_decided(None).await;
+        for seat in 0..2 {
+            // A restored room learns its registered players' ratings.
+            let identity = self.seats[seat].as_ref().map(|h| h.identity.clone());
+            if let Some(identity) = identity {
+                let rating = self.rating_of(&identity).await;
+                if let Some(h) = self.seats[seat].as_mut() {
+                    h.rating = rating;
+                }
+            }
+        }
         if self.seats.iter().any(Option::is_some) {
             // A restored room is listed at once; a new one when its creator sits down.
             self.publish_lobby();
@@ -413,14 +427,27 @@ impl Room {
         })
     }
 
+    /// A registered player's rating in this room's pool (a store failure only hides it).
+    async fn rating_of(&self, identity: &Identity) -> Option<SeatRating> {
+        let user = identity.user_id?;
+        let pool = ratings::Pool::of(self.rules.rule_set());
+        match rating_in(self.state.store.as_ref(), user, pool).await {
+            Ok(r) => Some(r),
+            Err(e) => {
+                tracing::warn!(error = %e, "could not read a rating");
+                None
+            }
+        }
+    }
+
     fn seat_info(&self, seat: usize, now: Instant) -> Option<Seat> {
         let h = self.seats[seat].as_ref()?;
         Some(Seat {
             name: h.identity.name.clone(),
             guest: h.identity.is_guest(),
-            rating: None,
-            provisional: None,
-            tier: None,
+            rating: h.rating.map(|r| r.rating.rating.round()),
+            provisional: h.rating.map(|r| r.provisional()),
+            tier: h.rating.map(|r| r.tier.name().to_owned()),
             connected: !h.conns.is_empty(),
             grace_ms: h
                 .grace
@@ -497,8 +524,8 @@ impl Room {
                     self.seats[s].as_ref().map(|h| LobbyPlayer {
                         name: h.identity.name.clone(),
                         colour: self.seat_colour(s),
-                        rating: None,
-                        tier: None,
+                        rating: h.rating.map(|r| r.rating.rating.round()),
+                        tier: h.rating.map(|r| r.tier.name().to_owned()),
                     })
                 })
                 .collect(),
@@ -811,8 +838,10 @@ impl Room {
                         "rated games need an account",
                     ));
                 }
+                let rating = self.rating_of(&identity).await;
                 self.seats[seat] = Some(SeatHolder {
                     identity: identity.clone(),
+                    rating,
                     conns: vec![conn],
                     grace: None,
                 });
@@ -1396,7 +1425,9 @@ impl Room {
                 .map(|h| h.identity.name.clone())
                 .unwrap_or_default()
         };
-        let ratings = finished.and_then(|f| f.rating_changes).map(|changes| {
+        let rating_changes = finished.and_then(|f| f.rating_changes);
+        let finished_changes = rating_changes.as_ref().map(|c| [c[0].after, c[1].after]);
+        let ratings = rating_changes.map(|changes| {
             [Color::Black, Color::White]
                 .into_iter()
                 .zip(changes)
@@ -1404,7 +1435,7 @@ impl Room {
                     name: name_of(c),
                     before: ch.before.rating,
                     after: ch.after.rating,
-                    tier: None,
+                    tier: Some(ch.after.tier().name().to_owned()),
                 })
                 .collect()
         });
@@ -1416,6 +1447,13 @@ impl Room {
             forbidden: ending.forbidden,
             ratings,
         };
+        if let Some(changes) = finished_changes {
+            for (c, after) in [Color::Black, Color::White].into_iter().zip(changes) {
+                if let Some(h) = self.seats[live.seat_of(c)].as_mut() {
+                    h.rating = Some(SeatRating::of(after));
+                }
+            }
+        }
         live.result = Some(result.clone());
         let clocks = live.clocks(now);
         self.next_first = live.colour_of(0).opposite();

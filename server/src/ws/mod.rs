@@ -25,8 +25,9 @@ async fn upgrade(
     ws: WebSocketUpgrade,
 ) -> Response {
     let permit = state.limits.admit(addr.ip());
-    // A browser's session cookie (HttpOnly: scripts cannot put it into `hello`) or a bearer token.
-    let ambient_token = crate::accounts::token::from_headers(&headers);
+    // A browser's session cookie (HttpOnly: scripts cannot put it into `hello`; only from this site's own pages)
+    // or a bearer token.
+    let ambient_token = crate::accounts::token::for_upgrade(&headers);
     let config = &state.config;
     // Frames a little over the limit are read and answered with `too_large`; far larger ones end the connection.
     let hard_limit = (config.max_frame_bytes * 4).max(64 * 1024);
