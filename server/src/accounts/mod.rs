@@ -3,8 +3,8 @@
 //!
 //! Everything here is reached through [`router`], which owns its state ([`Accounts`]) so it merges into any
 //! application router. The WebSocket `hello` resumes the same tokens through [`crate::identity`], because both
-//! store tokens with the same hash ([`token::hash`]); the upgrade request can read a browser's cookie with
-//! [`token::from_headers`].
+//! store tokens with the same hash ([`token::hash`]); the upgrade request reads a browser's cookie with
+//! [`token::for_upgrade`]. Rooms show seated players' ratings through [`seat::rating_in`].
 //!
 //! Passwords and tokens never reach a log: request bodies are not logged, the credentials type redacts its
 //! `Debug`, and errors name only codes.
