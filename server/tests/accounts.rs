@@ -8,7 +8,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use accounts_support::{test_config, App, Db};
+use ratings::Tier;
 use reqwest::header::{AUTHORIZATION, COOKIE, RETRY_AFTER, SET_COOKIE};
+use rules::{Color, Rules};
 use serde_json::{json, Value};
 
 const PASSWORD: &str = "correct horse battery";
@@ -634,6 +636,146 @@ async fn a_browsers_session_cookie_names_the_user_on_the_websocket(db: Db) {
     app.stop().await;
 }
 
+/// Gives `name` an established freestyle rating: 20 rated games against a sparring partner, through the store.
+async fn establish(app: &App, name: &str) -> ratings::Rating {
+    let user = app.store.user_by_name(name).await.unwrap().unwrap();
+    let partner = app.user(&format!("{name}-spar")).await;
+    for i in 0..20 {
+        let winner = match i % 3 {
+            0 => Some(Color::Black),
+            1 => Some(Color::White),
+            _ => None,
+        };
+        app.rated_game(Rules::freestyle(), &user, &partner, winner, 1_000 + i)
+            .await;
+    }
+    let standing = app.store.standings(user.id).await.unwrap().remove(0);
+    assert!(
+        !standing.rating.is_provisional(),
+        "established after 20 games"
+    );
+    standing.rating
+}
+
+async fn seats_and_lobby_entries_show_each_players_rating_and_tier(db: Db) {
+    let app = app(db).await;
+    let ta = app.register("anna", PASSWORD).await;
+    let tb = app.register("boris", PASSWORD).await;
+    let anna = establish(&app, "anna").await;
+    let (mut watcher, _) = app.socket(None).await;
+    watcher.request(json!({"t": "subscribe_lobby"}), 1).await;
+    let (mut sa, _) = app.socket(Some(&ta)).await;
+    let (mut sb, _) = app.socket(Some(&tb)).await;
+
+    let created = sa.request(create_room(true), 1).await;
+    let id = created["room"]["id"].as_str().unwrap().to_owned();
+    let listed = watcher
+        .until(|m| m["t"] == "lobby_room" && m["room"]["id"] == id.as_str())
+        .await;
+    let joined = sb.request(json!({"t": "join", "room": id}), 1).await;
+    let playing = watcher
+        .until(|m| m["t"] == "lobby_room" && m["room"]["state"] == "playing")
+        .await;
+
+    let black = &created["room"]["seats"]["black"];
+    assert_eq!(black["name"], "anna");
+    assert_eq!(
+        black["rating"].as_f64().unwrap().round(),
+        anna.rating.round()
+    );
+    assert_eq!(black["provisional"], false);
+    assert_eq!(black["tier"], Tier::of(&anna).name());
+    let entry = &listed["room"]["players"][0];
+    assert_eq!(entry["name"], "anna");
+    assert_eq!(entry["rating"], black["rating"]);
+    assert_eq!(entry["tier"], black["tier"]);
+    let white = &joined["room"]["seats"]["white"];
+    assert_eq!(white["name"], "boris");
+    assert_eq!(white["rating"], 1500.0, "a new player's rating");
+    assert_eq!(white["provisional"], true);
+    assert_eq!(white["tier"], "Unranked");
+    let players = playing["room"]["players"].as_array().unwrap();
+    assert_eq!(players.len(), 2);
+    assert!(players
+        .iter()
+        .all(|p| p["tier"].is_string() && p["rating"].is_number()));
+    app.stop().await;
+}
+
+async fn a_rated_game_over_carries_both_ratings_before_and_after(db: Db) {
+    let app = app(db).await;
+    let (mut alice, mut bob, id) = seated(&app, "alice", "bob").await;
+    let started = alice.until(|m| m["event"]["kind"] == "game_started").await;
+    let game_id = started["event"]["game_id"].as_i64().unwrap();
+
+    bob.request(json!({"t": "resign", "room": id}), 2).await;
+    let over = alice.until(|m| m["event"]["kind"] == "game_over").await;
+    let record = app.get_json(&format!("/api/games/{game_id}"), 200).await;
+    let (mut watcher, _) = app.socket(None).await;
+    let snapshot = watcher
+        .request(json!({"t": "join", "room": id, "as": "spectator"}), 1)
+        .await;
+
+    let deltas = over["event"]["result"]["ratings"].as_array().unwrap();
+    assert_eq!(over["event"]["result"]["winner_name"], "alice");
+    assert_eq!(deltas[0]["name"], "alice", "black's first");
+    assert_eq!(deltas[1]["name"], "bob");
+    assert_eq!(deltas[0]["before"], 1500.0);
+    assert_eq!(deltas[1]["before"], 1500.0);
+    assert!(deltas[0]["after"].as_f64().unwrap() > 1500.0);
+    assert!(deltas[1]["after"].as_f64().unwrap() < 1500.0);
+    assert_eq!(
+        deltas[0]["tier"], "Unranked",
+        "one game leaves a rating provisional"
+    );
+    let alice_now = app.store.user_by_name("alice").await.unwrap().unwrap();
+    let standing = app.store.standings(alice_now.id).await.unwrap().remove(0);
+    assert!((deltas[0]["after"].as_f64().unwrap() - standing.rating.rating).abs() < 1e-9);
+    let stored = record["ratings"].as_array().unwrap();
+    for (d, r) in deltas.iter().zip(stored) {
+        assert_eq!(d["name"], r["name"]);
+        assert!((d["before"].as_f64().unwrap() - r["before"].as_f64().unwrap()).abs() < 1e-9);
+        assert!((d["after"].as_f64().unwrap() - r["after"].as_f64().unwrap()).abs() < 1e-9);
+    }
+    let seat = &snapshot["room"]["seats"]["black"];
+    assert_eq!(seat["name"], "alice");
+    assert_eq!(
+        seat["rating"].as_f64().unwrap().round(),
+        deltas[0]["after"].as_f64().unwrap().round(),
+        "seats show the new rating"
+    );
+    assert_eq!(
+        snapshot["room"]["result"]["ratings"],
+        over["event"]["result"]["ratings"]
+    );
+    app.stop().await;
+}
+
+async fn another_sites_page_cannot_use_the_cookie_on_the_websocket(db: Db) {
+    let app = app(db).await;
+    let token = app.register("wanda", PASSWORD).await;
+    let cookie = format!("gomoku_session={token}");
+    let host = app.addr.to_string();
+    let own_origin = format!("http://{host}");
+
+    let (_a, foreign) = app
+        .socket_with(
+            None,
+            &[("cookie", &cookie), ("origin", "http://evil.example")],
+        )
+        .await;
+    let (_b, own) = app
+        .socket_with(None, &[("cookie", &cookie), ("origin", &own_origin)])
+        .await;
+
+    assert_eq!(foreign["you"]["guest"], true, "a foreign page gets a guest");
+    assert_eq!(
+        own["you"]["name"], "wanda",
+        "the site's own page gets the user"
+    );
+    app.stop().await;
+}
+
 on_both_stores!(
     registering_returns_a_token_and_an_http_only_lax_cookie,
     usernames_must_be_3_to_20_letters_digits_underscores_or_dashes,
@@ -656,4 +798,7 @@ on_both_stores!(
     expired_sessions_are_swept_from_the_store,
     concurrent_registrations_of_one_name_admit_exactly_one,
     a_browsers_session_cookie_names_the_user_on_the_websocket,
+    seats_and_lobby_entries_show_each_players_rating_and_tier,
+    a_rated_game_over_carries_both_ratings_before_and_after,
+    another_sites_page_cannot_use_the_cookie_on_the_websocket,
 );
