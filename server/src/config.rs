@@ -49,8 +49,9 @@ pub struct Config {
     /// WebSocket read and write buffer sizes in bytes (small: tens of thousands of sockets are the goal).
     #[arg(long, env = "WS_BUFFER_BYTES", default_value_t = 4096)]
     pub ws_buffer_bytes: usize,
-    /// Room events kept for reconnecting clients.
-    #[arg(long, env = "EVENT_LOG", default_value_t = 256)]
+    /// Room events kept per room for reconnecting clients (older gaps get a snapshot; kept small because it is
+    /// paid by every live room).
+    #[arg(long, env = "EVENT_LOG", default_value_t = 32)]
     pub event_log: usize,
     /// Seconds a slow client may stay behind before it is disconnected.
     #[arg(long, env = "SLOW_CLIENT_SECS", default_value_t = 10)]
