@@ -73,12 +73,13 @@ async function play(page, point, ply, everyone) {
   for (const p of everyone) await plies(p, ply);
 }
 
-async function createRoom(page, { rule = 'renju', opening = 'swap_after_three' } = {}) {
+async function createRoom(page, { rule = 'renju', opening = 'swap_after_three', rated = false } = {}) {
   await page.goto(page.url().replace(/#.*$/, '#/'));
   await page.click('#new-game');
   await page.check(`#create-form input[name="rule_set"][value="${rule}"]`, { force: true });
   await page.check(`#create-form input[name="opening"][value="${opening}"]`, { force: true });
   await page.check('#create-form input[name="tc"][value="fischer"]', { force: true });
+  await page.check(`#create-form input[name="rated"][value="${rated ? 'rated' : 'casual'}"]`, { force: true });
   await page.click('#create-submit');
   await page.waitForURL(/#\/room\/[^/]+$/);
   await page.waitForSelector('#room[data-state="waiting"]');
@@ -91,7 +92,8 @@ test('two players play renju with swap after three to a five while a spectator w
   const b = await player(t, 'bob');
   const s = await player(t, 'sue');
 
-  const room = await createRoom(a.page);
+  // Registered players play it rated, so the result carries both rating changes.
+  const room = await createRoom(a.page, { rated: accounts });
   await b.page.goto(`${server.url}/#/`);
   const join = b.page.locator(`#waiting-rooms [data-room="${room}"] a.btn`);
   await join.waitFor({ timeout: 15_000 });
@@ -138,8 +140,13 @@ test('two players play renju with swap after three to a five while a spectator w
   assert.deepEqual(await stones(a.page), final);
 
   if (accounts) {
+    assert.equal(await s.page.locator('#game-over .delta').count(), 2, 'both rating changes are shown');
+    assert.match(await s.page.textContent('#game-over'), new RegExp(`${b.name}.*-\\d+`));
     await a.page.goto(`${server.url}/#/player/${encodeURIComponent(a.name)}`);
     await a.page.waitForSelector('.game-row', { timeout: 15_000 });
+    assert.match(await a.page.textContent('[data-pool="renju"]'), /\d+\?/, 'one game leaves a provisional renju rating');
+    await a.page.waitForSelector('.chart .line');
+    await shot(a.page, 'profile');
   }
   assert.deepEqual([...a.errors, ...b.errors, ...s.errors], []);
 });

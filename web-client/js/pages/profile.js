@@ -85,7 +85,11 @@ export function render(view, params, app) {
         pools.some((r) => r.history?.length)
           ? [h('h2', {}, t('profile.history')), ...pools.filter((r) => r.history?.length).map((r) => {
               const box = h('div', { class: 'chart-box' }, h('div', { class: 'muted' }, t(`rule.${r.pool}`)));
-              box.insertAdjacentHTML('beforeend', ratingChart(r.history.map((x) => ({ time: x.time ?? x.at ?? 0, rating: x.rating ?? x.after })), { label: t('profile.history') }));
+              // Every rating starts at 1500 (Glicko-2 default) and the history lists the rating after each game, so the
+              // chart begins from that start: a single game then shows as a step rather than a dot.
+              const points = r.history.map((x) => ({ time: x.time ?? 0, rating: x.rating }));
+              points.unshift({ time: (points[0]?.time ?? 1) - 1, rating: 1500 });
+              box.insertAdjacentHTML('beforeend', ratingChart(points, { label: t('profile.history') }));
               return box;
             })]
           : null,

@@ -326,9 +326,12 @@ export function render(view, params, app) {
       room = { ...room, needsResync: false };
       conn.request({ t: 'join', room: id, as: params.watch || !seatOf(room) ? 'spectator' : 'player' }).catch(() => {});
     }
-    for (const n of room.notices || []) toast(t(n));
-    if (room.lastAnswer && room.lastAnswer !== before?.lastAnswer && !room.lastAnswer.accept && room.lastAnswer.by !== seatOf(room)) {
-      toast(t('room.offer_declined'));
+    // Notices belong to the event that raised them: only a new version may show them.
+    if (room.version !== before?.version) {
+      for (const n of room.notices || []) toast(t(n));
+      if (room.lastAnswer && room.lastAnswer !== before?.lastAnswer && !room.lastAnswer.accept && room.lastAnswer.by !== seatOf(room)) {
+        toast(t('room.offer_declined'));
+      }
     }
     if (before && before.phase !== room.phase) fifthPick = [];
     draw();
