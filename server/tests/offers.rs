@@ -229,3 +229,37 @@ async fn leaving_a_running_game_resigns_and_frees_the_seat() {
     assert_eq!(joined.state, RoomState::Playing);
     assert!(joined.moves.is_empty());
 }
+
+#[tokio::test]
+async fn closed_rooms_no_longer_count_against_a_connection() {
+    let db = Db::sqlite();
+    let config = server::Config {
+        max_rooms_per_connection: 1,
+        ..test_config()
+    };
+    let server = TestServer::start_on(&db, config).await;
+    let mut watcher = server.client().await;
+    let mut host = server.client().await;
+    let snap = host.create(freestyle(), TimeControl::None).await;
+    watcher.join(&snap.id, JoinRole::Spectator).await;
+    let too_many = watcher
+        .request(ClientMessage::CreateRoom {
+            rules: freestyle(),
+            time_control: TimeControl::None,
+            rated: false,
+            public: true,
+            colour: protocol::ColourChoice::Black,
+        })
+        .await;
+    assert!(
+        matches!(too_many, protocol::ServerMessage::Error { code, .. } if code == "too_many_rooms")
+    );
+    // The host leaves: the room closes under the watcher, who may now open a room of its own.
+    host.request(ClientMessage::Leave {
+        room: snap.id.clone(),
+    })
+    .await;
+    let _ = host.request(ClientMessage::Ping {}).await;
+    let own = watcher.create(freestyle(), TimeControl::None).await;
+    assert_eq!(own.state, RoomState::Waiting);
+}

@@ -434,6 +434,7 @@ impl Conn {
         rid: Option<u64>,
     ) -> Result<(), RoomError> {
         let handle = self.room(room)?;
+        self.forget_closed_rooms();
         if !self.rooms.contains(&handle.id)
             && self.rooms.len() >= self.state.config.max_rooms_per_connection
         {
@@ -471,6 +472,7 @@ impl Conn {
                 "rated games need an account",
             ));
         }
+        self.forget_closed_rooms();
         if self.rooms.len() >= self.state.config.max_rooms_per_connection {
             return Err(RoomError::new(
                 code::TOO_MANY_ROOMS,
@@ -496,6 +498,12 @@ impl Conn {
             .await?;
         self.rooms.insert(handle.id.clone());
         Ok(())
+    }
+
+    /// Drops rooms that have closed since this connection joined them, so they no longer count against its limit.
+    fn forget_closed_rooms(&mut self) {
+        let rooms = &self.state.rooms;
+        self.rooms.retain(|id| rooms.get(id).is_some());
     }
 
     /// Tells every joined room and the lobby that this connection is gone.
