@@ -36,6 +36,9 @@ function snapshot(id, over) {
 const ROOMS = {
   r1: snapshot('r1', {}),
   r2: snapshot('r2', { you: 'white', phase: 'swap_decision', to_act: 'white', moves: ['h8', 'h9', 'j10'], forbidden: [], clocks: clocks('white'), rated: false, seats: { black: seat('kenta'), white: seat('lin_yue') } }),
+  r4: snapshot('r4', { rules: { ...renju, opening: 'swap_after_three_fifth_two_options' }, phase: 'propose_fifth', moves: ['h8', 'h9', 'j10', 'g9'], forbidden: [] }),
+  r5: snapshot('r5', { rules: { ...renju, opening: 'swap_after_three_fifth_two_options' }, you: 'white', phase: 'choose_fifth', to_act: 'white', moves: ['h8', 'h9', 'j10', 'g9'], fifth_options: ['k11', 'f7'], forbidden: [], seats: { black: seat('kenta'), white: seat('lin_yue') } }),
+  r6: snapshot('r6', { rules: { ...renju, forbidden_policy: 'claim' }, you: 'white', to_act: 'white', forbidden: [], moves: ['h8', 'g9', 'i8', 'k11', 'j10', 'f6', 'j9', 'l12', 'j8'], claimable: { point: 'j8', kind: 'double_three' }, seats: { black: seat('kenta'), white: seat('lin_yue') } }),
   r3: snapshot('r3', {
     state: 'over', phase: 'none', to_act: null, forbidden: [], clocks: { ...clocks(null) },
     moves: ['h8', 'g9', 'i8', 'k11', 'j8', 'f6', 'k8', 'l12', 'l8', 'm9', 'g8'],
@@ -245,4 +248,36 @@ test('the leaderboard shows tiers as badges and the profile charts the rating hi
   assert.match(await s.p.textContent('[data-pool="freestyle"]'), /1500\?/);
   assert.equal(await s.p.getAttribute('.game-row', 'href'), '#/game/3');
   await shot(s.p, 'scripted-profile');
+});
+
+test('fifth move: black proposes two points by tapping them, white picks one of the marked options', async (t) => {
+  const s = await page(t);
+  if (!s) return;
+  await s.p.goto(`${ORIGIN}/#/room/r4`);
+  await s.p.waitForSelector('#fifth-prompt');
+  assert.equal(await s.p.isDisabled('#fifth-send'), true);
+  await clickPoint(s.p, 'k11');
+  await clickPoint(s.p, 'f7');
+  await s.p.waitForSelector('.board .option[data-point="f7"]');
+  await s.p.click('#fifth-send');
+  const m = await waitFor(() => s.sent.find((x) => x.t === 'propose_fifth'), 'propose_fifth');
+  assert.deepEqual(m.points, ['k11', 'f7']);
+
+  await s.p.goto(`${ORIGIN}/#/room/r5`);
+  await s.p.waitForSelector('#fifth-choose');
+  assert.equal(await s.p.locator('.board .option').count(), 2);
+  await shot(s.p, 'scripted-fifth-choice');
+  await clickPoint(s.p, 'f7');
+  const c = await waitFor(() => s.sent.find((x) => x.t === 'choose_fifth'), 'choose_fifth');
+  assert.equal(c.point, 'f7');
+});
+
+test('under the claim rule white gets a claim button for black\'s forbidden stone', async (t) => {
+  const s = await page(t);
+  if (!s) return;
+  await s.p.goto(`${ORIGIN}/#/room/r6`);
+  await s.p.waitForSelector('#claim');
+  assert.match(await s.p.textContent('.ask.claim'), /double three/);
+  await s.p.click('#claim');
+  await waitFor(() => s.sent.find((x) => x.t === 'claim_forbidden'), 'claim_forbidden');
 });

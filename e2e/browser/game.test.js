@@ -183,3 +183,44 @@ test('a player whose connection drops mid-game comes back and catches up on the 
   assert.deepEqual(await stones(b.page), await stones(a.page));
   assert.deepEqual([...a.errors, ...b.errors], []);
 });
+
+test('takeback, draw offer, chat, resignation and rematch go through the opponent', async (t) => {
+  if (!(await setup(t))) return;
+  const a = await player(t, 'eve');
+  const b = await player(t, 'fay');
+  const room = await createRoom(a.page, { rule: 'freestyle', opening: 'none' });
+  await b.page.goto(`${server.url}/#/room/${encodeURIComponent(room)}`);
+  await a.page.waitForSelector('#room[data-state="playing"]', { timeout: 15_000 });
+  const both = [a.page, b.page];
+  await play(a.page, 'h8', 1, both);
+  await play(b.page, 'h9', 2, both);
+
+  // Bob asks to take back h9; Ann sees the prompt and accepts.
+  await b.page.click('#takeback');
+  await a.page.click('[data-offer="takeback"] .btn.primary');
+  for (const p of both) await plies(p, 1);
+  await play(b.page, 'j9', 2, both);
+
+  // Ann offers a draw; Bob declines and sees the game go on.
+  await a.page.click('#offer-draw');
+  await b.page.click('[data-offer="draw"] .btn:not(.primary)');
+  await a.page.waitForSelector('#offer-draw:not([disabled])');
+
+  await b.page.fill('.chatform input', 'good luck 你好');
+  await b.page.press('.chatform input', 'Enter');
+  await a.page.waitForFunction(() => document.querySelector('#chat-log')?.textContent.includes('good luck 你好'));
+
+  a.page.once('dialog', (d) => d.accept());
+  await a.page.click('#resign');
+  for (const p of both) await p.waitForSelector('#game-over', { timeout: 15_000 });
+  assert.match(await a.page.textContent('#game-over'), /You lose/);
+  assert.match(await b.page.textContent('#game-over'), /resignation/);
+
+  // A rematch starts a new game with colours exchanged.
+  await b.page.click('#rematch');
+  await a.page.click('[data-offer="rematch"] .btn.primary');
+  for (const p of both) await p.waitForSelector('#room[data-state="playing"][data-ply="0"]', { timeout: 15_000 });
+  await b.page.waitForSelector('.pcard.bottom[data-colour="black"]');
+  await play(b.page, 'h8', 1, both);
+  assert.deepEqual([...a.errors, ...b.errors], []);
+});
