@@ -2,23 +2,11 @@
 //! errors, memory and durability; also serves and drives a bare echo server as the baseline, finds the saturated
 //! move rate, and runs the kill -9 crash test.
 
-mod conn;
-mod crash;
-mod echo;
-mod ledger;
-mod memory;
-mod picker;
-mod plan;
-mod report;
-mod run;
-mod session;
-mod stats;
-mod verify;
-
 use clap::{Parser, Subcommand};
 
-use crate::plan::RunArgs;
-use crate::run::Mode;
+use loadgen::plan::RunArgs;
+use loadgen::run::{self, Mode};
+use loadgen::{crash, echo, report};
 
 #[derive(Parser)]
 #[command(
