@@ -152,7 +152,6 @@ export function render(view, params, app) {
             try { await navigator.clipboard.writeText(link); e.target.textContent = t('room.copied'); } catch { document.getElementById('invite-link').select(); }
           } }, t('room.copy')),
         ),
-        !you && !params.watch ? null : null,
       ];
     }
     if (room.state === 'over') {
