@@ -28,6 +28,7 @@ export function normaliseRecord(g) {
   const rules = g.rules || {};
   return {
     id: g.id,
+    room: g.room,
     size: rules.size || 15,
     rules,
     moves: stonesOf(g.moves),
@@ -101,7 +102,9 @@ export function render(view, params) {
         h('span', { class: 'muted' }, ' vs '),
         h('span', { class: 'stone-icon white' }), rec.white ? h('a', { href: href('player', { name: rec.white }) }, rec.white) : '—'),
       rec.rules.rule_set ? h('p', { class: 'muted' }, t(`rule.${rec.rules.rule_set}`), rec.rules.opening && rec.rules.opening !== 'none' ? ` · ${t(`opening.${rec.rules.opening}`)}` : '') : null,
-      r ? h('p', { class: 'result', id: 'record-result' }, h('b', {}, resultHeadline(r, null)), ' · ', reasonText(r)) : h('p', { class: 'muted' }, t('record.live')),
+      r
+        ? h('p', { class: 'result', id: 'record-result' }, h('b', {}, resultHeadline(r, null)), ' · ', reasonText(r))
+        : h('p', { class: 'muted' }, t('record.live'), rec.room ? [' ', h('a', { href: href('room', { id: rec.room, watch: true }) }, t('record.watch_live'))] : null),
       h('button', { class: 'btn', type: 'button', onclick: share }, t('record.share')),
     );
     const items = [];

@@ -8,6 +8,7 @@ import { createBoardView } from '../boardview.js';
 import { fromSnapshot, applyEvent, applyCatchUp, controls, visibleForbidden, clockFigures, seatOf, other } from '../state.js';
 import { clockAt, formatClock, describeTimeControl } from '../clock.js';
 import { tierBadge } from '../tier.js';
+import { playStone } from '../sound.js';
 
 /** The room page rebuilds its own labels on a language change instead of being remounted (which would rejoin). */
 export const relabels = true;
@@ -16,9 +17,9 @@ const SETTINGS_KEY = 'gomoku.board';
 
 function loadSettings() {
   try {
-    return { numbers: false, confirm: matchMedia('(pointer: coarse)').matches, ...JSON.parse(localStorage.getItem(SETTINGS_KEY) || '{}') };
+    return { numbers: false, sound: true, confirm: matchMedia('(pointer: coarse)').matches, ...JSON.parse(localStorage.getItem(SETTINGS_KEY) || '{}') };
   } catch {
-    return { numbers: false, confirm: false };
+    return { numbers: false, sound: true, confirm: false };
   }
 }
 
@@ -253,7 +254,7 @@ export function render(view, params, app) {
     const toggle = (key, label) => h('label', { class: 'toggle' },
       h('input', { type: 'checkbox', checked: settings[key], onchange: (e) => { settings = { ...settings, [key]: e.target.checked }; saveSettings(settings); draw(); } }),
       h('span', {}, label));
-    mount(settingsBox, toggle('numbers', t('room.numbers')), toggle('confirm', t('room.confirm_setting')));
+    mount(settingsBox, toggle('numbers', t('room.numbers')), toggle('confirm', t('room.confirm_setting')), toggle('sound', t('room.sound')));
   }
 
   function draw() {
@@ -333,6 +334,9 @@ export function render(view, params, app) {
       }
     }
     if (before && before.phase !== room.phase) fifthPick = [];
+    if (settings.sound && before && room.moves.length > before.moves.length && room.version !== before.version) playStone();
+    // A player in another tab sees from the title that it is their move.
+    document.title = controls(room).myTurn ? `● ${t('room.title_turn')} · ${t('app.name')}` : t('app.name');
     draw();
   }
 
@@ -384,6 +388,7 @@ export function render(view, params, app) {
 
   return () => {
     destroyed = true;
+    document.title = t('app.name');
     clearInterval(interval);
     offs.forEach((off) => off());
     document.removeEventListener('langchange', onLang);
