@@ -12,6 +12,7 @@ pub mod picker;
 pub mod plan;
 pub mod report;
 pub mod run;
+pub mod saturate;
 pub mod session;
 pub mod stats;
 pub mod verify;

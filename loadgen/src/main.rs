@@ -6,7 +6,7 @@ use clap::{Parser, Subcommand};
 
 use loadgen::plan::RunArgs;
 use loadgen::run::{self, Mode};
-use loadgen::{crash, echo, report};
+use loadgen::{crash, echo, report, saturate};
 
 #[derive(Parser)]
 #[command(
@@ -51,6 +51,15 @@ enum Command {
         /// WebSocket read buffer per connection, bytes.
         #[arg(long, default_value_t = 4096)]
         buffer: usize,
+    },
+    /// Finds the highest sustained rate of durable moves (no think time, rising concurrency) and its ratio to
+    /// the echo ceiling measured in the same run.
+    Saturate {
+        #[command(flatten)]
+        args: saturate::SaturateArgs,
+        /// Print the result as JSON on stdout.
+        #[arg(long)]
+        json: bool,
     },
     /// Kills the server with SIGKILL at random moments while games run, restarts it on the same database, and
     /// checks that nothing acknowledged was lost (exit status 1 when something was).
@@ -122,6 +131,14 @@ async fn main() -> anyhow::Result<()> {
             let listener = tokio::net::TcpListener::bind(bind).await?;
             println!("echo server: ws://{}/", listener.local_addr()?);
             echo::serve(listener, buffer).await?;
+        }
+        Command::Saturate { args, json } => {
+            let result = saturate::saturate(&args).await?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&result)?);
+            } else {
+                print!("{result}");
+            }
         }
         Command::Crash(args) => {
             let failures = crash::crash(&args).await?;

@@ -1,0 +1,198 @@
+//! Saturation: games with no think time at increasing concurrency, each step checked for durability, against the
+//! echo ceiling measured the same way in the same run, to find the highest sustained rate of durable moves and
+//! its share of what raw WebSockets do on this machine.
+
+use std::process::Stdio;
+
+use anyhow::Context;
+use clap::Args;
+use serde::{Deserialize, Serialize};
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::Command;
+
+use crate::plan::RunArgs;
+use crate::report::Report;
+use crate::run::{self, Mode};
+
+/// The flags of `loadgen saturate`.
+#[derive(Args, Clone, Debug)]
+pub struct SaturateArgs {
+    /// The game server's WebSocket URL (start it with a high `MSG_RATE` and `MSG_BURST`: players here send as
+    /// fast as the server answers).
+    #[arg(long, default_value = "ws://127.0.0.1:8080/ws")]
+    pub url: String,
+    /// Concurrent games (echo: pairs) of each step.
+    #[arg(long, value_delimiter = ',', default_value = "25,50,100,200")]
+    pub levels: Vec<usize>,
+    /// Seconds of play per step.
+    #[arg(long, default_value_t = 10.0)]
+    pub step_secs: f64,
+    /// Skip the durability check of each game step (it reads every game back over HTTP).
+    #[arg(long)]
+    pub no_verify: bool,
+    /// Check durability by opening this database instead of asking the server.
+    #[arg(long)]
+    pub verify_db: Option<String>,
+    /// Rule set of the games.
+    #[arg(long, default_value = "freestyle")]
+    pub rule_set: String,
+    /// The game server's process id, for memory figures (default: found from the port).
+    #[arg(long)]
+    pub server_pid: Option<u32>,
+}
+
+/// One concurrency level.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Step {
+    /// Games (pairs).
+    pub level: usize,
+    /// The echo baseline at this level.
+    pub echo: Report,
+    /// The game server at this level.
+    pub game: Report,
+}
+
+/// The result of `saturate`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Saturation {
+    /// Every step.
+    pub steps: Vec<Step>,
+    /// Highest echo round trips per second.
+    pub echo_ceiling: f64,
+    /// Highest game moves per second among clean steps (no errors, every move stored).
+    pub best_moves_per_sec: f64,
+    /// The level that gave it.
+    pub best_level: Option<usize>,
+    /// `best_moves_per_sec / echo_ceiling`.
+    pub ratio: f64,
+}
+
+fn step_args(url: &str, level: usize, secs: f64, rule_set: &str) -> RunArgs {
+    RunArgs {
+        url: url.to_owned(),
+        games: level,
+        spectators: 0,
+        think_ms: 0,
+        ramp_secs: 1.0,
+        room_ramp_secs: 1.0,
+        hold_secs: 0.5,
+        duration_secs: secs,
+        drain_secs: 2.0,
+        rule_set: rule_set.to_owned(),
+        workers: 1,
+        source_ips: 0,
+        rematch: true,
+        reconnect: false,
+        seed: level as u64,
+        verify: false,
+        verify_db: None,
+    }
+}
+
+/// Runs the steps; the echo server is a child process of loadgen, like the game server is a process of its own.
+pub async fn saturate(args: &SaturateArgs) -> anyhow::Result<Saturation> {
+    let exe = std::env::current_exe()?;
+    let mut echo = Command::new(exe)
+        .args(["echo-server", "--bind", "127.0.0.1:0"])
+        .stdout(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .context("starting the echo server")?;
+    let mut lines = BufReader::new(echo.stdout.take().expect("piped")).lines();
+    let first = lines
+        .next_line()
+        .await?
+        .context("the echo server said nothing")?;
+    let echo_url = first
+        .strip_prefix("echo server: ")
+        .context("unexpected echo server banner")?
+        .to_owned();
+    let echo_pid = echo.id();
+
+    let mut steps = Vec::new();
+    for &level in &args.levels {
+        let e = step_args(&echo_url, level, args.step_secs, &args.rule_set);
+        let echo_report = run::run(&e, Mode::Echo, echo_pid, true).await?;
+        let mut g = step_args(&args.url, level, args.step_secs, &args.rule_set);
+        g.verify = !args.no_verify;
+        g.verify_db = args.verify_db.clone();
+        let game_report = run::run(&g, Mode::Game, args.server_pid, true).await?;
+        eprintln!(
+            "level {level:>4}: echo {:>9.0} round trips/s (p99 {:.2} ms) | game {:>8.0} moves/s (p99 {:.2} ms){}{}",
+            echo_report.moves_per_sec,
+            echo_report.opponent.p99_ms,
+            game_report.moves_per_sec,
+            game_report.opponent.p99_ms,
+            if game_report.errors.is_empty() {
+                String::new()
+            } else {
+                format!(" errors {:?}", game_report.errors)
+            },
+            match &game_report.verification {
+                Some(v) if v.ok() => format!(", {} stones stored", v.stones),
+                Some(_) => ", DURABILITY FAILED".to_owned(),
+                None => String::new(),
+            }
+        );
+        steps.push(Step {
+            level,
+            echo: echo_report,
+            game: game_report,
+        });
+    }
+    let _ = echo.kill().await;
+    let echo_ceiling = steps
+        .iter()
+        .map(|s| s.echo.moves_per_sec)
+        .fold(0.0, f64::max);
+    let best = steps
+        .iter()
+        .filter(|s| s.game.clean())
+        .max_by(|a, b| a.game.moves_per_sec.total_cmp(&b.game.moves_per_sec));
+    let best_moves_per_sec = best.map_or(0.0, |s| s.game.moves_per_sec);
+    Ok(Saturation {
+        echo_ceiling,
+        best_moves_per_sec,
+        best_level: best.map(|s| s.level),
+        ratio: if echo_ceiling > 0.0 {
+            best_moves_per_sec / echo_ceiling
+        } else {
+            0.0
+        },
+        steps,
+    })
+}
+
+impl std::fmt::Display for Saturation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "level   echo rt/s  echo p99 ms   moves/s  game p99 ms  errors  durable"
+        )?;
+        for s in &self.steps {
+            writeln!(
+                f,
+                "{:>5} {:>11.0} {:>12.2} {:>9.0} {:>12.2} {:>7} {:>8}",
+                s.level,
+                s.echo.moves_per_sec,
+                s.echo.opponent.p99_ms,
+                s.game.moves_per_sec,
+                s.game.opponent.p99_ms,
+                s.game.errors.values().sum::<u64>(),
+                match &s.game.verification {
+                    Some(v) if v.ok() => "yes",
+                    Some(_) => "NO",
+                    None => "-",
+                }
+            )?;
+        }
+        writeln!(
+            f,
+            "echo ceiling {:.0} round trips/s; best durable {:.0} moves/s (level {}); ratio {:.3}",
+            self.echo_ceiling,
+            self.best_moves_per_sec,
+            self.best_level.map_or("none".to_owned(), |l| l.to_string()),
+            self.ratio
+        )
+    }
+}
