@@ -98,6 +98,11 @@ impl Config {
         self.database_url.clone().unwrap_or_else(store::default_url)
     }
 
+    /// The database URL to open, with any password hidden (for logs and error messages).
+    pub fn database_url_redacted(&self) -> String {
+        redact(&self.database_url())
+    }
+
     /// The grace period as a duration.
     pub fn grace(&self) -> Duration {
         Duration::from_secs(self.grace_secs)

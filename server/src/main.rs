@@ -15,11 +15,12 @@ async fn main() -> anyhow::Result<()> {
         )
         .init();
     let config = Config::parse();
+    raise_fd_limit();
     tracing::info!(?config, "starting");
     let url = config.database_url();
     let store = store::open(&url)
         .await
-        .with_context(|| format!("opening the database {}", config_db_shown(&config)))?;
+        .with_context(|| format!("opening the database {}", config.database_url_redacted()))?;
     let listener = tokio::net::TcpListener::bind(config.bind)
         .await
         .with_context(|| format!("binding {}", config.bind))?;
@@ -30,14 +31,13 @@ async fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
-fn config_db_shown(config: &Config) -> String {
-    // The Debug form redacts passwords.
-    format!("{config:?}")
-        .split("database_url: ")
-        .nth(1)
-        .and_then(|s| s.split(", grace").next())
-        .unwrap_or("")
-        .to_owned()
+/// Every connection is a file descriptor: lift the soft open-file limit to the hard one (often 1024 → much more).
+fn raise_fd_limit() {
+    if let Ok((soft, hard)) = rlimit::Resource::NOFILE.get() {
+        if soft < hard && rlimit::Resource::NOFILE.set(hard, hard).is_ok() {
+            tracing::info!(from = soft, to = hard, "raised the open-file limit");
+        }
+    }
 }
 
 async fn shutdown_signal() {
