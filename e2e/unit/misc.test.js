@@ -170,3 +170,15 @@ test('tier badges key their colour on the tier code', async () => {
   assert.equal(tierSlug('International Master'), 'international_master');
   assert.equal(tierSlug(''), '');
 });
+
+test('a room joined before the welcome is joined once, not again by the resumption', () => {
+  FakeSocket.all = [];
+  const conn = new Connection('ws://x/ws', { WebSocketImpl: FakeSocket, storage: memoryStorage() });
+  conn.connect();
+  conn.join('r1').catch(() => {});
+  const s = FakeSocket.all[0];
+  s.onopen();
+  s.serve({ t: 'welcome', you: { name: 'g', guest: true }, token: 't', server_version: '0' });
+  assert.equal(s.sent.filter((m) => m.t === 'join').length, 1);
+  conn.close();
+});

@@ -161,6 +161,8 @@ export class Connection {
   /** After a reconnect: rejoin every room with the last version seen, and the lobby if we listened to it. */
   resume() {
     for (const [room, r] of this.rooms) {
+      // A join still queued from before the welcome goes out with the queue; sending another would double it.
+      if (r.joining) continue;
       const msg = { t: 'join', room, as: r.role };
       if (r.version > 0) msg.since = r.version;
       this.request(msg).catch((e) => this.emit('resume_failed', { room, code: e.code }));
@@ -181,13 +183,16 @@ export class Connection {
 
   /** Joins a room and remembers it for resumption. */
   async join(room, role = 'player') {
-    this.rooms.set(room, { role, version: 0 });
+    const entry = { role, version: 0, joining: true };
+    this.rooms.set(room, entry);
     try {
       return await this.request({ t: 'join', room, as: role });
     } catch (e) {
       // A join cut off by a drop is retried by resume(); only a refusal forgets the room.
-      if (e.code !== 'disconnected') this.rooms.delete(room);
+      if (e.code !== 'disconnected' && this.rooms.get(room) === entry) this.rooms.delete(room);
       throw e;
+    } finally {
+      entry.joining = false;
     }
   }
 
