@@ -199,7 +199,8 @@ pub enum RoomEvent {
         colour: Color,
         /// The player's name.
         name: String,
-        /// Milliseconds before the seat is forfeited (0 outside a running game: nothing is forfeited).
+        /// Milliseconds before the seat is given up (during a game: the game is lost, or aborted before two
+        /// stones).
         grace_ms: u64,
     },
     /// A disconnected player is back.
