@@ -236,6 +236,9 @@ export const en = {
   'room.title_turn': 'Your move',
   'record.watch_live': 'Watch live',
   'theme.toggle': 'Theme',
+  'theme.system': 'follow the system',
+  'theme.light': 'light',
+  'theme.dark': 'dark',
   'foot.source': 'Rules: freestyle, standard, Renju (RIF).',
 };
 
@@ -473,6 +476,9 @@ export const zh = {
   'room.title_turn': '轮到你了',
   'record.watch_live': '观看直播',
   'theme.toggle': '主题',
+  'theme.system': '跟随系统',
+  'theme.light': '浅色',
+  'theme.dark': '深色',
   'foot.source': '规则：无禁手、标准、连珠（RIF）。',
 };
 

@@ -58,7 +58,8 @@ function renderHeader() {
   langButton.title = `${t('nav.language')}: ${languageNames[next]}`;
   langButton.dataset.next = next;
   const theme = document.getElementById('theme');
-  theme.title = `${t('theme.toggle')}: ${themeChoice}`;
+  theme.title = `${t('theme.toggle')}: ${t(`theme.${themeChoice}`)}`;
+  theme.setAttribute('aria-label', theme.title);
   theme.dataset.choice = themeChoice;
   const user = document.getElementById('user');
   const you = app.you;
