@@ -200,7 +200,11 @@ impl Conn {
                     }
                 }
                 Message::Close(_) => return,
-                Message::Ping(_) | Message::Pong(_) => {}
+                // Pings cost the client like messages (they make us write); pongs answer ours.
+                Message::Ping(_) => {
+                    self.admit().await;
+                }
+                Message::Pong(_) => {}
             }
         }
     }
