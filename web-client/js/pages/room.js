@@ -81,9 +81,9 @@ export function render(view, params, app) {
   const banner = h('div', { class: 'banner', hidden: true });
 
   const layout = h('div', { class: 'room-layout', id: 'room', dataset: { room: id } },
-    h('div', { class: 'board-col' }, topCard, board.el, bottomCard),
+    // The reconnecting banner sits above the board, where a phone player is looking.
+    h('div', { class: 'board-col' }, banner, topCard, board.el, bottomCard),
     h('aside', { class: 'side-col' },
-      banner,
       h('div', { class: 'card status' }, info, prompt, actions),
       h('div', { class: 'card' }, h('h3', { 'data-l': 'room.moves' }), movesBox, settingsBox),
       h('div', { class: 'card chat' }, h('h3', { 'data-l': 'room.chat' }), chatLog, chatForm),
@@ -96,7 +96,7 @@ export function render(view, params, app) {
     const text = chatInput.value.trim();
     if (!text) return;
     chatInput.value = '';
-    send({ t: 'chat', room: id, text });
+    send({ t: 'chat', room: id, text }).catch(() => {});
   });
 
   function send(msg) {
