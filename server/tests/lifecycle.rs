@@ -260,3 +260,58 @@ async fn a_restarted_server_resumes_unfinished_games_on_postgres() {
     };
     restart_resumes_the_game(db).await;
 }
+
+#[tokio::test]
+async fn a_game_decided_but_not_finished_before_a_crash_is_finished_at_start() {
+    let db = Db::sqlite();
+    {
+        // As a crash would leave it: the winning stone stored, the result not.
+        let store = store::open(&db.url).await.unwrap();
+        let player = |name: &str| store::PlayerRef {
+            name: name.into(),
+            user_id: None,
+        };
+        let game = store::NewGame {
+            room: "crashed1".into(),
+            rules: rules::Rules::freestyle(),
+            time_control: r#"{"kind":"none"}"#.into(),
+            rated: false,
+            black: player("guest-b"),
+            white: player("guest-w"),
+            started_at: 0,
+        };
+        let id = store.create_game(&game).await.unwrap();
+        let stones = ["h8", "a1", "h9", "a2", "h10", "a3", "h11", "a4", "h12"];
+        let batch: Vec<_> = stones
+            .iter()
+            .enumerate()
+            .map(|(seq, s)| {
+                let action = rules::Action::place(p(s));
+                (
+                    id,
+                    store::StoredAction {
+                        seq: seq as u32,
+                        action,
+                        used_ms: 0,
+                        remaining_ms: None,
+                        at: 0,
+                    },
+                )
+            })
+            .collect();
+        store.append_actions(&batch).await.unwrap();
+    }
+    let server = TestServer::start_on(&db, test_config()).await;
+    let mut looker = server.client().await;
+    let snap = looker.join("crashed1", JoinRole::Spectator).await;
+    assert_eq!(snap.state, RoomState::Over);
+    let result = snap.result.unwrap();
+    assert_eq!(
+        (result.reason.as_str(), result.winner),
+        ("five", Some(Color::Black))
+    );
+    let (_, record) = server
+        .get_json(&format!("/api/games/{}", snap.game_id.unwrap()))
+        .await;
+    assert_eq!(record["result"]["reason"], "five");
+}
