@@ -169,6 +169,7 @@ test('a player whose connection drops mid-game comes back and catches up on the 
     conn.drop();
   });
   await b.page.waitForSelector('.banner:not([hidden])');
+  await shot(b.page, 'room-reconnecting');
   await a.page.waitForFunction(() => /\d+s/.test(document.querySelector('[data-grace="white"]')?.textContent || ''), null, { timeout: 15_000 });
   await shot(a.page, 'room-opponent-disconnected');
   await play(a.page, 'j9', 3, [a.page]);

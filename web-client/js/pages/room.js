@@ -392,7 +392,9 @@ export function render(view, params, app) {
     clearInterval(interval);
     offs.forEach((off) => off());
     document.removeEventListener('langchange', onLang);
-    // Navigating away from a live game must not resign it: just stop following (the server keeps the seat).
+    // Navigating away from a live game must not resign it (a player's `leave` would), so players only stop
+    // following; a spectator leaves, so the room's spectator count stays true.
+    if (room && !seatOf(room)) conn.request({ t: 'leave', room: id }).catch(() => {});
     conn.forget(id);
   };
 }
