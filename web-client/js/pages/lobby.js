@@ -6,6 +6,7 @@ import { t, errorText } from '../i18n.js';
 import { href } from '../router.js';
 import { describeTimeControl } from '../clock.js';
 import { tierBadge } from '../tier.js';
+import { renderBoard } from '../board.js';
 
 /** Folds lobby messages into a list of rooms (pure; newest first as the server sends them). */
 export function lobbyReduce(rooms, msg) {
@@ -128,6 +129,17 @@ function createForm(app, close) {
   return form;
 }
 
+/** A small board with a finished diagonal five: the lobby's emblem, drawn by the same code as real boards. */
+function heroArt() {
+  const art = h('div', { class: 'hero-art', 'aria-hidden': 'true' });
+  art.innerHTML = renderBoard({
+    size: 7,
+    coords: false,
+    moves: ['b2', 'c5', 'c3', 'd5', 'd4', 'e3', 'e5', 'f4', 'f6'],
+  });
+  return art;
+}
+
 /** Mounts the lobby page; returns its cleanup. */
 export function render(view, _params, app) {
   let rooms = [];
@@ -144,7 +156,8 @@ export function render(view, _params, app) {
   mount(
     view,
     h('section', { class: 'hero' },
-      h('div', {},
+      heroArt(),
+      h('div', { class: 'hero-text' },
         h('h1', {}, t('app.name')),
         h('p', { class: 'tagline' }, t('app.tagline')),
       ),
