@@ -190,8 +190,11 @@ test('takeback, draw offer, chat, resignation and rematch go through the opponen
   const a = await player(t, 'eve');
   const b = await player(t, 'fay');
   const room = await createRoom(a.page, { rule: 'freestyle', opening: 'none' });
-  await b.page.goto(`${server.url}/#/room/${encodeURIComponent(room)}`);
+  // Bob arrives through a watch link while the room still waits, and takes the empty seat.
+  await b.page.goto(`${server.url}/#/room/${encodeURIComponent(room)}/watch`);
+  await b.page.click('#take-seat');
   await a.page.waitForSelector('#room[data-state="playing"]', { timeout: 15_000 });
+  await b.page.waitForSelector('#room[data-role="player"]', { timeout: 15_000 });
   const both = [a.page, b.page];
   await play(a.page, 'h8', 1, both);
   await play(b.page, 'h9', 2, both);

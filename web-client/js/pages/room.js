@@ -217,6 +217,14 @@ export function render(view, params, app) {
   }
 
   function actionButtons(c) {
+    if (!c.seated && room.state === 'waiting' && (!room.seats.black || !room.seats.white)) {
+      // Someone who came through a watch link to a room still waiting can sit down instead.
+      // The server answers a second join on the same connection with the state only, so the spectator leaves first.
+      const sit = () => conn.request({ t: 'leave', room: id })
+        .then(() => conn.join(id, 'player'))
+        .catch((e) => toast(errorText(e.code, e.message), 'error'));
+      return [h('button', { class: 'btn primary', id: 'take-seat', onclick: sit }, t('room.join_seat'))];
+    }
     if (!c.seated) return [h('p', { class: 'muted spectating' }, t('room.spectating'))];
     const b = [];
     if (room.state === 'playing') {
