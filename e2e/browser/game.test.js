@@ -182,6 +182,13 @@ test('a player whose connection drops mid-game comes back and catches up on the 
   await a.page.waitForFunction(() => (document.querySelector('[data-grace="white"]')?.textContent || '') === '');
   await play(b.page, 'g8', 4, [a.page, b.page]);
   assert.deepEqual(await stones(b.page), await stones(a.page));
+
+  // A reload is the harshest drop: the page comes back as the same player, in the same seat.
+  await b.page.reload();
+  await b.page.waitForSelector('#room[data-role="player"][data-ply="4"]', { timeout: 15_000 });
+  await play(a.page, 'j10', 5, [a.page, b.page]);
+  await play(b.page, 'g9', 6, [a.page, b.page]);
+  assert.deepEqual(await stones(b.page), await stones(a.page));
   assert.deepEqual([...a.errors, ...b.errors], []);
 });
 
