@@ -176,3 +176,34 @@ async fn private_rooms_stay_out_of_the_lobby_but_can_be_joined_by_id() {
     assert_eq!(joined.you, Some(rules::Color::Black));
     assert_eq!(joined.state, RoomState::Playing);
 }
+
+#[tokio::test]
+async fn a_spectator_of_a_waiting_room_can_take_the_free_seat() {
+    let (server, _db) = TestServer::start().await;
+    let mut host = server.client().await;
+    let snap = host.create(freestyle(), TimeControl::None).await;
+    let mut guest = server.client().await;
+    assert_eq!(
+        guest.join(&snap.id, JoinRole::Spectator).await.spectators,
+        1
+    );
+    let seated = guest.join(&snap.id, JoinRole::Player).await;
+    assert_eq!(seated.you, Some(rules::Color::White));
+    assert_eq!(seated.state, RoomState::Playing);
+    assert_eq!(seated.spectators, 0);
+    // A second spectator of the now full room stays a spectator.
+    let mut other = server.client().await;
+    other.join(&snap.id, JoinRole::Spectator).await;
+    let reply = other
+        .request(ClientMessage::Join {
+            room: snap.id.clone(),
+            role: JoinRole::Player,
+            since: None,
+        })
+        .await;
+    assert!(matches!(reply, ServerMessage::Error { code, .. } if code == "room_full"));
+    assert_eq!(
+        other.join(&snap.id, JoinRole::Spectator).await.spectators,
+        1
+    );
+}

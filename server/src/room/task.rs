@@ -774,9 +774,37 @@ impl Room {
         rid: Option<u64>,
     ) -> Result<(), RoomError> {
         let conn = outbox.id;
-        if self.members.contains_key(&conn) {
-            self.send_state(conn, since, rid);
-            return Ok(());
+        if let Some(member) = self.members.get(&conn) {
+            // A spectator may sit down: in its own seat, or in a free seat of a waiting room.
+            let own = self.seat_of_identity(&identity).is_some();
+            let free =
+                self.room_state() == RoomState::Waiting && self.seats.iter().any(Option::is_none);
+            let wants_seat = role == JoinRole::Player && member.seat.is_none();
+            if wants_seat && !own && !free {
+                return Err(RoomError::new(
+                    code::ROOM_FULL,
+                    "both seats are taken; you keep watching",
+                ));
+            }
+            if !wants_seat {
+                self.send_state(conn, since, rid);
+                return Ok(());
+            }
+            if !own && self.rated && identity.is_guest() {
+                return Err(RoomError::new(
+                    code::ACCOUNT_REQUIRED,
+                    "rated games need an account",
+                ));
+            }
+            self.members.remove(&conn);
+            self.spectators = self.spectators.saturating_sub(1);
+            self.emit(
+                RoomEvent::Spectators {
+                    count: self.spectators,
+                },
+                None,
+                Some(conn),
+            );
         }
         let now = self.state.clock.now();
         let own_seat = self.seat_of_identity(&identity);
