@@ -156,6 +156,9 @@ export const en = {
   'record.result': 'Result',
 
   'lb.title': 'Leaderboard',
+  'pool.renju': 'Renju',
+  'pool.freestyle': 'Freestyle',
+  'pool.standard': 'Standard',
   'lb.pool': 'Pool',
   'lb.rank': '#',
   'lb.player': 'Player',
@@ -396,6 +399,9 @@ export const zh = {
   'record.result': '结果',
 
   'lb.title': '排行榜',
+  'pool.renju': '连珠',
+  'pool.freestyle': '无禁手',
+  'pool.standard': '标准',
   'lb.pool': '分组',
   'lb.rank': '#',
   'lb.player': '玩家',

@@ -25,7 +25,7 @@ export function render(view, params) {
   const more = h('button', { class: 'btn', type: 'button', hidden: true }, t('lb.more'));
   mount(view, h('section', { class: 'card wide' },
     h('div', { class: 'card-head' }, h('h1', {}, t('lb.title')),
-      h('nav', { class: 'tabs', 'aria-label': t('lb.pool') }, POOLS.map((p) => h('a', { href: href('leaderboard', { pool: p }), class: p === pool ? 'active' : '' }, t(`rule.${p}`))))),
+      h('nav', { class: 'tabs', 'aria-label': t('lb.pool') }, POOLS.map((p) => h('a', { href: href('leaderboard', { pool: p }), class: p === pool ? 'active' : '' }, t(`pool.${p}`))))),
     h('table', { class: 'lb', id: 'leaderboard' },
       h('thead', {}, h('tr', {}, h('th', { class: 'num' }, t('lb.rank')), h('th', {}, t('lb.player')), h('th', {}, t('lb.tier')), h('th', { class: 'num' }, t('lb.rating')), h('th', { class: 'num hide-sm' }, t('lb.games')), h('th', { class: 'num hide-sm' }, t('lb.wld')))),
       body),
@@ -40,7 +40,7 @@ export function render(view, params) {
         if (!rows.length && offset === 0) status.append(h('p', { class: 'empty' }, t('lb.empty')));
         rows.forEach((e, i) => body.append(h('tr', {},
           h('td', { class: 'num rank' }, e.rank ?? offset + i + 1),
-          h('td', {}, h('a', { href: href('player', { name: e.name ?? e.username }) }, e.name ?? e.username)),
+          h('td', { class: 'name' }, h('a', { href: href('player', { name: e.name }) }, e.name)),
           h('td', {}, tierBadge(e.tier, e.tier_code)),
           h('td', { class: 'num rating' }, Math.round(e.rating)),
           h('td', { class: 'num hide-sm' }, e.games ?? (e.wins ?? 0) + (e.losses ?? 0) + (e.draws ?? 0)),

@@ -78,13 +78,13 @@ export function render(view, params, app) {
       mount(body,
         h('h2', {}, t('profile.ratings')),
         h('div', { class: 'pools' }, pools.map((r) => h('div', { class: 'pool-card', dataset: { pool: r.pool } },
-          h('div', { class: 'muted' }, t(`rule.${r.pool}`)),
+          h('div', { class: 'muted' }, t(`pool.${r.pool}`)),
           h('div', { class: 'big-rating' }, Math.round(r.rating) + (r.provisional ? '?' : '')),
           tierBadge(r.tier, r.tier_code),
           h('div', { class: 'muted small' }, t('profile.record', { w: r.wins ?? 0, l: r.losses ?? 0, d: r.draws ?? 0 }))))),
         pools.some((r) => r.history?.length)
           ? [h('h2', {}, t('profile.history')), ...pools.filter((r) => r.history?.length).map((r) => {
-              const box = h('div', { class: 'chart-box' }, h('div', { class: 'muted' }, t(`rule.${r.pool}`)));
+              const box = h('div', { class: 'chart-box' }, h('div', { class: 'muted' }, t(`pool.${r.pool}`)));
               // Every rating starts at 1500 (Glicko-2 default) and the history lists the rating after each game, so the
               // chart begins from that start: a single game then shows as a step rather than a dot.
               const points = r.history.map((x) => ({ time: x.time ?? 0, rating: x.rating }));
