@@ -182,3 +182,24 @@ test('a room joined before the welcome is joined once, not again by the resumpti
   assert.equal(s.sent.filter((m) => m.t === 'join').length, 1);
   conn.close();
 });
+
+test('a connection whose pings go unanswered is dropped and reconnects', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  FakeSocket.all = [];
+  const conn = new Connection('ws://x/ws', { WebSocketImpl: FakeSocket, storage: memoryStorage() });
+  conn.connect();
+  const s = FakeSocket.all[0];
+  s.onopen();
+  s.serve({ t: 'welcome', you: { name: 'g', guest: true }, token: 't', server_version: '0' });
+  t.mock.timers.tick(20_000);
+  const ping = s.sent.find((m) => m.t === 'ping');
+  assert.ok(ping, 'a ping after 20 s');
+  s.serve({ t: 'pong', rid: ping.rid });
+  t.mock.timers.tick(10_000);
+  assert.equal(FakeSocket.all.length, 1, 'an answered ping keeps the socket');
+  t.mock.timers.tick(10_000);
+  t.mock.timers.tick(10_000);
+  t.mock.timers.tick(backoff(0));
+  assert.equal(FakeSocket.all.length, 2, 'an unanswered ping drops the socket and a new one opens');
+  conn.close();
+});

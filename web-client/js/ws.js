@@ -99,6 +99,23 @@ export class Connection {
     };
   }
 
+  /**
+   * Pings every 20 s and drops the socket when no pong comes within 10 s: a half-open connection (a phone that
+   * changed networks) may otherwise look alive for minutes while moves go nowhere.
+   */
+  heartbeat() {
+    clearInterval(this.pinger);
+    const ws = this.ws;
+    this.pinger = setInterval(() => {
+      if (this.ws !== ws || !this.ready) {
+        clearInterval(this.pinger);
+        return;
+      }
+      const timer = setTimeout(() => this.ws === ws && ws.close(), 10_000);
+      this.request({ t: 'ping' }).then(() => clearTimeout(timer), () => clearTimeout(timer));
+    }, 20_000);
+  }
+
   scheduleReconnect() {
     const delay = backoff(this.attempt++);
     this.emit('status', { state: 'offline', retryIn: delay });
@@ -114,6 +131,7 @@ export class Connection {
   close() {
     this.closedByUs = true;
     clearTimeout(this.timer);
+    clearInterval(this.pinger);
     this.ws?.close(1000);
   }
 
@@ -135,6 +153,7 @@ export class Connection {
       }
       this.emit('welcome', msg);
       this.emit('status', { state: 'online' });
+      this.heartbeat();
       this.resume();
       const queued = this.queue;
       this.queue = [];
