@@ -126,6 +126,8 @@ function start() {
     renderHeader();
   });
   window.addEventListener('hashchange', route);
+  window.addEventListener('online', () => app.conn.reconnectNow());
+  document.addEventListener('visibilitychange', () => document.visibilityState === 'visible' && app.conn.reconnectNow());
   app.conn.connect();
   route();
 }

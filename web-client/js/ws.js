@@ -71,6 +71,7 @@ export class Connection {
 
   connect() {
     this.closedByUs = false;
+    this.waiting = false;
     this.emit('status', { state: 'connecting' });
     let ws;
     try {
@@ -118,9 +119,17 @@ export class Connection {
 
   scheduleReconnect() {
     const delay = backoff(this.attempt++);
+    this.waiting = true;
     this.emit('status', { state: 'offline', retryIn: delay });
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** Skips the back-off wait (the browser says the network is back, or the page became visible again). */
+  reconnectNow() {
+    if (!this.waiting) return;
+    clearTimeout(this.timer);
+    this.connect();
   }
 
   /** Drops the socket as a network failure would (used by the tests and by "reconnect now"). */
