@@ -1,6 +1,7 @@
 // The one WebSocket to the server: hello/welcome, request ids, automatic reconnect with back-off, and
 // resumption of joined rooms from the last version seen (the server answers with catch_up or a snapshot).
 
+/** The protocol version sent in `hello` (docs/protocol.md). */
 export const PROTOCOL_VERSION = 1;
 const TOKEN_KEY = 'gomoku.token';
 
@@ -19,6 +20,7 @@ export function socketUrl(loc = globalThis.location) {
  * ...) and for "status" ({state: connecting|online|offline, retryIn}) and "welcome".
  */
 export class Connection {
+  /** A connection to `url`; the socket class and storage are injectable for the unit tests. */
   constructor(url = socketUrl(), { WebSocketImpl = globalThis.WebSocket, storage = globalThis.localStorage } = {}) {
     this.url = url;
     this.WebSocketImpl = WebSocketImpl;
@@ -36,12 +38,14 @@ export class Connection {
     this.closedByUs = false;
   }
 
+  /** Listens for a message type or a status change; returns the function that stops listening. */
   on(type, fn) {
     if (!this.listeners.has(type)) this.listeners.set(type, new Set());
     this.listeners.get(type).add(fn);
     return () => this.listeners.get(type)?.delete(fn);
   }
 
+  /** Calls the listeners of a type; one listener's exception does not stop the others. */
   emit(type, data) {
     for (const fn of this.listeners.get(type) || []) {
       try {
@@ -52,6 +56,7 @@ export class Connection {
     }
   }
 
+  /** The stored identity token, if any. */
   token() {
     try {
       return this.storage?.getItem(TOKEN_KEY) || undefined;
@@ -69,6 +74,7 @@ export class Connection {
     }
   }
 
+  /** Opens the socket and says hello; failures schedule a reconnect. */
   connect() {
     this.closedByUs = false;
     this.waiting = false;
@@ -117,6 +123,7 @@ export class Connection {
     }, 20_000);
   }
 
+  /** Waits the back-off delay, telling the page, then connects again. */
   scheduleReconnect() {
     const delay = backoff(this.attempt++);
     this.waiting = true;
@@ -137,6 +144,7 @@ export class Connection {
     this.ws?.close();
   }
 
+  /** Closes for good (no reconnect). */
   close() {
     this.closedByUs = true;
     clearTimeout(this.timer);
@@ -144,6 +152,7 @@ export class Connection {
     this.ws?.close(1000);
   }
 
+  /** Handles one server frame: welcome, version tracking, request replies, then the listeners. */
   receive(text) {
     let msg;
     try {
@@ -181,6 +190,7 @@ export class Connection {
     this.emit(msg.t, msg);
   }
 
+  /** Remembers the newest version seen of a followed room, for `join` with `since`. */
   track(room, version) {
     const r = this.rooms.get(room);
     if (r && version > r.version) r.version = version;
@@ -236,11 +246,13 @@ export class Connection {
     this.rooms.delete(room);
   }
 
+  /** Starts receiving the lobby (again after every reconnect). */
   subscribeLobby() {
     this.lobby = true;
     return this.request({ t: 'subscribe_lobby' });
   }
 
+  /** Stops receiving the lobby. */
   unsubscribeLobby() {
     this.lobby = false;
     return this.ready ? this.request({ t: 'unsubscribe_lobby' }).catch(() => {}) : Promise.resolve();
