@@ -36,6 +36,7 @@ function snapshot(id, over) {
 const ROOMS = {
   r1: snapshot('r1', {}),
   r2: snapshot('r2', { you: 'white', phase: 'swap_decision', to_act: 'white', moves: ['h8', 'h9', 'j10'], forbidden: [], clocks: clocks('white'), rated: false, seats: { black: seat('kenta'), white: seat('lin_yue') } }),
+  r7: snapshot('r7', { rules: { ...renju, forbidden_policy: 'lose' } }),
   r4: snapshot('r4', { rules: { ...renju, opening: 'swap_after_three_fifth_two_options' }, phase: 'propose_fifth', moves: ['h8', 'h9', 'j10', 'g9'], forbidden: [] }),
   r5: snapshot('r5', { rules: { ...renju, opening: 'swap_after_three_fifth_two_options' }, you: 'white', phase: 'choose_fifth', to_act: 'white', moves: ['h8', 'h9', 'j10', 'g9'], fifth_options: ['k11', 'f7'], forbidden: [], seats: { black: seat('kenta'), white: seat('lin_yue') } }),
   r6: snapshot('r6', { rules: { ...renju, forbidden_policy: 'claim' }, you: 'white', to_act: 'white', forbidden: [], moves: ['h8', 'g9', 'i8', 'k11', 'j10', 'f6', 'j9', 'l12', 'j8'], claimable: { point: 'j8', kind: 'double_three' }, seats: { black: seat('kenta'), white: seat('lin_yue') } }),
@@ -280,4 +281,22 @@ test('under the claim rule white gets a claim button for black\'s forbidden ston
   assert.match(await s.p.textContent('.ask.claim'), /double three/);
   await s.p.click('#claim');
   await waitFor(() => s.sent.find((x) => x.t === 'claim_forbidden'), 'claim_forbidden');
+});
+
+test('under the lose policy a tap on a forbidden point asks first', async (t) => {
+  const s = await page(t);
+  if (!s) return;
+  await s.p.goto(`${ORIGIN}/#/room/r7`);
+  await s.p.waitForSelector('.board .forbidden[data-point="j8"]');
+  s.p.once('dialog', (d) => d.dismiss());
+  await clickPoint(s.p, 'j8');
+  await s.p.waitForTimeout(200);
+  assert.equal(s.sent.filter((m) => m.t === 'place').length, 0, 'dismissed: nothing sent');
+  s.p.once('dialog', (d) => {
+    assert.match(d.message(), /j8 is forbidden for black \(double three\)/);
+    d.accept();
+  });
+  await clickPoint(s.p, 'j8');
+  const m = await waitFor(() => s.sent.find((x) => x.t === 'place'), 'place after confirming');
+  assert.equal(m.point, 'j8');
 });

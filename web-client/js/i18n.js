@@ -121,6 +121,7 @@ export const en = {
   'room.join_seat': 'Take the empty seat',
   'room.record': 'Game record',
   'room.forbidden_here': 'Forbidden for black: {kind}',
+  'room.forbidden_lose_confirm': '{point} is forbidden for black ({kind}): playing it loses the game. Play it anyway?',
   'room.periods': '{n}×',
 
   'over.title': 'Game over',
@@ -364,6 +365,7 @@ export const zh = {
   'room.join_seat': '坐下对局',
   'room.record': '对局记录',
   'room.forbidden_here': '黑方禁手：{kind}',
+  'room.forbidden_lose_confirm': '{point} 是黑方禁手（{kind}），落在这里会立即判负。仍然落子吗？',
   'room.periods': '{n}×',
 
   'over.title': '对局结束',

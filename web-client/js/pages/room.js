@@ -109,6 +109,9 @@ export function render(view, params, app) {
   function act(point) {
     const c = controls(room);
     if (c.place) {
+      // Under the "lose" policy a forbidden point ends the game: ask before a slip of the finger does that.
+      const f = room.rules.forbidden_policy === 'lose' && visibleForbidden(room).find((x) => x.point === point);
+      if (f && !confirm(t('room.forbidden_lose_confirm', { point, kind: t(`kind.${f.kind}`) }))) return;
       send({ t: 'place', room: id, point, ply: room.moves.length + 1 }).catch(() => {});
     } else if (c.proposeFifth) {
       fifthPick = fifthPick.includes(point) ? fifthPick.filter((p) => p !== point) : [...fifthPick, point].slice(-2);
