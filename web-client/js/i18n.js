@@ -380,7 +380,7 @@ export const zh = {
   'reason.forbidden_claimed': '被指出禁手',
   'reason.resign': '认输',
   'reason.timeout': '超时',
-  'reason.abandoned': '离开对局',
+  'reason.abandoned': '断线未归',
   'reason.agreement': '双方同意',
   'reason.board_full': '棋盘已满',
   'reason.aborted': '作废',

@@ -164,7 +164,7 @@ export function render(view, params, app) {
         h('div', { class: 'gameover', id: 'game-over' },
           h('div', { class: 'go-title' }, t('over.title')),
           h('div', { class: 'go-head' }, resultHeadline(r, you)),
-          h('div', { class: 'go-reason' }, r?.winner_name ? `${r.winner_name} · ` : '', reasonText(r)),
+          r?.reason === 'aborted' ? null : h('div', { class: 'go-reason' }, r?.winner_name ? `${r.winner_name} · ` : '', reasonText(r)),
           r?.ratings?.length
             ? h('div', { class: 'go-ratings' }, r.ratings.map((d) => {
                 const diff = Math.round(d.after) - Math.round(d.before);
