@@ -147,9 +147,71 @@ test('two players play renju with swap after three to a five while a spectator w
     assert.match(await a.page.textContent('[data-pool="renju"]'), /\d+\?/, 'one game leaves a provisional renju rating');
     await a.page.waitForSelector('.chart .line');
     await shot(a.page, 'profile');
+
+    // The leaderboard lists settled players only (ten rated games or more, deviation at most 110): Ann and Bob
+    // play 15 more rated games over their own sockets, then both appear on the renju leaderboard page.
+    await playRatedGames(a.page, b.page, 15);
+    const board = await (await fetch(`${server.url}/api/leaderboard?pool=renju&limit=50&offset=0`)).json();
+    const listed = board.entries.map((e) => e.name);
+    assert.ok(listed.includes(a.name) && listed.includes(b.name), `leaderboard: ${JSON.stringify(board)}`);
+    await a.page.goto(`${server.url}/#/leaderboard/renju`);
+    for (const name of [a.name, b.name]) {
+      await a.page.waitForFunction((n) => document.querySelector('#leaderboard')?.textContent.includes(n), name, { timeout: 15_000 });
+    }
+    await shot(a.page, 'leaderboard');
   }
   assert.deepEqual([...a.errors, ...b.errors, ...s.errors], []);
 });
+
+/**
+ * Opens a second socket in each page (the session cookie names the player) and plays `games` quick rated renju
+ * games between them in one private room, black winning each and colours exchanged by rematch every time.
+ */
+async function playRatedGames(pageA, pageB, games) {
+  const open = () => {
+    const ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/ws`);
+    const waiting = new Map();
+    let rid = 0;
+    ws.onmessage = (e) => {
+      const m = JSON.parse(e.data);
+      if (m.rid && waiting.has(m.rid)) {
+        waiting.get(m.rid)(m);
+        waiting.delete(m.rid);
+      }
+    };
+    // One request at a time, paced under the server's message rate limit.
+    window.__bot = (msg) => new Promise((resolve) => {
+      const id = ++rid;
+      waiting.set(id, resolve);
+      setTimeout(() => ws.send(JSON.stringify({ ...msg, rid: id })), 60);
+    });
+    return new Promise((resolve) => { ws.onopen = () => window.__bot({ t: 'hello', version: 1 }).then(resolve); });
+  };
+  const send = async (page, msg) => {
+    const reply = await page.evaluate((m) => window.__bot(m), msg);
+    assert.notEqual(reply.t, 'error', `${JSON.stringify(msg)} -> ${JSON.stringify(reply)}`);
+    return reply;
+  };
+  await pageA.evaluate(open);
+  await pageB.evaluate(open);
+  const created = await send(pageA, { t: 'create_room', rules: { rule_set: 'renju' }, rated: true, public: false, colour: 'black' });
+  const room = created.room.id;
+  await send(pageB, { t: 'join', room });
+  const blackStones = ['h8', 'i8', 'j8', 'k8', 'l8'];
+  const whiteStones = ['a1', 'a3', 'a5', 'a7'];
+  for (let game = 0; game < games; game++) {
+    const [black, white] = game % 2 === 0 ? [pageA, pageB] : [pageB, pageA];
+    for (let ply = 1; ply <= 9; ply++) {
+      const mover = ply % 2 === 1 ? black : white;
+      const point = ply % 2 === 1 ? blackStones[(ply - 1) / 2] : whiteStones[ply / 2 - 1];
+      await send(mover, { t: 'place', room, point, ply });
+    }
+    if (game + 1 < games) {
+      await send(white, { t: 'offer_rematch', room });
+      await send(black, { t: 'answer_rematch', room, accept: true });
+    }
+  }
+}
 
 test('a player whose connection drops mid-game comes back and catches up on the moves played meanwhile', async (t) => {
   if (!(await setup(t))) return;
