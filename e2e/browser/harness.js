@@ -94,8 +94,12 @@ export async function stones(page) {
   return page.$$eval('.board .stone', (els) => Object.fromEntries(els.map((e) => [e.dataset.point, e.classList.contains('black') ? 'black' : 'white'])));
 }
 
-/** Builds the server (debug) when needed; returns the binary path or null when it cannot be built. */
+/**
+ * The server binary: `SERVER_BIN` when set (as `cargo test` does, having built it), else a debug build made now;
+ * null when it cannot be built.
+ */
 export function buildServer() {
+  if (process.env.SERVER_BIN) return existsSync(process.env.SERVER_BIN) ? process.env.SERVER_BIN : null;
   const r = spawnSync('cargo', ['build', '-q', '-p', 'server'], { cwd: REPO, stdio: ['ignore', 'inherit', 'inherit'] });
   if (r.status !== 0) return null;
   const target = process.env.CARGO_TARGET_DIR || join(REPO, 'target');
