@@ -275,6 +275,7 @@ async fn a_game_decided_but_not_finished_before_a_crash_is_finished_at_start() {
             room: "crashed1".into(),
             rules: rules::Rules::freestyle(),
             time_control: r#"{"kind":"none"}"#.into(),
+            public: true,
             rated: false,
             black: player("guest-b"),
             white: player("guest-w"),
@@ -314,4 +315,41 @@ async fn a_game_decided_but_not_finished_before_a_crash_is_finished_at_start() {
         .get_json(&format!("/api/games/{}", snap.game_id.unwrap()))
         .await;
     assert_eq!(record["result"]["reason"], "five");
+}
+
+#[tokio::test]
+async fn a_private_room_stays_private_after_a_restart() {
+    let db = Db::sqlite();
+    let server = TestServer::start_on(&db, test_config()).await;
+    let mut host = server.client().await;
+    let reply = host
+        .request(ClientMessage::CreateRoom {
+            rules: freestyle(),
+            time_control: TimeControl::None,
+            rated: false,
+            public: false,
+            colour: protocol::ColourChoice::Black,
+        })
+        .await;
+    let ServerMessage::Room { room } = reply else {
+        panic!("{reply:?}")
+    };
+    let mut guest = server.client().await;
+    guest.join(&room.id, JoinRole::Player).await;
+    host.place(&room.id, "h8", 1).await.unwrap();
+    let host_token = host.token.clone();
+    server.stop().await;
+
+    let server = TestServer::start_on(&db, test_config()).await;
+    let (_, listed) = server.get_json("/api/rooms").await;
+    assert_eq!(
+        listed,
+        serde_json::json!([]),
+        "a restored private room is not listed"
+    );
+    let mut host = Client::hello(server.addr, Some(&host_token)).await;
+    let snap = host.join(&room.id, JoinRole::Player).await;
+    assert!(!snap.public);
+    assert_eq!(snap.moves, [p("h8")].to_vec());
+    server.stop().await;
 }

@@ -23,7 +23,7 @@ macro_rules! store_impl {
         };
 
         const GAME_COLUMNS: &str = "id, room, board_size, rule_set, forbidden_policy, opening, time_control, \
-            rated, black_name, black_user_id, white_name, white_user_id, started_at, ended_at, winner, aborted, \
+            public, rated, black_name, black_user_id, white_name, white_user_id, started_at, ended_at, winner, aborted, \
             reason, swapped";
 
         /// A game row: the game, its end, and whether colours were swapped (known once it ended).
@@ -60,6 +60,7 @@ macro_rules! store_impl {
                     room: row.try_get("room")?,
                     rules,
                     time_control: row.try_get("time_control")?,
+                    public: row.try_get("public")?,
                     rated: row.try_get("rated")?,
                     black: PlayerRef {
                         name: row.try_get("black_name")?,
@@ -303,9 +304,9 @@ macro_rules! store_impl {
                 let (size, rule_set, policy, opening) = codec::rules_columns(&game.rules);
                 let mut tx = self.begin_write().await?;
                 let id: GameId = sqlx::query_scalar(
-                    "INSERT INTO games (room, board_size, rule_set, forbidden_policy, opening, time_control, rated, \
-                     black_name, black_user_id, white_name, white_user_id, started_at) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
+                    "INSERT INTO games (room, board_size, rule_set, forbidden_policy, opening, time_control, public, \
+                     rated, black_name, black_user_id, white_name, white_user_id, started_at) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id",
                 )
                 .bind(&game.room)
                 .bind(size)
@@ -313,6 +314,7 @@ macro_rules! store_impl {
                 .bind(policy)
                 .bind(opening)
                 .bind(&game.time_control)
+                .bind(game.public)
                 .bind(game.rated)
                 .bind(&game.black.name)
                 .bind(game.black.user_id)

@@ -45,6 +45,8 @@ pub struct NewGame {
     pub rules: Rules,
     /// The time control, as JSON the store keeps as it is.
     pub time_control: String,
+    /// Whether the room is listed in the lobby (a private room is reached only by its id).
+    pub public: bool,
     /// Whether the result changes ratings.
     pub rated: bool,
     /// The player who starts with black.

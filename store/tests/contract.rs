@@ -179,6 +179,7 @@ fn new_game(rules: Rules, rated: bool, black: PlayerRef, white: PlayerRef) -> Ne
         room: "r-test".to_owned(),
         rules,
         time_control: r#"{"kind":"fischer","base_ms":300000,"increment_ms":2000}"#.to_owned(),
+        public: !rated,
         rated,
         black,
         white,
@@ -282,6 +283,7 @@ async fn games_are_created_appended_and_read_back_in_order(store: Arc<dyn Store>
     assert_eq!(record.game.black, guest("guest-a"));
     assert_eq!(record.game.white, guest("guest-b"));
     assert_eq!(record.game.time_control, game.time_control);
+    assert_eq!(record.game.public, game.public);
     assert_eq!(record.game.started_at, 1_000);
     assert!(!record.game.rated);
     assert_eq!(record.end, None);

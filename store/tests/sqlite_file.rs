@@ -12,6 +12,7 @@ fn game() -> NewGame {
         room: "r1".to_owned(),
         rules: Rules::freestyle(),
         time_control: "null".to_owned(),
+        public: true,
         rated: false,
         black: guest("guest-a"),
         white: guest("guest-b"),

@@ -103,7 +103,7 @@ fn view(record: GameRecord) -> GameView {
         id: record.id,
         room: record.game.room.clone(),
         rules: RulesSpec::from(record.game.rules),
-        time_control: stored_time_control(&record.game.time_control).0,
+        time_control: stored_time_control(&record.game.time_control),
         rated: record.game.rated,
         black: player(&record.game.black),
         white: player(&record.game.white),

@@ -12,7 +12,6 @@ use protocol::{
     RulesSpec, Seat, Seats, ServerMessage, TimeControl, VersionedEvent, MAX_CHAT_CHARS,
 };
 use rules::{Action, Color, Event, Game, Phase, Point, Rules, Status, WinReason};
-use serde::{Deserialize, Serialize};
 use store::{GameEnd, GameId, GameRecord, NewGame, StoredAction};
 use tokio::sync::mpsc;
 
@@ -26,20 +25,9 @@ use crate::AppState;
 /// How often a room retries resynchronising a client that fell behind.
 const RESYNC_RETRY: Duration = Duration::from_millis(250);
 
-/// The time control as stored with a game, with the room's visibility (the store keeps the JSON as it is).
-#[derive(Serialize, Deserialize)]
-struct StoredSettings {
-    #[serde(flatten)]
-    time_control: TimeControl,
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    private: bool,
-}
-
-/// Reads the time control of a stored game (`{"kind":"none"}` when unreadable).
-pub(crate) fn stored_time_control(json: &str) -> (TimeControl, bool) {
-    serde_json::from_str::<StoredSettings>(json)
-        .map(|s| (s.time_control, !s.private))
-        .unwrap_or((TimeControl::None, true))
+/// Reads the time control stored with a game (`{"kind":"none"}` when unreadable).
+pub(crate) fn stored_time_control(json: &str) -> TimeControl {
+    serde_json::from_str(json).unwrap_or(TimeControl::None)
 }
 
 struct SeatHolder {
@@ -252,7 +240,10 @@ impl Room {
     /// (the downtime is charged to nobody), versions above any the room had before the restart.
     pub(crate) fn restore(record: GameRecord, state: AppState) -> Result<Room, String> {
         let rules = record.game.rules;
-        let (time_control, public) = stored_time_control(&record.game.time_control);
+        let (time_control, public) = (
+            stored_time_control(&record.game.time_control),
+            record.game.public,
+        );
         let actions: Vec<Action> = record.actions.iter().map(|a| a.action).collect();
         let game = Game::from_actions(rules, &actions)
             .map_err(|e| format!("game {} does not replay: {e}", record.id))?;
@@ -1000,14 +991,12 @@ impl Room {
                 .identity
                 .player_ref()
         };
-        let settings = StoredSettings {
-            time_control: self.time_control,
-            private: !self.public,
-        };
         let new_game = NewGame {
             room: self.id.to_string(),
             rules: self.rules,
-            time_control: serde_json::to_string(&settings).expect("settings serialise"),
+            time_control: serde_json::to_string(&self.time_control)
+                .expect("a time control serialises"),
+            public: self.public,
             rated: self.rated,
             black: player(black_seat),
             white: player(white_seat),

@@ -195,6 +195,7 @@ impl App {
                 room: format!("r{at}"),
                 rules,
                 time_control: "{\"kind\":\"none\"}".into(),
+                public: true,
                 rated: true,
                 black: PlayerRef {
                     name: black.name.clone(),
