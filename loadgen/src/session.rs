@@ -331,11 +331,8 @@ impl Client {
                     }
                 }
             }
-            ServerMessage::Ack { .. }
-            | ServerMessage::Pong {}
-            | ServerMessage::Lobby { .. }
-            | ServerMessage::LobbyRoom { .. }
-            | ServerMessage::LobbyRoomRemoved { .. } => {}
+            // Acks, pongs and lobby traffic need no reaction (and messages added later neither).
+            _ => {}
         }
         self.schedule(ctx);
         Ok(())
