@@ -97,6 +97,8 @@ test('two players play renju with swap after three to a five while a spectator w
   await b.page.goto(`${server.url}/#/`);
   const join = b.page.locator(`#waiting-rooms [data-room="${room}"] a.btn`);
   await join.waitFor({ timeout: 15_000 });
+  // Ann, Bob and Sue are connected: the lobby counts at least the three of them as online.
+  await b.page.waitForFunction(() => Number(/\d+/.exec(document.querySelector('#online-count')?.textContent || '')?.[0]) >= 3, null, { timeout: 15_000 });
   await shot(b.page, 'lobby');
   await join.click();
   await a.page.waitForSelector('#room[data-state="playing"]', { timeout: 15_000 });

@@ -24,10 +24,18 @@ pub enum ServerMessage {
         /// The server's version (its crate version).
         server_version: String,
     },
-    /// The lobby: every public room that is waiting or playing.
+    /// The lobby: every public room that is waiting or playing, and how many players are online.
     Lobby {
         /// The rooms, newest first.
         rooms: Vec<LobbyRoom>,
+        /// Distinct players (registered or guest) with at least one open connection.
+        #[serde(default)]
+        online: u32,
+    },
+    /// The number of players online changed (sent to lobby subscribers at most once a second).
+    LobbyOnline {
+        /// Distinct players with at least one open connection.
+        online: u32,
     },
     /// A lobby room appeared or changed.
     LobbyRoom {
@@ -239,6 +247,7 @@ impl Tagged for ServerMessage {
         "lobby",
         "lobby_room",
         "lobby_room_removed",
+        "lobby_online",
         "room",
         "catch_up",
         "event",

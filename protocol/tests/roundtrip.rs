@@ -282,7 +282,9 @@ fn all_server_messages() -> Vec<ServerMessage> {
         },
         Lobby {
             rooms: vec![lobby_room()],
+            online: 3,
         },
+        LobbyOnline { online: 4 },
         LobbyRoom { room: lobby_room() },
         LobbyRoomRemoved {
             id: "k3f9x2".into(),

@@ -11,9 +11,17 @@ use crate::ws::outbox::{ConnId, Outbox, SendError};
 enum Command {
     Upsert(LobbyRoom),
     Remove(String),
-    Subscribe { outbox: Outbox, rid: Option<u64> },
+    Subscribe {
+        outbox: Outbox,
+        rid: Option<u64>,
+    },
     Unsubscribe(ConnId),
     List(oneshot::Sender<Vec<LobbyRoom>>),
+    /// A player's connection opened (`true`) or closed (`false`).
+    Online {
+        name: String,
+        here: bool,
+    },
 }
 
 /// A handle to the lobby task. Rooms report their changes; connections subscribe.
@@ -56,6 +64,14 @@ impl LobbyHandle {
         let _ = self.tx.send(Command::Unsubscribe(conn));
     }
 
+    /// A connection of the player `name` opened (`here`) or closed: the lobby counts distinct players online.
+    pub fn online(&self, name: &str, here: bool) {
+        let _ = self.tx.send(Command::Online {
+            name: name.to_owned(),
+            here,
+        });
+    }
+
     /// The listed rooms, newest first.
     pub async fn list(&self) -> Vec<LobbyRoom> {
         let (reply, answer) = oneshot::channel();
@@ -77,6 +93,10 @@ struct Lobby {
     rooms: HashMap<String, (u64, LobbyRoom)>,
     next_seq: u64,
     subscribers: HashMap<ConnId, Subscriber>,
+    /// Open connections per player name.
+    online: HashMap<String, u32>,
+    /// The online count last pushed to subscribers.
+    online_sent: u32,
 }
 
 impl Lobby {
@@ -85,7 +105,14 @@ impl Lobby {
     }
 
     fn whole(&self, rid: Option<u64>) -> Utf8Bytes {
-        encode(&ServerMessage::Lobby { rooms: self.list() }, rid).into()
+        encode(
+            &ServerMessage::Lobby {
+                rooms: self.list(),
+                online: self.online.len() as u32,
+            },
+            rid,
+        )
+        .into()
     }
 
     fn push(&mut self, msg: ServerMessage) {
@@ -100,7 +127,8 @@ impl Lobby {
                 whole
                     .get_or_insert_with(|| {
                         let rooms = sorted(&self.rooms);
-                        Utf8Bytes::from(encode(&ServerMessage::Lobby { rooms }, None))
+                        let online = self.online.len() as u32;
+                        Utf8Bytes::from(encode(&ServerMessage::Lobby { rooms, online }, None))
                     })
                     .clone()
             } else {
@@ -125,9 +153,29 @@ fn sorted(rooms: &HashMap<String, (u64, LobbyRoom)>) -> Vec<LobbyRoom> {
     rooms.into_iter().map(|(_, r)| r.clone()).collect()
 }
 
+/// How often a changed online count is pushed: connections come and go in bursts, and every subscriber would
+/// get every change otherwise.
+const ONLINE_PUSH_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+
 async fn run(mut rx: mpsc::UnboundedReceiver<Command>) {
     let mut lobby = Lobby::default();
-    while let Some(cmd) = rx.recv().await {
+    let mut tick = tokio::time::interval(ONLINE_PUSH_EVERY);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        let cmd = tokio::select! {
+            cmd = rx.recv() => match cmd {
+                Some(cmd) => cmd,
+                None => break,
+            },
+            _ = tick.tick() => {
+                let online = lobby.online.len() as u32;
+                if online != lobby.online_sent {
+                    lobby.online_sent = online;
+                    lobby.push(ServerMessage::LobbyOnline { online });
+                }
+                continue;
+            }
+        };
         match cmd {
             Command::Upsert(room) => {
                 let seq = match lobby.rooms.get(&room.id) {
@@ -157,6 +205,16 @@ async fn run(mut rx: mpsc::UnboundedReceiver<Command>) {
             }
             Command::List(reply) => {
                 let _ = reply.send(lobby.list());
+            }
+            Command::Online { name, here } => {
+                if here {
+                    *lobby.online.entry(name).or_default() += 1;
+                } else if let Some(count) = lobby.online.get_mut(&name) {
+                    *count -= 1;
+                    if *count == 0 {
+                        lobby.online.remove(&name);
+                    }
+                }
             }
         }
     }

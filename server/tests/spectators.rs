@@ -109,7 +109,13 @@ async fn the_lobby_lists_waiting_and_playing_rooms_and_pushes_changes() {
     let (server, _db) = TestServer::start().await;
     let mut looker = server.client().await;
     let reply = looker.request(ClientMessage::SubscribeLobby {}).await;
-    assert_eq!(reply, ServerMessage::Lobby { rooms: vec![] });
+    assert_eq!(
+        reply,
+        ServerMessage::Lobby {
+            rooms: vec![],
+            online: 1
+        }
+    );
 
     let mut a = server.client().await;
     let snap = a.create(freestyle(), TimeControl::None).await;
@@ -206,4 +212,28 @@ async fn a_spectator_of_a_waiting_room_can_take_the_free_seat() {
         other.join(&snap.id, JoinRole::Spectator).await.spectators,
         1
     );
+}
+
+#[tokio::test]
+async fn the_lobby_counts_distinct_players_online_and_pushes_changes() {
+    let (server, _db) = TestServer::start().await;
+    let mut looker = server.client().await;
+    let first = server.client().await;
+    // A second connection of the same player (same token) is still one player.
+    let same = Client::hello(server.addr, Some(&first.token)).await;
+    let reply = looker.request(ClientMessage::SubscribeLobby {}).await;
+    let ServerMessage::Lobby { online, .. } = reply else {
+        panic!("{reply:?}")
+    };
+    assert_eq!(online, 2, "the looker and one other player");
+
+    drop(first);
+    drop(same);
+    loop {
+        if let ServerMessage::LobbyOnline { online } = looker.recv().await.msg {
+            if online == 1 {
+                break;
+            }
+        }
+    }
 }

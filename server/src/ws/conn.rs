@@ -325,6 +325,10 @@ impl Conn {
             token,
             server_version: env!("CARGO_PKG_VERSION").to_owned(),
         };
+        if let Some(previous) = self.identity.take() {
+            self.state.lobby.online(&previous.name, false);
+        }
+        self.state.lobby.online(&identity.name, true);
         self.identity = Some(identity);
         self.send(&welcome, rid).await;
     }
@@ -512,6 +516,9 @@ impl Conn {
 
     /// Tells every joined room and the lobby that this connection is gone.
     async fn cleanup(&mut self) {
+        if let Some(identity) = &self.identity {
+            self.state.lobby.online(&identity.name, false);
+        }
         if self.lobby {
             self.state.lobby.unsubscribe(self.outbox.id);
         }

@@ -190,6 +190,7 @@ export function render(view, _params, app) {
     );
   };
 
+  let online = 0;
   const draw = () => {
     if (!loaded) {
       mount(waiting, h('p', { class: 'muted' }, t('conn.connecting')));
@@ -202,15 +203,17 @@ export function render(view, _params, app) {
     const seen = new Map();
     for (const r of rooms) for (const p of r.players) seen.set(p.name, p);
     mount(players,
+      h('p', { class: 'online', id: 'online-count' }, t('lobby.online_now', { n: online })),
       h('p', { class: 'muted' }, t('lobby.online', { n: seen.size })),
       h('div', { class: 'plist' }, [...seen.values()].map((p) => playerChip({ ...p, colour: '' }))),
     );
   };
   draw();
 
-  const offs = ['lobby', 'lobby_room', 'lobby_room_removed'].map((type) =>
+  const offs = ['lobby', 'lobby_room', 'lobby_room_removed', 'lobby_online'].map((type) =>
     app.conn.on(type, (msg) => {
       rooms = lobbyReduce(rooms, msg);
+      if (typeof msg.online === 'number') online = msg.online;
       loaded = true;
       draw();
     }),
