@@ -276,6 +276,8 @@ pub struct ForbiddenSet {
     dependent: Vec<Point>,
     /// For each point, 0 when its verdict is local, else how deep its three check went.
     reach: Vec<u8>,
+    /// Some point became dependent or stopped being so since `dependent` was last brought up to date.
+    dependents_changed: bool,
 }
 
 impl ForbiddenSet {
@@ -287,6 +289,7 @@ impl ForbiddenSet {
             kinds: vec![None; cells],
             dependent: Vec::new(),
             reach: vec![0; cells],
+            dependents_changed: false,
             board,
         };
         let points: Vec<Point> = set
@@ -323,11 +326,16 @@ impl ForbiddenSet {
             BlackMove::Forbidden(kind) => Some(kind),
             _ => None,
         };
-        self.reach[i] = reach.unwrap_or(0);
+        let reach = reach.unwrap_or(0);
+        self.dependents_changed |= (self.reach[i] == 0) != (reach == 0);
+        self.reach[i] = reach;
     }
 
     /// Brings the list of dependent points in line with their flags after some were judged.
     fn collect_dependent(&mut self, judged: &[Point]) {
+        if !std::mem::take(&mut self.dependents_changed) {
+            return;
+        }
         let size = self.board.size() as usize;
         let reach = &self.reach;
         self.dependent
