@@ -1,0 +1,88 @@
+//! loadgen end to end: a short run against the real server (in-process, port 0, fresh SQLite file) plays games,
+//! measures them, and proves every acknowledged stone stored, both through the HTTP API and the database itself.
+
+use loadgen::plan::RunArgs;
+use loadgen::run::{self, Mode};
+use server::{AppState, Config};
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+
+/// Starts the server; returns its WebSocket URL, the database URL, the stop switch and the folder to keep alive.
+async fn start_server() -> (String, String, oneshot::Sender<()>, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("run.db").display());
+    let store = store::open(&db).await.unwrap();
+    let config = Config {
+        bind: "127.0.0.1:0".parse().unwrap(),
+        ..Config::default()
+    };
+    let state = AppState::new(config, store).await.unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("ws://{}/ws", listener.local_addr().unwrap());
+    let (stop, stopped) = oneshot::channel::<()>();
+    tokio::spawn(server::run(listener, state, async move {
+        let _ = stopped.await;
+    }));
+    (url, db, stop, dir)
+}
+
+fn short_run(url: String) -> RunArgs {
+    RunArgs {
+        url,
+        games: 4,
+        spectators: 1,
+        think_ms: 20,
+        ramp_secs: 0.2,
+        room_ramp_secs: 0.2,
+        hold_secs: 0.1,
+        duration_secs: 2.0,
+        drain_secs: 1.0,
+        rule_set: "renju".into(),
+        workers: 1,
+        source_ips: 2,
+        rematch: true,
+        reconnect: false,
+        seed: 5,
+        verify: true,
+        verify_db: None,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_short_run_plays_measures_and_finds_every_stone_stored_over_http() {
+    let (url, _db, stop, _dir) = start_server().await;
+    let args = short_run(url);
+    let report = run::run(&args, Mode::Game, None, true).await.unwrap();
+
+    assert!(report.clean(), "{report}");
+    assert_eq!(report.connections_peak, 12);
+    assert!(report.games_started >= 4, "{report}");
+    assert!(report.moves >= 20, "{report}");
+    assert_eq!(report.opponent.samples, report.moves);
+    assert_eq!(
+        report.spectator.samples, report.moves,
+        "one spectator per game sees every stone"
+    );
+    let v = report.verification.as_ref().unwrap();
+    assert_eq!(v.games, report.games_started);
+    assert!(v.stones >= report.moves);
+    // The server runs in this process, which loadgen finds from the listening port.
+    let memory = report.memory.as_ref().unwrap();
+    assert_eq!(memory.pid, std::process::id());
+    let _ = stop.send(());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_durability_check_can_read_the_database_itself() {
+    let (url, db, stop, _dir) = start_server().await;
+    let args = RunArgs {
+        verify: false,
+        verify_db: Some(db),
+        ..short_run(url)
+    };
+    let report = run::run(&args, Mode::Game, None, true).await.unwrap();
+    assert!(report.clean(), "{report}");
+    let v = report.verification.as_ref().unwrap();
+    assert!(v.ok() && v.stones >= report.moves && v.games >= 4, "{v:?}");
+    let _ = stop.send(());
+}
