@@ -21,7 +21,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Plays games against the game server and reports.
+    /// Plays games against the game server and reports; exits with status 2 when any error occurred, clients
+    /// were told contradicting histories, or the durability check (`--verify`, `--verify-db`) failed.
     Run {
         #[command(flatten)]
         run: RunArgs,
