@@ -4,11 +4,15 @@
 //! would serialise all rooms behind the disk. Rooms instead send their actions to one writer task, which takes
 //! everything waiting (up to [`MAX_BATCH`]), writes it with one [`Store::append_actions`] call and then answers
 //! each room. Under load a batch holds many rooms' moves; when idle a move is written alone without delay.
+//!
+//! A store whose transactions can overlap ([`Store::batches_in_flight`] > 1, Postgres) gets the next batch
+//! while earlier ones are still committing. That keeps each game's order: a room waits for its action's
+//! answer before it sends the next, so a game has at most one action anywhere in the writer.
 
 use std::sync::Arc;
 
 use tokio::sync::{mpsc, oneshot};
-use tokio::task::JoinHandle;
+use tokio::task::{JoinHandle, JoinSet};
 
 use crate::{GameId, Store, StoreError, StoredAction};
 
@@ -80,16 +84,43 @@ impl BatchWriter {
 }
 
 async fn run(store: Arc<dyn Store>, mut receiver: mpsc::Receiver<Request>) {
+    let in_flight = store.batches_in_flight().max(1);
+    let mut writes = JoinSet::new();
     let mut pending = Vec::with_capacity(MAX_BATCH);
-    // `recv_many` returns 0 only once every sender is gone and the queue is empty: nothing is left unwritten.
-    while receiver.recv_many(&mut pending, MAX_BATCH).await > 0 {
-        write(store.as_ref(), &mut pending).await;
+    loop {
+        while writes.try_join_next().is_some() {}
+        if writes.len() >= in_flight {
+            writes.join_next().await;
+            continue;
+        }
+        // `recv_many` returns 0 only once every sender is gone and the queue is empty: nothing is left unwritten.
+        if receiver.recv_many(&mut pending, MAX_BATCH).await == 0 {
+            break;
+        }
+        let (batch, flushes) = split(&mut pending);
+        if flushes.is_empty() {
+            writes.spawn(write(store.clone(), batch));
+        } else {
+            // A flush promises that everything sent before it is written, including the batches still in
+            // flight: wait for them, then write this one before answering.
+            while writes.join_next().await.is_some() {}
+            write(store.clone(), batch).await;
+            for reply in flushes {
+                let _ = reply.send(());
+            }
+        }
     }
+    while writes.join_next().await.is_some() {}
 }
 
-async fn write(store: &dyn Store, pending: &mut Vec<Request>) {
+/// The appends of the requests taken from the queue (with the rooms to answer), and the flushes among them.
+type Batch = Vec<(
+    (GameId, StoredAction),
+    oneshot::Sender<Result<(), StoreError>>,
+)>;
+
+fn split(pending: &mut Vec<Request>) -> (Batch, Vec<oneshot::Sender<()>>) {
     let mut batch = Vec::with_capacity(pending.len());
-    let mut replies = Vec::with_capacity(pending.len());
     let mut flushes = Vec::new();
     for request in pending.drain(..) {
         match request {
@@ -97,37 +128,37 @@ async fn write(store: &dyn Store, pending: &mut Vec<Request>) {
                 game,
                 action,
                 reply,
-            } => {
-                batch.push((game, action));
-                replies.push(reply);
-            }
+            } => batch.push(((game, action), reply)),
             Request::Flush(reply) => flushes.push(reply),
         }
     }
-    if !batch.is_empty() {
-        match store.append_actions(&batch).await {
-            Ok(()) => {
-                for reply in replies {
-                    // A room that stopped waiting no longer needs the answer.
-                    let _ = reply.send(Ok(()));
-                }
-            }
-            Err(e) if batch.len() == 1 => {
-                let _ = replies.pop().map(|reply| reply.send(Err(e)));
-            }
-            Err(e) => {
-                // The transaction rolled back as a whole; write each action alone so that one room's bad
-                // action (or a transient failure) is answered to that room only. Retrying is exact because
-                // nothing of the batch was committed and appends are idempotent.
-                tracing::warn!(error = %e, size = batch.len(), "batched append failed; writing one by one");
-                for (item, reply) in batch.into_iter().zip(replies) {
-                    let _ = reply.send(store.append_actions(std::slice::from_ref(&item)).await);
-                }
+    (batch, flushes)
+}
+
+async fn write(store: Arc<dyn Store>, batch: Batch) {
+    if batch.is_empty() {
+        return;
+    }
+    let (batch, mut replies): (Vec<_>, Vec<_>) = batch.into_iter().unzip();
+    match store.append_actions(&batch).await {
+        Ok(()) => {
+            for reply in replies {
+                // A room that stopped waiting no longer needs the answer.
+                let _ = reply.send(Ok(()));
             }
         }
-    }
-    for reply in flushes {
-        let _ = reply.send(());
+        Err(e) if batch.len() == 1 => {
+            let _ = replies.pop().map(|reply| reply.send(Err(e)));
+        }
+        Err(e) => {
+            // The transaction rolled back as a whole; write each action alone so that one room's bad
+            // action (or a transient failure) is answered to that room only. Retrying is exact because
+            // nothing of the batch was committed and appends are idempotent.
+            tracing::warn!(error = %e, size = batch.len(), "batched append failed; writing one by one");
+            for (item, reply) in batch.into_iter().zip(replies) {
+                let _ = reply.send(store.append_actions(std::slice::from_ref(&item)).await);
+            }
+        }
     }
 }
 
@@ -151,6 +182,7 @@ mod tests {
     struct Recorder {
         calls: Mutex<Vec<Vec<(GameId, u32)>>>,
         release: Notify,
+        in_flight: usize,
     }
 
     fn unused() -> StoreError {
@@ -240,6 +272,9 @@ mod tests {
             _: u32,
         ) -> Result<Vec<GameRecord>, StoreError> {
             Err(unused())
+        }
+        fn batches_in_flight(&self) -> usize {
+            self.in_flight
         }
         async fn close(&self) {}
     }
@@ -343,6 +378,45 @@ mod tests {
         flushed.await.unwrap().unwrap();
         first.await.unwrap().unwrap();
         assert_eq!(store.calls.lock().unwrap().len(), 1);
+    }
+
+    #[tokio::test]
+    async fn with_two_batches_in_flight_the_next_commits_while_the_first_waits_but_flush_waits_for_both(
+    ) {
+        let store = Arc::new(Recorder {
+            in_flight: 2,
+            ..Recorder::default()
+        });
+        let writer = BatchWriter::spawn(store.clone());
+        let first = tokio::spawn({
+            let writer = writer.clone();
+            async move { writer.append(1, action(0)).await }
+        });
+        settle().await;
+        let second = tokio::spawn({
+            let writer = writer.clone();
+            async move { writer.append(2, action(0)).await }
+        });
+        settle().await;
+        assert!(
+            second.is_finished(),
+            "the second batch did not wait for the first"
+        );
+        assert_eq!(second.await.unwrap(), Ok(()));
+        let flushed = tokio::spawn({
+            let writer = writer.clone();
+            async move { writer.flush().await }
+        });
+        settle().await;
+        assert!(!first.is_finished());
+        assert!(
+            !flushed.is_finished(),
+            "flush waits for the batch still in flight"
+        );
+        store.release.notify_one();
+        flushed.await.unwrap().unwrap();
+        assert!(first.is_finished());
+        first.await.unwrap().unwrap();
     }
 
     #[tokio::test]

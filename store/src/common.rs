@@ -4,7 +4,7 @@
 //! are identical; what differs is how a write transaction begins (SQLite: `BEGIN IMMEDIATE` on the single writer
 //! connection) and how rating rows are locked (Postgres: `FOR UPDATE`). sqlx's concrete types differ per
 //! database, so this macro writes the [`crate::Store`] implementation for each: the caller provides
-//! `self.reader()`, `self.begin_write()` and the `LOCK_RATINGS` suffix.
+//! `self.reader()`, `self.begin_write()`, the `LOCK_RATINGS` suffix and `BATCHES_IN_FLIGHT`.
 
 /// Implements [`crate::Store`] for `$store` over database `$db` with rows of type `$row`.
 macro_rules! store_impl {
@@ -16,6 +16,7 @@ macro_rules! store_impl {
         use rules::Color;
         use sqlx::Row;
 
+        use crate::append;
         use crate::codec::{self, corrupt};
         use crate::{
             Finished, GameEnd, GameId, GameRecord, HistoryPoint, Millis, NewGame, PlayerRef, PoolStanding,
@@ -331,67 +332,75 @@ macro_rules! store_impl {
                 if batch.is_empty() {
                     return Ok(());
                 }
+                // A fixed number of statements per batch (see `append.rs`): one read of every game's head, the
+                // checks in memory, one multi-row insert; a second read only for retries of committed actions.
                 let mut tx = self.begin_write().await?;
-                // Per game: the next seq and the stones on the board, read once per batch and kept up to date.
-                let mut next: HashMap<GameId, (i64, i64)> = HashMap::new();
-                for (game, stored) in batch {
-                    let state = match next.get(game) {
-                        Some(state) => *state,
-                        None => {
-                            let row = sqlx::query(
-                                "SELECT (SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id = $1) AS next, \
-                                 (SELECT COUNT(point) FROM actions WHERE game_id = $1) AS stones \
-                                 FROM games WHERE id = $1",
-                            )
-                            .bind(*game)
-                            .fetch_optional(&mut *tx)
-                            .await?
-                            .ok_or(StoreError::NoSuchGame)?;
-                            (row.try_get::<i64, _>("next")?, row.try_get::<i64, _>("stones")?)
-                        }
-                    };
-                    let (next_seq, stones) = state;
-                    let seq = i64::from(stored.seq);
-                    let text = codec::action_text(&stored.action)?;
-                    if seq < next_seq {
-                        // A retry: fine when it is the very same action, a conflict otherwise.
-                        let existing: String =
-                            sqlx::query_scalar("SELECT action FROM actions WHERE game_id = $1 AND seq = $2")
-                                .bind(*game)
-                                .bind(seq)
-                                .fetch_one(&mut *tx)
-                                .await?;
-                        if codec::action_parse(&existing)? != stored.action {
-                            return Err(StoreError::OutOfOrder);
-                        }
-                        next.insert(*game, state);
-                        continue;
+                let mut games: Vec<GameId> = batch.iter().map(|(game, _)| *game).collect();
+                games.sort_unstable();
+                games.dedup();
+                let mut heads = HashMap::with_capacity(games.len());
+                for chunk in games.chunks(append::MAX_KEYS) {
+                    // The stones on the board are the `ply` of the last stone: rows are only ever appended in
+                    // seq order with that running count, and a takeback deletes a suffix.
+                    let mut query = sqlx::QueryBuilder::<$db>::new(
+                        "SELECT g.id AS id, \
+                         (SELECT COALESCE(MAX(a.seq) + 1, 0) FROM actions a WHERE a.game_id = g.id) AS next, \
+                         COALESCE((SELECT a.ply FROM actions a WHERE a.game_id = g.id AND a.ply IS NOT NULL \
+                         ORDER BY a.seq DESC LIMIT 1), 0) AS stones \
+                         FROM games g WHERE g.id IN (",
+                    );
+                    let mut ids = query.separated(", ");
+                    for game in chunk {
+                        ids.push_bind(*game);
                     }
-                    if seq > next_seq {
-                        return Err(StoreError::OutOfOrder);
+                    query.push(")");
+                    for row in query.build().persistent(false).fetch_all(&mut *tx).await? {
+                        heads.insert(
+                            row.try_get::<GameId, _>("id")?,
+                            append::Head { next: row.try_get("next")?, stones: row.try_get("stones")? },
+                        );
                     }
-                    let point = codec::stone_point(&stored.action);
-                    let stones = stones + i64::from(point.is_some());
-                    let [black, white] = match stored.remaining_ms {
-                        Some([b, w]) => [Some(b), Some(w)],
-                        None => [None, None],
-                    };
-                    sqlx::query(
+                }
+                let append::Plan { rows, retries } = append::plan(batch, &heads)?;
+                if !retries.is_empty() {
+                    let mut stored = HashMap::with_capacity(retries.len());
+                    for chunk in retries.chunks(append::MAX_KEYS) {
+                        // Row values against a VALUES list: a chain of ORs would hit SQLite's expression depth.
+                        let mut query = sqlx::QueryBuilder::<$db>::new(
+                            "SELECT game_id, seq, action FROM actions WHERE (game_id, seq) IN (",
+                        );
+                        query.push_values(chunk, |mut values, retry| {
+                            values.push_bind(retry.game).push_bind(retry.seq);
+                        });
+                        query.push(")");
+                        for row in query.build().persistent(false).fetch_all(&mut *tx).await? {
+                            stored.insert(
+                                (row.try_get::<GameId, _>("game_id")?, row.try_get::<i64, _>("seq")?),
+                                row.try_get::<String, _>("action")?,
+                            );
+                        }
+                    }
+                    append::check_retries(&retries, &stored)?;
+                }
+                let mut rows = rows.into_iter().peekable();
+                while rows.peek().is_some() {
+                    let mut query = sqlx::QueryBuilder::<$db>::new(
                         "INSERT INTO actions (game_id, seq, action, ply, point, used_ms, remaining_black_ms, \
-                         remaining_white_ms, at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-                    )
-                    .bind(*game)
-                    .bind(seq)
-                    .bind(text)
-                    .bind(point.as_ref().map(|_| stones))
-                    .bind(point)
-                    .bind(stored.used_ms)
-                    .bind(black)
-                    .bind(white)
-                    .bind(stored.at)
-                    .execute(&mut *tx)
-                    .await?;
-                    next.insert(*game, (next_seq + 1, stones));
+                         remaining_white_ms, at) ",
+                    );
+                    query.push_values(rows.by_ref().take(append::MAX_ROWS), |mut values, row| {
+                        values
+                            .push_bind(row.game)
+                            .push_bind(row.seq)
+                            .push_bind(row.action)
+                            .push_bind(row.ply)
+                            .push_bind(row.point)
+                            .push_bind(row.used_ms)
+                            .push_bind(row.remaining_black_ms)
+                            .push_bind(row.remaining_white_ms)
+                            .push_bind(row.at);
+                    });
+                    query.build().persistent(false).execute(&mut *tx).await?;
                 }
                 tx.commit().await?;
                 Ok(())
@@ -674,6 +683,10 @@ macro_rules! store_impl {
                     .await?;
                 let rows = rows.iter().map(game_row).collect::<Result<Vec<_>, _>>()?;
                 self.records(rows).await
+            }
+
+            fn batches_in_flight(&self) -> usize {
+                BATCHES_IN_FLIGHT
             }
 
             async fn close(&self) {

@@ -5,6 +5,7 @@
 
 #![warn(missing_docs)]
 
+mod append;
 mod batch;
 mod codec;
 mod common;
@@ -308,6 +309,15 @@ pub trait Store: Send + Sync + 'static {
         before: Option<GameId>,
         limit: u32,
     ) -> Result<Vec<GameRecord>, StoreError>;
+
+    /// How many [`BatchWriter`] batches may be in their transactions at once. More than one helps only a store
+    /// whose transactions can overlap (Postgres: several pooled connections, each batch mostly waiting on the
+    /// network and the commit); SQLite has one writer connection, so its batches go one after the other.
+    /// Per-game order does not depend on it: a room waits for its action's commit before it sends the next one,
+    /// so no two batches ever hold actions of the same game.
+    fn batches_in_flight(&self) -> usize {
+        1
+    }
 
     /// Closes the connections, waiting for those in use (at shutdown, after the last write). Calls made after it
     /// fail with [`StoreError::Database`].

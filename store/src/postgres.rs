@@ -18,6 +18,11 @@ pub struct PostgresStore {
 /// Rating rows are locked while a game is rated so that two games of one player are rated one after the other.
 const LOCK_RATINGS: &str = " FOR UPDATE";
 
+/// Batches written at once on the pool: while one waits for its commit (a WAL flush on the server) and the
+/// network, the next is already being sent. Each batch holds different games (see
+/// [`crate::Store::batches_in_flight`]), so they never wait on each other's rows.
+const BATCHES_IN_FLIGHT: usize = 3;
+
 impl PostgresStore {
     /// Connects to the database at `url` and runs the migrations.
     pub async fn open(url: &str) -> Result<PostgresStore, StoreError> {

@@ -25,6 +25,10 @@ pub struct SqliteStore {
 /// SQLite adds no row locks: the single writer connection already serialises writers.
 const LOCK_RATINGS: &str = "";
 
+/// One batch at a time: the single writer connection would serialise more anyway, and a batch that waits for
+/// the connection only takes requests that would otherwise join a larger next batch.
+const BATCHES_IN_FLIGHT: usize = 1;
+
 /// How long a statement waits for another process holding the write lock before failing.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 

@@ -132,6 +132,7 @@ contract!(
     history_and_games_of_page_newest_first,
     two_hundred_concurrent_rated_games_are_each_rated_exactly_once,
     the_batch_writer_commits_many_rooms_and_answers_each,
+    a_batch_larger_than_one_insert_statement_is_written_whole,
 );
 
 // ---------------------------------------------------------------------------------------------------- helpers
@@ -1060,4 +1061,33 @@ async fn the_batch_writer_commits_many_rooms_and_answers_each(store: Arc<dyn Sto
     );
     let unique: HashSet<_> = rooms.iter().collect();
     assert_eq!(unique.len(), rooms.len());
+}
+
+async fn a_batch_larger_than_one_insert_statement_is_written_whole(store: Arc<dyn Store>) {
+    // 4,000 rows is more than one multi-row INSERT takes (36,000 bind parameters would pass both databases'
+    // limits), interleaved over 40 games as a busy batch would be.
+    let game = new_game(
+        Rules::freestyle(),
+        false,
+        guest("guest-a"),
+        guest("guest-b"),
+    );
+    let mut games = Vec::new();
+    for _ in 0..40 {
+        games.push(store.create_game(&game).await.unwrap());
+    }
+    let swap = |seq| stored(seq, Action::DecideSwap { swap: seq % 2 == 0 });
+    let batch: Vec<_> = (0..100)
+        .flat_map(|seq| games.iter().map(move |&g| (g, seq)))
+        .map(|(g, seq)| (g, swap(seq)))
+        .collect();
+    store.append_actions(&batch).await.unwrap();
+    // A retry of the whole batch plus one more action each is accepted and adds only the new ones.
+    let mut again = batch.clone();
+    again.extend(games.iter().map(|&g| (g, swap(100))));
+    store.append_actions(&again).await.unwrap();
+    for &g in &games {
+        let actions = store.game(g).await.unwrap().unwrap().actions;
+        assert_eq!(actions, (0..=100).map(swap).collect::<Vec<_>>());
+    }
 }
