@@ -2,8 +2,9 @@
 //!
 //! A batch used to cost two statements per action (read the game's next seq, then insert), each a round trip to
 //! the database. Now the store reads the head of every game of the batch with one `SELECT`, [`plan`] decides
-//! here what each action is (new, an identical retry, or refused), and the new rows go out in one multi-row
-//! `INSERT` per [`MAX_ROWS`]. Only a retry of an action committed by an earlier transaction needs the stored
+//! here what each action is (new, an identical retry, or refused), and the new rows go out in one `INSERT`
+//! (SQLite: multi-row `VALUES`, one statement per [`MAX_ROWS`]; Postgres: `UNNEST` of one array per column).
+//! Only a retry of an action committed by an earlier transaction needs the stored
 //! text: those are read with one more `SELECT` for the whole batch, which a normal batch never sends.
 
 use std::collections::HashMap;
@@ -24,6 +25,20 @@ pub(crate) const MAX_ROWS: usize = MAX_BINDS / ROW_BINDS;
 
 /// Games whose heads one `SELECT` reads, and retried actions one `SELECT` checks (two binds each).
 pub(crate) const MAX_KEYS: usize = MAX_BINDS / 2;
+
+/// The `SELECT` of games' heads, up to the test of `g.id` each database writes its own way (`IN (…)` in SQLite,
+/// `= ANY($1)` in Postgres). The stones on the board are the `ply` of the last stone: rows are only ever appended
+/// in seq order with that running count, and a takeback deletes a suffix, so this reads one row instead of
+/// counting the game's stones.
+pub(crate) const HEADS_SELECT: &str = "SELECT g.id AS id, \
+    (SELECT COALESCE(MAX(a.seq) + 1, 0) FROM actions a WHERE a.game_id = g.id) AS next, \
+    COALESCE((SELECT a.ply FROM actions a WHERE a.game_id = g.id AND a.ply IS NOT NULL \
+    ORDER BY a.seq DESC LIMIT 1), 0) AS stones FROM games g WHERE g.id ";
+
+/// The columns of `actions`, in the order [`Row`] binds them.
+pub(crate) const INSERT_COLUMNS: &str =
+    "INSERT INTO actions (game_id, seq, action, ply, point, used_ms, \
+    remaining_black_ms, remaining_white_ms, at) ";
 
 /// What is stored of a game when a batch starts: its next seq and the stones on its board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

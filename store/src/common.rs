@@ -338,29 +338,7 @@ macro_rules! store_impl {
                 let mut games: Vec<GameId> = batch.iter().map(|(game, _)| *game).collect();
                 games.sort_unstable();
                 games.dedup();
-                let mut heads = HashMap::with_capacity(games.len());
-                for chunk in games.chunks(append::MAX_KEYS) {
-                    // The stones on the board are the `ply` of the last stone: rows are only ever appended in
-                    // seq order with that running count, and a takeback deletes a suffix.
-                    let mut query = sqlx::QueryBuilder::<$db>::new(
-                        "SELECT g.id AS id, \
-                         (SELECT COALESCE(MAX(a.seq) + 1, 0) FROM actions a WHERE a.game_id = g.id) AS next, \
-                         COALESCE((SELECT a.ply FROM actions a WHERE a.game_id = g.id AND a.ply IS NOT NULL \
-                         ORDER BY a.seq DESC LIMIT 1), 0) AS stones \
-                         FROM games g WHERE g.id IN (",
-                    );
-                    let mut ids = query.separated(", ");
-                    for game in chunk {
-                        ids.push_bind(*game);
-                    }
-                    query.push(")");
-                    for row in query.build().persistent(false).fetch_all(&mut *tx).await? {
-                        heads.insert(
-                            row.try_get::<GameId, _>("id")?,
-                            append::Head { next: row.try_get("next")?, stones: row.try_get("stones")? },
-                        );
-                    }
-                }
+                let heads = Self::heads(&mut tx, &games).await?;
                 let append::Plan { rows, retries } = append::plan(batch, &heads)?;
                 if !retries.is_empty() {
                     let mut stored = HashMap::with_capacity(retries.len());
@@ -382,26 +360,7 @@ macro_rules! store_impl {
                     }
                     append::check_retries(&retries, &stored)?;
                 }
-                let mut rows = rows.into_iter().peekable();
-                while rows.peek().is_some() {
-                    let mut query = sqlx::QueryBuilder::<$db>::new(
-                        "INSERT INTO actions (game_id, seq, action, ply, point, used_ms, remaining_black_ms, \
-                         remaining_white_ms, at) ",
-                    );
-                    query.push_values(rows.by_ref().take(append::MAX_ROWS), |mut values, row| {
-                        values
-                            .push_bind(row.game)
-                            .push_bind(row.seq)
-                            .push_bind(row.action)
-                            .push_bind(row.ply)
-                            .push_bind(row.point)
-                            .push_bind(row.used_ms)
-                            .push_bind(row.remaining_black_ms)
-                            .push_bind(row.remaining_white_ms)
-                            .push_bind(row.at);
-                    });
-                    query.build().persistent(false).execute(&mut *tx).await?;
-                }
+                Self::insert_actions(&mut tx, rows).await?;
                 tx.commit().await?;
                 Ok(())
             }

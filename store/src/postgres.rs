@@ -7,6 +7,7 @@
 
 use sqlx::postgres::{PgPool, PgPoolOptions, PgRow, Postgres};
 
+// `HashMap`, `GameId`, `append` and `sqlx::Row` come in with `store_impl!` at the end of this file.
 use crate::StoreError;
 
 /// A [`crate::Store`] in a Postgres database.
@@ -40,6 +41,76 @@ impl PostgresStore {
 
     async fn begin_write(&self) -> Result<sqlx::Transaction<'static, Postgres>, StoreError> {
         Ok(self.pool.begin().await?)
+    }
+
+    /// The heads of these games (see `append.rs`), with the ids as one array parameter: the statement text is
+    /// always the same, so it is prepared once per connection and each batch costs one round trip for it.
+    async fn heads(
+        tx: &mut sqlx::Transaction<'static, Postgres>,
+        games: &[GameId],
+    ) -> Result<HashMap<GameId, append::Head>, StoreError> {
+        let sql = format!("{}= ANY($1)", append::HEADS_SELECT);
+        let mut heads = HashMap::with_capacity(games.len());
+        for row in sqlx::query(&sql).bind(games).fetch_all(&mut **tx).await? {
+            heads.insert(
+                row.try_get("id")?,
+                append::Head {
+                    next: row.try_get("next")?,
+                    stones: row.try_get("stones")?,
+                },
+            );
+        }
+        Ok(heads)
+    }
+
+    /// Inserts the rows with one `INSERT … SELECT FROM UNNEST` of one array per column: one fixed statement
+    /// (cached, so one round trip) whatever the batch size, and no bind-parameter limit to chunk under.
+    async fn insert_actions(
+        tx: &mut sqlx::Transaction<'static, Postgres>,
+        rows: Vec<append::Row>,
+    ) -> Result<(), StoreError> {
+        if rows.is_empty() {
+            return Ok(());
+        }
+        let n = rows.len();
+        let mut game = Vec::with_capacity(n);
+        let mut seq = Vec::with_capacity(n);
+        let mut action = Vec::with_capacity(n);
+        let mut ply = Vec::with_capacity(n);
+        let mut point = Vec::with_capacity(n);
+        let mut used_ms = Vec::with_capacity(n);
+        let mut black = Vec::with_capacity(n);
+        let mut white = Vec::with_capacity(n);
+        let mut at = Vec::with_capacity(n);
+        for row in rows {
+            game.push(row.game);
+            seq.push(row.seq);
+            action.push(row.action);
+            ply.push(row.ply);
+            point.push(row.point);
+            used_ms.push(row.used_ms);
+            black.push(row.remaining_black_ms);
+            white.push(row.remaining_white_ms);
+            at.push(row.at);
+        }
+        let sql = format!(
+            "{}SELECT * FROM UNNEST($1::int8[], $2::int8[], $3::text[], $4::int8[], $5::text[], $6::int8[], \
+             $7::int8[], $8::int8[], $9::int8[])",
+            append::INSERT_COLUMNS
+        );
+        sqlx::query(&sql)
+            .bind(game)
+            .bind(seq)
+            .bind(action)
+            .bind(ply)
+            .bind(point)
+            .bind(used_ms)
+            .bind(black)
+            .bind(white)
+            .bind(at)
+            .execute(&mut **tx)
+            .await?;
+        Ok(())
     }
 
     /// Closes the pool, waiting for its connections to finish.

@@ -12,7 +12,9 @@ use sqlx::sqlite::{
     Sqlite, SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow,
     SqliteSynchronous,
 };
+use sqlx::QueryBuilder;
 
+// `HashMap`, `GameId`, `append` and `sqlx::Row` come in with `store_impl!` at the end of this file.
 use crate::StoreError;
 
 /// A [`crate::Store`] in a SQLite file.
@@ -83,6 +85,60 @@ impl SqliteStore {
 
     async fn begin_write(&self) -> Result<sqlx::Transaction<'static, Sqlite>, StoreError> {
         Ok(self.writer.begin_with("BEGIN IMMEDIATE").await?)
+    }
+
+    /// The heads of these games (see `append.rs`): `IN` lists, chunked under the bind-parameter limit.
+    async fn heads(
+        tx: &mut sqlx::Transaction<'static, Sqlite>,
+        games: &[GameId],
+    ) -> Result<HashMap<GameId, append::Head>, StoreError> {
+        let mut heads = HashMap::with_capacity(games.len());
+        for chunk in games.chunks(append::MAX_KEYS) {
+            let mut query = QueryBuilder::<Sqlite>::new(append::HEADS_SELECT);
+            query.push("IN (");
+            let mut ids = query.separated(", ");
+            for game in chunk {
+                ids.push_bind(*game);
+            }
+            query.push(")");
+            // Not kept in the statement cache: the text changes with the number of games.
+            for row in query.build().persistent(false).fetch_all(&mut **tx).await? {
+                heads.insert(
+                    row.try_get("id")?,
+                    append::Head {
+                        next: row.try_get("next")?,
+                        stones: row.try_get("stones")?,
+                    },
+                );
+            }
+        }
+        Ok(heads)
+    }
+
+    /// Inserts the rows with multi-row `INSERT`s of at most [`append::MAX_ROWS`] rows each. (Preparing one is
+    /// cheap here: SQLite parses in-process, so a statement text per batch size costs no round trip.)
+    async fn insert_actions(
+        tx: &mut sqlx::Transaction<'static, Sqlite>,
+        rows: Vec<append::Row>,
+    ) -> Result<(), StoreError> {
+        let mut rows = rows.into_iter().peekable();
+        while rows.peek().is_some() {
+            let mut query = QueryBuilder::<Sqlite>::new(append::INSERT_COLUMNS);
+            query.push_values(rows.by_ref().take(append::MAX_ROWS), |mut values, row| {
+                values
+                    .push_bind(row.game)
+                    .push_bind(row.seq)
+                    .push_bind(row.action)
+                    .push_bind(row.ply)
+                    .push_bind(row.point)
+                    .push_bind(row.used_ms)
+                    .push_bind(row.remaining_black_ms)
+                    .push_bind(row.remaining_white_ms)
+                    .push_bind(row.at);
+            });
+            query.build().persistent(false).execute(&mut **tx).await?;
+        }
+        Ok(())
     }
 
     /// Closes both pools, waiting for their connections to finish (a clean WAL checkpoint on the way out).
