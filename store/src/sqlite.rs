@@ -87,29 +87,35 @@ impl SqliteStore {
         Ok(self.writer.begin_with("BEGIN IMMEDIATE").await?)
     }
 
-    /// The heads of these games (see `append.rs`): `IN` lists, chunked under the bind-parameter limit.
+    /// The heads of these games (see `append.rs`): `IN` lists, chunked under the bind-parameter limit, each
+    /// answered as one row of JSON (`[[id, next, stones], …]`). sqlx's SQLite worker thread hands rows over
+    /// one by one through a channel of 50, so a row per game would cost the batch writer a thread hand-off for
+    /// every 50 games of the batch; one row costs one.
     async fn heads(
         tx: &mut sqlx::Transaction<'static, Sqlite>,
         games: &[GameId],
     ) -> Result<HashMap<GameId, append::Head>, StoreError> {
         let mut heads = HashMap::with_capacity(games.len());
         for chunk in games.chunks(append::MAX_KEYS) {
-            let mut query = QueryBuilder::<Sqlite>::new(append::HEADS_SELECT);
-            query.push("IN (");
+            let mut query = QueryBuilder::<Sqlite>::new(
+                "SELECT json_group_array(json_array(id, next, stones)) FROM (",
+            );
+            query.push(append::HEADS_SELECT).push("IN (");
             let mut ids = query.separated(", ");
             for game in chunk {
                 ids.push_bind(*game);
             }
-            query.push(")");
+            query.push("))");
             // Not kept in the statement cache: the text changes with the number of games.
-            for row in query.build().persistent(false).fetch_all(&mut **tx).await? {
-                heads.insert(
-                    row.try_get("id")?,
-                    append::Head {
-                        next: row.try_get("next")?,
-                        stones: row.try_get("stones")?,
-                    },
-                );
+            let json: String = query
+                .build_query_scalar()
+                .persistent(false)
+                .fetch_one(&mut **tx)
+                .await?;
+            let rows: Vec<(GameId, i64, i64)> = serde_json::from_str(&json)
+                .map_err(|e| StoreError::Database(format!("game heads: {e}")))?;
+            for (game, next, stones) in rows {
+                heads.insert(game, append::Head { next, stones });
             }
         }
         Ok(heads)
