@@ -382,7 +382,7 @@ impl ForbiddenSet {
                 }
                 let q = self.board.point_at(d, line, qpos as u32);
                 let i = self.index(q);
-                self.infos[i][d] = if (black | white) & (1 << bit) == 0 {
+                let info = if (black | white) & (1 << bit) == 0 {
                     let shift = qpos as u32;
                     line_info(
                         (black >> shift) & WINDOW_MASK,
@@ -391,10 +391,13 @@ impl ForbiddenSet {
                 } else {
                     LineInfo::default()
                 };
-                if k != 0 {
+                // A point whose line answers did not change keeps a local verdict; a dependent one is judged
+                // again below anyway (it lies within its own reach of the stone).
+                if self.infos[i][d] != info && k != 0 {
                     touched[count] = q;
                     count += 1;
                 }
+                self.infos[i][d] = info;
             }
         }
         for &q in &touched[..count] {
