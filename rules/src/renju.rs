@@ -81,26 +81,12 @@ fn window(board: &Board, p: Point, d: usize) -> (u32, u32) {
 /// check `r` levels deep read no cell farther than `4 r + 5` from `p` (each level moves at most four cells along a
 /// line, and each judged point reads five cells along its lines), so a stone placed farther away cannot change it.
 fn verdict(board: &mut Board, p: Point, infos: &[LineInfo; 4]) -> (BlackMove, Option<u8>) {
-    let mut fours = 0;
-    let mut overline = false;
-    let mut three_lines = 0;
-    for info in infos {
-        if info.five() {
-            return (BlackMove::Five, None);
+    match verdict_local(infos) {
+        Some(local) => (local, None),
+        None => {
+            let mut reach = 1;
+            (count_threes(board, p, infos, 1, &mut reach), Some(reach))
         }
-        overline |= info.overline();
-        fours += info.fours();
-        three_lines += (info.three_points() != 0) as u32;
-    }
-    if overline {
-        (BlackMove::Forbidden(ForbiddenKind::Overline), None)
-    } else if fours >= 2 {
-        (BlackMove::Forbidden(ForbiddenKind::DoubleFour), None)
-    } else if three_lines < 2 {
-        (BlackMove::Free, None)
-    } else {
-        let mut reach = 1;
-        (count_threes(board, p, infos, 1, &mut reach), Some(reach))
     }
 }
 
@@ -130,14 +116,24 @@ fn judge_black_at(board: &mut Board, p: Point, depth: u8, reach: &mut u8) -> Bla
 }
 
 /// The verdict from the line answers alone, or `None` when two or more lines offer a three to be checked.
+/// A five wins over everything; then overline, double-four, and fewer than two threes is free.
 fn verdict_local(infos: &[LineInfo; 4]) -> Option<BlackMove> {
-    if infos.iter().any(|i| i.five()) {
-        Some(BlackMove::Five)
-    } else if infos.iter().any(|i| i.overline()) {
+    let mut fours = 0;
+    let mut overline = false;
+    let mut three_lines = 0;
+    for info in infos {
+        if info.five() {
+            return Some(BlackMove::Five);
+        }
+        overline |= info.overline();
+        fours += info.fours();
+        three_lines += (info.three_points() != 0) as u32;
+    }
+    if overline {
         Some(BlackMove::Forbidden(ForbiddenKind::Overline))
-    } else if infos.iter().map(|i| i.fours()).sum::<u32>() >= 2 {
+    } else if fours >= 2 {
         Some(BlackMove::Forbidden(ForbiddenKind::DoubleFour))
-    } else if infos.iter().filter(|i| i.three_points() != 0).count() < 2 {
+    } else if three_lines < 2 {
         Some(BlackMove::Free)
     } else {
         None
