@@ -1,20 +1,22 @@
-//! Group commit of actions: the moves of many rooms made durable by one transaction.
+//! Group commit of game writes: the moves, new games and results of many rooms made durable by one transaction.
 //!
 //! Every room must have its move committed before it announces it, but a transaction (and its fsync) per move
-//! would serialise all rooms behind the disk. Rooms instead send their actions to one writer task, which takes
-//! everything waiting (up to [`MAX_BATCH`]), writes it with one [`Store::append_actions`] call and then answers
+//! would serialise all rooms behind the disk. Rooms instead send their writes to one writer task, which takes
+//! everything waiting (up to [`MAX_BATCH`]), writes it with one [`Store::write_batch`] call and then answers
 //! each room. Under load a batch holds many rooms' moves; when idle a move is written alone without delay.
+//! Starting and ending a game go the same way: on a busy server games start and end hundreds of times a second,
+//! and as transactions of their own they took most of SQLite's commits (one writer, one fsync each).
 //!
 //! A store whose transactions can overlap ([`Store::batches_in_flight`] > 1, Postgres) gets the next batch
-//! while earlier ones are still committing. That keeps each game's order: a room waits for its action's
-//! answer before it sends the next, so a game has at most one action anywhere in the writer.
+//! while earlier ones are still committing. That keeps each game's order: a room waits for each write's
+//! answer before it sends the next, so a game has at most one write anywhere in the writer.
 
 use std::sync::Arc;
 
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::{JoinHandle, JoinSet};
 
-use crate::{GameId, Store, StoreError, StoredAction};
+use crate::{Finished, GameEnd, GameId, NewGame, Store, StoreError, StoredAction, Write, Written};
 
 /// The most actions written in one transaction.
 pub(crate) const MAX_BATCH: usize = 512;
@@ -23,10 +25,9 @@ pub(crate) const MAX_BATCH: usize = 512;
 const QUEUE: usize = 4 * MAX_BATCH;
 
 enum Request {
-    Append {
-        game: GameId,
-        action: StoredAction,
-        reply: oneshot::Sender<Result<(), StoreError>>,
+    Write {
+        write: Write,
+        reply: oneshot::Sender<Result<Written, StoreError>>,
     },
     Flush(oneshot::Sender<()>),
 }
@@ -40,6 +41,10 @@ pub struct BatchWriter {
 
 fn stopped() -> StoreError {
     StoreError::Database("the batch writer has stopped".to_owned())
+}
+
+fn unexpected(answer: &Written) -> StoreError {
+    StoreError::Database(format!("the store answered a write with {answer:?}"))
 }
 
 impl BatchWriter {
@@ -60,13 +65,34 @@ impl BatchWriter {
     /// announced), or with the error of writing it: [`StoreError::OutOfOrder`] or [`StoreError::NoSuchGame`]
     /// concern this action only, never the other rooms' actions of the same batch.
     pub async fn append(&self, game: GameId, action: StoredAction) -> Result<(), StoreError> {
+        self.write(Write::Append(game, action)).await.map(|_| ())
+    }
+
+    /// Records a game that starts now ([`Store::create_game`]) in the next batch, and returns its id once
+    /// committed.
+    pub async fn create_game(&self, game: NewGame) -> Result<GameId, StoreError> {
+        match self.write(Write::Create(game)).await? {
+            Written::Created(id) => Ok(id),
+            other => Err(unexpected(&other)),
+        }
+    }
+
+    /// Ends a game ([`Store::finish_game`]) in the next batch, once committed.
+    pub async fn finish_game(
+        &self,
+        game: GameId,
+        end: GameEnd,
+    ) -> Result<Option<Finished>, StoreError> {
+        match self.write(Write::Finish(game, end)).await? {
+            Written::Finished(finished) => Ok(finished),
+            other => Err(unexpected(&other)),
+        }
+    }
+
+    async fn write(&self, write: Write) -> Result<Written, StoreError> {
         let (reply, answer) = oneshot::channel();
         self.requests
-            .send(Request::Append {
-                game,
-                action,
-                reply,
-            })
+            .send(Request::Write { write, reply })
             .await
             .map_err(|_| stopped())?;
         answer.await.map_err(|_| stopped())?
@@ -113,22 +139,15 @@ async fn run(store: Arc<dyn Store>, mut receiver: mpsc::Receiver<Request>) {
     while writes.join_next().await.is_some() {}
 }
 
-/// The appends of the requests taken from the queue (with the rooms to answer), and the flushes among them.
-type Batch = Vec<(
-    (GameId, StoredAction),
-    oneshot::Sender<Result<(), StoreError>>,
-)>;
+/// The writes of the requests taken from the queue (with the rooms to answer), and the flushes among them.
+type Batch = Vec<(Write, oneshot::Sender<Result<Written, StoreError>>)>;
 
 fn split(pending: &mut Vec<Request>) -> (Batch, Vec<oneshot::Sender<()>>) {
     let mut batch = Vec::with_capacity(pending.len());
     let mut flushes = Vec::new();
     for request in pending.drain(..) {
         match request {
-            Request::Append {
-                game,
-                action,
-                reply,
-            } => batch.push(((game, action), reply)),
+            Request::Write { write, reply } => batch.push((write, reply)),
             Request::Flush(reply) => flushes.push(reply),
         }
     }
@@ -140,23 +159,44 @@ async fn write(store: Arc<dyn Store>, batch: Batch) {
         return;
     }
     let (batch, mut replies): (Vec<_>, Vec<_>) = batch.into_iter().unzip();
-    match store.append_actions(&batch).await {
-        Ok(()) => {
-            for reply in replies {
+    match store.write_batch(&batch).await {
+        Ok(answers) if answers.len() == replies.len() => {
+            for (reply, answer) in replies.into_iter().zip(answers) {
                 // A room that stopped waiting no longer needs the answer.
-                let _ = reply.send(Ok(()));
+                let _ = reply.send(Ok(answer));
+            }
+        }
+        Ok(answers) => {
+            // Not a store of this crate: answer nobody wrongly.
+            let e = StoreError::Database(format!(
+                "the store answered {} writes of {}",
+                answers.len(),
+                replies.len()
+            ));
+            for reply in replies {
+                let _ = reply.send(Err(e.clone()));
             }
         }
         Err(e) if batch.len() == 1 => {
-            let _ = replies.pop().map(|reply| reply.send(Err(e)));
+            if let Some(reply) = replies.pop() {
+                let _ = reply.send(Err(e));
+            }
         }
         Err(e) => {
-            // The transaction rolled back as a whole; write each action alone so that one room's bad
-            // action (or a transient failure) is answered to that room only. Retrying is exact because
-            // nothing of the batch was committed and appends are idempotent.
-            tracing::warn!(error = %e, size = batch.len(), "batched append failed; writing one by one");
+            // The transaction rolled back as a whole; write each alone so that one room's bad write (or a
+            // transient failure) is answered to that room only. Retrying is exact because nothing of the batch
+            // was committed and appends are idempotent.
+            tracing::warn!(error = %e, size = batch.len(), "batched write failed; writing one by one");
             for (item, reply) in batch.into_iter().zip(replies) {
-                let _ = reply.send(store.append_actions(std::slice::from_ref(&item)).await);
+                let answer = store
+                    .write_batch(std::slice::from_ref(&item))
+                    .await
+                    .and_then(|mut a| {
+                        a.pop().ok_or_else(|| {
+                            StoreError::Database("the store answered no write".to_owned())
+                        })
+                    });
+                let _ = reply.send(answer);
             }
         }
     }
@@ -176,11 +216,12 @@ mod tests {
         User, UserId,
     };
 
-    /// A store that records each `append_actions` call, holds the first one until released (so that requests
-    /// pile up behind it), and refuses any batch holding an action with seq 999.
+    /// A store that records each `write_batch` call (`c` a creation, `f3` the end of game 3, `a3:7` seq 7 of
+    /// game 3), holds the first one until released (so that requests pile up behind it), and refuses any batch
+    /// holding an action with seq 999.
     #[derive(Default)]
     struct Recorder {
-        calls: Mutex<Vec<Vec<(GameId, u32)>>>,
+        calls: Mutex<Vec<Vec<String>>>,
         release: Notify,
         in_flight: usize,
     }
@@ -191,19 +232,40 @@ mod tests {
 
     #[async_trait]
     impl Store for Recorder {
-        async fn append_actions(&self, batch: &[(GameId, StoredAction)]) -> Result<(), StoreError> {
+        async fn write_batch(&self, batch: &[Write]) -> Result<Vec<Written>, StoreError> {
             let first = {
                 let mut calls = self.calls.lock().unwrap();
-                calls.push(batch.iter().map(|(g, a)| (*g, a.seq)).collect());
+                calls.push(
+                    batch
+                        .iter()
+                        .map(|w| match w {
+                            Write::Create(_) => "c".to_owned(),
+                            Write::Append(g, a) => format!("a{g}:{}", a.seq),
+                            Write::Finish(g, _) => format!("f{g}"),
+                        })
+                        .collect(),
+                );
                 calls.len() == 1
             };
             if first {
                 self.release.notified().await;
             }
-            if batch.iter().any(|(_, a)| a.seq == 999) {
-                return Err(StoreError::OutOfOrder);
-            }
-            Ok(())
+            let mut next_id = 100;
+            batch
+                .iter()
+                .map(|w| match w {
+                    Write::Append(_, a) if a.seq == 999 => Err(StoreError::OutOfOrder),
+                    Write::Append(..) => Ok(Written::Appended),
+                    Write::Create(_) => {
+                        next_id += 1;
+                        Ok(Written::Created(next_id))
+                    }
+                    Write::Finish(..) => Ok(Written::Finished(None)),
+                })
+                .collect()
+        }
+        async fn append_actions(&self, _: &[(GameId, StoredAction)]) -> Result<(), StoreError> {
+            Err(unused())
         }
         async fn create_game(&self, _: &NewGame) -> Result<GameId, StoreError> {
             Err(unused())
@@ -327,6 +389,63 @@ mod tests {
         assert_eq!(calls[1].len(), 100);
     }
 
+    fn new_game() -> NewGame {
+        let player = |name: &str| crate::PlayerRef {
+            name: name.to_owned(),
+            user_id: None,
+        };
+        NewGame {
+            room: "r".to_owned(),
+            rules: rules::Rules::freestyle(),
+            time_control: "{}".to_owned(),
+            public: false,
+            rated: false,
+            black: player("b"),
+            white: player("w"),
+            started_at: 0,
+        }
+    }
+
+    fn end() -> GameEnd {
+        GameEnd {
+            winner: None,
+            aborted: true,
+            reason: "abandoned".to_owned(),
+            ended_at: 0,
+        }
+    }
+
+    #[tokio::test]
+    async fn games_created_and_ended_share_the_commit_of_the_moves_waiting_with_them() {
+        let store = Arc::new(Recorder::default());
+        let writer = BatchWriter::spawn(store.clone());
+        let first = tokio::spawn({
+            let writer = writer.clone();
+            async move { writer.append(1, action(0)).await }
+        });
+        settle().await;
+        let created = tokio::spawn({
+            let writer = writer.clone();
+            async move { writer.create_game(new_game()).await }
+        });
+        let moved = tokio::spawn({
+            let writer = writer.clone();
+            async move { writer.append(2, action(5)).await }
+        });
+        let ended = tokio::spawn({
+            let writer = writer.clone();
+            async move { writer.finish_game(3, end()).await }
+        });
+        settle().await;
+        store.release.notify_one();
+        first.await.unwrap().unwrap();
+        assert_eq!(created.await.unwrap(), Ok(101));
+        assert_eq!(moved.await.unwrap(), Ok(()));
+        assert_eq!(ended.await.unwrap(), Ok(None));
+        let calls = store.calls.lock().unwrap().clone();
+        assert_eq!(calls, [vec!["a1:0"], vec!["c", "a2:5", "f3"]]);
+    }
+
     #[tokio::test]
     async fn a_refused_batch_is_retried_one_by_one_so_only_the_bad_room_hears_of_it() {
         let store = Arc::new(Recorder::default());
@@ -355,8 +474,8 @@ mod tests {
         assert_eq!(bad.await.unwrap(), Err(StoreError::OutOfOrder));
         assert_eq!(also_good.await.unwrap(), Ok(()));
         let calls = store.calls.lock().unwrap().clone();
-        assert_eq!(calls[1], vec![(2, 0), (3, 999), (4, 7)]);
-        assert_eq!(calls[2..], [vec![(2, 0)], vec![(3, 999)], vec![(4, 7)]]);
+        assert_eq!(calls[1], ["a2:0", "a3:999", "a4:7"]);
+        assert_eq!(calls[2..], [["a2:0"], ["a3:999"], ["a4:7"]]);
     }
 
     #[tokio::test]

@@ -20,7 +20,7 @@ macro_rules! store_impl {
         use crate::codec::{self, corrupt};
         use crate::{
             Finished, GameEnd, GameId, GameRecord, HistoryPoint, Millis, NewGame, PlayerRef, PoolStanding,
-            RatingChange, SessionOwner, Store, StoredAction, User, UserId,
+            RatingChange, SessionOwner, Store, StoredAction, User, UserId, Write, Written,
         };
 
         const GAME_COLUMNS: &str = "id, room, board_size, rule_set, forbidden_policy, opening, time_control, \
@@ -186,6 +186,133 @@ macro_rules! store_impl {
                 })
             }
 
+            /// Inserts a game row inside a write transaction.
+            async fn create_in(tx: &mut sqlx::Transaction<'static, $db>, game: &NewGame) -> Result<GameId, StoreError> {
+                let (size, rule_set, policy, opening) = codec::rules_columns(&game.rules);
+                let id: GameId = sqlx::query_scalar(
+                    "INSERT INTO games (room, board_size, rule_set, forbidden_policy, opening, time_control, public, \
+                     rated, black_name, black_user_id, white_name, white_user_id, started_at) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id",
+                )
+                .bind(&game.room)
+                .bind(size)
+                .bind(rule_set)
+                .bind(policy)
+                .bind(opening)
+                .bind(&game.time_control)
+                .bind(game.public)
+                .bind(game.rated)
+                .bind(&game.black.name)
+                .bind(game.black.user_id)
+                .bind(&game.white.name)
+                .bind(game.white.user_id)
+                .bind(game.started_at)
+                .fetch_one(&mut **tx)
+                .await?;
+                Ok(id)
+            }
+
+            /// Appends actions inside a write transaction (see [`Store::append_actions`]).
+            async fn append_in(
+                tx: &mut sqlx::Transaction<'static, $db>,
+                batch: &[(GameId, StoredAction)],
+            ) -> Result<(), StoreError> {
+                // A fixed number of statements per batch (see `append.rs`): one read of every game's head, the
+                // checks in memory, one multi-row insert; a second read only for retries of committed actions.
+                let mut games: Vec<GameId> = batch.iter().map(|(game, _)| *game).collect();
+                games.sort_unstable();
+                games.dedup();
+                let heads = Self::heads(tx, &games).await?;
+                let append::Plan { rows, retries } = append::plan(batch, &heads)?;
+                if !retries.is_empty() {
+                    let mut stored = HashMap::with_capacity(retries.len());
+                    for chunk in retries.chunks(append::MAX_KEYS) {
+                        // Row values against a VALUES list: a chain of ORs would hit SQLite's expression depth.
+                        let mut query = sqlx::QueryBuilder::<$db>::new(
+                            "SELECT game_id, seq, action FROM actions WHERE (game_id, seq) IN (",
+                        );
+                        query.push_values(chunk, |mut values, retry| {
+                            values.push_bind(retry.game).push_bind(retry.seq);
+                        });
+                        query.push(")");
+                        for row in query.build().persistent(false).fetch_all(&mut **tx).await? {
+                            stored.insert(
+                                (row.try_get::<GameId, _>("game_id")?, row.try_get::<i64, _>("seq")?),
+                                row.try_get::<String, _>("action")?,
+                            );
+                        }
+                    }
+                    append::check_retries(&retries, &stored)?;
+                }
+                Self::insert_actions(tx, rows).await
+            }
+
+            /// Ends a game inside a write transaction (see [`Store::finish_game`]).
+            async fn finish_in(
+                tx: &mut sqlx::Transaction<'static, $db>,
+                game: GameId,
+                end: &GameEnd,
+            ) -> Result<Option<Finished>, StoreError> {
+                let winner = if end.aborted { None } else { end.winner.map(codec::color_text) };
+                // The conditional update is the exactly-once gate: of two racing endings only one sees
+                // `ended_at IS NULL` (Postgres re-checks it after waiting for the other's row lock; SQLite runs
+                // one writer at a time).
+                let ended = sqlx::query(
+                    "UPDATE games SET ended_at = $1, winner = $2, aborted = $3, reason = $4 \
+                     WHERE id = $5 AND ended_at IS NULL",
+                )
+                .bind(end.ended_at)
+                .bind(winner)
+                .bind(end.aborted)
+                .bind(&end.reason)
+                .bind(game)
+                .execute(&mut **tx)
+                .await?
+                .rows_affected();
+                if ended == 0 {
+                    let exists: Option<GameId> = sqlx::query_scalar("SELECT id FROM games WHERE id = $1")
+                        .bind(game)
+                        .fetch_optional(&mut **tx)
+                        .await?;
+                    return match exists {
+                        Some(_) => Ok(None),
+                        None => Err(StoreError::NoSuchGame),
+                    };
+                }
+                let swaps: Vec<String> = sqlx::query_scalar(
+                    "SELECT action FROM actions WHERE game_id = $1 AND action LIKE '%decide_swap%' ORDER BY seq",
+                )
+                .bind(game)
+                .fetch_all(&mut **tx)
+                .await?;
+                let swaps = swaps.iter().map(|t| codec::action_parse(t)).collect::<Result<Vec<_>, _>>()?;
+                let swapped = codec::swapped_by(&swaps);
+                let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1");
+                let row = sqlx::query(&sql).bind(game).fetch_one(&mut **tx).await?;
+                let stored = game_row(&row)?;
+                if swapped {
+                    sqlx::query("UPDATE games SET swapped = $1 WHERE id = $2")
+                        .bind(true)
+                        .bind(game)
+                        .execute(&mut **tx)
+                        .await?;
+                }
+                let (black, white) = seats_at_end(&stored.game, swapped);
+                let rating_changes = match (black, white) {
+                    (Some(black), Some(white)) if stored.game.rated && !end.aborted && black != white => {
+                        let score_black = match end.winner {
+                            Some(Color::Black) => glicko2::WIN,
+                            Some(Color::White) => glicko2::LOSS,
+                            None => glicko2::DRAW,
+                        };
+                        let pool = Pool::of(stored.game.rules.rule_set());
+                        Some(Self::rate(tx, game, pool, black, white, score_black, end.ended_at).await?)
+                    }
+                    _ => None,
+                };
+                Ok(Some(Finished { rating_changes }))
+            }
+
             /// Rates a finished game inside the transaction that ended it. `black`/`white` are the users seated
             /// so at the end; `score_black` is 1, 0.5 or 0.
             async fn rate(
@@ -302,28 +429,8 @@ macro_rules! store_impl {
         #[async_trait]
         impl Store for $store {
             async fn create_game(&self, game: &NewGame) -> Result<GameId, StoreError> {
-                let (size, rule_set, policy, opening) = codec::rules_columns(&game.rules);
                 let mut tx = self.begin_write().await?;
-                let id: GameId = sqlx::query_scalar(
-                    "INSERT INTO games (room, board_size, rule_set, forbidden_policy, opening, time_control, public, \
-                     rated, black_name, black_user_id, white_name, white_user_id, started_at) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id",
-                )
-                .bind(&game.room)
-                .bind(size)
-                .bind(rule_set)
-                .bind(policy)
-                .bind(opening)
-                .bind(&game.time_control)
-                .bind(game.public)
-                .bind(game.rated)
-                .bind(&game.black.name)
-                .bind(game.black.user_id)
-                .bind(&game.white.name)
-                .bind(game.white.user_id)
-                .bind(game.started_at)
-                .fetch_one(&mut *tx)
-                .await?;
+                let id = Self::create_in(&mut tx, game).await?;
                 tx.commit().await?;
                 Ok(id)
             }
@@ -332,37 +439,41 @@ macro_rules! store_impl {
                 if batch.is_empty() {
                     return Ok(());
                 }
-                // A fixed number of statements per batch (see `append.rs`): one read of every game's head, the
-                // checks in memory, one multi-row insert; a second read only for retries of committed actions.
                 let mut tx = self.begin_write().await?;
-                let mut games: Vec<GameId> = batch.iter().map(|(game, _)| *game).collect();
-                games.sort_unstable();
-                games.dedup();
-                let heads = Self::heads(&mut tx, &games).await?;
-                let append::Plan { rows, retries } = append::plan(batch, &heads)?;
-                if !retries.is_empty() {
-                    let mut stored = HashMap::with_capacity(retries.len());
-                    for chunk in retries.chunks(append::MAX_KEYS) {
-                        // Row values against a VALUES list: a chain of ORs would hit SQLite's expression depth.
-                        let mut query = sqlx::QueryBuilder::<$db>::new(
-                            "SELECT game_id, seq, action FROM actions WHERE (game_id, seq) IN (",
-                        );
-                        query.push_values(chunk, |mut values, retry| {
-                            values.push_bind(retry.game).push_bind(retry.seq);
-                        });
-                        query.push(")");
-                        for row in query.build().persistent(false).fetch_all(&mut *tx).await? {
-                            stored.insert(
-                                (row.try_get::<GameId, _>("game_id")?, row.try_get::<i64, _>("seq")?),
-                                row.try_get::<String, _>("action")?,
-                            );
-                        }
-                    }
-                    append::check_retries(&retries, &stored)?;
-                }
-                Self::insert_actions(&mut tx, rows).await?;
+                Self::append_in(&mut tx, batch).await?;
                 tx.commit().await?;
                 Ok(())
+            }
+
+            async fn write_batch(&self, batch: &[Write]) -> Result<Vec<Written>, StoreError> {
+                if batch.is_empty() {
+                    return Ok(Vec::new());
+                }
+                let mut tx = self.begin_write().await?;
+                let mut created = std::collections::VecDeque::new();
+                let mut appends = Vec::new();
+                for w in batch {
+                    match w {
+                        Write::Create(game) => created.push_back(Self::create_in(&mut tx, game).await?),
+                        Write::Append(game, action) => appends.push((*game, action.clone())),
+                        Write::Finish(..) => {}
+                    }
+                }
+                if !appends.is_empty() {
+                    Self::append_in(&mut tx, &appends).await?;
+                }
+                let mut answers = Vec::with_capacity(batch.len());
+                for w in batch {
+                    answers.push(match w {
+                        Write::Create(_) => Written::Created(created.pop_front().ok_or_else(|| {
+                            StoreError::Database("a created game went missing".to_owned())
+                        })?),
+                        Write::Append(..) => Written::Appended,
+                        Write::Finish(game, end) => Written::Finished(Self::finish_in(&mut tx, *game, end).await?),
+                    });
+                }
+                tx.commit().await?;
+                Ok(answers)
             }
 
             async fn truncate_actions(&self, game: GameId, keep: u32) -> Result<(), StoreError> {
@@ -385,65 +496,9 @@ macro_rules! store_impl {
 
             async fn finish_game(&self, game: GameId, end: &GameEnd) -> Result<Option<Finished>, StoreError> {
                 let mut tx = self.begin_write().await?;
-                let winner = if end.aborted { None } else { end.winner.map(codec::color_text) };
-                // The conditional update is the exactly-once gate: of two racing endings only one sees
-                // `ended_at IS NULL` (Postgres re-checks it after waiting for the other's row lock; SQLite runs
-                // one writer at a time).
-                let ended = sqlx::query(
-                    "UPDATE games SET ended_at = $1, winner = $2, aborted = $3, reason = $4 \
-                     WHERE id = $5 AND ended_at IS NULL",
-                )
-                .bind(end.ended_at)
-                .bind(winner)
-                .bind(end.aborted)
-                .bind(&end.reason)
-                .bind(game)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-                if ended == 0 {
-                    let exists: Option<GameId> = sqlx::query_scalar("SELECT id FROM games WHERE id = $1")
-                        .bind(game)
-                        .fetch_optional(&mut *tx)
-                        .await?;
-                    return match exists {
-                        Some(_) => Ok(None),
-                        None => Err(StoreError::NoSuchGame),
-                    };
-                }
-                let swaps: Vec<String> = sqlx::query_scalar(
-                    "SELECT action FROM actions WHERE game_id = $1 AND action LIKE '%decide_swap%' ORDER BY seq",
-                )
-                .bind(game)
-                .fetch_all(&mut *tx)
-                .await?;
-                let swaps = swaps.iter().map(|t| codec::action_parse(t)).collect::<Result<Vec<_>, _>>()?;
-                let swapped = codec::swapped_by(&swaps);
-                let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1");
-                let row = sqlx::query(&sql).bind(game).fetch_one(&mut *tx).await?;
-                let stored = game_row(&row)?;
-                if swapped {
-                    sqlx::query("UPDATE games SET swapped = $1 WHERE id = $2")
-                        .bind(true)
-                        .bind(game)
-                        .execute(&mut *tx)
-                        .await?;
-                }
-                let (black, white) = seats_at_end(&stored.game, swapped);
-                let rating_changes = match (black, white) {
-                    (Some(black), Some(white)) if stored.game.rated && !end.aborted && black != white => {
-                        let score_black = match end.winner {
-                            Some(Color::Black) => glicko2::WIN,
-                            Some(Color::White) => glicko2::LOSS,
-                            None => glicko2::DRAW,
-                        };
-                        let pool = Pool::of(stored.game.rules.rule_set());
-                        Some(Self::rate(&mut tx, game, pool, black, white, score_black, end.ended_at).await?)
-                    }
-                    _ => None,
-                };
+                let finished = Self::finish_in(&mut tx, game, end).await?;
                 tx.commit().await?;
-                Ok(Some(Finished { rating_changes }))
+                Ok(finished)
             }
 
             async fn game(&self, id: GameId) -> Result<Option<GameRecord>, StoreError> {

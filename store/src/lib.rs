@@ -106,6 +106,29 @@ pub struct Finished {
     pub rating_changes: Option<[RatingChange; 2]>,
 }
 
+/// One game write that the [`BatchWriter`] commits together with others in one transaction
+/// ([`Store::write_batch`]).
+#[derive(Clone, Debug)]
+pub enum Write {
+    /// [`Store::create_game`].
+    Create(NewGame),
+    /// One action of [`Store::append_actions`].
+    Append(GameId, StoredAction),
+    /// [`Store::finish_game`].
+    Finish(GameId, GameEnd),
+}
+
+/// What one [`Write`] did, in the same position of [`Store::write_batch`]'s answer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Written {
+    /// The new game's id.
+    Created(GameId),
+    /// The action is stored (or was already, identically).
+    Appended,
+    /// As [`Store::finish_game`] answers.
+    Finished(Option<Finished>),
+}
+
 /// A stored game with its actions.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
@@ -244,6 +267,12 @@ pub trait Store: Send + Sync + 'static {
     /// action's `seq` must be the next for its game; appending an action whose `seq` is already stored with the
     /// same action is a no-op (retries are safe).
     async fn append_actions(&self, batch: &[(GameId, StoredAction)]) -> Result<(), StoreError>;
+    /// Commits several game writes in one transaction, so the rooms of a busy server share one commit (and one
+    /// fsync) instead of taking one each. Within the batch, creations come first, then the appends in batch
+    /// order, then the endings: a room waits for each of its writes, so a batch never holds two writes of one
+    /// game that depend on each other. Answers each write in its position; on any error nothing is committed
+    /// (the [`BatchWriter`] then writes each alone, so the error reaches only the room it concerns).
+    async fn write_batch(&self, batch: &[Write]) -> Result<Vec<Written>, StoreError>;
     /// Removes the actions with `seq >= keep` (a takeback).
     async fn truncate_actions(&self, game: GameId, keep: u32) -> Result<(), StoreError>;
     /// Ends a game and, when it is rated and not aborted, updates both players' ratings in the same transaction.

@@ -8,7 +8,7 @@ use ratings::{Pool, Rating, Tier};
 use rules::{Action, Color, ForbiddenPolicy, Opening, Point, Rules};
 use store::{
     BatchWriter, GameEnd, GameId, NewGame, PlayerRef, SessionOwner, Store, StoreError,
-    StoredAction, User,
+    StoredAction, User, Write, Written,
 };
 
 mod support {
@@ -133,6 +133,8 @@ contract!(
     two_hundred_concurrent_rated_games_are_each_rated_exactly_once,
     the_batch_writer_commits_many_rooms_and_answers_each,
     a_batch_larger_than_one_insert_statement_is_written_whole,
+    games_are_created_moved_and_ended_in_one_batch,
+    a_batch_with_one_bad_write_commits_nothing,
 );
 
 // ---------------------------------------------------------------------------------------------------- helpers
@@ -1090,4 +1092,88 @@ async fn a_batch_larger_than_one_insert_statement_is_written_whole(store: Arc<dy
         let actions = store.game(g).await.unwrap().unwrap().actions;
         assert_eq!(actions, (0..=100).map(swap).collect::<Vec<_>>());
     }
+}
+
+async fn games_are_created_moved_and_ended_in_one_batch(store: Arc<dyn Store>) {
+    let ana = user(&store, "ana").await;
+    let bo = user(&store, "bo").await;
+    let rated = rated_game(&store, Rules::freestyle(), &ana, &bo).await;
+    store
+        .append_actions(&[(rated, place(0, "h8")), (rated, place(1, "h9"))])
+        .await
+        .unwrap();
+    let casual = store
+        .create_game(&new_game(
+            Rules::freestyle(),
+            false,
+            guest("g1"),
+            guest("g2"),
+        ))
+        .await
+        .unwrap();
+    let batch = [
+        Write::Append(casual, place(0, "a1")),
+        Write::Create(new_game(
+            Rules::freestyle(),
+            false,
+            guest("g3"),
+            guest("g4"),
+        )),
+        Write::Finish(rated, end(Some(Color::Black), 50)),
+        Write::Append(casual, place(1, "b2")),
+        Write::Finish(rated, end(Some(Color::White), 60)),
+    ];
+    let answers = store.write_batch(&batch).await.unwrap();
+    assert_eq!(answers.len(), 5);
+    assert_eq!(answers[0], Written::Appended);
+    let Written::Created(fresh) = answers[1] else {
+        panic!("a creation answers with the new id: {:?}", answers[1]);
+    };
+    assert!(fresh != casual && fresh != rated);
+    match &answers[2] {
+        Written::Finished(Some(finished)) => {
+            let [black, white] = finished.rating_changes.clone().expect("rated");
+            assert_eq!((black.user_id, white.user_id), (ana.id, bo.id));
+            assert!(black.after.rating > black.before.rating);
+        }
+        other => panic!("the first ending rates the game: {other:?}"),
+    }
+    assert_eq!(answers[3], Written::Appended);
+    assert_eq!(
+        answers[4],
+        Written::Finished(None),
+        "the second ending of one game in the same batch changes nothing"
+    );
+    let record = store.game(casual).await.unwrap().unwrap();
+    assert_eq!(record.actions.len(), 2);
+    let ended = store.game(rated).await.unwrap().unwrap();
+    assert_eq!(ended.end.map(|e| e.winner), Some(Some(Color::Black)));
+    let fresh = store.game(fresh).await.unwrap().unwrap();
+    assert_eq!(fresh.game.black.name, "g3");
+    assert!(fresh.end.is_none());
+    assert!(store.write_batch(&[]).await.unwrap().is_empty());
+}
+
+async fn a_batch_with_one_bad_write_commits_nothing(store: Arc<dyn Store>) {
+    let game = new_game(Rules::freestyle(), false, guest("g1"), guest("g2"));
+    let id = store.create_game(&game).await.unwrap();
+    let before = store.unfinished_games().await.unwrap().len();
+    let batch = [
+        Write::Create(game.clone()),
+        Write::Append(id, place(0, "h8")),
+        Write::Finish(id, end(None, 5)),
+        Write::Append(-7, place(0, "h8")),
+    ];
+    assert_eq!(
+        store.write_batch(&batch).await.unwrap_err(),
+        StoreError::NoSuchGame
+    );
+    let record = store.game(id).await.unwrap().unwrap();
+    assert!(record.actions.is_empty(), "the move was rolled back");
+    assert!(record.end.is_none(), "the ending was rolled back");
+    assert_eq!(
+        store.unfinished_games().await.unwrap().len(),
+        before,
+        "the creation was rolled back"
+    );
 }
