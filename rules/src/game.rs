@@ -5,6 +5,7 @@ use std::fmt;
 use crate::action::{Action, Event};
 use crate::board::Direction;
 use crate::illegal::IllegalAction;
+use crate::point::MAX_SIZE;
 use crate::renju::{self, BlackMove, ForbiddenKind};
 use crate::status::{Line, Phase, Status, WinReason};
 use crate::symmetry::points_equivalent;
@@ -138,9 +139,29 @@ impl Game {
 
     /// Empty points where `color` would complete a winning line under these rules.
     pub fn five_points(&self, color: Color) -> Vec<Point> {
+        // A winning line through an empty point has a stone of `color` right next to it, so only the empty
+        // neighbours of that colour's stones need the (four-direction) test.
+        let size = self.rules.size();
+        let index = |p: Point| usize::from(p.y()) * usize::from(MAX_SIZE) + usize::from(p.x());
+        let mut near = [false; MAX_SIZE as usize * MAX_SIZE as usize];
+        for stone in self
+            .board
+            .points()
+            .filter(|&p| self.board.get(p) == Some(color))
+        {
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    if let Some(q) = stone.offset(dx, dy, size) {
+                        near[index(q)] = true;
+                    }
+                }
+            }
+        }
         self.board
             .points()
-            .filter(|&p| self.board.is_empty_at(p) && self.winning_line(color, p).is_some())
+            .filter(|&p| {
+                near[index(p)] && self.board.is_empty_at(p) && self.winning_line(color, p).is_some()
+            })
             .collect()
     }
 

@@ -151,6 +151,28 @@ proptest! {
     }
 
     #[test]
+    fn five_points_are_exactly_the_empty_points_that_make_a_naive_five(
+        standard in any::<bool>(), seed in any::<u64>(), plies in 0usize..90,
+    ) {
+        let rules = if standard { Rules::standard() } else { Rules::freestyle() };
+        let g = random_game(rules, seed, plies);
+        // (Once a colour has five, every point "makes" one by this naive test: only positions before that.)
+        for colour in [Color::Black, Color::White].into_iter().filter(|&c| !naive_win(g.board(), c, standard)) {
+            let naive: Vec<Point> = g
+                .board()
+                .points()
+                .filter(|&p| g.board().is_empty_at(p))
+                .filter(|&p| {
+                    let mut board = g.board().clone();
+                    board.place(p, colour);
+                    naive_win(&board, colour, standard)
+                })
+                .collect();
+            prop_assert_eq!(g.five_points(colour), naive, "{:?}", colour);
+        }
+    }
+
+    #[test]
     fn freestyle_and_standard_results_agree_with_a_naive_scan(
         standard in any::<bool>(), seed in any::<u64>(),
     ) {
