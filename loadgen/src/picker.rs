@@ -3,7 +3,7 @@
 
 use rand::seq::IndexedRandom;
 use rand::Rng;
-use rules::{Action, Color, Game, Point};
+use rules::{Action, Color, Game, Point, MAX_SIZE};
 
 /// A legal stone for `me` in `game`, or `None` when the game is over or no stone is legal.
 ///
@@ -30,12 +30,15 @@ pub fn pick(game: &Game, me: Color, rng: &mut impl Rng) -> Option<Point> {
         }
     }
     let reach = if rng.random_bool(0.8) { 1 } else { 2 };
+    let mut seen = [false; MAX_SIZE as usize * MAX_SIZE as usize];
     let mut near: Vec<Point> = Vec::new();
     for stone in game.moves() {
         for dx in -reach..=reach {
             for dy in -reach..=reach {
                 if let Some(p) = stone.offset(dx, dy, size) {
-                    if board.is_empty_at(p) && !near.contains(&p) {
+                    let k = usize::from(p.y()) * usize::from(MAX_SIZE) + usize::from(p.x());
+                    if board.is_empty_at(p) && !seen[k] {
+                        seen[k] = true;
                         near.push(p);
                     }
                 }
