@@ -1002,7 +1002,7 @@ impl Room {
             white: player(white_seat),
             started_at: unix_ms(),
         };
-        let id = self.state.store.create_game(&new_game).await.map_err(|e| {
+        let id = self.state.writer.create_game(new_game).await.map_err(|e| {
             tracing::error!(room = %self.id, error = %e, "could not store a new game");
             RoomError::internal()
         })?;
@@ -1425,7 +1425,7 @@ impl Room {
         };
         let mut finished = None;
         for attempt in 1..=3 {
-            match self.state.store.finish_game(live.id, &end).await {
+            match self.state.writer.finish_game(live.id, end.clone()).await {
                 Ok(f) => {
                     finished = f;
                     break;
