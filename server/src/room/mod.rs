@@ -123,6 +123,9 @@ pub(crate) enum Command {
     Shutdown {
         reply: oneshot::Sender<()>,
     },
+    Barrier {
+        reply: oneshot::Sender<()>,
+    },
 }
 
 /// A cheap handle to one room's task.
@@ -182,6 +185,14 @@ impl RoomHandle {
     /// Tells the room a connection is gone (a seated player's grace period starts).
     pub async fn disconnected(&self, conn: ConnId) {
         let _ = self.tx.send(Command::Disconnected { conn }).await;
+    }
+
+    /// Resolves once the room has handled every command sent before this one and every deadline (flag fall, grace
+    /// period) already due on its clock; `false` when the room's task is gone. For harnesses that drive the
+    /// clock by hand ([`crate::fuzzing`]): after it, everything the room will do about the past has been done.
+    pub async fn barrier(&self) -> bool {
+        let (reply, answer) = oneshot::channel();
+        self.tx.send(Command::Barrier { reply }).await.is_ok() && answer.await.is_ok()
     }
 
     /// Stops the room once the command it is handling is done; nothing more is written.

@@ -379,6 +379,16 @@ impl Room {
                 let _ = reply.send(r);
             }
             Command::Disconnected { conn } => self.disconnected(conn),
+            Command::Barrier { reply } => {
+                // The clock may have been moved without the room's sleep having woken yet.
+                if self
+                    .next_deadline()
+                    .is_some_and(|at| at <= self.state.clock.now())
+                {
+                    self.on_deadline().await;
+                }
+                let _ = reply.send(());
+            }
             Command::Shutdown { .. } => unreachable!("handled by the loop"),
         }
         self.maybe_close();

@@ -13,7 +13,7 @@ use futures_util::{SinkExt, StreamExt};
 use protocol::{code, decode, encode, ClientMessage, Frame, ServerMessage, You};
 use tokio::sync::{mpsc, oneshot, Notify};
 
-use super::outbox::{Out, Outbox};
+use super::outbox::{ConnId, Out, Outbox};
 use crate::identity::Identity;
 use crate::limits::{ConnectionPermit, TokenBucket};
 use crate::room::{Act, RoomError, RoomHandle, Settings};
@@ -40,10 +40,8 @@ pub(super) async fn serve(
 ) {
     let _tracked = state.track_connection();
     let (sink, stream) = socket.split();
-    let (tx, rx) = mpsc::channel(state.config.outbox_capacity);
-    let kick = Arc::new(Notify::new());
-    let id = state.next_conn_id();
-    let outbox = Outbox::new(id, tx, kick.clone());
+    let (outbox, rx, kick) = outbox(&state);
+    let id = outbox.id;
     let (done_tx, done_rx) = oneshot::channel();
     let ping = Duration::from_secs(state.config.ping_secs.max(1));
     let writer = tokio::spawn(write(sink, rx, kick, ping, done_tx));
@@ -60,33 +58,22 @@ pub(super) async fn serve(
         let _ = writer.await;
         return;
     };
-    state.metrics.connections.fetch_add(1, Ordering::Relaxed);
     tracing::debug!(conn = id, %addr, "connected");
-    let now = state.clock.now();
-    let mut conn = Conn {
-        bucket: TokenBucket::new(state.config.msg_rate, state.config.msg_burst, now),
-        abuse: TokenBucket::new(
-            1.0 / ABUSE_REFILL_SECS,
-            state.config.abuse_limit.max(1),
-            now,
-        ),
-        state,
-        outbox,
-        identity: None,
-        ambient_token,
-        rooms: HashSet::new(),
-        lobby: false,
-        closing: false,
-    };
+    let mut conn = Conn::open(state, outbox, ambient_token);
     conn.read(stream, done_rx).await;
-    conn.cleanup().await;
-    conn.state
-        .metrics
-        .connections
-        .fetch_sub(1, Ordering::Relaxed);
+    conn.close().await;
     drop(conn);
     let _ = tokio::time::timeout(Duration::from_secs(5), writer).await;
     tracing::debug!(conn = id, "disconnected");
+}
+
+/// A fresh connection id with its bounded writer queue: the handle rooms and the lobby send to, the receiving
+/// end (the writer's), and the signal that kicks a client that fell too far behind.
+pub(super) fn outbox(state: &AppState) -> (Outbox, mpsc::Receiver<Out>, Arc<Notify>) {
+    let (tx, rx) = mpsc::channel(state.config.outbox_capacity);
+    let kick = Arc::new(Notify::new());
+    let outbox = Outbox::new(state.next_conn_id(), tx, kick.clone());
+    (outbox, rx, kick)
 }
 
 async fn write(
@@ -136,7 +123,8 @@ async fn write(
     // Dropping `_done` tells the reader to stop, which drops the socket.
 }
 
-struct Conn {
+/// What the reader of one connection knows: who it is, which rooms it joined, its rate limits.
+pub(super) struct Conn {
     state: AppState,
     outbox: Outbox,
     identity: Option<Identity>,
@@ -150,6 +138,54 @@ struct Conn {
 }
 
 impl Conn {
+    /// A connection that has not said hello yet, answering into `outbox`; counted as connected until
+    /// [`Conn::close`].
+    pub(super) fn open(state: AppState, outbox: Outbox, ambient_token: Option<String>) -> Conn {
+        state.metrics.connections.fetch_add(1, Ordering::Relaxed);
+        let now = state.clock.now();
+        Conn {
+            bucket: TokenBucket::new(state.config.msg_rate, state.config.msg_burst, now),
+            abuse: TokenBucket::new(
+                1.0 / ABUSE_REFILL_SECS,
+                state.config.abuse_limit.max(1),
+                now,
+            ),
+            state,
+            outbox,
+            identity: None,
+            ambient_token,
+            rooms: HashSet::new(),
+            lobby: false,
+            closing: false,
+        }
+    }
+
+    /// The connection is gone: tells its rooms and the lobby.
+    pub(super) async fn close(&mut self) {
+        self.cleanup().await;
+        self.state
+            .metrics
+            .connections
+            .fetch_sub(1, Ordering::Relaxed);
+    }
+
+    /// The connection's id.
+    pub(super) fn id(&self) -> ConnId {
+        self.outbox.id
+    }
+
+    /// Whether the connection decided to close (it queued a close frame after too many bad frames).
+    pub(super) fn closing(&self) -> bool {
+        self.closing
+    }
+
+    /// One text frame from the client: rate-limited, then decoded and handled.
+    pub(super) async fn on_text_frame(&mut self, text: &str) {
+        if self.admit().await {
+            self.on_text(text).await;
+        }
+    }
+
     async fn read(
         &mut self,
         mut stream: SplitStream<WebSocket>,
@@ -184,11 +220,7 @@ impl Conn {
                 Ok(Some(Ok(m))) => m,
             };
             match message {
-                Message::Text(text) => {
-                    if self.admit().await {
-                        self.on_text(&text).await;
-                    }
-                }
+                Message::Text(text) => self.on_text_frame(&text).await,
                 Message::Binary(_) => {
                     if self.admit().await {
                         self.violation(

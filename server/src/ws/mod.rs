@@ -2,6 +2,7 @@
 
 mod conn;
 pub mod outbox;
+pub mod virtual_conn;
 
 use std::net::SocketAddr;
 
