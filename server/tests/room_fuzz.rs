@@ -1,0 +1,208 @@
+//! The room-session fuzz check (`server::fuzzing`, also the `room_session` fuzz target) on random bytes, and
+//! hand-written scripts proving the harness reaches deep room states (so these tests fail if the byte mapping
+//! or the harness stops reaching the rooms).
+
+use protocol::{ColourChoice, RulesSpec, TimeControl};
+use rules::{ForbiddenPolicy, Opening, RuleSet};
+use server::fuzzing::{
+    run_room_session, run_script, Msg, Op, Ply, Report, RoomPick, Script, Since, Spot, Tuning,
+};
+
+/// A tiny deterministic generator (xorshift64*), so a failure names a seed that reproduces it.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+}
+
+#[test]
+fn random_sessions_keep_every_promise() {
+    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    let mut total = Report::default();
+    for _ in 0..300 {
+        let len = (rng.next() % 400) as usize;
+        let data: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+        let r = run_room_session(&data);
+        total.steps += r.steps;
+        total.frames += r.frames;
+        total.rooms_created += r.rooms_created;
+        total.games_started += r.games_started;
+        total.stones += r.stones;
+        total.longest_game = total.longest_game.max(r.longest_game);
+        total.swaps_decided += r.swaps_decided;
+        total.takebacks += r.takebacks;
+        total.catch_ups += r.catch_ups;
+        total.resyncs += r.resyncs;
+        total.ended_by_server += r.ended_by_server;
+        total.store_checks += r.store_checks;
+        for (reason, n) in r.results {
+            *total.results.entry(reason).or_default() += n;
+        }
+        for (code, n) in r.errors {
+            *total.errors.entry(code).or_default() += n;
+        }
+    }
+    // Random bytes do get into rooms and games, not only into error paths.
+    assert!(total.rooms_created > 150, "{total:?}");
+    assert!(total.games_started > 100, "{total:?}");
+    assert!(total.stones > 150, "{total:?}");
+    assert!(total.results.values().sum::<usize>() > 40, "{total:?}");
+    assert!(total.store_checks > 1000, "{total:?}");
+}
+
+fn send(conn: u8, msg: Msg) -> Op {
+    Op::Send {
+        conn,
+        msg,
+        rid: true,
+    }
+}
+
+fn create(rule_set: RuleSet, opening: Opening, time_control: TimeControl) -> Msg {
+    Msg::CreateRoom {
+        rules: RulesSpec {
+            size: 15,
+            rule_set,
+            forbidden_policy: ForbiddenPolicy::Reject,
+            opening,
+        },
+        time_control,
+        rated: false,
+        public: true,
+        colour: ColourChoice::Black,
+    }
+}
+
+const ROOM: RoomPick = RoomPick::Known(0);
+
+fn join(spectator: bool) -> Msg {
+    Msg::Join {
+        room: ROOM,
+        spectator,
+        since: Since::Absent,
+    }
+}
+
+fn place_at(x: u8, y: u8) -> Msg {
+    Msg::Place {
+        room: ROOM,
+        point: Spot::At(x, y),
+        ply: Ply::Next,
+    }
+}
+
+/// Creates a room on connection 0, seats connection 1 and lets connection 2 watch.
+fn seated(room: Msg) -> Vec<Op> {
+    vec![send(0, room), send(1, join(false)), send(2, join(true))]
+}
+
+/// Black (connection 0) makes five in a row on the row below white's four.
+fn five_for_black() -> Vec<Op> {
+    let mut ops = seated(create(RuleSet::Freestyle, Opening::None, TimeControl::None));
+    for i in 0..5 {
+        ops.push(send(0, place_at(3 + i, 7)));
+        if i < 4 {
+            ops.push(send(1, place_at(3 + i, 9)));
+        }
+    }
+    ops
+}
+
+#[test]
+fn a_scripted_game_is_won_with_five_and_a_rematch_starts() {
+    let mut ops = five_for_black();
+    // A retried stone for an old ply is acknowledged again; a stone after the end is refused.
+    ops.push(Op::Send {
+        conn: 0,
+        msg: Msg::Place {
+            room: ROOM,
+            point: Spot::At(7, 7),
+            ply: Ply::Offset(-1),
+        },
+        rid: true,
+    });
+    ops.push(send(1, place_at(0, 0)));
+    ops.push(send(0, Msg::OfferRematch { room: ROOM }));
+    ops.push(send(1, Msg::OfferRematch { room: ROOM }));
+    ops.push(send(1, place_at(7, 7)));
+    let report = run_script(&Script {
+        tuning: Tuning::default(),
+        ops,
+    });
+    assert_eq!(report.results.get("five"), Some(&1), "{report:?}");
+    assert_eq!(report.longest_game, 9, "{report:?}");
+    assert_eq!(report.games_started, 2, "{report:?}");
+    assert_eq!(report.stones, 10, "{report:?}");
+    assert_eq!(report.errors.get("game_over"), Some(&1), "{report:?}");
+    assert!(report.store_checks >= 20, "{report:?}");
+}
+
+#[test]
+fn a_scripted_swap_after_three_is_decided_and_taken_back_to() {
+    let mut ops = seated(create(
+        RuleSet::Renju,
+        Opening::SwapAfterThree,
+        TimeControl::None,
+    ));
+    // Whoever is to act places the next free point near the centre; the other is refused.
+    for n in 0..3 {
+        for conn in [0, 1] {
+            ops.push(send(
+                conn,
+                Msg::Place {
+                    room: ROOM,
+                    point: Spot::Free(n),
+                    ply: Ply::Next,
+                },
+            ));
+        }
+    }
+    for conn in [0, 1] {
+        ops.push(send(
+            conn,
+            Msg::DecideSwap {
+                room: ROOM,
+                swap: true,
+            },
+        ));
+    }
+    ops.push(send(
+        0,
+        Msg::Chat {
+            room: ROOM,
+            text: "swapped".into(),
+        },
+    ));
+    let report = run_script(&Script {
+        tuning: Tuning::default(),
+        ops,
+    });
+    assert_eq!(report.stones, 3, "{report:?}");
+    assert_eq!(report.swaps_decided, 1, "{report:?}");
+}
+
+#[test]
+fn a_flag_falls_when_the_clock_runs_out() {
+    let mut ops = seated(create(
+        RuleSet::Freestyle,
+        Opening::None,
+        TimeControl::Fischer {
+            base_ms: 1_000,
+            increment_ms: 0,
+        },
+    ));
+    ops.push(send(0, place_at(7, 7)));
+    ops.push(Op::Advance { ms: 1_001 });
+    ops.push(send(1, place_at(8, 8)));
+    let report = run_script(&Script {
+        tuning: Tuning::default(),
+        ops,
+    });
+    assert_eq!(report.results.get("timeout"), Some(&1), "{report:?}");
+    assert_eq!(report.stones, 1, "{report:?}");
+}
