@@ -206,3 +206,33 @@ fn a_flag_falls_when_the_clock_runs_out() {
     assert_eq!(report.results.get("timeout"), Some(&1), "{report:?}");
     assert_eq!(report.stones, 1, "{report:?}");
 }
+
+/// Regression: a client that fell behind (its queue full, events dropped) and then made a request got the room's
+/// resynchronising snapshot instead of its reply, without its `rid`, so it never learned its request was done.
+#[test]
+fn a_client_that_fell_behind_is_resynchronised_and_its_requests_still_answered() {
+    let mut ops = seated(create(RuleSet::Freestyle, Opening::None, TimeControl::None));
+    // The spectator stops reading; its queue of 6 fills up with moves.
+    ops.push(Op::Pause { conn: 2 });
+    for i in 0..5 {
+        ops.push(send(0, place_at(i, 0)));
+        ops.push(send(1, place_at(i, 2)));
+    }
+    // It reads again and chats at once: it gets a snapshot with the chat, and its rid.
+    ops.push(send(
+        2,
+        Msg::Chat {
+            room: ROOM,
+            text: "sorry, I was away".into(),
+        },
+    ));
+    ops.push(send(0, place_at(5, 0)));
+    let report = run_script(&Script {
+        tuning: Tuning {
+            outbox_capacity: 6,
+            ..Tuning::default()
+        },
+        ops,
+    });
+    assert!(report.resyncs >= 1, "{report:?}");
+}

@@ -602,12 +602,17 @@ impl Room {
             }
         }
         for id in resync {
-            self.resync(id);
+            // A member that fell behind and now acts gets the snapshot as the answer to its request.
+            let rid = actor
+                .filter(|&(conn, _)| conn == id)
+                .and_then(|(_, rid)| rid);
+            self.resync(id, rid);
         }
     }
 
-    /// Sends a whole snapshot to a member that fell behind, once its queue has room.
-    fn resync(&mut self, conn: ConnId) {
+    /// Sends a whole snapshot to a member that fell behind, once its queue has room (with the request id of the
+    /// member's request that caused it, if any).
+    fn resync(&mut self, conn: ConnId, rid: Option<u64>) {
         let Some(m) = self.members.get(&conn) else {
             return;
         };
@@ -615,7 +620,7 @@ impl Room {
             return;
         }
         let snapshot = self.snapshot(m.seat);
-        let frame = encode(&ServerMessage::Room { room: snapshot }, None);
+        let frame = encode(&ServerMessage::Room { room: snapshot }, rid);
         if let Some(m) = self.members.get_mut(&conn) {
             if m.outbox.try_send(frame.into()).is_ok() {
                 m.behind_since = None;
@@ -728,7 +733,7 @@ impl Room {
                     m.outbox.kick();
                 }
             } else {
-                self.resync(id);
+                self.resync(id, None);
             }
         }
     }
