@@ -61,6 +61,39 @@ impl BatchWriter {
         (BatchWriter { requests }, task)
     }
 
+    /// Starts the writer task on a thread of its own, in a single-threaded runtime, and returns its join handle
+    /// (as [`BatchWriter::spawn_with_task`]). The server uses this: a batch is a chain of statements, each a hand-off
+    /// to the database driver and back, and on the shared runtime every hand-back waited in the run queue behind
+    /// the rooms and connections, so under load the chain, not the database, set the commit rate.
+    pub fn spawn_on_own_thread(store: Arc<dyn Store>) -> (BatchWriter, JoinHandle<()>) {
+        let (requests, receiver) = mpsc::channel(QUEUE);
+        let (done, finished) = oneshot::channel::<()>();
+        // A plain thread, not `spawn_blocking`: a runtime being dropped waits for its blocking tasks, and this
+        // one ends only when the last handle is dropped, wherever that handle lives.
+        let started = std::thread::Builder::new()
+            .name("batch-writer".to_owned())
+            .spawn(move || {
+                match tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                {
+                    Ok(runtime) => runtime.block_on(run(store, receiver)),
+                    // Every write is then answered with "the batch writer has stopped".
+                    Err(e) => {
+                        tracing::error!(error = %e, "cannot start the batch writer's runtime")
+                    }
+                }
+                drop(done);
+            });
+        if let Err(e) = started {
+            tracing::error!(error = %e, "cannot start the batch writer's thread");
+        }
+        let task = tokio::spawn(async move {
+            let _ = finished.await;
+        });
+        (BatchWriter { requests }, task)
+    }
+
     /// Makes one action durable. Resolves once the transaction holding it has committed (so the move may be
     /// announced), or with the error of writing it: [`StoreError::OutOfOrder`] or [`StoreError::NoSuchGame`]
     /// concern this action only, never the other rooms' actions of the same batch.

@@ -1001,7 +1001,8 @@ async fn two_hundred_concurrent_rated_games_are_each_rated_exactly_once(store: A
 }
 
 async fn the_batch_writer_commits_many_rooms_and_answers_each(store: Arc<dyn Store>) {
-    let (writer, task) = BatchWriter::spawn_with_task(store.clone());
+    // On its own thread, as the server runs it.
+    let (writer, task) = BatchWriter::spawn_on_own_thread(store.clone());
     let game = new_game(
         Rules::freestyle(),
         false,
