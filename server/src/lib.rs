@@ -96,7 +96,7 @@ impl AppState {
         let state = AppState {
             identities: Identities::new(store.clone(), config.guest_session_days),
             config: Arc::new(config),
-            writer: BatchWriter::spawn(store.clone()),
+            writer: BatchWriter::spawn_on_own_thread(store.clone()).0,
             store,
             rooms: Rooms::default(),
             lobby: LobbyHandle::spawn(),
