@@ -257,19 +257,20 @@ macro_rules! store_impl {
                 // The conditional update is the exactly-once gate: of two racing endings only one sees
                 // `ended_at IS NULL` (Postgres re-checks it after waiting for the other's row lock; SQLite runs
                 // one writer at a time).
-                let ended = sqlx::query(
+                // One statement for the common game (casual, no swap opening): the update returns the row.
+                let sql = format!(
                     "UPDATE games SET ended_at = $1, winner = $2, aborted = $3, reason = $4 \
-                     WHERE id = $5 AND ended_at IS NULL",
-                )
-                .bind(end.ended_at)
-                .bind(winner)
-                .bind(end.aborted)
-                .bind(&end.reason)
-                .bind(game)
-                .execute(&mut **tx)
-                .await?
-                .rows_affected();
-                if ended == 0 {
+                     WHERE id = $5 AND ended_at IS NULL RETURNING {GAME_COLUMNS}"
+                );
+                let ended = sqlx::query(&sql)
+                    .bind(end.ended_at)
+                    .bind(winner)
+                    .bind(end.aborted)
+                    .bind(&end.reason)
+                    .bind(game)
+                    .fetch_optional(&mut **tx)
+                    .await?;
+                let Some(row) = ended else {
                     let exists: Option<GameId> = sqlx::query_scalar("SELECT id FROM games WHERE id = $1")
                         .bind(game)
                         .fetch_optional(&mut **tx)
@@ -278,18 +279,21 @@ macro_rules! store_impl {
                         Some(_) => Ok(None),
                         None => Err(StoreError::NoSuchGame),
                     };
-                }
-                let swaps: Vec<String> = sqlx::query_scalar(
-                    "SELECT action FROM actions WHERE game_id = $1 AND action LIKE '%decide_swap%' ORDER BY seq",
-                )
-                .bind(game)
-                .fetch_all(&mut **tx)
-                .await?;
-                let swaps = swaps.iter().map(|t| codec::action_parse(t)).collect::<Result<Vec<_>, _>>()?;
-                let swapped = codec::swapped_by(&swaps);
-                let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1");
-                let row = sqlx::query(&sql).bind(game).fetch_one(&mut **tx).await?;
+                };
                 let stored = game_row(&row)?;
+                // Only an opening with a swap can have exchanged the colours.
+                let swapped = if stored.game.rules.opening().swaps_after_three() {
+                    let swaps: Vec<String> = sqlx::query_scalar(
+                        "SELECT action FROM actions WHERE game_id = $1 AND action LIKE '%decide_swap%' ORDER BY seq",
+                    )
+                    .bind(game)
+                    .fetch_all(&mut **tx)
+                    .await?;
+                    let swaps = swaps.iter().map(|t| codec::action_parse(t)).collect::<Result<Vec<_>, _>>()?;
+                    codec::swapped_by(&swaps)
+                } else {
+                    false
+                };
                 if swapped {
                     sqlx::query("UPDATE games SET swapped = $1 WHERE id = $2")
                         .bind(true)
