@@ -103,3 +103,74 @@ async fn a_closed_store_refuses_further_work() {
         "database_error"
     );
 }
+
+#[tokio::test]
+async fn a_database_from_before_the_append_order_migration_keeps_its_actions() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    let url = format!("sqlite://{}?mode=rwc", path.display());
+    // The schema as it was before 20261129000003: only the first two migrations.
+    {
+        let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+        let mut old = sqlx::migrate!("../migrations/sqlite");
+        let first_two = old.migrations[..2].to_vec();
+        assert!(first_two.iter().all(|m| m.version < 20261129000003));
+        old.migrations = first_two.into();
+        old.run(&pool).await.unwrap();
+        sqlx::query(
+            "INSERT INTO games (id, room, board_size, rule_set, forbidden_policy, opening, time_control, rated, \
+             black_name, white_name, started_at) \
+             VALUES (7, 'r1', 15, 'freestyle', 'lose', 'none', '{\"kind\":\"none\"}', 0, 'a', 'b', 1)",
+        )
+        .execute(&pool)
+        .await
+        .unwrap();
+        for (seq, point) in [(0, "h8"), (1, "h9"), (2, "j9")] {
+            sqlx::query(
+                "INSERT INTO actions (game_id, seq, action, ply, point, used_ms, at) VALUES (7, $1, $2, $3, $4, 0, 2)",
+            )
+            .bind(seq)
+            .bind(format!(r#"{{"action":"place","point":"{point}"}}"#))
+            .bind(seq + 1)
+            .bind(point)
+            .execute(&pool)
+            .await
+            .unwrap();
+        }
+        pool.close().await;
+    }
+    let store = store::open(path.to_str().unwrap()).await.unwrap();
+    let record = store.game(7).await.unwrap().expect("the game survived");
+    let actions: Vec<(u32, Action)> = record.actions.iter().map(|a| (a.seq, a.action)).collect();
+    let place = |p: &str| Action::place(p.parse().unwrap());
+    assert_eq!(
+        actions,
+        [(0, place("h8")), (1, place("h9")), (2, place("j9"))]
+    );
+    // The unique (game, seq) index holds: a retry is a no-op, a gap is refused, the next seq is stored.
+    let again = StoredAction {
+        seq: 2,
+        ..record.actions[2].clone()
+    };
+    store.append_actions(&[(7, again)]).await.unwrap();
+    let gap = StoredAction { seq: 9, ..h8() };
+    assert_eq!(
+        store.append_actions(&[(7, gap)]).await,
+        Err(store::StoreError::OutOfOrder)
+    );
+    let next = StoredAction {
+        seq: 3,
+        action: Action::place("a1".parse().unwrap()),
+        ..h8()
+    };
+    store.append_actions(&[(7, next)]).await.unwrap();
+    let record = store.game(7).await.unwrap().unwrap();
+    assert_eq!(record.actions.len(), 4);
+    let duplicate = sqlx::SqlitePool::connect(&url).await.unwrap();
+    let refused = sqlx::query(
+        "INSERT INTO actions (game_id, seq, action, used_ms, at) VALUES (7, 3, 'x', 0, 0)",
+    )
+    .execute(&duplicate)
+    .await;
+    assert!(refused.is_err(), "(game_id, seq) is unique");
+}
