@@ -61,31 +61,27 @@ impl BatchWriter {
         (BatchWriter { requests }, task)
     }
 
-    /// Starts the writer task on a thread of its own, in a single-threaded runtime, and returns its join handle
+    /// Starts the writer on a thread of its own, polled by that thread, and returns its join handle
     /// (as [`BatchWriter::spawn_with_task`]). The server uses this: a batch is a chain of statements, each a hand-off
     /// to the database driver and back, and on the shared runtime every hand-back waited in the run queue behind
     /// the rooms and connections, so under load the chain, not the database, set the commit rate.
     pub fn spawn_on_own_thread(store: Arc<dyn Store>) -> (BatchWriter, JoinHandle<()>) {
         let (requests, receiver) = mpsc::channel(QUEUE);
         let (done, finished) = oneshot::channel::<()>();
-        // A plain thread, not `spawn_blocking`: a runtime being dropped waits for its blocking tasks, and this
-        // one ends only when the last handle is dropped, wherever that handle lives.
+        // The thread polls the writer itself, but on the caller's runtime (`Handle::block_on`): connections the
+        // store opens from here belong to that runtime's I/O driver like all the others, so they stay usable
+        // from anywhere (and after this thread ends). Batches written concurrently (Postgres) are spawned
+        // onto that runtime. A plain thread, not `spawn_blocking`: a runtime being dropped waits for its
+        // blocking tasks, and this one ends only when the last handle is dropped, wherever that handle lives.
+        let runtime = tokio::runtime::Handle::current();
         let started = std::thread::Builder::new()
             .name("batch-writer".to_owned())
             .spawn(move || {
-                match tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                {
-                    Ok(runtime) => runtime.block_on(run(store, receiver)),
-                    // Every write is then answered with "the batch writer has stopped".
-                    Err(e) => {
-                        tracing::error!(error = %e, "cannot start the batch writer's runtime")
-                    }
-                }
+                runtime.block_on(run(store, receiver));
                 drop(done);
             });
         if let Err(e) = started {
+            // Every write is then answered with "the batch writer has stopped".
             tracing::error!(error = %e, "cannot start the batch writer's thread");
         }
         let task = tokio::spawn(async move {
@@ -157,8 +153,12 @@ async fn run(store: Arc<dyn Store>, mut receiver: mpsc::Receiver<Request>) {
             break;
         }
         let (batch, flushes) = split(&mut pending);
-        if flushes.is_empty() {
+        if flushes.is_empty() && in_flight > 1 {
             writes.spawn(write(store.clone(), batch));
+        } else if flushes.is_empty() {
+            // One batch at a time: written right here, so on the writer's own thread the whole chain of
+            // statements is polled by that thread and never waits in a runtime's queue.
+            write(store.clone(), batch).await;
         } else {
             // A flush promises that everything sent before it is written, including the batches still in
             // flight: wait for them, then write this one before answering.
