@@ -155,13 +155,11 @@ async fn run(store: Arc<dyn Store>, mut receiver: mpsc::Receiver<Request>) {
         let (batch, flushes) = split(&mut pending);
         if flushes.is_empty() && in_flight > 1 {
             writes.spawn(write(store.clone(), batch));
-        } else if flushes.is_empty() {
-            // One batch at a time: written right here, so on the writer's own thread the whole chain of
-            // statements is polled by that thread and never waits in a runtime's queue.
-            write(store.clone(), batch).await;
         } else {
-            // A flush promises that everything sent before it is written, including the batches still in
-            // flight: wait for them, then write this one before answering.
+            // Written right here: with one batch at a time (nothing is then in flight), so that on the writer's
+            // own thread the whole chain of statements is polled by that thread and never waits in a runtime's
+            // queue; and before answering a flush, which promises that everything sent before it is written,
+            // including the batches still in flight.
             while writes.join_next().await.is_some() {}
             write(store.clone(), batch).await;
             for reply in flushes {
