@@ -382,6 +382,16 @@ mod tests {
         }
     }
 
+    /// Appends seq `seq` of `game` from a room task of its own, which resolves with the writer's answer.
+    fn append_from_room(
+        writer: &BatchWriter,
+        game: GameId,
+        seq: u32,
+    ) -> JoinHandle<Result<(), StoreError>> {
+        let writer = writer.clone();
+        tokio::spawn(async move { writer.append(game, action(seq)).await })
+    }
+
     /// Lets the spawned tasks run until each is blocked (no timers: the runtime is single-threaded).
     async fn settle() {
         for _ in 0..100 {
@@ -393,18 +403,11 @@ mod tests {
     async fn requests_waiting_behind_a_write_go_out_together_in_the_next_one() {
         let store = Arc::new(Recorder::default());
         let writer = BatchWriter::spawn(store.clone());
-        let first = tokio::spawn({
-            let writer = writer.clone();
-            async move { writer.append(1, action(0)).await }
-        });
+        let first = append_from_room(&writer, 1, 0);
         settle().await;
-        let mut rooms = Vec::new();
-        for game in 2..=101 {
-            let writer = writer.clone();
-            rooms.push(tokio::spawn(
-                async move { writer.append(game, action(0)).await },
-            ));
-        }
+        let rooms: Vec<_> = (2..=101)
+            .map(|game| append_from_room(&writer, game, 0))
+            .collect();
         settle().await;
         store.release.notify_one();
         first.await.unwrap().unwrap();
@@ -450,19 +453,13 @@ mod tests {
     async fn games_created_and_ended_share_the_commit_of_the_moves_waiting_with_them() {
         let store = Arc::new(Recorder::default());
         let writer = BatchWriter::spawn(store.clone());
-        let first = tokio::spawn({
-            let writer = writer.clone();
-            async move { writer.append(1, action(0)).await }
-        });
+        let first = append_from_room(&writer, 1, 0);
         settle().await;
         let created = tokio::spawn({
             let writer = writer.clone();
             async move { writer.create_game(new_game()).await }
         });
-        let moved = tokio::spawn({
-            let writer = writer.clone();
-            async move { writer.append(2, action(5)).await }
-        });
+        let moved = append_from_room(&writer, 2, 5);
         let ended = tokio::spawn({
             let writer = writer.clone();
             async move { writer.finish_game(3, end()).await }
@@ -481,23 +478,11 @@ mod tests {
     async fn a_refused_batch_is_retried_one_by_one_so_only_the_bad_room_hears_of_it() {
         let store = Arc::new(Recorder::default());
         let writer = BatchWriter::spawn(store.clone());
-        let first = tokio::spawn({
-            let writer = writer.clone();
-            async move { writer.append(1, action(0)).await }
-        });
+        let first = append_from_room(&writer, 1, 0);
         settle().await;
-        let good = tokio::spawn({
-            let writer = writer.clone();
-            async move { writer.append(2, action(0)).await }
-        });
-        let bad = tokio::spawn({
-            let writer = writer.clone();
-            async move { writer.append(3, action(999)).await }
-        });
-        let also_good = tokio::spawn({
-            let writer = writer.clone();
-            async move { writer.append(4, action(7)).await }
-        });
+        let good = append_from_room(&writer, 2, 0);
+        let bad = append_from_room(&writer, 3, 999);
+        let also_good = append_from_room(&writer, 4, 7);
         settle().await;
         store.release.notify_one();
         first.await.unwrap().unwrap();
@@ -513,10 +498,7 @@ mod tests {
     async fn flush_returns_after_everything_sent_before_it_is_written() {
         let store = Arc::new(Recorder::default());
         let writer = BatchWriter::spawn(store.clone());
-        let first = tokio::spawn({
-            let writer = writer.clone();
-            async move { writer.append(1, action(0)).await }
-        });
+        let first = append_from_room(&writer, 1, 0);
         settle().await;
         let flushed = tokio::spawn({
             let writer = writer.clone();
@@ -538,15 +520,9 @@ mod tests {
             ..Recorder::default()
         });
         let writer = BatchWriter::spawn(store.clone());
-        let first = tokio::spawn({
-            let writer = writer.clone();
-            async move { writer.append(1, action(0)).await }
-        });
+        let first = append_from_room(&writer, 1, 0);
         settle().await;
-        let second = tokio::spawn({
-            let writer = writer.clone();
-            async move { writer.append(2, action(0)).await }
-        });
+        let second = append_from_room(&writer, 2, 0);
         settle().await;
         assert!(
             second.is_finished(),
