@@ -803,14 +803,7 @@ impl Room {
                 ));
             }
             self.members.remove(&conn);
-            self.spectators = self.spectators.saturating_sub(1);
-            self.emit(
-                RoomEvent::Spectators {
-                    count: self.spectators,
-                },
-                None,
-                Some(conn),
-            );
+            self.spectator_gone(Some(conn));
         }
         let now = self.state.clock.now();
         let own_seat = self.seat_of_identity(&identity);
@@ -908,6 +901,18 @@ impl Room {
         Ok(())
     }
 
+    /// One spectator fewer (gone, or now seated): tells the members the new count (but `skip`).
+    fn spectator_gone(&mut self, skip: Option<ConnId>) {
+        self.spectators = self.spectators.saturating_sub(1);
+        self.emit(
+            RoomEvent::Spectators {
+                count: self.spectators,
+            },
+            None,
+            skip,
+        );
+    }
+
     async fn leave(&mut self, conn: ConnId, rid: Option<u64>) -> Result<(), RoomError> {
         let Some(member) = self.members.get(&conn) else {
             return Err(RoomError::new(
@@ -919,14 +924,7 @@ impl Room {
         match member.seat {
             None => {
                 self.members.remove(&conn);
-                self.spectators = self.spectators.saturating_sub(1);
-                self.emit(
-                    RoomEvent::Spectators {
-                        count: self.spectators,
-                    },
-                    None,
-                    None,
-                );
+                self.spectator_gone(None);
             }
             Some(seat) => {
                 if self.live.as_ref().is_some_and(Live::running) {
@@ -954,14 +952,7 @@ impl Room {
         }
         match member.seat {
             None => {
-                self.spectators = self.spectators.saturating_sub(1);
-                self.emit(
-                    RoomEvent::Spectators {
-                        count: self.spectators,
-                    },
-                    None,
-                    None,
-                );
+                self.spectator_gone(None);
                 self.publish_lobby();
             }
             Some(seat) => {
