@@ -197,15 +197,7 @@ async fn a_player_may_hold_only_so_many_rooms() {
     let mut c = server.client().await;
     c.create(freestyle(), TimeControl::None).await;
     c.create(freestyle(), TimeControl::None).await;
-    let reply = c
-        .request(ClientMessage::CreateRoom {
-            rules: freestyle(),
-            time_control: TimeControl::None,
-            rated: false,
-            public: true,
-            colour: protocol::ColourChoice::Black,
-        })
-        .await;
+    let reply = c.request(create_room(freestyle(), TimeControl::None)).await;
     assert_eq!(code_of(reply), "too_many_rooms");
 }
 

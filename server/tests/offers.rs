@@ -243,13 +243,7 @@ async fn closed_rooms_no_longer_count_against_a_connection() {
     let snap = host.create(freestyle(), TimeControl::None).await;
     watcher.join(&snap.id, JoinRole::Spectator).await;
     let too_many = watcher
-        .request(ClientMessage::CreateRoom {
-            rules: freestyle(),
-            time_control: TimeControl::None,
-            rated: false,
-            public: true,
-            colour: protocol::ColourChoice::Black,
-        })
+        .request(create_room(freestyle(), TimeControl::None))
         .await;
     assert!(
         matches!(too_many, protocol::ServerMessage::Error { code, .. } if code == "too_many_rooms")

@@ -380,15 +380,7 @@ impl Client {
 
     /// Creates a room and returns its snapshot.
     pub async fn create(&mut self, rules: RulesSpec, time_control: TimeControl) -> RoomSnapshot {
-        let reply = self
-            .request(ClientMessage::CreateRoom {
-                rules,
-                time_control,
-                rated: false,
-                public: true,
-                colour: ColourChoice::Black,
-            })
-            .await;
+        let reply = self.request(create_room(rules, time_control)).await;
         match reply {
             ServerMessage::Room { room } => room,
             other => panic!("expected a room, got {other:?}"),
@@ -457,6 +449,17 @@ fn outcome(reply: ServerMessage) -> Result<RoomEvent, String> {
         ServerMessage::Error { code, .. } => Err(code),
         ServerMessage::Ack { .. } => Err("ack".into()),
         other => panic!("unexpected reply {other:?}"),
+    }
+}
+
+/// The `create_room` a test sends by default: casual, listed in the lobby, the creator takes black.
+pub fn create_room(rules: RulesSpec, time_control: TimeControl) -> ClientMessage {
+    ClientMessage::CreateRoom {
+        rules,
+        time_control,
+        rated: false,
+        public: true,
+        colour: ColourChoice::Black,
     }
 }
 
