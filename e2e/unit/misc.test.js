@@ -122,15 +122,25 @@ function memoryStorage() {
   return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => m.set(k, String(v)), removeItem: (k) => m.delete(k) };
 }
 
+/** A connection over a fresh set of fake sockets, not yet connected. */
+function fakeConnection() {
+  FakeSocket.all = [];
+  return new Connection('ws://x/ws', { WebSocketImpl: FakeSocket, storage: memoryStorage() });
+}
+
+/** The server's welcome on fake socket `s`. */
+function welcome(s, name = 'g', token = 't') {
+  s.serve({ t: 'welcome', you: { name, guest: true }, token, server_version: '0' });
+}
+
 test('a dropped socket reconnects with the same token and rejoins its rooms from the last version seen', async (t) => {
   t.mock.timers.enable({ apis: ['setTimeout'] });
-  FakeSocket.all = [];
-  const conn = new Connection('ws://x/ws', { WebSocketImpl: FakeSocket, storage: memoryStorage() });
+  const conn = fakeConnection();
   conn.connect();
   const s1 = FakeSocket.all[0];
   s1.onopen();
   assert.deepEqual(s1.sent[0], { t: 'hello', version: 1 });
-  s1.serve({ t: 'welcome', you: { name: 'guest-a', guest: true }, token: 'tokA', server_version: '0' });
+  welcome(s1, 'guest-a', 'tokA');
   const joined = conn.join('r1');
   const joinMsg = s1.sent[1];
   assert.deepEqual({ ...joinMsg, rid: 0 }, { t: 'join', room: 'r1', as: 'player', rid: 0 });
@@ -143,7 +153,7 @@ test('a dropped socket reconnects with the same token and rejoins its rooms from
   const s2 = FakeSocket.all[1];
   s2.onopen();
   assert.deepEqual(s2.sent[0], { t: 'hello', version: 1, token: 'tokA' });
-  s2.serve({ t: 'welcome', you: { name: 'guest-a', guest: true }, token: 'tokA', server_version: '0' });
+  welcome(s2, 'guest-a', 'tokA');
   const rejoin = s2.sent[1];
   assert.equal(rejoin.t, 'join');
   assert.equal(rejoin.since, 5);
@@ -151,12 +161,11 @@ test('a dropped socket reconnects with the same token and rejoins its rooms from
 });
 
 test('requests reject with the server error code and back-off grows to a ceiling', async () => {
-  FakeSocket.all = [];
-  const conn = new Connection('ws://x/ws', { WebSocketImpl: FakeSocket, storage: memoryStorage() });
+  const conn = fakeConnection();
   conn.connect();
   const s = FakeSocket.all[0];
   s.onopen();
-  s.serve({ t: 'welcome', you: { name: 'g', guest: true }, token: 't', server_version: '0' });
+  welcome(s);
   const p = conn.request({ t: 'place', room: 'r', point: 'h8', ply: 1 });
   s.serve({ t: 'error', code: 'not_your_turn', message: 'no', rid: s.sent[1].rid });
   await assert.rejects(p, (e) => e.code === 'not_your_turn');
@@ -172,25 +181,23 @@ test('tier badges key their colour on the tier code', async () => {
 });
 
 test('a room joined before the welcome is joined once, not again by the resumption', () => {
-  FakeSocket.all = [];
-  const conn = new Connection('ws://x/ws', { WebSocketImpl: FakeSocket, storage: memoryStorage() });
+  const conn = fakeConnection();
   conn.connect();
   conn.join('r1').catch(() => {});
   const s = FakeSocket.all[0];
   s.onopen();
-  s.serve({ t: 'welcome', you: { name: 'g', guest: true }, token: 't', server_version: '0' });
+  welcome(s);
   assert.equal(s.sent.filter((m) => m.t === 'join').length, 1);
   conn.close();
 });
 
 test('a connection whose pings go unanswered is dropped and reconnects', (t) => {
   t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
-  FakeSocket.all = [];
-  const conn = new Connection('ws://x/ws', { WebSocketImpl: FakeSocket, storage: memoryStorage() });
+  const conn = fakeConnection();
   conn.connect();
   const s = FakeSocket.all[0];
   s.onopen();
-  s.serve({ t: 'welcome', you: { name: 'g', guest: true }, token: 't', server_version: '0' });
+  welcome(s);
   t.mock.timers.tick(20_000);
   const ping = s.sent.find((m) => m.t === 'ping');
   assert.ok(ping, 'a ping after 20 s');
