@@ -13,10 +13,9 @@ macro_rules! store_impl {
 
         use async_trait::async_trait;
         use ratings::{glicko2, Pool, Rating, Tier};
-        use rules::Color;
         use sqlx::Row;
 
-        use crate::append;
+        use crate::{append, ending};
         use crate::codec::{self, corrupt};
         use crate::{
             Finished, GameEnd, GameId, GameRecord, HistoryPoint, Millis, NewGame, PlayerRef, PoolStanding,
@@ -169,7 +168,8 @@ macro_rules! store_impl {
                         },
                     );
                 }
-                let (black_end, white_end) = seats_at_end(&row.game, row.swapped);
+                let (black_end, white_end) =
+                    ending::seats_at_end(row.game.black.user_id, row.game.white.user_id, row.swapped);
                 let rating_changes = match (
                     black_end.and_then(|u| by_user.remove(&u)),
                     white_end.and_then(|u| by_user.remove(&u)),
@@ -184,6 +184,38 @@ macro_rules! store_impl {
                     end: row.end,
                     rating_changes,
                 })
+            }
+
+            /// [`Store::write_batch`] in one sqlx transaction.
+            async fn write_batch_sqlx(&self, batch: &[Write]) -> Result<Vec<Written>, StoreError> {
+                if batch.is_empty() {
+                    return Ok(Vec::new());
+                }
+                let (_gate, mut tx) = self.begin_write().await?;
+                let mut created = std::collections::VecDeque::new();
+                let mut appends = Vec::new();
+                for w in batch {
+                    match w {
+                        Write::Create(game) => created.push_back(Self::create_in(&mut tx, game).await?),
+                        Write::Append(game, action) => appends.push((*game, action.clone())),
+                        Write::Finish(..) => {}
+                    }
+                }
+                if !appends.is_empty() {
+                    Self::append_in(&mut tx, &appends).await?;
+                }
+                let mut answers = Vec::with_capacity(batch.len());
+                for w in batch {
+                    answers.push(match w {
+                        Write::Create(_) => Written::Created(created.pop_front().ok_or_else(|| {
+                            StoreError::Database("a created game went missing".to_owned())
+                        })?),
+                        Write::Append(..) => Written::Appended,
+                        Write::Finish(game, end) => Written::Finished(Self::finish_in(&mut tx, *game, end).await?),
+                    });
+                }
+                tx.commit().await?;
+                Ok(answers)
             }
 
             /// Inserts a game row inside a write transaction.
@@ -301,14 +333,10 @@ macro_rules! store_impl {
                         .execute(&mut **tx)
                         .await?;
                 }
-                let (black, white) = seats_at_end(&stored.game, swapped);
+                let (black, white) = ending::seats_at_end(stored.game.black.user_id, stored.game.white.user_id, swapped);
                 let rating_changes = match (black, white) {
                     (Some(black), Some(white)) if stored.game.rated && !end.aborted && black != white => {
-                        let score_black = match end.winner {
-                            Some(Color::Black) => glicko2::WIN,
-                            Some(Color::White) => glicko2::LOSS,
-                            None => glicko2::DRAW,
-                        };
+                        let score_black = ending::score_black(end.winner);
                         let pool = Pool::of(stored.game.rules.rule_set());
                         Some(Self::rate(tx, game, pool, black, white, score_black, end.ended_at).await?)
                     }
@@ -373,13 +401,7 @@ macro_rules! store_impl {
                     RatingChange { user_id: white, pool, before: white_before, after: white_after },
                 ];
                 for (change, score) in changes.iter().zip([score_black, 1.0 - score_black]) {
-                    let (win, loss, draw) = if score > 0.75 {
-                        (1i64, 0i64, 0i64)
-                    } else if score < 0.25 {
-                        (0, 1, 0)
-                    } else {
-                        (0, 0, 1)
-                    };
+                    let (win, loss, draw) = ending::tally(score);
                     let tier = Tier::of(&change.after).code();
                     sqlx::query(
                         "UPDATE ratings SET rating = $1, deviation = $2, volatility = $3, games = games + 1, \
@@ -421,67 +443,27 @@ macro_rules! store_impl {
             }
         }
 
-        /// The users seated black and white at the end of the game.
-        fn seats_at_end(game: &NewGame, swapped: bool) -> (Option<UserId>, Option<UserId>) {
-            if swapped {
-                (game.white.user_id, game.black.user_id)
-            } else {
-                (game.black.user_id, game.white.user_id)
-            }
-        }
-
         #[async_trait]
         impl Store for $store {
+            // The game writes are batches of one, so each store has one code path for them.
             async fn create_game(&self, game: &NewGame) -> Result<GameId, StoreError> {
-                let mut tx = self.begin_write().await?;
-                let id = Self::create_in(&mut tx, game).await?;
-                tx.commit().await?;
-                Ok(id)
+                match self.write_batch_routed(&[Write::Create(game.clone())]).await?.pop() {
+                    Some(Written::Created(id)) => Ok(id),
+                    _ => Err(StoreError::Database("a created game went missing".to_owned())),
+                }
             }
 
             async fn append_actions(&self, batch: &[(GameId, StoredAction)]) -> Result<(), StoreError> {
-                if batch.is_empty() {
-                    return Ok(());
-                }
-                let mut tx = self.begin_write().await?;
-                Self::append_in(&mut tx, batch).await?;
-                tx.commit().await?;
-                Ok(())
+                let writes: Vec<Write> = batch.iter().map(|(game, action)| Write::Append(*game, action.clone())).collect();
+                self.write_batch_routed(&writes).await.map(drop)
             }
 
             async fn write_batch(&self, batch: &[Write]) -> Result<Vec<Written>, StoreError> {
-                if batch.is_empty() {
-                    return Ok(Vec::new());
-                }
-                let mut tx = self.begin_write().await?;
-                let mut created = std::collections::VecDeque::new();
-                let mut appends = Vec::new();
-                for w in batch {
-                    match w {
-                        Write::Create(game) => created.push_back(Self::create_in(&mut tx, game).await?),
-                        Write::Append(game, action) => appends.push((*game, action.clone())),
-                        Write::Finish(..) => {}
-                    }
-                }
-                if !appends.is_empty() {
-                    Self::append_in(&mut tx, &appends).await?;
-                }
-                let mut answers = Vec::with_capacity(batch.len());
-                for w in batch {
-                    answers.push(match w {
-                        Write::Create(_) => Written::Created(created.pop_front().ok_or_else(|| {
-                            StoreError::Database("a created game went missing".to_owned())
-                        })?),
-                        Write::Append(..) => Written::Appended,
-                        Write::Finish(game, end) => Written::Finished(Self::finish_in(&mut tx, *game, end).await?),
-                    });
-                }
-                tx.commit().await?;
-                Ok(answers)
+                self.write_batch_routed(batch).await
             }
 
             async fn truncate_actions(&self, game: GameId, keep: u32) -> Result<(), StoreError> {
-                let mut tx = self.begin_write().await?;
+                let (_gate, mut tx) = self.begin_write().await?;
                 let exists: Option<GameId> = sqlx::query_scalar("SELECT id FROM games WHERE id = $1")
                     .bind(game)
                     .fetch_optional(&mut *tx)
@@ -499,10 +481,10 @@ macro_rules! store_impl {
             }
 
             async fn finish_game(&self, game: GameId, end: &GameEnd) -> Result<Option<Finished>, StoreError> {
-                let mut tx = self.begin_write().await?;
-                let finished = Self::finish_in(&mut tx, game, end).await?;
-                tx.commit().await?;
-                Ok(finished)
+                match self.write_batch_routed(&[Write::Finish(game, end.clone())]).await?.pop() {
+                    Some(Written::Finished(finished)) => Ok(finished),
+                    _ => Err(StoreError::Database("a finished game went missing".to_owned())),
+                }
             }
 
             async fn game(&self, id: GameId) -> Result<Option<GameRecord>, StoreError> {
@@ -521,7 +503,7 @@ macro_rules! store_impl {
             }
 
             async fn create_user(&self, name: &str, password_hash: &str, now: Millis) -> Result<User, StoreError> {
-                let mut tx = self.begin_write().await?;
+                let (_gate, mut tx) = self.begin_write().await?;
                 let id: Option<UserId> = sqlx::query_scalar(
                     "INSERT INTO users (name, name_key, password_hash, created_at) VALUES ($1, $2, $3, $4) \
                      ON CONFLICT (name_key) DO NOTHING RETURNING id",
@@ -572,7 +554,7 @@ macro_rules! store_impl {
                     SessionOwner::User(user) => (Some(user.id), None),
                     SessionOwner::Guest(name) => (None, Some(name.as_str())),
                 };
-                let mut tx = self.begin_write().await?;
+                let (_gate, mut tx) = self.begin_write().await?;
                 sqlx::query(
                     "INSERT INTO sessions (token_hash, user_id, guest_name, expires_at) VALUES ($1, $2, $3, $4)",
                 )
@@ -607,7 +589,7 @@ macro_rules! store_impl {
             }
 
             async fn delete_session(&self, token_hash: &[u8]) -> Result<(), StoreError> {
-                let mut tx = self.begin_write().await?;
+                let (_gate, mut tx) = self.begin_write().await?;
                 sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
                     .bind(token_hash)
                     .execute(&mut *tx)
@@ -617,7 +599,7 @@ macro_rules! store_impl {
             }
 
             async fn delete_expired_sessions(&self, now: Millis) -> Result<u64, StoreError> {
-                let mut tx = self.begin_write().await?;
+                let (_gate, mut tx) = self.begin_write().await?;
                 let n = sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")
                     .bind(now)
                     .execute(&mut *tx)

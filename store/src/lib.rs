@@ -9,8 +9,10 @@ mod append;
 mod batch;
 mod codec;
 mod common;
+mod ending;
 mod postgres;
 mod sqlite;
+mod sqlite_writer;
 
 use std::sync::Arc;
 

@@ -39,8 +39,17 @@ impl PostgresStore {
         &self.pool
     }
 
-    async fn begin_write(&self) -> Result<sqlx::Transaction<'static, Postgres>, StoreError> {
-        Ok(self.pool.begin().await?)
+    /// A write transaction. Postgres orders concurrent writers itself (row locks), so there is no gate: the
+    /// `()` stands where SQLite's store returns its write-gate guard.
+    async fn begin_write(&self) -> Result<((), sqlx::Transaction<'static, Postgres>), StoreError> {
+        Ok(((), self.pool.begin().await?))
+    }
+
+    async fn write_batch_routed(
+        &self,
+        batch: &[crate::Write],
+    ) -> Result<Vec<crate::Written>, StoreError> {
+        self.write_batch_sqlx(batch).await
     }
 
     /// The heads of these games (see `append.rs`), with the ids as one array parameter: the statement text is

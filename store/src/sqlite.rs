@@ -3,9 +3,12 @@
 //! WAL mode (readers never block the writer), foreign keys on, `synchronous = FULL` (a committed transaction
 //! survives a power cut, not only a killed process), and a busy timeout. Writes go through a pool of exactly one
 //! connection and start with `BEGIN IMMEDIATE`, so write transactions never interleave and never fail half-way
-//! with a busy snapshot; reads use a separate pool of several connections.
+//! with a busy snapshot; reads use a separate pool of several connections. The game writes of the batch writer
+//! ([`crate::Store::write_batch`]) go to a thread with a connection of its own (`sqlite_writer.rs`); a gate
+//! orders its transactions with the pool's.
 
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::sqlite::{
@@ -13,8 +16,10 @@ use sqlx::sqlite::{
     SqliteSynchronous,
 };
 use sqlx::QueryBuilder;
+use tokio::sync::{Mutex, OwnedMutexGuard};
 
 // `HashMap`, `GameId`, `append` and `sqlx::Row` come in with `store_impl!` at the end of this file.
+use crate::sqlite_writer::SqliteWriter;
 use crate::StoreError;
 
 /// A [`crate::Store`] in a SQLite file.
@@ -22,6 +27,10 @@ use crate::StoreError;
 pub struct SqliteStore {
     reader: SqlitePool,
     writer: SqlitePool,
+    /// Held for the whole of every write transaction of this store, whichever connection runs it.
+    gate: Arc<Mutex<()>>,
+    /// The batch writer's thread, for a database in a file.
+    batches: Option<Arc<SqliteWriter>>,
 }
 
 /// SQLite adds no row locks: the single writer connection already serialises writers.
@@ -49,7 +58,8 @@ impl SqliteStore {
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Full)
             .foreign_keys(true)
-            .busy_timeout(BUSY_TIMEOUT);
+            .busy_timeout(BUSY_TIMEOUT)
+            .pragma("temp_store", "memory");
         if !in_memory {
             if let Some(folder) = options.get_filename().parent() {
                 if !folder.as_os_str().is_empty() {
@@ -73,18 +83,50 @@ impl SqliteStore {
         } else {
             SqlitePoolOptions::new()
                 .max_connections(4)
-                .connect_with(options)
+                .connect_with(options.clone())
                 .await?
         };
-        Ok(SqliteStore { reader, writer })
+        let batches = if in_memory {
+            None
+        } else {
+            Some(Arc::new(SqliteWriter::open(
+                options.get_filename(),
+                BUSY_TIMEOUT,
+            )?))
+        };
+        Ok(SqliteStore {
+            reader,
+            writer,
+            gate: Arc::new(Mutex::new(())),
+            batches,
+        })
     }
 
     fn reader(&self) -> &SqlitePool {
         &self.reader
     }
 
-    async fn begin_write(&self) -> Result<sqlx::Transaction<'static, Sqlite>, StoreError> {
-        Ok(self.writer.begin_with("BEGIN IMMEDIATE").await?)
+    /// A write transaction on the writer pool, with the write gate held until the guard drops (after the
+    /// commit, the guard being declared with the transaction).
+    async fn begin_write(
+        &self,
+    ) -> Result<(OwnedMutexGuard<()>, sqlx::Transaction<'static, Sqlite>), StoreError> {
+        let gate = self.gate.clone().lock_owned().await;
+        Ok((gate, self.writer.begin_with("BEGIN IMMEDIATE").await?))
+    }
+
+    /// A batch goes to the writer thread when there is one (a file), else through sqlx.
+    async fn write_batch_routed(
+        &self,
+        batch: &[crate::Write],
+    ) -> Result<Vec<crate::Written>, StoreError> {
+        match &self.batches {
+            Some(batches) => {
+                let _gate = self.gate.lock().await;
+                batches.write_batch(batch).await
+            }
+            None => self.write_batch_sqlx(batch).await,
+        }
     }
 
     /// The heads of these games (see `append.rs`): `IN` lists, chunked under the bind-parameter limit, each
@@ -149,6 +191,9 @@ impl SqliteStore {
 
     /// Closes both pools, waiting for their connections to finish (a clean WAL checkpoint on the way out).
     async fn close_pools(&self) {
+        if let Some(batches) = &self.batches {
+            batches.close().await;
+        }
         self.reader.close().await;
         self.writer.close().await;
     }

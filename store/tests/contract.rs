@@ -1,5 +1,7 @@
-//! The contract every store keeps, run against SQLite always (a fresh file per test) and against Postgres when
-//! `TEST_DATABASE_URL` is set (a fresh schema per test inside that database, dropped afterwards).
+//! The contract every store keeps, run against SQLite always (a fresh file per test, whose game writes go
+//! through the store's writer thread, and a fresh in-memory database, whose game writes go through sqlx) and
+//! against Postgres when `TEST_DATABASE_URL` is set (a fresh schema per test inside that database, dropped
+//! afterwards).
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -54,6 +56,18 @@ mod support {
         }
     }
 
+    /// A fresh in-memory SQLite database.
+    pub async fn sqlite_memory() -> TestDb {
+        let store = store::open("sqlite::memory:")
+            .await
+            .expect("open in-memory sqlite store");
+        TestDb {
+            store,
+            _dir: None,
+            schema: None,
+        }
+    }
+
     /// A fresh schema in the database `TEST_DATABASE_URL` names, or `None` when it is not set.
     pub async fn postgres() -> Option<TestDb> {
         static NEXT: AtomicU32 = AtomicU32::new(0);
@@ -87,7 +101,7 @@ mod support {
     }
 }
 
-/// Writes each contract test twice: `sqlite::NAME` and `postgres::NAME`.
+/// Writes each contract test three times: `sqlite::NAME`, `sqlite_memory::NAME` and `postgres::NAME`.
 macro_rules! contract {
     ($($name:ident),* $(,)?) => {
         mod sqlite {
@@ -95,6 +109,16 @@ macro_rules! contract {
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn $name() {
                     let db = super::support::sqlite().await;
+                    super::$name(db.store.clone()).await;
+                    db.finish().await;
+                }
+            )*
+        }
+        mod sqlite_memory {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    let db = super::support::sqlite_memory().await;
                     super::$name(db.store.clone()).await;
                     db.finish().await;
                 }
