@@ -1,17 +1,26 @@
 //! Feeds arbitrary text to the protocol's frame decoder, as a hostile client would: decoding must never panic,
 //! must respect the size limit, and every frame it accepts must survive encoding and decoding again unchanged
-//! (so what the server acts on is exactly what the client sent).
+//! (so what the server acts on is exactly what the client sent), and the decoder's fast path must answer exactly
+//! as the step-by-step reading (`decode_checked`) does, error for error.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use protocol::{decode, encode, ClientMessage, ServerMessage, DEFAULT_MAX_FRAME};
+use protocol::{decode, decode_checked, encode, ClientMessage, ServerMessage, DEFAULT_MAX_FRAME};
 
 fuzz_target!(|data: &[u8]| {
     // WebSocket text frames are UTF-8 by the time the decoder sees them (tungstenite checks).
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
+    assert_eq!(
+        decode::<ClientMessage>(text, usize::MAX),
+        decode_checked::<ClientMessage>(text)
+    );
+    assert_eq!(
+        decode::<ServerMessage>(text, usize::MAX),
+        decode_checked::<ServerMessage>(text)
+    );
     match decode::<ClientMessage>(text, DEFAULT_MAX_FRAME) {
         Ok(frame) => {
             assert!(text.len() <= DEFAULT_MAX_FRAME);

@@ -17,7 +17,7 @@ mod server;
 mod types;
 
 pub use client::ClientMessage;
-pub use frame::{decode, encode, DecodeError, DecodeErrorKind, Frame, Tagged};
+pub use frame::{decode, decode_checked, encode, DecodeError, DecodeErrorKind, Frame, Tagged};
 pub use server::{RoomEvent, ServerMessage, VersionedEvent};
 pub use types::{
     Clocks, ColourChoice, ForbiddenPoint, GameResult, JoinRole, LobbyPlayer, LobbyRoom, OfferKind,

@@ -470,3 +470,92 @@ fn messages_name_their_room() {
         assert_eq!(m.room().is_some(), has_room, "{m:?}");
     }
 }
+
+/// A small deterministic generator (xorshift64*), so the mutations below are the same on every run.
+struct Mutator(u64);
+
+impl Mutator {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    /// One edit of the kind a hostile client makes: a character replaced, dropped or doubled, a cut, a key
+    /// repeated, or the `rid` given another type.
+    fn mutate(&mut self, text: &str) -> String {
+        const PIECES: &[&str] = &[
+            "\"",
+            "{",
+            "}",
+            "[",
+            "]",
+            ",",
+            ":",
+            "null",
+            "-1",
+            "1e400",
+            "\"rid\":",
+            "\"t\":\"ping\",",
+            "\\u0061",
+            "18446744073709551616",
+            " ",
+        ];
+        let chars: Vec<char> = text.chars().collect();
+        let at = self.below(chars.len() + 1);
+        let mut out: String = chars[..at].iter().collect();
+        let rest: String = chars[at..].iter().collect();
+        match self.below(6) {
+            0 => out.push_str(PIECES[self.below(PIECES.len())]),
+            1 => {
+                out.push_str(PIECES[self.below(PIECES.len())]);
+                out.push_str(rest.get(1..).unwrap_or(""));
+                return out;
+            }
+            2 => return out,
+            3 => {
+                let piece = PIECES[self.below(PIECES.len())];
+                return format!("{{\"rid\":{piece}{}", text.get(1..).unwrap_or(""));
+            }
+            4 => return text.replacen("{", "{\"t\":\"place\",", 1),
+            _ => out.push_str(&rest.chars().take(1).collect::<String>()),
+        }
+        out.push_str(&rest);
+        out
+    }
+}
+
+#[test]
+fn the_decoder_answers_every_mutated_frame_as_the_step_by_step_reading_does() {
+    let mut texts: Vec<String> = Vec::new();
+    for (i, msg) in all_client_messages().iter().enumerate() {
+        texts.push(encode(msg, Some(i as u64)));
+    }
+    for (i, msg) in all_server_messages().iter().enumerate() {
+        texts.push(encode(msg, (i % 2 == 0).then_some(i as u64)));
+    }
+    let mut m = Mutator(0x9E37_79B9_7F4A_7C15);
+    let mut accepted = 0;
+    for round in 0..20_000 {
+        let base = &texts[round % texts.len()];
+        let mut text = m.mutate(base);
+        if round % 3 == 0 {
+            text = m.mutate(&text);
+        }
+        let client = decode::<ClientMessage>(&text, usize::MAX);
+        assert_eq!(client, decode_checked::<ClientMessage>(&text), "{text}");
+        let server = decode::<ServerMessage>(&text, usize::MAX);
+        assert_eq!(server, decode_checked::<ServerMessage>(&text), "{text}");
+        accepted += usize::from(client.is_ok() || server.is_ok());
+    }
+    // Both kinds of answer were compared: frames that still decode and frames that are refused.
+    assert!(
+        accepted > 1_000 && accepted < 19_000,
+        "{accepted} of 20,000 decoded"
+    );
+}
