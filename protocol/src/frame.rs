@@ -87,19 +87,26 @@ impl std::error::Error for DecodeError {}
 pub fn encode<M: Serialize>(msg: &M, rid: Option<u64>) -> String {
     let text = serde_json::to_string(msg).expect("protocol messages always serialise");
     match rid {
-        Some(rid) if text.starts_with('{') => {
-            let mut framed = String::with_capacity(text.len() + 28);
-            let _ = write!(framed, "{{\"rid\":{rid}");
-            if text.len() > 2 {
-                framed.push(',');
-                framed.push_str(&text[1..]);
-            } else {
-                framed.push('}');
-            }
-            framed
-        }
-        _ => text,
+        Some(rid) => with_rid(&text, rid),
+        None => text,
     }
+}
+
+/// An encoded frame with a request id added (a frame that is not a JSON object is returned as it is): for a
+/// message that goes to many with the requester's copy carrying its id, serialised once.
+pub fn with_rid(text: &str, rid: u64) -> String {
+    if !text.starts_with('{') {
+        return text.to_owned();
+    }
+    let mut framed = String::with_capacity(text.len() + 28);
+    let _ = write!(framed, "{{\"rid\":{rid}");
+    if text.len() > 2 {
+        framed.push(',');
+        framed.push_str(&text[1..]);
+    } else {
+        framed.push('}');
+    }
+    framed
 }
 
 /// The two fields framing reads itself; serde skips the others without building them.

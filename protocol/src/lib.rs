@@ -17,7 +17,9 @@ mod server;
 mod types;
 
 pub use client::ClientMessage;
-pub use frame::{decode, decode_checked, encode, DecodeError, DecodeErrorKind, Frame, Tagged};
+pub use frame::{
+    decode, decode_checked, encode, with_rid, DecodeError, DecodeErrorKind, Frame, Tagged,
+};
 pub use server::{RoomEvent, ServerMessage, VersionedEvent};
 pub use types::{
     Clocks, ColourChoice, ForbiddenPoint, GameResult, JoinRole, LobbyPlayer, LobbyRoom, OfferKind,

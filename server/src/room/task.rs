@@ -579,10 +579,11 @@ impl Room {
             version,
             event,
         };
-        let text: Utf8Bytes = encode(&msg, None).into();
+        let plain = encode(&msg, None);
         let actor_text = actor.and_then(|(conn, rid)| {
-            rid.map(|rid| (conn, Utf8Bytes::from(encode(&msg, Some(rid)))))
+            rid.map(|rid| (conn, Utf8Bytes::from(protocol::with_rid(&plain, rid))))
         });
+        let text: Utf8Bytes = plain.into();
         let now = self.state.clock.now();
         let mut resync = Vec::new();
         for (&id, m) in &mut self.members {
