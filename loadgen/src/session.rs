@@ -195,10 +195,30 @@ impl Client {
             return self.dropped(ctx, "send_failed");
         }
         let mut room_rx = table.room.subscribe();
+        // Timers live as long as the session, not one iteration: a fresh `sleep_until` per received frame is
+        // registered in and removed from tokio's timer wheel every time. The stone timer is reset only when a new
+        // stone is planned.
+        let closed = sleep_until(t.closed.into());
+        tokio::pin!(closed);
+        let stone_timer = sleep_until(t.closed.into());
+        tokio::pin!(stone_timer);
+        let mut stone_timer_at = None;
         loop {
-            let far = Instant::now() + Duration::from_secs(3600);
-            let act_at = self.next_at.unwrap_or(far);
-            let create_at = self.create_at.unwrap_or(far);
+            if let Some(at) = self.next_at {
+                // A stone already due (always so without think time) goes out now, not after a trip through
+                // the timer wheel.
+                if at <= Instant::now() {
+                    match self.act(&mut ws, ctx, table).await {
+                        Ok(()) => continue,
+                        Err(_) => return self.dropped(ctx, "send_failed"),
+                    }
+                }
+                if stone_timer_at != Some(at) {
+                    stone_timer.as_mut().reset(at.into());
+                    stone_timer_at = Some(at);
+                }
+            }
+            let create_at = self.create_at;
             let await_room = self.await_room;
             let result: anyhow::Result<Option<Outcome>> = tokio::select! {
                 frame = ws.next() => match frame {
@@ -217,10 +237,11 @@ impl Client {
                     Some(Ok(_)) => Ok(None),
                     Some(Err(_)) | None => Ok(Some(self.dropped(ctx, "connection_lost"))),
                 },
-                _ = sleep_until(act_at.into()), if self.next_at.is_some() => {
+                () = &mut stone_timer, if self.next_at.is_some() => {
                     self.act(&mut ws, ctx, table).await.map(|_| None)
                 }
-                _ = sleep_until(create_at.into()), if self.create_at.is_some() => {
+                // Built only when polled: the creator waits for this once per session.
+                () = async { sleep_until(create_at.unwrap_or(t.closed).into()).await }, if create_at.is_some() => {
                     self.create_at = None;
                     let msg = ClientMessage::CreateRoom {
                         rules: ctx.rules,
@@ -242,7 +263,7 @@ impl Client {
                         None => Ok(None),
                     }
                 }
-                _ = sleep_until(t.closed.into()) => {
+                () = &mut closed => {
                     let _ = ws.send(Message::Close(Some(CloseFrame { code: CloseCode::Normal, reason: "".into() }))).await;
                     // Read until the server answers the close, so it sees a clean close and not a reset.
                     let _ = tokio::time::timeout(Duration::from_millis(500), async {
