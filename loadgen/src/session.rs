@@ -1,7 +1,6 @@
 //! One simulated game: a creator, a joiner and spectators, each a client that follows the run's timeline, keeps
 //! a replica of the game from the server's events, plays when it is its turn, and reconnects when asked to.
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -47,7 +46,43 @@ pub struct Ctx {
 #[derive(Debug)]
 struct Table {
     room: watch::Sender<Option<String>>,
-    sent: Mutex<HashMap<(i64, u32), Instant>>,
+    sent: Mutex<Sent>,
+}
+
+/// When each stone of the table's current game was sent. A room plays one game at a time, so a list by ply
+/// replaces a map keyed by game and ply (no hashing per stone, and no clean-up between games).
+#[derive(Debug, Default)]
+struct Sent {
+    game: i64,
+    at: Vec<Option<Instant>>,
+}
+
+impl Sent {
+    /// Starts over for `game` unless that is the game already kept.
+    fn start(&mut self, game: i64) {
+        if self.game != game {
+            self.game = game;
+            self.at.clear();
+        }
+    }
+
+    /// Stone `ply` of `game` was sent `at`; a stone of another game starts the list over.
+    fn insert(&mut self, game: i64, ply: u32, at: Instant) {
+        self.start(game);
+        let i = ply as usize;
+        if self.at.len() <= i {
+            self.at.resize(i + 1, None);
+        }
+        self.at[i] = Some(at);
+    }
+
+    /// When stone `ply` of `game` was sent, if it is of the game kept.
+    fn get(&self, game: i64, ply: u32) -> Option<Instant> {
+        if game != self.game {
+            return None;
+        }
+        self.at.get(ply as usize).copied().flatten()
+    }
 }
 
 /// The part a client plays in its game.
@@ -63,7 +98,7 @@ pub async fn run_game(g: usize, ctx: Arc<Ctx>) {
     let (room_tx, _) = watch::channel(None);
     let table = Arc::new(Table {
         room: room_tx,
-        sent: Mutex::new(HashMap::new()),
+        sent: Mutex::new(Sent::default()),
     });
     let per_game = 2 + ctx.args.spectators;
     let mut tasks = Vec::with_capacity(per_game);
@@ -439,11 +474,7 @@ impl Client {
                 }
                 if self.role == Role::Creator {
                     ctx.rec.game_started();
-                    table
-                        .sent
-                        .lock()
-                        .expect("table lock")
-                        .retain(|(g, _), _| *g == game_id);
+                    table.sent.lock().expect("table lock").start(game_id);
                 }
                 self.game = Some(Game::new(self.rules));
                 self.pending = None;
@@ -456,12 +487,7 @@ impl Client {
                     return Ok(());
                 };
                 ctx.ledger.stone(game_id, ply, point);
-                let sent = table
-                    .sent
-                    .lock()
-                    .expect("table lock")
-                    .get(&(game_id, ply))
-                    .copied();
+                let sent = table.sent.lock().expect("table lock").get(game_id, ply);
                 if self.role == Role::Spectator {
                     if let Some(at) = sent {
                         ctx.rec.latency(Audience::Spectator, at.elapsed());
@@ -584,7 +610,7 @@ impl Client {
             .sent
             .lock()
             .expect("table lock")
-            .insert((game_id, ply), Instant::now());
+            .insert(game_id, ply, Instant::now());
         let rid = self
             .send(ws, ClientMessage::Place { room, point, ply })
             .await?;
