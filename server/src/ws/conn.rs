@@ -8,8 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
-use futures_util::stream::{SplitSink, SplitStream};
-use futures_util::{SinkExt, StreamExt};
+use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use protocol::{code, decode, encode, ClientMessage, Frame, ServerMessage, You};
 use tokio::sync::{mpsc, oneshot, Notify};
 
@@ -76,14 +75,22 @@ pub(super) fn outbox(state: &AppState) -> (Outbox, mpsc::Receiver<Out>, Arc<Noti
     (outbox, rx, kick)
 }
 
-async fn write(
-    mut sink: SplitSink<WebSocket, Message>,
+async fn write<S>(
+    mut sink: S,
     mut rx: mpsc::Receiver<Out>,
     kick: Arc<Notify>,
     ping_every: Duration,
     _done: oneshot::Sender<()>,
-) {
+) where
+    S: Sink<Message> + Unpin,
+{
     let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
+    // One kick waiter for the whole connection, polled by both selects below: a fresh `notified()` per select
+    // would join and leave the Notify's waiter list (a mutex each time) twice for every frame sent. A kick that
+    // comes while this waiter is not being polled is kept in it (or as the Notify's permit before its first
+    // poll), so none is lost; and it completes only once, since either select then stops the writer.
+    let kicked = kick.notified();
+    tokio::pin!(kicked);
     loop {
         tokio::select! {
             out = rx.recv() => match out {
@@ -95,7 +102,7 @@ async fn write(
                                 break;
                             }
                         }
-                        () = kick.notified() => break,
+                        () = &mut kicked => break,
                     }
                 }
                 Some(Out::Close(code, reason)) => {
@@ -108,7 +115,7 @@ async fn write(
                     break;
                 }
             },
-            () = kick.notified() => {
+            () = &mut kicked => {
                 let frame = CloseFrame { code: CLOSE_POLICY, reason: "too slow".into() };
                 let _ = tokio::time::timeout(CLOSE_WAIT, sink.send(Message::Close(Some(frame)))).await;
                 break;
@@ -186,30 +193,46 @@ impl Conn {
         }
     }
 
-    async fn read(
-        &mut self,
-        mut stream: SplitStream<WebSocket>,
-        mut writer_done: oneshot::Receiver<()>,
-    ) {
+    async fn read<St>(&mut self, mut stream: St, mut writer_done: oneshot::Receiver<()>)
+    where
+        St: Stream<Item = Result<Message, axum::Error>> + Unpin,
+    {
         let mut shutdown = self.state.shutdown.subscribe();
+        // The shutdown waiter and the idle timer live as long as the connection: built afresh for every frame,
+        // each would register with the watch channel and the timer wheel and leave again per frame.
+        let shutting_down = async move {
+            let _ = shutdown.wait_for(|&s| s).await;
+        };
+        tokio::pin!(shutting_down);
         let idle = Duration::from_secs(self.state.config.idle_secs.max(1));
+        // The connection is idle when no frame came for `idle` since the reader last began to wait. The timer is
+        // set for that deadline only when it fires early, not moved forward on every frame.
+        let mut waiting_since = tokio::time::Instant::now();
+        let idle_timer = tokio::time::sleep_until(waiting_since + idle);
+        tokio::pin!(idle_timer);
         while !self.closing {
             let next = tokio::select! {
                 biased;
-                () = async { let _ = shutdown.wait_for(|&s| s).await; } => {
+                () = &mut shutting_down => {
                     let _ = self.outbox.send(Out::Close(CLOSE_GOING_AWAY, "server shutting down")).await;
                     return;
                 }
                 _ = &mut writer_done => return,
-                next = tokio::time::timeout(idle, stream.next()) => next,
-            };
-            let message = match next {
-                Err(_) => {
+                // Before the idle timer: a frame that is there wins over a deadline that passed meanwhile.
+                next = stream.next() => next,
+                () = &mut idle_timer => {
+                    let deadline = waiting_since + idle;
+                    if tokio::time::Instant::now() < deadline {
+                        idle_timer.as_mut().reset(deadline);
+                        continue;
+                    }
                     let _ = self.outbox.send(Out::Close(1000, "idle")).await;
                     return;
                 }
-                Ok(None) => return,
-                Ok(Some(Err(e))) => {
+            };
+            let message = match next {
+                None => return,
+                Some(Err(e)) => {
                     tracing::debug!(conn = self.outbox.id, error = %e, "read failed");
                     let _ = self
                         .outbox
@@ -217,7 +240,7 @@ impl Conn {
                         .await;
                     return;
                 }
-                Ok(Some(Ok(m))) => m,
+                Some(Ok(m)) => m,
             };
             match message {
                 Message::Text(text) => self.on_text_frame(&text).await,
@@ -238,6 +261,7 @@ impl Conn {
                 }
                 Message::Pong(_) => {}
             }
+            waiting_since = tokio::time::Instant::now();
         }
     }
 
@@ -590,5 +614,202 @@ fn check_time_control(tc: &protocol::TimeControl) -> Result<(), RoomError> {
             code::INVALID_TIME_CONTROL,
             "base time 1 s to 3 h, increment up to 10 min; byo-yomi 1 to 30 periods of 1 s to 10 min",
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::pin::Pin;
+    use std::task::{Context, Poll};
+
+    use futures_util::stream;
+
+    use super::*;
+    use crate::Config;
+
+    /// A client that stopped reading: every send waits forever.
+    struct Stuck;
+
+    impl Sink<Message> for Stuck {
+        type Error = axum::Error;
+
+        fn poll_ready(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+            Poll::Pending
+        }
+
+        fn start_send(self: Pin<&mut Self>, _: Message) -> Result<(), Self::Error> {
+            Ok(())
+        }
+
+        fn poll_flush(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+            Poll::Pending
+        }
+
+        fn poll_close(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+            Poll::Pending
+        }
+    }
+
+    /// A client that reads everything: keeps what was sent.
+    #[derive(Default)]
+    struct Sent(Vec<Message>);
+
+    impl Sink<Message> for Sent {
+        type Error = axum::Error;
+
+        fn poll_ready(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+            Poll::Ready(Ok(()))
+        }
+
+        fn start_send(mut self: Pin<&mut Self>, m: Message) -> Result<(), Self::Error> {
+            self.0.push(m);
+            Ok(())
+        }
+
+        fn poll_flush(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+            Poll::Ready(Ok(()))
+        }
+
+        fn poll_close(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+            Poll::Ready(Ok(()))
+        }
+    }
+
+    fn text(s: &str) -> Out {
+        Out::Text(s.into())
+    }
+
+    #[tokio::test]
+    async fn a_kick_stops_the_writer_while_a_send_is_blocked() {
+        let (tx, rx) = mpsc::channel(4);
+        let kick = Arc::new(Notify::new());
+        let (done, _done_rx) = oneshot::channel();
+        tx.send(text("a")).await.unwrap();
+        let writer = tokio::spawn(write(
+            Stuck,
+            rx,
+            kick.clone(),
+            Duration::from_secs(60),
+            done,
+        ));
+        // Let the writer take the frame and block in its send.
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        kick.notify_one();
+        tokio::time::timeout(Duration::from_secs(5), writer)
+            .await
+            .expect("the kicked writer stopped")
+            .unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_kick_after_frames_went_out_closes_with_1008_too_slow() {
+        let (tx, rx) = mpsc::channel(4);
+        let kick = Arc::new(Notify::new());
+        let (done, _done_rx) = oneshot::channel();
+        let mut sent = Sent::default();
+        let drive = async {
+            tx.send(text("a")).await.unwrap();
+            tx.send(text("b")).await.unwrap();
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            kick.notify_one();
+            tx
+        };
+        let ((), _tx) = tokio::join!(
+            write(&mut sent, rx, kick.clone(), Duration::from_secs(60), done),
+            drive
+        );
+        let close = Message::Close(Some(CloseFrame {
+            code: CLOSE_POLICY,
+            reason: "too slow".into(),
+        }));
+        assert_eq!(
+            sent.0,
+            vec![Message::Text("a".into()), Message::Text("b".into()), close]
+        );
+    }
+
+    #[tokio::test]
+    async fn a_kick_before_the_writer_starts_is_not_lost() {
+        let (_tx, rx) = mpsc::channel(4);
+        let kick = Arc::new(Notify::new());
+        let (done, _done_rx) = oneshot::channel();
+        kick.notify_one();
+        let mut sent = Sent::default();
+        write(&mut sent, rx, kick, Duration::from_secs(60), done).await;
+        assert!(
+            matches!(&sent.0[..], [Message::Close(Some(f))] if f.code == CLOSE_POLICY),
+            "{:?}",
+            sent.0
+        );
+    }
+
+    #[tokio::test]
+    async fn the_writer_pings_every_ping_interval() {
+        let (tx, rx) = mpsc::channel::<Out>(4);
+        let kick = Arc::new(Notify::new());
+        let (done, _done_rx) = oneshot::channel();
+        let mut sent = Sent::default();
+        let drive = async {
+            tokio::time::sleep(Duration::from_millis(110)).await;
+            drop(tx);
+        };
+        tokio::join!(
+            write(&mut sent, rx, kick, Duration::from_millis(30), done),
+            drive
+        );
+        let pings = sent
+            .0
+            .iter()
+            .filter(|m| matches!(m, Message::Ping(_)))
+            .count();
+        assert!(pings >= 2, "{:?}", sent.0);
+    }
+
+    async fn state(idle_secs: u64) -> (AppState, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = store::open(&dir.path().join("t.db").to_string_lossy())
+            .await
+            .unwrap();
+        let config = Config {
+            idle_secs,
+            ..Config::default()
+        };
+        (AppState::new(config, store).await.unwrap(), dir)
+    }
+
+    #[tokio::test]
+    async fn a_connection_is_closed_as_idle_only_after_a_whole_idle_time_without_frames() {
+        let (state, _dir) = state(1).await;
+        let (outbox, mut rx, _kick) = outbox(&state);
+        let (_writer, writer_done) = oneshot::channel();
+        // A frame every 0.6 s for three frames keeps the connection open past its first idle second.
+        let frames = stream::unfold((), |()| async {
+            tokio::time::sleep(Duration::from_millis(600)).await;
+            Some((Ok(Message::Pong(Default::default())), ()))
+        })
+        .take(3)
+        .chain(stream::pending());
+        let mut conn = Conn::open(state, outbox, None);
+        let started = Instant::now();
+        conn.read(Box::pin(frames), writer_done).await;
+        let waited = started.elapsed();
+        assert!(matches!(rx.try_recv(), Ok(Out::Close(1000, "idle"))));
+        assert!(waited >= Duration::from_millis(2700), "{waited:?}");
+        conn.close().await;
+    }
+
+    #[tokio::test]
+    async fn shutdown_closes_a_connection_with_1001() {
+        let (state, _dir) = state(60).await;
+        let (outbox, mut rx, _kick) = outbox(&state);
+        let (_writer, writer_done) = oneshot::channel();
+        let mut conn = Conn::open(state.clone(), outbox, None);
+        let shut = async {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            state.shutdown.send_replace(true);
+        };
+        tokio::join!(conn.read(stream::pending(), writer_done), shut);
+        assert!(matches!(rx.try_recv(), Ok(Out::Close(CLOSE_GOING_AWAY, _))));
+        conn.close().await;
     }
 }
