@@ -464,6 +464,8 @@ macro_rules! store_impl {
 
             async fn truncate_actions(&self, game: GameId, keep: u32) -> Result<(), StoreError> {
                 let (_gate, mut tx) = self.begin_write().await?;
+                // Whatever the store remembers of the game's last action is about to be wrong.
+                self.forget_head(game);
                 let exists: Option<GameId> = sqlx::query_scalar("SELECT id FROM games WHERE id = $1")
                     .bind(game)
                     .fetch_optional(&mut *tx)

@@ -45,6 +45,9 @@ impl PostgresStore {
         Ok(((), self.pool.begin().await?))
     }
 
+    /// Postgres reads every batch's heads from the database: nothing to forget.
+    fn forget_head(&self, _game: crate::GameId) {}
+
     async fn write_batch_routed(
         &self,
         batch: &[crate::Write],

@@ -115,6 +115,13 @@ impl SqliteStore {
         Ok((gate, self.writer.begin_with("BEGIN IMMEDIATE").await?))
     }
 
+    /// Drops the writer thread's cached head of a game (before a takeback; the caller holds the write gate).
+    fn forget_head(&self, game: GameId) {
+        if let Some(batches) = &self.batches {
+            batches.forget(game);
+        }
+    }
+
     /// A batch goes to the writer thread when there is one (a file), else through sqlx.
     async fn write_batch_routed(
         &self,

@@ -14,7 +14,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;
 use std::sync::mpsc as std_mpsc;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use ratings::{glicko2, Pool, Rating, Tier};
@@ -40,10 +40,17 @@ type Job = (
     oneshot::Sender<Result<Vec<Written>, StoreError>>,
 );
 
+/// The committed head (next seq, stones on the board) of each live game the thread has written, so a batch reads
+/// from the database only the heads of games it has not seen: every write of `actions` goes through this thread
+/// except a takeback, which forgets its game first ([`SqliteWriter::forget`]), and the cache is updated only after
+/// a commit. An ended game is dropped from it, which keeps it to the live games.
+type Heads = Arc<Mutex<HashMap<GameId, Head>>>;
+
 /// The handle to the writer thread.
 pub(crate) struct SqliteWriter {
     jobs: Mutex<Option<std_mpsc::Sender<Job>>>,
     stopped: Mutex<Option<oneshot::Receiver<()>>>,
+    heads: Heads,
 }
 
 impl std::fmt::Debug for SqliteWriter {
@@ -65,13 +72,15 @@ impl SqliteWriter {
         conn.set_prepared_statement_cache_capacity(32);
         let (jobs, rx) = std_mpsc::channel::<Job>();
         let (stopped_tx, stopped) = oneshot::channel();
+        let heads = Heads::default();
+        let cache = heads.clone();
         std::thread::Builder::new()
             .name("sqlite-writer".to_owned())
             .spawn(move || {
                 let mut conn = conn;
                 let sql = Sql::new();
                 while let Ok((batch, reply)) = rx.recv() {
-                    let _ = reply.send(write_batch(&mut conn, &sql, &batch));
+                    let _ = reply.send(write_batch(&mut conn, &sql, &cache, &batch));
                 }
                 // Closing the last connection checkpoints the WAL.
                 drop(conn);
@@ -81,7 +90,14 @@ impl SqliteWriter {
         Ok(SqliteWriter {
             jobs: Mutex::new(Some(jobs)),
             stopped: Mutex::new(Some(stopped)),
+            heads,
         })
+    }
+
+    /// Drops a game's cached head (a takeback is about to delete some of its actions; the caller holds the write
+    /// gate, so no batch runs meanwhile and the next one reads the head from the database).
+    pub(crate) fn forget(&self, game: GameId) {
+        self.heads.lock().expect("heads lock").remove(&game);
     }
 
     /// Runs one batch in one transaction on the writer thread (the caller holds the write gate).
@@ -134,6 +150,7 @@ impl Sql {
 fn write_batch(
     conn: &mut Connection,
     sql: &Sql,
+    cache: &Heads,
     batch: &[Write],
 ) -> Result<Vec<Written>, StoreError> {
     if batch.is_empty() {
@@ -149,9 +166,11 @@ fn write_batch(
             Write::Finish(..) => {}
         }
     }
-    if !appends.is_empty() {
-        append(&tx, sql, &appends)?;
-    }
+    let mut heads = if appends.is_empty() {
+        HashMap::new()
+    } else {
+        append(&tx, sql, cache, &appends)?
+    };
     let mut answers = Vec::with_capacity(batch.len());
     for w in batch {
         answers.push(match w {
@@ -165,6 +184,18 @@ fn write_batch(
         });
     }
     tx.commit()?;
+    for answer in &answers {
+        if let Written::Created(game) = answer {
+            heads.insert(*game, Head { next: 0, stones: 0 });
+        }
+    }
+    let mut cache = cache.lock().expect("heads lock");
+    cache.extend(heads);
+    for w in batch {
+        if let Write::Finish(game, _) = w {
+            cache.remove(game);
+        }
+    }
     Ok(answers)
 }
 
@@ -195,17 +226,31 @@ fn create(tx: &Transaction<'_>, game: &NewGame) -> Result<GameId, StoreError> {
     )?)
 }
 
-/// The checks of `append.rs` against each game's head, then one cached `INSERT` per row.
+/// The checks of `append.rs` against each game's head (cached, or read), then one cached `INSERT` per row.
+/// Returns the heads the batch leaves, for the cache once it is committed.
 fn append(
     tx: &Transaction<'_>,
     sql: &Sql,
+    cache: &Heads,
     batch: &[(GameId, StoredAction)],
-) -> Result<(), StoreError> {
+) -> Result<HashMap<GameId, Head>, StoreError> {
     let mut heads = HashMap::with_capacity(batch.len());
+    let mut unknown = Vec::new();
     {
-        let mut head = tx.prepare_cached(&sql.head)?;
+        let cache = cache.lock().expect("heads lock");
         for (game, _) in batch {
-            if heads.contains_key(game) {
+            match cache.get(game) {
+                Some(head) => {
+                    heads.insert(*game, *head);
+                }
+                None => unknown.push(*game),
+            }
+        }
+    }
+    if !unknown.is_empty() {
+        let mut head = tx.prepare_cached(&sql.head)?;
+        for game in unknown {
+            if heads.contains_key(&game) {
                 continue;
             }
             let found = head
@@ -217,7 +262,7 @@ fn append(
                 })
                 .optional()?;
             if let Some(found) = found {
-                heads.insert(*game, found);
+                heads.insert(game, found);
             }
         }
     }
@@ -237,7 +282,7 @@ fn append(
         append::check_retries(&retries, &stored)?;
     }
     let mut insert = tx.prepare_cached(&sql.insert)?;
-    for row in rows {
+    for row in &rows {
         insert.execute(params![
             row.game,
             row.seq,
@@ -249,8 +294,14 @@ fn append(
             row.remaining_white_ms,
             row.at
         ])?;
+        if let Some(head) = heads.get_mut(&row.game) {
+            head.next = row.seq + 1;
+            if let Some(ply) = row.ply {
+                head.stones = ply;
+            }
+        }
     }
-    Ok(())
+    Ok(heads)
 }
 
 /// What ending needs of the game row the `UPDATE` returns.
