@@ -15,7 +15,7 @@ macro_rules! store_impl {
         use ratings::{glicko2, Pool, Rating, Tier};
         use sqlx::Row;
 
-        use crate::{append, ending};
+        use crate::{append, ending, statements};
         use crate::codec::{self, corrupt};
         use crate::{
             Finished, GameEnd, GameId, GameRecord, HistoryPoint, Millis, NewGame, PlayerRef, PoolStanding,
@@ -221,11 +221,7 @@ macro_rules! store_impl {
             /// Inserts a game row inside a write transaction.
             async fn create_in(tx: &mut sqlx::Transaction<'static, $db>, game: &NewGame) -> Result<GameId, StoreError> {
                 let (size, rule_set, policy, opening) = codec::rules_columns(&game.rules);
-                let id: GameId = sqlx::query_scalar(
-                    "INSERT INTO games (room, board_size, rule_set, forbidden_policy, opening, time_control, public, \
-                     rated, black_name, black_user_id, white_name, white_user_id, started_at) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id",
-                )
+                let id: GameId = sqlx::query_scalar(statements::INSERT_GAME)
                 .bind(&game.room)
                 .bind(size)
                 .bind(rule_set)
@@ -303,7 +299,7 @@ macro_rules! store_impl {
                     .fetch_optional(&mut **tx)
                     .await?;
                 let Some(row) = ended else {
-                    let exists: Option<GameId> = sqlx::query_scalar("SELECT id FROM games WHERE id = $1")
+                    let exists: Option<GameId> = sqlx::query_scalar(statements::GAME_EXISTS)
                         .bind(game)
                         .fetch_optional(&mut **tx)
                         .await?;
@@ -315,9 +311,7 @@ macro_rules! store_impl {
                 let stored = game_row(&row)?;
                 // Only an opening with a swap can have exchanged the colours.
                 let swapped = if stored.game.rules.opening().swaps_after_three() {
-                    let swaps: Vec<String> = sqlx::query_scalar(
-                        "SELECT action FROM actions WHERE game_id = $1 AND action LIKE '%decide_swap%' ORDER BY seq",
-                    )
+                    let swaps: Vec<String> = sqlx::query_scalar(statements::SWAP_ACTIONS)
                     .bind(game)
                     .fetch_all(&mut **tx)
                     .await?;
@@ -327,7 +321,7 @@ macro_rules! store_impl {
                     false
                 };
                 if swapped {
-                    sqlx::query("UPDATE games SET swapped = $1 WHERE id = $2")
+                    sqlx::query(statements::MARK_SWAPPED)
                         .bind(true)
                         .bind(game)
                         .execute(&mut **tx)
@@ -361,10 +355,7 @@ macro_rules! store_impl {
                 // same players lock in the same order and cannot deadlock.
                 let (low, high) = if black < white { (black, white) } else { (white, black) };
                 for user in [low, high] {
-                    sqlx::query(
-                        "INSERT INTO ratings (user_id, pool, rating, deviation, volatility, tier, updated_at) \
-                         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (user_id, pool) DO NOTHING",
-                    )
+                    sqlx::query(statements::ENSURE_RATING)
                     .bind(user)
                     .bind(pool.as_str())
                     .bind(default.rating)
@@ -375,10 +366,7 @@ macro_rules! store_impl {
                     .execute(&mut **tx)
                     .await?;
                 }
-                let sql = format!(
-                    "SELECT user_id, rating, deviation, volatility FROM ratings \
-                     WHERE pool = $1 AND user_id IN ($2, $3) ORDER BY user_id{LOCK_RATINGS}"
-                );
+                let sql = format!("{}{LOCK_RATINGS}", statements::RATINGS_OF_TWO);
                 let rows = sqlx::query(&sql)
                     .bind(pool.as_str())
                     .bind(low)
@@ -403,11 +391,7 @@ macro_rules! store_impl {
                 for (change, score) in changes.iter().zip([score_black, 1.0 - score_black]) {
                     let (win, loss, draw) = ending::tally(score);
                     let tier = Tier::of(&change.after).code();
-                    sqlx::query(
-                        "UPDATE ratings SET rating = $1, deviation = $2, volatility = $3, games = games + 1, \
-                         wins = wins + $4, losses = losses + $5, draws = draws + $6, tier = $7, updated_at = $8 \
-                         WHERE user_id = $9 AND pool = $10",
-                    )
+                    sqlx::query(statements::UPDATE_RATING)
                     .bind(change.after.rating)
                     .bind(change.after.deviation)
                     .bind(change.after.volatility)
@@ -420,11 +404,7 @@ macro_rules! store_impl {
                     .bind(pool.as_str())
                     .execute(&mut **tx)
                     .await?;
-                    sqlx::query(
-                        "INSERT INTO rating_changes (game_id, user_id, pool, rating_before, deviation_before, \
-                         volatility_before, rating_after, deviation_after, volatility_after, tier_after, at) \
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-                    )
+                    sqlx::query(statements::INSERT_RATING_CHANGE)
                     .bind(game)
                     .bind(change.user_id)
                     .bind(pool.as_str())
@@ -466,7 +446,7 @@ macro_rules! store_impl {
                 let (_gate, mut tx) = self.begin_write().await?;
                 // Whatever the store remembers of the game's last action is about to be wrong.
                 self.forget_head(game);
-                let exists: Option<GameId> = sqlx::query_scalar("SELECT id FROM games WHERE id = $1")
+                let exists: Option<GameId> = sqlx::query_scalar(statements::GAME_EXISTS)
                     .bind(game)
                     .fetch_optional(&mut *tx)
                     .await?;

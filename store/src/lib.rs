@@ -13,6 +13,7 @@ mod ending;
 mod postgres;
 mod sqlite;
 mod sqlite_writer;
+mod statements;
 
 use std::sync::Arc;
 

@@ -22,7 +22,7 @@ use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBe
 use tokio::sync::oneshot;
 
 use crate::append::{self, Head};
-use crate::{codec, ending};
+use crate::{codec, ending, statements};
 use crate::{
     Finished, GameEnd, GameId, Millis, NewGame, RatingChange, StoreError, StoredAction, UserId,
     Write, Written,
@@ -64,8 +64,8 @@ impl SqliteWriter {
     pub(crate) fn open(path: &Path, busy_timeout: Duration) -> Result<SqliteWriter, StoreError> {
         let conn = Connection::open(path)?;
         conn.busy_timeout(busy_timeout)?;
-        // The same settings as the sqlx connections (see `sqlite.rs`); WAL is a property of the file already.
-        conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(()))?;
+        // The same settings as the sqlx connections (see `sqlite.rs`); WAL is a property of the file, set when the
+        // store opened it, so it is not set again here.
         conn.execute_batch(
             "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;",
         )?;
@@ -201,11 +201,7 @@ fn write_batch(
 
 fn create(tx: &Transaction<'_>, game: &NewGame) -> Result<GameId, StoreError> {
     let (size, rule_set, policy, opening) = codec::rules_columns(&game.rules);
-    let mut insert = tx.prepare_cached(
-        "INSERT INTO games (room, board_size, rule_set, forbidden_policy, opening, time_control, public, \
-         rated, black_name, black_user_id, white_name, white_user_id, started_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) RETURNING id",
-    )?;
+    let mut insert = tx.prepare_cached(statements::INSERT_GAME)?;
     Ok(insert.query_row(
         params![
             game.room,
@@ -344,7 +340,7 @@ fn finish(
         .optional()?;
     let Some((size, rule_set, policy, opening, rated, black, white)) = ended else {
         let exists: Option<GameId> = tx
-            .prepare_cached("SELECT id FROM games WHERE id = ?1")?
+            .prepare_cached(statements::GAME_EXISTS)?
             .query_row([game], |row| row.get(0))
             .optional()?;
         return match exists {
@@ -361,9 +357,7 @@ fn finish(
         pool: Pool::of(rules.rule_set()),
     };
     let swapped = if ended.swaps {
-        let mut read = tx.prepare_cached(
-            "SELECT action FROM actions WHERE game_id = ?1 AND action LIKE '%decide_swap%' ORDER BY seq",
-        )?;
+        let mut read = tx.prepare_cached(statements::SWAP_ACTIONS)?;
         let texts = read
             .query_map([game], |row| row.get::<_, String>(0))?
             .collect::<Result<Vec<_>, _>>()?;
@@ -376,8 +370,8 @@ fn finish(
         false
     };
     if swapped {
-        tx.prepare_cached("UPDATE games SET swapped = 1 WHERE id = ?1")?
-            .execute([game])?;
+        tx.prepare_cached(statements::MARK_SWAPPED)?
+            .execute(params![true, game])?;
     }
     let (black, white) = ending::seats_at_end(ended.black, ended.white, swapped);
     let rating_changes = match (black, white) {
@@ -411,10 +405,7 @@ fn rate(
 ) -> Result<[RatingChange; 2], StoreError> {
     let default = Rating::default();
     {
-        let mut ensure = tx.prepare_cached(
-            "INSERT INTO ratings (user_id, pool, rating, deviation, volatility, tier, updated_at) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (user_id, pool) DO NOTHING",
-        )?;
+        let mut ensure = tx.prepare_cached(statements::ENSURE_RATING)?;
         for user in [black, white] {
             ensure.execute(params![
                 user,
@@ -429,9 +420,7 @@ fn rate(
     }
     let mut current = HashMap::new();
     {
-        let mut read = tx.prepare_cached(
-            "SELECT user_id, rating, deviation, volatility FROM ratings WHERE pool = ?1 AND user_id IN (?2, ?3)",
-        )?;
+        let mut read = tx.prepare_cached(statements::RATINGS_OF_TWO)?;
         let rows = read.query_map(params![pool.as_str(), black, white], |row| {
             Ok((
                 row.get::<_, UserId>(0)?,
@@ -460,16 +449,8 @@ fn rate(
             after: white_after,
         },
     ];
-    let mut update = tx.prepare_cached(
-        "UPDATE ratings SET rating = ?1, deviation = ?2, volatility = ?3, games = games + 1, \
-         wins = wins + ?4, losses = losses + ?5, draws = draws + ?6, tier = ?7, updated_at = ?8 \
-         WHERE user_id = ?9 AND pool = ?10",
-    )?;
-    let mut history = tx.prepare_cached(
-        "INSERT INTO rating_changes (game_id, user_id, pool, rating_before, deviation_before, \
-         volatility_before, rating_after, deviation_after, volatility_after, tier_after, at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-    )?;
+    let mut update = tx.prepare_cached(statements::UPDATE_RATING)?;
+    let mut history = tx.prepare_cached(statements::INSERT_RATING_CHANGE)?;
     for (change, score) in changes.iter().zip([score_black, 1.0 - score_black]) {
         let (win, loss, draw) = ending::tally(score);
         let tier = Tier::of(&change.after).code();
