@@ -233,6 +233,17 @@ mod tests {
     use rand::SeedableRng;
     use rules::{Opening, Rules};
 
+    /// A freestyle game after these stones.
+    fn freestyle(moves: &[&str]) -> Game {
+        let actions: Vec<Action> = moves
+            .iter()
+            .map(|m| Action::Place {
+                point: m.parse().unwrap(),
+            })
+            .collect();
+        Game::from_actions(Rules::freestyle(), &actions).unwrap()
+    }
+
     fn play_out(rules: Rules, seed: u64) -> Game {
         let mut rng = StdRng::seed_from_u64(seed);
         let mut game = Game::new(rules);
@@ -278,14 +289,7 @@ mod tests {
     #[test]
     fn an_open_five_is_usually_taken() {
         // Black has four in a row on row 8 with both ends open; white has scattered stones.
-        let moves = ["d8", "a1", "e8", "a3", "f8", "a5", "g8", "a7"];
-        let actions: Vec<Action> = moves
-            .iter()
-            .map(|m| Action::Place {
-                point: m.parse().unwrap(),
-            })
-            .collect();
-        let game = Game::from_actions(Rules::freestyle(), &actions).unwrap();
+        let game = freestyle(&["d8", "a1", "e8", "a3", "f8", "a5", "g8", "a7"]);
         let mut wins = 0;
         for seed in 0..50 {
             let mut rng = StdRng::seed_from_u64(seed);
@@ -371,14 +375,7 @@ mod tests {
 
     #[test]
     fn sampled_neighbours_are_uniform_over_the_empty_points_near_stones() {
-        let moves = ["h8", "h9", "j9", "g7", "j10", "f6", "k11"];
-        let actions: Vec<Action> = moves
-            .iter()
-            .map(|m| Action::Place {
-                point: m.parse().unwrap(),
-            })
-            .collect();
-        let game = Game::from_actions(Rules::freestyle(), &actions).unwrap();
+        let game = freestyle(&["h8", "h9", "j9", "g7", "j10", "f6", "k11"]);
         let board = game.board();
         let near: Vec<Point> = board
             .points()
