@@ -45,27 +45,27 @@ mod support {
 
     /// A fresh SQLite database in a new temporary folder (the folder inside it does not exist yet, so opening
     /// also proves the folder is created).
-    pub async fn sqlite() -> TestDb {
+    pub async fn sqlite() -> Option<TestDb> {
         let dir = tempfile::tempdir().expect("temporary folder");
         let url = format!("sqlite://{}/data/test.db", dir.path().display());
         let store = store::open(&url).await.expect("open sqlite store");
-        TestDb {
+        Some(TestDb {
             store,
             _dir: Some(dir),
             schema: None,
-        }
+        })
     }
 
     /// A fresh in-memory SQLite database.
-    pub async fn sqlite_memory() -> TestDb {
+    pub async fn sqlite_memory() -> Option<TestDb> {
         let store = store::open("sqlite::memory:")
             .await
             .expect("open in-memory sqlite store");
-        TestDb {
+        Some(TestDb {
             store,
             _dir: None,
             schema: None,
-        }
+        })
     }
 
     /// A fresh schema in the database `TEST_DATABASE_URL` names, or `None` when it is not set.
@@ -101,35 +101,16 @@ mod support {
     }
 }
 
-/// Writes each contract test three times: `sqlite::NAME`, `sqlite_memory::NAME` and `postgres::NAME`.
-macro_rules! contract {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
+/// Writes each contract test in module `$db`, on a store from `support::$db()` (`None`: that database is not
+/// configured here, and the test says so and passes).
+macro_rules! contract_on {
+    ($db:ident: $($name:ident),*) => {
+        mod $db {
             $(
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn $name() {
-                    let db = super::support::sqlite().await;
-                    super::$name(db.store.clone()).await;
-                    db.finish().await;
-                }
-            )*
-        }
-        mod sqlite_memory {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $name() {
-                    let db = super::support::sqlite_memory().await;
-                    super::$name(db.store.clone()).await;
-                    db.finish().await;
-                }
-            )*
-        }
-        mod postgres {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $name() {
-                    let Some(db) = super::support::postgres().await else {
-                        eprintln!("TEST_DATABASE_URL is not set: postgres::{} was not run", stringify!($name));
+                    let Some(db) = super::support::$db().await else {
+                        eprintln!("TEST_DATABASE_URL is not set: {}::{} was not run", stringify!($db), stringify!($name));
                         return;
                     };
                     super::$name(db.store.clone()).await;
@@ -137,6 +118,15 @@ macro_rules! contract {
                 }
             )*
         }
+    };
+}
+
+/// Writes each contract test three times: `sqlite::NAME`, `sqlite_memory::NAME` and `postgres::NAME`.
+macro_rules! contract {
+    ($($name:ident),* $(,)?) => {
+        contract_on!(sqlite: $($name),*);
+        contract_on!(sqlite_memory: $($name),*);
+        contract_on!(postgres: $($name),*);
     };
 }
 
