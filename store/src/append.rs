@@ -26,8 +26,8 @@ pub(crate) const MAX_ROWS: usize = MAX_BINDS / ROW_BINDS;
 /// Games whose heads one `SELECT` reads, and retried actions one `SELECT` checks (two binds each).
 pub(crate) const MAX_KEYS: usize = MAX_BINDS / 2;
 
-/// The `SELECT` of games' heads, up to the test of `g.id` each database writes its own way (`IN (…)` in SQLite,
-/// `= ANY($1)` in Postgres). The stones on the board are the `ply` of the last stone: rows are only ever appended
+/// SQLite's `SELECT` of games' heads, up to the test of `g.id` (`IN (…)`, or `= ?1` for one game); Postgres
+/// reads the same columns driven by an array of ids (`postgres.rs`). The stones on the board are the `ply` of the last stone: rows are only ever appended
 /// in seq order with that running count, and a takeback deletes a suffix, so this reads one row instead of
 /// counting the game's stones.
 pub(crate) const HEADS_SELECT: &str = "SELECT g.id AS id, \
