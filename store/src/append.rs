@@ -161,6 +161,100 @@ pub(crate) fn check_retries(
     Ok(())
 }
 
+/// The committed heads of the live games a store has written, so that a batch reads from the database only the
+/// heads of games it has not seen. A store keeps one when every append of its games goes through it: it updates
+/// the cache only after a commit ([`HeadCache::committed`]), forgets a game before (and after) a takeback deletes
+/// some of its actions, and forgets a whole batch that failed, whose commit may or may not have happened.
+#[derive(Debug, Default)]
+pub(crate) struct HeadCache(std::sync::Mutex<HashMap<GameId, Head>>);
+
+impl HeadCache {
+    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<GameId, Head>> {
+        // The map holds plain values and no invariant spans two of them: a panic elsewhere cannot leave it
+        // half-updated, so a poisoned lock is still good.
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The cached heads of the batch's games, and the games (once each, ascending) to read from the database.
+    pub(crate) fn lookup(
+        &self,
+        batch: &[(GameId, StoredAction)],
+    ) -> (HashMap<GameId, Head>, Vec<GameId>) {
+        let mut heads = HashMap::with_capacity(batch.len());
+        let mut unknown = Vec::new();
+        let cache = self.map();
+        for (game, _) in batch {
+            match cache.get(game) {
+                Some(head) => {
+                    heads.insert(*game, *head);
+                }
+                None => unknown.push(*game),
+            }
+        }
+        drop(cache);
+        unknown.sort_unstable();
+        unknown.dedup();
+        (heads, unknown)
+    }
+
+    /// Records a committed batch: `heads` as it left its games' heads, its new games (from `answers`) with no
+    /// actions yet, and its ended games dropped (no more appends; the cache stays as small as the live games).
+    pub(crate) fn committed(
+        &self,
+        heads: HashMap<GameId, Head>,
+        batch: &[crate::Write],
+        answers: &[crate::Written],
+    ) {
+        let mut cache = self.map();
+        cache.extend(heads);
+        for answer in answers {
+            if let crate::Written::Created(game) = answer {
+                cache.insert(*game, Head { next: 0, stones: 0 });
+            }
+        }
+        for w in batch {
+            if let crate::Write::Finish(game, _) = w {
+                cache.remove(game);
+            }
+        }
+    }
+
+    /// Forgets a game (a takeback deletes some of its actions).
+    pub(crate) fn forget(&self, game: GameId) {
+        self.map().remove(&game);
+    }
+
+    /// Forgets every game of a batch that failed.
+    pub(crate) fn forget_batch(&self, batch: &[crate::Write]) {
+        let mut cache = self.map();
+        for w in batch {
+            if let crate::Write::Append(game, _) | crate::Write::Finish(game, _) = w {
+                cache.remove(game);
+            }
+        }
+    }
+
+    /// Games cached (for tests).
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.map().len()
+    }
+}
+
+/// Moves `heads` past the rows a batch inserts (in seq order per game): the heads the batch leaves.
+pub(crate) fn advance(heads: &mut HashMap<GameId, Head>, rows: &[Row]) {
+    for row in rows {
+        if let Some(head) = heads.get_mut(&row.game) {
+            head.next = row.seq + 1;
+            if let Some(ply) = row.ply {
+                head.stones = ply;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -286,5 +380,71 @@ mod tests {
             check_retries(&[retry], &HashMap::new()),
             Err(StoreError::OutOfOrder)
         );
+    }
+
+    fn write_append(game: GameId, seq: u32) -> crate::Write {
+        crate::Write::Append(game, place(seq, "h8"))
+    }
+
+    #[test]
+    fn head_cache_remembers_committed_heads_and_forgets_ended_and_failed_games() {
+        let cache = HeadCache::default();
+        let batch = vec![
+            (1, place(0, "h8")),
+            (2, place(5, "h9")),
+            (1, place(1, "h10")),
+        ];
+        let (found, unknown) = cache.lookup(&batch);
+        assert!(found.is_empty());
+        assert_eq!(unknown, vec![1, 2]);
+
+        // A committed batch: game 1 moved on to seq 2, game 2 to seq 6, game 9 created, game 3 ended.
+        let writes = vec![
+            write_append(1, 1),
+            crate::Write::Finish(
+                3,
+                crate::GameEnd {
+                    winner: None,
+                    reason: "draw".to_owned(),
+                    aborted: false,
+                    ended_at: 1,
+                },
+            ),
+        ];
+        let answers = vec![crate::Written::Appended, crate::Written::Created(9)];
+        cache.committed(
+            heads(&[(1, 2, 2), (2, 6, 4), (3, 10, 10)]),
+            &writes,
+            &answers,
+        );
+        assert_eq!(cache.len(), 3);
+        let (found, unknown) = cache.lookup(&[
+            (1, place(2, "a1")),
+            (9, place(0, "a2")),
+            (4, place(0, "a3")),
+        ]);
+        assert_eq!(found, heads(&[(1, 2, 2), (9, 0, 0)]));
+        assert_eq!(unknown, vec![4]);
+
+        // A failed batch is read again next time; so is a game taken back.
+        cache.forget_batch(&[write_append(1, 2)]);
+        cache.forget(2);
+        let (found, unknown) = cache.lookup(&[
+            (1, place(2, "a1")),
+            (2, place(6, "a2")),
+            (9, place(0, "a3")),
+        ]);
+        assert_eq!(found, heads(&[(9, 0, 0)]));
+        assert_eq!(unknown, vec![1, 2]);
+    }
+
+    #[test]
+    fn advance_moves_heads_past_inserted_rows() {
+        let batch = vec![(1, place(3, "h8")), (1, swap(4)), (2, place(0, "a1"))];
+        let plan = plan(&batch, &heads(&[(1, 3, 3), (2, 0, 0)])).unwrap();
+        let mut after = heads(&[(1, 3, 3), (2, 0, 0)]);
+        advance(&mut after, &plan.rows);
+        // The swap has no ply: the stones stay those of the last stone.
+        assert_eq!(after, heads(&[(1, 5, 4), (2, 1, 1)]));
     }
 }

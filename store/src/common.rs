@@ -186,11 +186,29 @@ macro_rules! store_impl {
                 })
             }
 
-            /// [`Store::write_batch`] in one sqlx transaction.
+            /// [`Store::write_batch`] in one sqlx transaction, and the store's head cache (if any) told what
+            /// became of the batch's games.
             async fn write_batch_sqlx(&self, batch: &[Write]) -> Result<Vec<Written>, StoreError> {
                 if batch.is_empty() {
                     return Ok(Vec::new());
                 }
+                let written = self.write_batch_tx(batch).await;
+                if let Some(cache) = self.head_cache() {
+                    match &written {
+                        Ok((answers, heads)) => cache.committed(heads.clone(), batch, answers),
+                        // The commit itself may have failed after the database applied it (a lost connection):
+                        // read these games' heads again next time.
+                        Err(_) => cache.forget_batch(batch),
+                    }
+                }
+                written.map(|(answers, _)| answers)
+            }
+
+            /// The transaction of [`Self::write_batch_sqlx`]; also returns the heads it left.
+            async fn write_batch_tx(
+                &self,
+                batch: &[Write],
+            ) -> Result<(Vec<Written>, HashMap<GameId, append::Head>), StoreError> {
                 let (_gate, mut tx) = self.begin_write().await?;
                 let mut created = std::collections::VecDeque::new();
                 let mut appends = Vec::new();
@@ -201,9 +219,11 @@ macro_rules! store_impl {
                         Write::Finish(..) => {}
                     }
                 }
-                if !appends.is_empty() {
-                    Self::append_in(&mut tx, &appends).await?;
-                }
+                let heads = if appends.is_empty() {
+                    HashMap::new()
+                } else {
+                    self.append_in(&mut tx, &appends).await?
+                };
                 let mut answers = Vec::with_capacity(batch.len());
                 for w in batch {
                     answers.push(match w {
@@ -215,7 +235,7 @@ macro_rules! store_impl {
                     });
                 }
                 tx.commit().await?;
-                Ok(answers)
+                Ok((answers, heads))
             }
 
             /// Inserts a game row inside a write transaction.
@@ -240,17 +260,28 @@ macro_rules! store_impl {
                 Ok(id)
             }
 
-            /// Appends actions inside a write transaction (see [`Store::append_actions`]).
+            /// Appends actions inside a write transaction (see [`Store::append_actions`]); returns the heads
+            /// the batch leaves its games.
             async fn append_in(
+                &self,
                 tx: &mut sqlx::Transaction<'static, $db>,
                 batch: &[(GameId, StoredAction)],
-            ) -> Result<(), StoreError> {
-                // A fixed number of statements per batch (see `append.rs`): one read of every game's head, the
-                // checks in memory, one multi-row insert; a second read only for retries of committed actions.
-                let mut games: Vec<GameId> = batch.iter().map(|(game, _)| *game).collect();
-                games.sort_unstable();
-                games.dedup();
-                let heads = Self::heads(tx, &games).await?;
+            ) -> Result<HashMap<GameId, append::Head>, StoreError> {
+                // A fixed number of statements per batch (see `append.rs`): one read of the heads the store
+                // does not remember, the checks in memory, one multi-row insert; a second read only for retries
+                // of committed actions.
+                let (mut heads, unknown) = match self.head_cache() {
+                    Some(cache) => cache.lookup(batch),
+                    None => {
+                        let mut games: Vec<GameId> = batch.iter().map(|(game, _)| *game).collect();
+                        games.sort_unstable();
+                        games.dedup();
+                        (HashMap::new(), games)
+                    }
+                };
+                if !unknown.is_empty() {
+                    heads.extend(Self::heads(tx, &unknown).await?);
+                }
                 let append::Plan { rows, retries } = append::plan(batch, &heads)?;
                 if !retries.is_empty() {
                     let mut stored = HashMap::with_capacity(retries.len());
@@ -272,7 +303,9 @@ macro_rules! store_impl {
                     }
                     append::check_retries(&retries, &stored)?;
                 }
-                Self::insert_actions(tx, rows).await
+                append::advance(&mut heads, &rows);
+                Self::insert_actions(tx, rows).await?;
+                Ok(heads)
             }
 
             /// Ends a game inside a write transaction (see [`Store::finish_game`]).
@@ -459,6 +492,8 @@ macro_rules! store_impl {
                     .execute(&mut *tx)
                     .await?;
                 tx.commit().await?;
+                // And again: a batch of the game racing this takeback may have remembered a head it deleted.
+                self.forget_head(game);
                 Ok(())
             }
 

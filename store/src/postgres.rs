@@ -14,6 +14,9 @@ use crate::StoreError;
 #[derive(Clone, Debug)]
 pub struct PostgresStore {
     pool: PgPool,
+    /// The heads of the live games this store has written: every append goes through [`crate::Store::write_batch`]
+    /// (a room's writes, one at a time per game), so a batch reads only the heads of games it has not seen.
+    heads: std::sync::Arc<append::HeadCache>,
 }
 
 /// Rating rows are locked while a game is rated so that two games of one player are rated one after the other.
@@ -39,7 +42,10 @@ impl PostgresStore {
             .connect(url)
             .await?;
         sqlx::migrate!("../migrations/postgres").run(&pool).await?;
-        Ok(PostgresStore { pool })
+        Ok(PostgresStore {
+            pool,
+            heads: Default::default(),
+        })
     }
 
     fn reader(&self) -> &PgPool {
@@ -52,8 +58,14 @@ impl PostgresStore {
         Ok(((), self.pool.begin().await?))
     }
 
-    /// Postgres reads every batch's heads from the database: nothing to forget.
-    fn forget_head(&self, _game: crate::GameId) {}
+    /// Drops a game's cached head (a takeback deletes some of its actions).
+    fn forget_head(&self, game: crate::GameId) {
+        self.heads.forget(game);
+    }
+
+    fn head_cache(&self) -> Option<&append::HeadCache> {
+        Some(&self.heads)
+    }
 
     async fn write_batch_routed(
         &self,

@@ -122,6 +122,11 @@ impl SqliteStore {
         }
     }
 
+    /// The writer thread keeps its own cache; the sqlx path (in-memory databases) reads every batch's heads.
+    fn head_cache(&self) -> Option<&append::HeadCache> {
+        None
+    }
+
     /// A batch goes to the writer thread when there is one (a file), else through sqlx.
     async fn write_batch_routed(
         &self,

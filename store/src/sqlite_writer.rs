@@ -21,7 +21,7 @@ use ratings::{glicko2, Pool, Rating, Tier};
 use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
 use tokio::sync::oneshot;
 
-use crate::append::{self, Head};
+use crate::append::{self, Head, HeadCache};
 use crate::{codec, ending, statements};
 use crate::{
     Finished, GameEnd, GameId, Millis, NewGame, RatingChange, StoreError, StoredAction, UserId,
@@ -40,11 +40,10 @@ type Job = (
     oneshot::Sender<Result<Vec<Written>, StoreError>>,
 );
 
-/// The committed head (next seq, stones on the board) of each live game the thread has written, so a batch reads
-/// from the database only the heads of games it has not seen: every write of `actions` goes through this thread
-/// except a takeback, which forgets its game first ([`SqliteWriter::forget`]), and the cache is updated only after
-/// a commit. An ended game is dropped from it, which keeps it to the live games.
-type Heads = Arc<Mutex<HashMap<GameId, Head>>>;
+/// The committed head (next seq, stones on the board) of each live game the thread has written
+/// ([`HeadCache`]): every write of `actions` goes through this thread except a takeback, which forgets its game
+/// first ([`SqliteWriter::forget`]).
+type Heads = Arc<HeadCache>;
 
 /// The handle to the writer thread.
 pub(crate) struct SqliteWriter {
@@ -97,7 +96,7 @@ impl SqliteWriter {
     /// Drops a game's cached head (a takeback is about to delete some of its actions; the caller holds the write
     /// gate, so no batch runs meanwhile and the next one reads the head from the database).
     pub(crate) fn forget(&self, game: GameId) {
-        self.heads.lock().expect("heads lock").remove(&game);
+        self.heads.forget(game);
     }
 
     /// Runs one batch in one transaction on the writer thread (the caller holds the write gate).
@@ -166,7 +165,7 @@ fn write_batch(
             Write::Finish(..) => {}
         }
     }
-    let mut heads = if appends.is_empty() {
+    let heads = if appends.is_empty() {
         HashMap::new()
     } else {
         append(&tx, sql, cache, &appends)?
@@ -184,18 +183,7 @@ fn write_batch(
         });
     }
     tx.commit()?;
-    for answer in &answers {
-        if let Written::Created(game) = answer {
-            heads.insert(*game, Head { next: 0, stones: 0 });
-        }
-    }
-    let mut cache = cache.lock().expect("heads lock");
-    cache.extend(heads);
-    for w in batch {
-        if let Write::Finish(game, _) = w {
-            cache.remove(game);
-        }
-    }
+    cache.committed(heads, batch, &answers);
     Ok(answers)
 }
 
@@ -230,25 +218,10 @@ fn append(
     cache: &Heads,
     batch: &[(GameId, StoredAction)],
 ) -> Result<HashMap<GameId, Head>, StoreError> {
-    let mut heads = HashMap::with_capacity(batch.len());
-    let mut unknown = Vec::new();
-    {
-        let cache = cache.lock().expect("heads lock");
-        for (game, _) in batch {
-            match cache.get(game) {
-                Some(head) => {
-                    heads.insert(*game, *head);
-                }
-                None => unknown.push(*game),
-            }
-        }
-    }
+    let (mut heads, unknown) = cache.lookup(batch);
     if !unknown.is_empty() {
         let mut head = tx.prepare_cached(&sql.head)?;
         for game in unknown {
-            if heads.contains_key(&game) {
-                continue;
-            }
             let found = head
                 .query_row([game], |row| {
                     Ok(Head {
@@ -290,13 +263,8 @@ fn append(
             row.remaining_white_ms,
             row.at
         ])?;
-        if let Some(head) = heads.get_mut(&row.game) {
-            head.next = row.seq + 1;
-            if let Some(ply) = row.ply {
-                head.stones = ply;
-            }
-        }
     }
+    append::advance(&mut heads, &rows);
     Ok(heads)
 }
 
