@@ -255,6 +255,79 @@ impl Tagged for ServerMessage {
         "error",
         "pong",
     ];
+
+    /// A `move` event: most of what a server sends during play.
+    fn decode_hot(text: &str) -> Option<Self> {
+        let frame: hot::MoveFrame = serde_json::from_str(text).ok()?;
+        let e = frame.event;
+        Some(ServerMessage::Event {
+            room: frame.room,
+            version: frame.version,
+            event: RoomEvent::Move {
+                colour: e.colour,
+                point: e.point,
+                ply: e.ply,
+                claimable: e.claimable,
+                to_act: e.to_act,
+                phase: e.phase,
+                clocks: e.clocks,
+                forbidden: e.forbidden,
+            },
+        })
+    }
+}
+
+/// The `move` event as plain structs, for [`ServerMessage::decode_hot`]: the same fields and types as
+/// `ServerMessage::Event` holding `RoomEvent::Move`, with the tags as one-value enums. Unknown fields are refused
+/// (the derive would skip them): such a frame goes the derive's way, which is the reference.
+mod hot {
+    use rules::{Color, ForbiddenKind, Point};
+    use serde::de::IgnoredAny;
+    use serde::Deserialize;
+
+    use crate::types::{Clocks, ForbiddenPoint, RoomPhase};
+
+    #[derive(Deserialize)]
+    enum EventTag {
+        #[serde(rename = "event")]
+        Event,
+    }
+
+    #[derive(Deserialize)]
+    enum MoveTag {
+        #[serde(rename = "move")]
+        Move,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub(super) struct MoveFrame {
+        #[allow(dead_code)]
+        t: EventTag,
+        /// Read (and checked) by the framing.
+        #[allow(dead_code)]
+        #[serde(default)]
+        rid: Option<IgnoredAny>,
+        pub room: String,
+        pub version: u64,
+        pub event: Move,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub(super) struct Move {
+        #[allow(dead_code)]
+        kind: MoveTag,
+        pub colour: Color,
+        pub point: Point,
+        pub ply: u32,
+        #[serde(default)]
+        pub claimable: Option<ForbiddenKind>,
+        pub to_act: Option<Color>,
+        pub phase: RoomPhase,
+        pub clocks: Option<Clocks>,
+        pub forbidden: Vec<ForbiddenPoint>,
+    }
 }
 
 impl ServerMessage {

@@ -473,6 +473,62 @@ fn messages_name_their_room() {
     }
 }
 
+/// `move` events as play sends them: with and without clocks, a claim, a next player.
+fn move_events() -> Vec<ServerMessage> {
+    let moved = |clocks: Option<Clocks>, claimable, to_act, forbidden| ServerMessage::Event {
+        room: "r7xk2p".into(),
+        version: 12,
+        event: RoomEvent::Move {
+            colour: Color::White,
+            point: p("o15"),
+            ply: 40,
+            claimable,
+            to_act,
+            phase: RoomPhase::Place,
+            clocks,
+            forbidden,
+        },
+    };
+    vec![
+        moved(Some(clocks()), None, Some(Color::Black), vec![]),
+        moved(None, None, None, vec![]),
+        moved(
+            None,
+            Some(ForbiddenKind::DoubleFour),
+            Some(Color::White),
+            vec![ForbiddenPoint {
+                point: p("a1"),
+                kind: ForbiddenKind::DoubleThree,
+            }],
+        ),
+    ]
+}
+
+#[test]
+fn move_events_take_the_hot_path_and_read_as_the_derive_does() {
+    for (i, msg) in move_events().into_iter().enumerate() {
+        let text = encode(&msg, (i == 0).then_some(7));
+        assert_eq!(
+            ServerMessage::decode_hot(&text),
+            Some(msg.clone()),
+            "{text}"
+        );
+        let frame = decode::<ServerMessage>(&text, usize::MAX).unwrap();
+        assert_eq!(frame, decode_checked::<ServerMessage>(&text).unwrap());
+        assert_eq!(frame.msg, msg);
+        // A field the hot path does not know sends the frame the derive's way, which skips it.
+        let extra = text.replacen('{', r#"{"extra":[1,{"a":2}],"#, 1);
+        assert_eq!(ServerMessage::decode_hot(&extra), None, "{extra}");
+        assert_eq!(
+            decode::<ServerMessage>(&extra, usize::MAX).unwrap().msg,
+            msg
+        );
+    }
+    // Not a move: no hot path.
+    let chat = encode(&all_server_messages().pop().unwrap(), None);
+    assert_eq!(ServerMessage::decode_hot(&chat), None, "{chat}");
+}
+
 /// Mutates frames from a seeded generator, so the mutations below are the same on every run.
 struct Mutator(StdRng);
 
@@ -533,6 +589,10 @@ fn the_decoder_answers_every_mutated_frame_as_the_step_by_step_reading_does() {
     }
     for (i, msg) in all_server_messages().iter().enumerate() {
         texts.push(encode(msg, (i % 2 == 0).then_some(i as u64)));
+    }
+    // The move events the hot path reads, as play sends them.
+    for (i, msg) in move_events().iter().enumerate() {
+        texts.push(encode(msg, (i % 2 == 1).then_some(i as u64)));
     }
     let mut m = Mutator(StdRng::seed_from_u64(0x9E37_79B9_7F4A_7C15));
     let mut accepted = 0;
