@@ -15,11 +15,12 @@ pub trait Tagged: Sized {
     /// Every valid `"t"` value, so that an unknown type is told apart from a known type with bad fields.
     const TYPES: &'static [&'static str];
 
-    /// The most frequent message of this enum, read without the buffering serde's derive needs for a tagged
-    /// enum (it reads a whole frame into an intermediate tree to find the tag first). `None` when the text is
-    /// not that message, exactly as written, and the derive then reads it; `Some` only with the message the
-    /// derive would read (`decode` is tested against `decode_checked` on mutated frames).
-    fn decode_hot(_text: &str) -> Option<Self> {
+    /// The most frequent message of this enum with its request id, read in one pass and without the buffering
+    /// serde's derive needs for a tagged enum (it reads a whole frame into an intermediate tree to find the tag
+    /// first). `None` when the text is not that message exactly as written, or its `"rid"` is not an unsigned
+    /// integer or null: the general reading then takes it. `Some` only with what that reading would give
+    /// (`decode` is tested against `decode_checked` on mutated frames).
+    fn decode_hot(_text: &str) -> Option<Frame<Self>> {
         None
     }
 }
@@ -133,6 +134,9 @@ fn decode_fast<M: DeserializeOwned + Tagged>(text: &str) -> Option<Frame<M>> {
     if !text.trim_start().starts_with('{') {
         return None;
     }
+    if let Some(frame) = M::decode_hot(text) {
+        return Some(frame);
+    }
     let head: Head<'_> = serde_json::from_str(text).ok()?;
     let rid = match head.rid {
         None => None,
@@ -141,10 +145,7 @@ fn decode_fast<M: DeserializeOwned + Tagged>(text: &str) -> Option<Frame<M>> {
     if !M::TYPES.contains(&head.t?) {
         return None;
     }
-    let msg = match M::decode_hot(text) {
-        Some(msg) => msg,
-        None => serde_json::from_str(text).ok()?,
-    };
+    let msg = serde_json::from_str(text).ok()?;
     Some(Frame { rid, msg })
 }
 

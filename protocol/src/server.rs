@@ -3,7 +3,7 @@
 use rules::{Color, ForbiddenKind, Point};
 use serde::{Deserialize, Serialize};
 
-use crate::frame::Tagged;
+use crate::frame::{Frame, Tagged};
 use crate::types::{
     Clocks, ForbiddenPoint, GameResult, LobbyRoom, OfferKind, RoomPhase, RoomSnapshot, Seat, You,
 };
@@ -257,10 +257,10 @@ impl Tagged for ServerMessage {
     ];
 
     /// A `move` event: most of what a server sends during play.
-    fn decode_hot(text: &str) -> Option<Self> {
+    fn decode_hot(text: &str) -> Option<Frame<Self>> {
         let frame: hot::MoveFrame = serde_json::from_str(text).ok()?;
         let e = frame.event;
-        Some(ServerMessage::Event {
+        let msg = ServerMessage::Event {
             room: frame.room,
             version: frame.version,
             event: RoomEvent::Move {
@@ -273,6 +273,10 @@ impl Tagged for ServerMessage {
                 clocks: e.clocks,
                 forbidden: e.forbidden,
             },
+        };
+        Some(Frame {
+            rid: frame.rid,
+            msg,
         })
     }
 }
@@ -282,7 +286,6 @@ impl Tagged for ServerMessage {
 /// (the derive would skip them): such a frame goes the derive's way, which is the reference.
 mod hot {
     use rules::{Color, ForbiddenKind, Point};
-    use serde::de::IgnoredAny;
     use serde::Deserialize;
 
     use crate::types::{Clocks, ForbiddenPoint, RoomPhase};
@@ -304,10 +307,8 @@ mod hot {
     pub(super) struct MoveFrame {
         #[allow(dead_code)]
         t: EventTag,
-        /// Read (and checked) by the framing.
-        #[allow(dead_code)]
         #[serde(default)]
-        rid: Option<IgnoredAny>,
+        pub rid: Option<u64>,
         pub room: String,
         pub version: u64,
         pub event: Move,

@@ -508,11 +508,8 @@ fn move_events() -> Vec<ServerMessage> {
 fn move_events_take_the_hot_path_and_read_as_the_derive_does() {
     for (i, msg) in move_events().into_iter().enumerate() {
         let text = encode(&msg, (i == 0).then_some(7));
-        assert_eq!(
-            ServerMessage::decode_hot(&text),
-            Some(msg.clone()),
-            "{text}"
-        );
+        let hot = ServerMessage::decode_hot(&text).map(|f| (f.rid, f.msg));
+        assert_eq!(hot, Some(((i == 0).then_some(7), msg.clone())), "{text}");
         let frame = decode::<ServerMessage>(&text, usize::MAX).unwrap();
         assert_eq!(frame, decode_checked::<ServerMessage>(&text).unwrap());
         assert_eq!(frame.msg, msg);
