@@ -18,6 +18,11 @@ const PROPOSALS: usize = 256;
 /// costs what it costs in real games: a five is taken and an open five blocked nine times out of ten, and most
 /// stones touch an existing stone.
 pub fn pick(game: &Game, me: Color, rng: &mut impl Rng) -> Option<Point> {
+    pick_with(game, &Fives::of(game), me, rng)
+}
+
+/// [`pick`] with the game's five points already known.
+fn pick_with(game: &Game, five: &Fives, me: Color, rng: &mut impl Rng) -> Option<Point> {
     if game.to_act() != Some(me) {
         return None;
     }
@@ -26,14 +31,14 @@ pub fn pick(game: &Game, me: Color, rng: &mut impl Rng) -> Option<Point> {
         // One legal five point, uniformly among them (reservoir sampling), and how many there are.
         let mut fives = 0u32;
         let mut chosen = None;
-        five_points(game, colour, |p| {
+        for &p in five.of_colour(colour) {
             if legal.check(p) {
                 fives += 1;
                 if rng.random_range(0..fives) == 0 {
                     chosen = Some(p);
                 }
             }
-        });
+        }
         if fives > 0 && rng.random_bool(0.9) {
             return chosen;
         }
@@ -86,6 +91,100 @@ pub fn pick(game: &Game, me: Color, rng: &mut impl Rng) -> Option<Point> {
         }
     }
     chosen
+}
+
+/// A game as a player follows it, with the five points the picker needs kept up to date stone by stone: finding
+/// them afresh for every pick looked at every stone of both colours, the picker's largest cost.
+#[derive(Clone, Debug)]
+pub struct Replica {
+    game: Game,
+    /// Computed at the first pick (spectators never pick), then updated with each stone.
+    fives: Option<Fives>,
+}
+
+impl Replica {
+    /// Follows `game` from here.
+    pub fn new(game: Game) -> Replica {
+        Replica { game, fives: None }
+    }
+
+    /// The game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Plays a stone for the side to act, as [`Game::apply`] does.
+    pub fn place(&mut self, point: Point) -> Result<(), rules::IllegalAction> {
+        self.game.apply(Action::Place { point })?;
+        if let Some(fives) = &mut self.fives {
+            fives.placed(&self.game, point);
+        }
+        Ok(())
+    }
+
+    /// [`pick`] for this game.
+    pub fn pick(&mut self, me: Color, rng: &mut impl Rng) -> Option<Point> {
+        let fives = self.fives.get_or_insert_with(|| Fives::of(&self.game));
+        pick_with(&self.game, fives, me, rng)
+    }
+}
+
+/// The five points of each colour: the empty points where a stone of that colour completes a winning line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Fives([Vec<Point>; 2]);
+
+fn slot(colour: Color) -> usize {
+    match colour {
+        Color::Black => 0,
+        Color::White => 1,
+    }
+}
+
+impl Fives {
+    /// Found from the stones.
+    fn of(game: &Game) -> Fives {
+        let mut fives = Fives::default();
+        for colour in [Color::Black, Color::White] {
+            five_points(game, colour, |p| fives.0[slot(colour)].push(p));
+        }
+        fives
+    }
+
+    fn of_colour(&self, colour: Color) -> &[Point] {
+        &self.0[slot(colour)]
+    }
+
+    /// After a stone at `s`. A stone only changes the lines through it: it ends its own point, can spoil the
+    /// other points (a blocked line, an overline where exactly five wins), and can make new points of its colour
+    /// on its four lines, within four steps (a farther point on the line would have been one already, or a run
+    /// through both would be longer than five).
+    fn placed(&mut self, game: &Game, s: Point) {
+        let board = game.board();
+        let rules = game.rules();
+        let Some(x) = board.get(s) else {
+            // Not on the board after all: start again from the stones.
+            *self = Fives::of(game);
+            return;
+        };
+        let wins =
+            |p: Point, c: Color, d: Direction| rules.is_winning_run(c, board.run_through(p, d, c));
+        for colour in [Color::Black, Color::White] {
+            self.0[slot(colour)].retain(|&p| {
+                board.is_empty_at(p) && Direction::ALL.iter().any(|&d| wins(p, colour, d))
+            });
+        }
+        let size = board.size();
+        for d in Direction::ALL {
+            let (dx, dy) = d.step();
+            for k in (-4..=4).filter(|&k| k != 0) {
+                if let Some(p) = s.offset(k * dx, k * dy, size) {
+                    if board.is_empty_at(p) && wins(p, x, d) && !self.0[slot(x)].contains(&p) {
+                        self.0[slot(x)].push(p);
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Calls `found` once for every empty point where `colour` would complete a winning line: the same points as
@@ -398,5 +497,62 @@ mod tests {
                 "{p}: {n} draws, mean {mean}"
             );
         }
+    }
+
+    /// The sorted points of `fives` for `colour`.
+    fn sorted(fives: &Fives, colour: Color) -> Vec<Point> {
+        let mut v = fives.of_colour(colour).to_vec();
+        v.sort_by_key(|p| (p.y(), p.x()));
+        v
+    }
+
+    #[test]
+    fn a_replica_keeps_the_same_five_points_as_finding_them_afresh() {
+        let rule_sets = [
+            Rules::freestyle(),
+            Rules::standard(),
+            Rules::renju(ForbiddenPolicy::Reject),
+            Rules::renju(ForbiddenPolicy::Claim),
+        ];
+        let mut compared = 0;
+        for (i, rules) in rule_sets.into_iter().enumerate() {
+            for seed in 0..25 {
+                let mut rng = StdRng::seed_from_u64(seed * 17 + i as u64);
+                let mut replica = Replica::new(Game::new(rules));
+                // The first pick computes them; every stone after that updates them.
+                let first = replica.game().to_act().unwrap();
+                replica.pick(first, &mut rng);
+                while replica.game().to_act().is_some() {
+                    let places = replica.game().legal_places();
+                    // Stones anywhere (so long lines, overlines and blocked fives come up), and now and then the
+                    // picker's own choice (which takes fives).
+                    let point = match (seed % 2 == 0).then(|| {
+                        let me = replica.game().to_act().unwrap();
+                        replica.pick(me, &mut rng)
+                    }) {
+                        Some(Some(p)) => p,
+                        _ => match places.choose(&mut rng) {
+                            Some(&p) => p,
+                            None => break,
+                        },
+                    };
+                    replica.place(point).unwrap();
+                    let fresh = Fives::of(replica.game());
+                    let kept = replica.fives.as_ref().unwrap();
+                    for colour in [Color::Black, Color::White] {
+                        assert_eq!(
+                            sorted(kept, colour),
+                            replica.game().five_points(colour),
+                            "{colour:?} after {point} in {:?}",
+                            replica.game().board()
+                        );
+                        assert_eq!(sorted(kept, colour), sorted(&fresh, colour));
+                        compared += kept.of_colour(colour).len();
+                    }
+                }
+            }
+        }
+        // Five points did come up, so the updates were tested on something.
+        assert!(compared > 100, "{compared} five points compared");
     }
 }

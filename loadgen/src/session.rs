@@ -20,7 +20,7 @@ use tokio_tungstenite::tungstenite::Message;
 
 use crate::conn::{self, Target, Ws};
 use crate::ledger::Ledger;
-use crate::picker::pick;
+use crate::picker::Replica;
 use crate::plan::{RunArgs, Timeline};
 use crate::stats::{Audience, Recorder};
 
@@ -137,7 +137,7 @@ struct Client {
     version: u64,
     colour: Option<Color>,
     game_id: Option<i64>,
-    game: Option<Game>,
+    game: Option<Replica>,
     /// The ply and request id of a `place` not yet answered.
     pending: Option<(u32, u64)>,
     next_at: Option<Instant>,
@@ -424,7 +424,7 @@ impl Client {
                     .map(|&point| Action::Place { point })
                     .collect();
                 match Game::from_actions(self.rules, &actions) {
-                    Ok(g) => Some(g),
+                    Ok(g) => Some(Replica::new(g)),
                     Err(_) => {
                         ctx.rec.error("snapshot_unplayable");
                         None
@@ -476,7 +476,7 @@ impl Client {
                     ctx.rec.game_started();
                     table.sent.lock().expect("table lock").start(game_id);
                 }
-                self.game = Some(Game::new(self.rules));
+                self.game = Some(Replica::new(Game::new(self.rules)));
                 self.pending = None;
                 self.next_at = None;
             }
@@ -503,7 +503,9 @@ impl Client {
             RoomEvent::TakenBack { moves, .. } => {
                 let actions: Vec<Action> =
                     moves.iter().map(|&point| Action::Place { point }).collect();
-                self.game = Game::from_actions(self.rules, &actions).ok();
+                self.game = Game::from_actions(self.rules, &actions)
+                    .ok()
+                    .map(Replica::new);
                 self.pending = None;
                 self.next_at = None;
             }
@@ -539,11 +541,11 @@ impl Client {
         let Some(game) = &mut self.game else {
             return Ok(());
         };
-        let have = game.ply() as u32;
+        let have = game.game().ply() as u32;
         if ply <= have {
             return Ok(());
         }
-        if ply == have + 1 && game.apply(Action::Place { point }).is_ok() {
+        if ply == have + 1 && game.place(point).is_ok() {
             return Ok(());
         }
         ctx.rec.error("replica_desync");
@@ -574,7 +576,7 @@ impl Client {
             || self.pending.is_some()
             || self.next_at.is_some()
             || self.colour.is_none()
-            || game.to_act() != self.colour
+            || game.game().to_act() != self.colour
         {
             return;
         }
@@ -598,14 +600,14 @@ impl Client {
             return Ok(());
         }
         let (Some(game), Some(colour), Some(game_id), Some(room)) =
-            (&self.game, self.colour, self.game_id, self.room.clone())
+            (&mut self.game, self.colour, self.game_id, self.room.clone())
         else {
             return Ok(());
         };
-        let Some(point) = pick(game, colour, &mut self.rng) else {
+        let Some(point) = game.pick(colour, &mut self.rng) else {
             return Ok(());
         };
-        let ply = game.ply() as u32 + 1;
+        let ply = game.game().ply() as u32 + 1;
         table
             .sent
             .lock()
