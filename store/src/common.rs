@@ -192,16 +192,20 @@ macro_rules! store_impl {
                 if batch.is_empty() {
                     return Ok(Vec::new());
                 }
-                let written = self.write_batch_tx(batch).await;
-                if let Some(cache) = self.head_cache() {
-                    match &written {
-                        Ok((answers, heads)) => cache.committed(heads.clone(), batch, answers),
-                        // The commit itself may have failed after the database applied it (a lost connection):
-                        // read these games' heads again next time.
-                        Err(_) => cache.forget_batch(batch),
+                match (self.write_batch_tx(batch).await, self.head_cache()) {
+                    (Ok((answers, heads)), Some(cache)) => {
+                        cache.committed(heads, batch, &answers);
+                        Ok(answers)
                     }
+                    (Ok((answers, _)), None) => Ok(answers),
+                    // The commit itself may have failed after the database applied it (a lost connection):
+                    // read these games' heads again next time.
+                    (Err(e), Some(cache)) => {
+                        cache.forget_batch(batch);
+                        Err(e)
+                    }
+                    (Err(e), None) => Err(e),
                 }
-                written.map(|(answers, _)| answers)
             }
 
             /// The transaction of [`Self::write_batch_sqlx`]; also returns the heads it left.
