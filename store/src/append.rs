@@ -27,9 +27,9 @@ pub(crate) const MAX_ROWS: usize = MAX_BINDS / ROW_BINDS;
 pub(crate) const MAX_KEYS: usize = MAX_BINDS / 2;
 
 /// SQLite's `SELECT` of games' heads, up to the test of `g.id` (`IN (…)`, or `= ?1` for one game); Postgres
-/// reads the same columns driven by an array of ids (`postgres.rs`). The stones on the board are the `ply` of the last stone: rows are only ever appended
-/// in seq order with that running count, and a takeback deletes a suffix, so this reads one row instead of
-/// counting the game's stones.
+/// reads the same columns driven by an array of ids (`postgres.rs`). The stones on the board are the `ply` of the
+/// last stone: rows are only ever appended in seq order with that running count, and a takeback deletes a suffix,
+/// so this reads one row instead of counting the game's stones.
 pub(crate) const HEADS_SELECT: &str = "SELECT g.id AS id, \
     (SELECT COALESCE(MAX(a.seq) + 1, 0) FROM actions a WHERE a.game_id = g.id) AS next, \
     COALESCE((SELECT a.ply FROM actions a WHERE a.game_id = g.id AND a.ply IS NOT NULL \
