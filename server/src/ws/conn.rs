@@ -679,7 +679,9 @@ mod tests {
         Out::Text(s.into())
     }
 
-    #[tokio::test]
+    // Every test here runs on tokio's paused clock: a sleep finishes only once every task is waiting, so
+    // "let the writer block first" is an order, not a race, and the idle test takes no real seconds.
+    #[tokio::test(start_paused = true)]
     async fn a_kick_stops_the_writer_while_a_send_is_blocked() {
         let (tx, rx) = mpsc::channel(4);
         let kick = Arc::new(Notify::new());
@@ -692,7 +694,7 @@ mod tests {
             Duration::from_secs(60),
             done,
         ));
-        // Let the writer take the frame and block in its send.
+        // The writer takes the frame and blocks in its send before the paused clock moves.
         tokio::time::sleep(Duration::from_millis(50)).await;
         kick.notify_one();
         tokio::time::timeout(Duration::from_secs(5), writer)
@@ -701,7 +703,7 @@ mod tests {
             .unwrap();
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn a_kick_after_frames_went_out_closes_with_1008_too_slow() {
         let (tx, rx) = mpsc::channel(4);
         let kick = Arc::new(Notify::new());
@@ -728,7 +730,7 @@ mod tests {
         );
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn a_kick_before_the_writer_starts_is_not_lost() {
         let (_tx, rx) = mpsc::channel(4);
         let kick = Arc::new(Notify::new());
@@ -743,7 +745,7 @@ mod tests {
         );
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn the_writer_pings_every_ping_interval() {
         let (tx, rx) = mpsc::channel::<Out>(4);
         let kick = Arc::new(Notify::new());
@@ -762,7 +764,8 @@ mod tests {
             .iter()
             .filter(|m| matches!(m, Message::Ping(_)))
             .count();
-        assert!(pings >= 2, "{:?}", sent.0);
+        // At 30, 60 and 90 ms of the 110.
+        assert_eq!(pings, 3, "{:?}", sent.0);
     }
 
     async fn state(idle_secs: u64) -> (AppState, tempfile::TempDir) {
@@ -780,6 +783,8 @@ mod tests {
     #[tokio::test]
     async fn a_connection_is_closed_as_idle_only_after_a_whole_idle_time_without_frames() {
         let (state, _dir) = state(1).await;
+        // Paused only once the store is open: a paused clock would jump past its pool's connect timeout.
+        tokio::time::pause();
         let (outbox, mut rx, _kick) = outbox(&state);
         let (_writer, writer_done) = oneshot::channel();
         // A frame every 0.6 s for three frames keeps the connection open past its first idle second.
@@ -790,17 +795,23 @@ mod tests {
         .take(3)
         .chain(stream::pending());
         let mut conn = Conn::open(state, outbox, None);
-        let started = Instant::now();
+        let started = tokio::time::Instant::now();
         conn.read(Box::pin(frames), writer_done).await;
         let waited = started.elapsed();
         assert!(matches!(rx.try_recv(), Ok(Out::Close(1000, "idle"))));
-        assert!(waited >= Duration::from_millis(2700), "{waited:?}");
+        // The last frame came at 1.8 s: idle from then, closed at 2.8 s and not before.
+        assert!(
+            (Duration::from_millis(2800)..Duration::from_millis(2900)).contains(&waited),
+            "{waited:?}"
+        );
         conn.close().await;
     }
 
     #[tokio::test]
     async fn shutdown_closes_a_connection_with_1001() {
         let (state, _dir) = state(60).await;
+        // Paused only once the store is open: a paused clock would jump past its pool's connect timeout.
+        tokio::time::pause();
         let (outbox, mut rx, _kick) = outbox(&state);
         let (_writer, writer_done) = oneshot::channel();
         let mut conn = Conn::open(state.clone(), outbox, None);
