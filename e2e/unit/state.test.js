@@ -129,6 +129,25 @@ test('game over ends the controls, keeps the line and allows a rematch', () => {
   assert.equal(r.result, null);
 });
 
+test('a rated game over updates both seat cards with the ratings it left', () => {
+  let r = started();
+  r = { ...r, seats: { black: { ...r.seats.black, rating: 1500, provisional: true, tier: 'Beginner' }, white: { ...r.seats.white, rating: 1500, provisional: true } } };
+  const ratings = [
+    { name: 'ann', before: 1500, after: 1662.4, tier: 'Advanced', provisional: false },
+    { name: 'bob', before: 1500, after: 1337.6, tier: 'Novice' },
+  ];
+  r = applyEvent(r, 3, { kind: 'game_over', result: { winner: 'black', reason: 'five', ratings }, clocks: null }, 0);
+  assert.deepEqual([r.seats.black.rating, r.seats.black.tier, r.seats.black.provisional], [1662, 'Advanced', false]);
+  assert.deepEqual([r.seats.white.rating, r.seats.white.tier, r.seats.white.provisional], [1338, 'Novice', true], 'an absent flag keeps the old one');
+  assert.equal(r.seats.black.connected, true, 'the rest of the card is kept');
+});
+
+test('an unrated game over leaves the seat cards as they were', () => {
+  const before = started();
+  const r = applyEvent(before, 3, { kind: 'game_over', result: { winner: 'white', reason: 'resign' }, clocks: null }, 0);
+  assert.deepEqual(r.seats, before.seats);
+});
+
 test('catch-up events are folded in order', () => {
   const r = applyCatchUp(started(), [
     { version: 3, event: move('black', 'h8', 1, 'white') },

@@ -238,6 +238,10 @@ pub struct RatingDelta {
     /// Tier after, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tier: Option<String>,
+    /// Whether the rating after is still provisional (shown with `?`), when known: with `after` and `tier` it is
+    /// everything a seat card shows, so a client updates its seats from the result without a new snapshot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provisional: Option<bool>,
 }
 
 /// How a game ended.

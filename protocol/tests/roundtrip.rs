@@ -228,6 +228,7 @@ fn all_events() -> Vec<RoomEvent> {
                     before: 1500.0,
                     after: 1662.5,
                     tier: Some("Advanced".into()),
+                    provisional: Some(false),
                 }]),
             },
             clocks: Some(clocks()),

@@ -376,4 +376,12 @@ async fn a_rated_game_shows_ratings_on_the_seats_and_rating_changes_at_the_end()
     let after = alice.join(&id, JoinRole::Player).await;
     let alice_seat = after.seats.black.unwrap();
     assert_eq!(alice_seat.rating, Some(ratings[0].after.round()));
+    // The result carries what the seat card shows now, so a client that saw it needs no new snapshot.
+    assert_eq!(alice_seat.tier, ratings[0].tier);
+    assert_eq!(alice_seat.provisional, ratings[0].provisional);
+    assert_eq!(
+        ratings[0].provisional,
+        Some(true),
+        "one game leaves a new player provisional"
+    );
 }

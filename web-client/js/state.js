@@ -134,6 +134,7 @@ export function applyEvent(prev, version, event, now) {
       room.chat = [...prev.chat, { from: event.from, spectator: event.spectator, text: event.text }].slice(-200);
       break;
     case 'game_over':
+      room.seats = ratedSeats(prev.seats, event.result?.ratings);
       Object.assign(room, {
         state: 'over',
         phase: 'none',
@@ -153,6 +154,27 @@ export function applyEvent(prev, version, event, now) {
   }
   room.you = seatOf(room);
   return room;
+}
+
+/**
+ * The seats with a rated result's figures (matched by name): the cards then show the rating, tier and `?` the game
+ * left, as a snapshot taken after it would, for spectators and players alike.
+ */
+function ratedSeats(seats, ratings) {
+  if (!ratings?.length) return seats;
+  const out = { ...seats };
+  for (const colour of ['black', 'white']) {
+    const seat = seats[colour];
+    const delta = seat && ratings.find((d) => d.name === seat.name);
+    if (!delta) continue;
+    out[colour] = {
+      ...seat,
+      rating: Math.round(delta.after),
+      tier: delta.tier ?? seat.tier,
+      provisional: delta.provisional ?? seat.provisional,
+    };
+  }
+  return out;
 }
 
 /** Folds a catch-up list (oldest first) into the room. */

@@ -1460,6 +1460,7 @@ impl Room {
                     before: ch.before.rating,
                     after: ch.after.rating,
                     tier: Some(ch.after.tier().name().to_owned()),
+                    provisional: Some(ch.after.is_provisional()),
                 })
                 .collect()
         });
