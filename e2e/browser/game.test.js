@@ -144,6 +144,10 @@ test('two players play renju with swap after three to a five while a spectator w
   if (accounts) {
     assert.equal(await s.page.locator('#game-over .delta').count(), 2, 'both rating changes are shown');
     assert.match(await s.page.textContent('#game-over'), new RegExp(`${b.name}.*-\\d+`));
+    // The seat cards follow the result at once (they used to keep the pre-game 1500 until a new snapshot).
+    const after = await s.page.$$eval('#game-over .delta .rating', (els) => els.map((e) => e.textContent.trim()).sort());
+    const cards = await s.page.$$eval('.pcard .rating', (els) => els.map((e) => e.textContent.replace('?', '').trim()).sort());
+    assert.deepEqual(cards, after, "the spectator's seat cards show the ratings the game left");
     await a.page.goto(`${server.url}/#/player/${encodeURIComponent(a.name)}`);
     await a.page.waitForSelector('.game-row', { timeout: 15_000 });
     assert.match(await a.page.textContent('[data-pool="renju"]'), /\d+\?/, 'one game leaves a provisional renju rating');
