@@ -9,13 +9,8 @@ set -euo pipefail
 games=${1:-200}
 secs=${2:-15}
 port=${PORT:-8462}
-root=$(cd "$(dirname "$0")/.." && pwd)
-dir=$(mktemp -d)
-trap 'kill "${server:-}" 2>/dev/null || true; rm -rf "$dir"' EXIT
-MSG_RATE=1000000 MSG_BURST=1000000 "$root/target/release/server" --bind "127.0.0.1:$port" \
-    --database-url "${DATABASE_URL:-sqlite://$dir/cpu.db}" >"$dir/server.log" 2>&1 &
-server=$!
-sleep 2
+# shellcheck source=bench-server.sh
+source "$(dirname "$0")/bench-server.sh"
 ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
 before=$(ticks)
 /usr/bin/env time -f "%U %S" -o "$dir/loadgen.time" "$root/target/release/loadgen" run \

@@ -15,13 +15,8 @@ set -euo pipefail
 games=${1:-200}
 secs=${2:-4}
 port=${PORT:-8464}
-root=$(cd "$(dirname "$0")/.." && pwd)
-dir=$(mktemp -d)
-trap 'kill "${server:-}" "${loadgen:-}" 2>/dev/null || true; rm -rf "$dir"' EXIT
-MSG_RATE=1000000 MSG_BURST=1000000 "$root/target/release/server" --bind "127.0.0.1:$port" \
-    --database-url "${DATABASE_URL:-sqlite://$dir/cpu.db}" >"$dir/server.log" 2>&1 &
-server=$!
-sleep 2
+# shellcheck source=bench-server.sh
+source "$(dirname "$0")/bench-server.sh"
 "$root/target/release/loadgen" run --url "ws://127.0.0.1:$port/ws" --games "$games" --think-ms 0 \
     --ramp-secs 1 --room-ramp-secs 1 --hold-secs 0.5 --duration-secs $((secs + 8)) >/dev/null 2>&1 &
 loadgen=$!
