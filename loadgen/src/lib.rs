@@ -6,6 +6,7 @@
 pub mod conn;
 pub mod crash;
 pub mod echo;
+pub mod flood;
 pub mod ledger;
 pub mod memory;
 pub mod picker;

@@ -6,7 +6,7 @@ use clap::{Parser, Subcommand};
 
 use loadgen::plan::RunArgs;
 use loadgen::run::{self, Mode};
-use loadgen::{crash, echo, report, saturate};
+use loadgen::{crash, echo, flood, report, saturate};
 
 #[derive(Parser)]
 #[command(
@@ -65,6 +65,15 @@ enum Command {
     /// Kills the server with SIGKILL at random moments while games run, restarts it on the same database, and
     /// checks that nothing acknowledged was lost (exit status 1 when something was).
     Crash(crash::CrashArgs),
+    /// Floods the server with one kind of abuse (guests, rooms, logins, slowloris, chat) at a steady rate and
+    /// counts how it answered; run beside `loadgen run` to see what a flood does to a running game.
+    Flood {
+        #[command(flatten)]
+        args: flood::FloodArgs,
+        /// Print the result as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
     /// One worker process of a run with `--workers` (started by loadgen itself).
     #[command(hide = true)]
     Worker {
@@ -151,6 +160,14 @@ async fn main() -> anyhow::Result<()> {
                     println!("  {f}");
                 }
                 std::process::exit(1);
+            }
+        }
+        Command::Flood { args, json } => {
+            let result = flood::flood(&args).await?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&result)?);
+            } else {
+                print!("{result}");
             }
         }
         Command::Worker {
