@@ -229,11 +229,12 @@ test('a player whose connection drops mid-game comes back and catches up on the 
   await play(a.page, 'h8', 1, [a.page, b.page]);
   await play(b.page, 'g7', 2, [a.page, b.page]);
 
-  // Cut bob off: the socket closes and reconnect attempts fail until the network "returns".
+  // Cut bob off: the socket closes and reconnect attempts fail until the network "returns". The dead address is
+  // on this origin (a path that is no socket), since the page's CSP lets it open sockets to nowhere else.
   await b.page.evaluate(() => {
     const conn = window.__app.conn;
     conn.realUrl = conn.url;
-    conn.url = 'ws://127.0.0.1:9/ws';
+    conn.url = conn.url.replace(/\/ws$/, '/ws-offline');
     conn.drop();
   });
   await b.page.waitForSelector('.banner:not([hidden])');

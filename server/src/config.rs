@@ -5,6 +5,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use clap::Parser;
+use ipnet::IpNet;
 
 /// Everything the server can be told at start-up. Every flag also reads an environment variable.
 #[derive(Clone, Parser)]
@@ -86,6 +87,55 @@ pub struct Config {
     /// Memory cost of argon2id password hashes in KiB (OWASP: 19456).
     #[arg(long, env = "PASSWORD_MEMORY_KIB", default_value_t = 19_456)]
     pub password_memory_kib: u32,
+    /// Reverse proxies (addresses or CIDRs, comma-separated) whose forwarding header names the client; off by
+    /// default, when every connection's own address is its client's.
+    #[arg(long, env = "TRUSTED_PROXIES", value_delimiter = ',', value_parser = parse_proxy)]
+    pub trusted_proxies: Vec<IpNet>,
+    /// The header trusted proxies name the client in: `x-forwarded-for` or `forwarded` (RFC 7239). Only the one
+    /// your proxy sets: a header it passes through untouched is the client's to forge.
+    #[arg(long, env = "FORWARDED_HEADER", value_enum, default_value_t = ForwardedHeader::XForwardedFor)]
+    pub forwarded_header: ForwardedHeader,
+    /// Seconds a connection may take to send a request's headers, and may wait idle before its next request.
+    #[arg(long, env = "HEADER_READ_SECS", default_value_t = 10)]
+    pub header_read_secs: u64,
+    /// Seconds an HTTP request may take, body included, before it is answered 408.
+    #[arg(long, env = "REQUEST_SECS", default_value_t = 30)]
+    pub request_secs: u64,
+    /// Most open TCP connections (WebSockets included); more are closed as they are accepted. Lowered at start
+    /// to fit under the open-file limit.
+    #[arg(long, env = "MAX_TCP_CONNECTIONS", default_value_t = 20_500)]
+    pub max_tcp_connections: usize,
+    /// Most open TCP connections (WebSockets included) from one address (IPv6: one /64); trusted proxies are
+    /// exempt, their clients are counted by the WebSocket and login limits instead.
+    #[arg(long, env = "MAX_TCP_CONNECTIONS_PER_IP", default_value_t = 550)]
+    pub max_tcp_connections_per_ip: usize,
+    /// Seconds a WebSocket may stay open without saying `hello`.
+    #[arg(long, env = "HELLO_SECS", default_value_t = 10)]
+    pub hello_secs: u64,
+    /// Bearer token that `GET /metrics` requires; without one (and without `--metrics-bind`) only loopback
+    /// clients may read it.
+    #[arg(long, env = "METRICS_TOKEN")]
+    pub metrics_token: Option<String>,
+    /// A separate address that serves `/metrics` (and nothing else); the main address then does not serve it.
+    #[arg(long, env = "METRICS_BIND")]
+    pub metrics_bind: Option<SocketAddr>,
+}
+
+/// The header trusted proxies name the client in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ForwardedHeader {
+    /// `X-Forwarded-For: client, proxy1, …` (nginx, Caddy, Traefik, HAProxy).
+    XForwardedFor,
+    /// `Forwarded: for=client;proto=https, for=…` (RFC 7239).
+    Forwarded,
+}
+
+/// A trusted proxy: a CIDR (`10.0.0.0/8`) or a single address (`10.0.0.1`).
+fn parse_proxy(s: &str) -> Result<IpNet, String> {
+    let s = s.trim();
+    s.parse::<IpNet>()
+        .or_else(|_| s.parse::<std::net::IpAddr>().map(IpNet::from))
+        .map_err(|_| format!("`{s}` is neither an IP address nor a CIDR"))
 }
 
 impl Config {
@@ -159,6 +209,18 @@ impl fmt::Debug for Config {
                 &self.login_per_minute_per_account,
             )
             .field("password_memory_kib", &self.password_memory_kib)
+            .field("trusted_proxies", &self.trusted_proxies)
+            .field("forwarded_header", &self.forwarded_header)
+            .field("header_read_secs", &self.header_read_secs)
+            .field("request_secs", &self.request_secs)
+            .field("max_tcp_connections", &self.max_tcp_connections)
+            .field(
+                "max_tcp_connections_per_ip",
+                &self.max_tcp_connections_per_ip,
+            )
+            .field("hello_secs", &self.hello_secs)
+            .field("metrics_token", &self.metrics_token.as_ref().map(|_| "***"))
+            .field("metrics_bind", &self.metrics_bind)
             .finish()
     }
 }
@@ -176,6 +238,32 @@ mod tests {
         let shown = format!("{config:?}");
         assert!(!shown.contains("hunter2"), "{shown}");
         assert!(shown.contains("postgres://game:***@db:5432/gomoku"));
+    }
+
+    #[test]
+    fn debug_hides_the_metrics_token() {
+        let config = Config {
+            metrics_token: Some("s3cret-scrape".into()),
+            ..Config::default()
+        };
+        let shown = format!("{config:?}");
+        assert!(!shown.contains("s3cret-scrape"), "{shown}");
+        assert!(shown.contains(r#"metrics_token: Some("***")"#), "{shown}");
+    }
+
+    #[test]
+    fn trusted_proxies_are_addresses_or_cidrs_separated_by_commas() {
+        let config =
+            Config::try_parse_from(["server", "--trusted-proxies", "10.0.0.0/8, 192.168.1.7,::1"])
+                .unwrap();
+        let shown: Vec<String> = config
+            .trusted_proxies
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(shown, ["10.0.0.0/8", "192.168.1.7/32", "::1/128"]);
+        assert!(Config::default().trusted_proxies.is_empty());
+        assert!(Config::try_parse_from(["server", "--trusted-proxies", "proxy.local"]).is_err());
     }
 
     #[test]

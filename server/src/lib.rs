@@ -17,7 +17,6 @@ pub mod time;
 pub mod ws;
 
 use std::future::Future;
-use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -167,27 +166,40 @@ pub async fn run(
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    use axum::serve::ListenerExt;
     let app = http::router(state.clone());
     let signal = state.shutdown.clone();
-    // Moves are small frames that must leave at once: without TCP_NODELAY an event can wait for the client's
-    // delayed ACK (about 40 ms), which the load tests saw as a 22 ms median per move even at light load.
-    let listener = listener.tap_io(|tcp| {
-        if let Err(e) = tcp.set_nodelay(true) {
-            tracing::debug!(error = %e, "could not set TCP_NODELAY");
-        }
-    });
-    axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(async move {
+    let transport = transport(&state.config);
+    http::serve::serve(listener, app, transport, async move {
         shutdown.await;
         tracing::info!("shutting down");
         // Sockets learn of it now; the HTTP server stops accepting when this future returns.
         signal.send_replace(true);
     })
-    .await?;
+    .await;
     state.drain(Duration::from_secs(10)).await;
     Ok(())
+}
+
+/// Serves only `/metrics` on `listener` (`--metrics-bind`) until the server behind `state` begins to shut down.
+pub async fn run_metrics(listener: TcpListener, state: AppState) -> std::io::Result<()> {
+    let app = http::metrics_router(state.clone());
+    let mut shutdown = state.shutdown.subscribe();
+    let transport = transport(&state.config);
+    http::serve::serve(listener, app, transport, async move {
+        let _ = shutdown.wait_for(|&s| s).await;
+    })
+    .await;
+    Ok(())
+}
+
+/// The connection caps and timeouts of the configuration.
+fn transport(config: &Config) -> http::serve::Transport {
+    http::serve::Transport {
+        limits: ConnectionLimits::new(
+            config.max_tcp_connections,
+            config.max_tcp_connections_per_ip,
+        ),
+        proxies: http::TrustedProxies::from_config(config),
+        header_read_timeout: Duration::from_secs(config.header_read_secs.max(1)),
+    }
 }

@@ -1,7 +1,7 @@
 //! Abuse limits: message rate per connection, connections overall and per address.
 
 use std::collections::HashMap;
-use std::net::IpAddr;
+use std::net::{IpAddr, Ipv6Addr};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -39,7 +39,20 @@ impl TokenBucket {
     }
 }
 
-/// Counts open connections overall and per IP address.
+/// The key per-address limits count by: an IPv4 address as it is (an IPv4-mapped IPv6 address as its IPv4
+/// address), an IPv6 address by its /64 prefix, since one subscriber usually holds a whole /64 and could
+/// otherwise take a fresh address for every connection.
+pub fn address_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6(Ipv6Addr::from_bits(v6.to_bits() & !u128::from(u64::MAX))),
+        },
+    }
+}
+
+/// Counts open connections overall and per address (IPv6 by /64, see [`address_key`]).
 #[derive(Debug)]
 pub struct ConnectionLimits {
     max_total: usize,
@@ -51,7 +64,8 @@ pub struct ConnectionLimits {
 #[derive(Debug)]
 pub struct ConnectionPermit {
     limits: Arc<ConnectionLimits>,
-    ip: IpAddr,
+    /// The per-address key it counts under; `None` when it counts only toward the total.
+    ip: Option<IpAddr>,
 }
 
 impl ConnectionLimits {
@@ -66,6 +80,7 @@ impl ConnectionLimits {
 
     /// Admits a connection from `ip`, or `None` when a limit is reached.
     pub fn admit(self: &Arc<Self>, ip: IpAddr) -> Option<ConnectionPermit> {
+        let ip = address_key(ip);
         let mut open = self.open.lock().expect("limits lock");
         let (total, per_ip) = &mut *open;
         let here = per_ip.get(&ip).copied().unwrap_or(0);
@@ -76,7 +91,21 @@ impl ConnectionLimits {
         per_ip.insert(ip, here + 1);
         Some(ConnectionPermit {
             limits: self.clone(),
-            ip,
+            ip: Some(ip),
+        })
+    }
+
+    /// Admits a connection that counts only toward the total (one from a trusted proxy, which carries many
+    /// clients), or `None` when the total is reached.
+    pub fn admit_without_address(self: &Arc<Self>) -> Option<ConnectionPermit> {
+        let mut open = self.open.lock().expect("limits lock");
+        if open.0 >= self.max_total {
+            return None;
+        }
+        open.0 += 1;
+        Some(ConnectionPermit {
+            limits: self.clone(),
+            ip: None,
         })
     }
 
@@ -91,10 +120,12 @@ impl Drop for ConnectionPermit {
         let mut open = self.limits.open.lock().expect("limits lock");
         let (total, per_ip) = &mut *open;
         *total -= 1;
-        if let Some(n) = per_ip.get_mut(&self.ip) {
-            *n -= 1;
-            if *n == 0 {
-                per_ip.remove(&self.ip);
+        if let Some(ip) = self.ip {
+            if let Some(n) = per_ip.get_mut(&ip) {
+                *n -= 1;
+                if *n == 0 {
+                    per_ip.remove(&ip);
+                }
             }
         }
     }
@@ -127,5 +158,41 @@ mod tests {
         assert!(limits.admit(b).is_none(), "total reached");
         drop(p1);
         assert!(limits.admit(a).is_some());
+    }
+
+    #[test]
+    fn ipv6_addresses_count_by_their_64_bit_prefix() {
+        let key = |s: &str| address_key(s.parse().unwrap());
+        assert_eq!(key("2001:db8:1:2:aaaa::1"), key("2001:db8:1:2:bbbb::2"));
+        assert_eq!(
+            key("2001:db8:1:2:ffff:ffff:ffff:ffff"),
+            key("2001:db8:1:2::")
+        );
+        assert_ne!(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"));
+        assert_eq!(key("2001:db8:1:2:aaaa::1").to_string(), "2001:db8:1:2::");
+        assert_eq!(key("::ffff:10.0.0.7").to_string(), "10.0.0.7");
+        assert_eq!(key("10.0.0.7").to_string(), "10.0.0.7");
+    }
+
+    #[test]
+    fn the_per_address_cap_holds_a_whole_ipv6_64_to_the_limit() {
+        let limits = ConnectionLimits::new(100, 2);
+        let _a = limits.admit("2001:db8::1".parse().unwrap()).unwrap();
+        let _b = limits.admit("2001:db8::2".parse().unwrap()).unwrap();
+        assert!(limits.admit("2001:db8::3".parse().unwrap()).is_none());
+        assert!(limits.admit("2001:db8:0:1::1".parse().unwrap()).is_some());
+    }
+
+    #[test]
+    fn permits_without_an_address_count_only_toward_the_total() {
+        let limits = ConnectionLimits::new(2, 1);
+        let a: IpAddr = "127.0.0.1".parse().unwrap();
+        let p = limits.admit_without_address().unwrap();
+        let _q = limits.admit(a).unwrap();
+        assert!(limits.admit_without_address().is_none(), "total reached");
+        drop(p);
+        assert_eq!(limits.open(), 1);
+        let _r = limits.admit_without_address().unwrap();
+        assert!(limits.admit(a).is_none());
     }
 }

@@ -14,8 +14,8 @@ async fn main() -> anyhow::Result<()> {
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
         )
         .init();
-    let config = Config::parse();
-    raise_fd_limit();
+    let mut config = Config::parse();
+    fit_connections_to_fd_limit(&mut config, raise_fd_limit());
     tracing::info!(?config, "starting");
     let url = config.database_url();
     let store = store::open(&url)
@@ -24,19 +24,52 @@ async fn main() -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(config.bind)
         .await
         .with_context(|| format!("binding {}", config.bind))?;
+    let metrics_listener = match config.metrics_bind {
+        Some(bind) => Some(
+            tokio::net::TcpListener::bind(bind)
+                .await
+                .with_context(|| format!("binding {bind} for metrics"))?,
+        ),
+        None => None,
+    };
     let addr = listener.local_addr()?;
     let state = AppState::new(config, store).await?;
+    if let Some(metrics_listener) = metrics_listener {
+        tracing::info!(addr = %metrics_listener.local_addr()?, "serving /metrics");
+        tokio::spawn(server::run_metrics(metrics_listener, state.clone()));
+    }
     println!("Gomoku server listening: open http://{addr}/");
     server::run(listener, state, shutdown_signal()).await?;
     Ok(())
 }
 
 /// Every connection is a file descriptor: lift the soft open-file limit to the hard one (often 1024 → much more).
-fn raise_fd_limit() {
-    if let Ok((soft, hard)) = rlimit::Resource::NOFILE.get() {
-        if soft < hard && rlimit::Resource::NOFILE.set(hard, hard).is_ok() {
-            tracing::info!(from = soft, to = hard, "raised the open-file limit");
-        }
+/// Returns the limit now in force, if it could be read.
+fn raise_fd_limit() -> Option<u64> {
+    let (soft, hard) = rlimit::Resource::NOFILE.get().ok()?;
+    if soft < hard && rlimit::Resource::NOFILE.set(hard, hard).is_ok() {
+        tracing::info!(from = soft, to = hard, "raised the open-file limit");
+        return Some(hard);
+    }
+    Some(soft)
+}
+
+/// File descriptors kept for the database, the web client's files and logs when sockets take all the others.
+const SPARE_FDS: u64 = 64;
+
+/// Lowers the TCP connection cap to what the open-file limit allows: past it, accepting fails for everyone
+/// (the health check included) until some connection closes, while under the cap the extra ones are turned away.
+fn fit_connections_to_fd_limit(config: &mut Config, fd_limit: Option<u64>) {
+    let Some(limit) = fd_limit else { return };
+    let fits = usize::try_from(limit.saturating_sub(SPARE_FDS)).unwrap_or(usize::MAX);
+    if config.max_tcp_connections > fits {
+        tracing::warn!(
+            from = config.max_tcp_connections,
+            to = fits,
+            fd_limit = limit,
+            "lowered --max-tcp-connections to fit the open-file limit (raise `ulimit -n` to allow more)"
+        );
+        config.max_tcp_connections = fits;
     }
 }
 

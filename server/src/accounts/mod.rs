@@ -21,11 +21,11 @@ pub mod username;
 pub mod view;
 
 use std::convert::Infallible;
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::HeaderMap;
 use axum::routing::{get, post};
@@ -256,8 +256,8 @@ where
         .with_state(accounts)
 }
 
-/// The client's address, from the connection (the server must be served with connect info). Without it every
-/// client shares one address, so limits still hold, only more tightly.
+/// The client's address, as [`crate::http::ClientAddr`] resolves it (behind a trusted proxy, the address it
+/// forwards). Without connect info every client shares one address, so limits still hold, only more tightly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClientIp(pub IpAddr);
 
@@ -266,10 +266,8 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<ClientIp, Infallible> {
         Ok(ClientIp(
-            parts
-                .extensions
-                .get::<ConnectInfo<SocketAddr>>()
-                .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip()),
+            crate::http::ClientAddr::of(&parts.extensions)
+                .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.ip),
         ))
     }
 }

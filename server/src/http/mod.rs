@@ -1,21 +1,34 @@
 //! HTTP routes: each feature module exposes `router()`; [`router`] puts them together with the WebSocket route
-//! and the embedded web client.
+//! and the embedded web client, under the layers every request passes: security headers, the cross-site check
+//! for state-changing requests, and a deadline. [`serve`] is the accept loop that feeds it.
 
 mod assets;
+pub mod client_addr;
 mod error;
 mod games;
 mod health;
 mod metrics;
+pub mod origin;
 mod rooms;
+pub mod security_headers;
+pub mod serve;
+pub mod timeout;
 
+use std::time::Duration;
+
+use axum::middleware::{from_fn, from_fn_with_state};
 use axum::Router;
 
+pub use client_addr::{ClientAddr, TrustedProxies};
 pub use error::ApiError;
+pub use metrics::standalone as metrics_router;
 
 use crate::AppState;
 
 /// The whole application: API, metrics, WebSocket and static files.
 pub fn router(state: AppState) -> Router {
+    let request_deadline = Duration::from_secs(state.config.request_secs.max(1));
+    let https = security_headers::Https(state.config.secure_cookies);
     Router::new()
         .merge(health::router())
         .merge(rooms::router())
@@ -27,4 +40,8 @@ pub fn router(state: AppState) -> Router {
         .merge(crate::ws::router())
         .merge(assets::router())
         .with_state(state)
+        // The last layer added runs first: headers go on every answer, the 403 and the 408 included.
+        .layer(from_fn_with_state(request_deadline, timeout::deadline))
+        .layer(from_fn(origin::same_origin_only))
+        .layer(from_fn_with_state(https, security_headers::add))
 }

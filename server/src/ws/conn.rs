@@ -210,6 +210,10 @@ impl Conn {
         let mut waiting_since = tokio::time::Instant::now();
         let idle_timer = tokio::time::sleep_until(waiting_since + idle);
         tokio::pin!(idle_timer);
+        // Until it says hello a socket is nobody's, and pings or pongs alone must not keep it open.
+        let hello_within = Duration::from_secs(self.state.config.hello_secs.max(1));
+        let hello_timer = tokio::time::sleep(hello_within);
+        tokio::pin!(hello_timer);
         while !self.closing {
             let next = tokio::select! {
                 biased;
@@ -220,6 +224,12 @@ impl Conn {
                 _ = &mut writer_done => return,
                 // Before the idle timer: a frame that is there wins over a deadline that passed meanwhile.
                 next = stream.next() => next,
+                () = &mut hello_timer, if self.identity.is_none() => {
+                    let message = format!("say hello within {} s", hello_within.as_secs());
+                    self.error(code::HELLO_REQUIRED, &message, None).await;
+                    let _ = self.outbox.send(Out::Close(CLOSE_POLICY, "no hello")).await;
+                    return;
+                }
                 () = &mut idle_timer => {
                     let deadline = waiting_since + idle;
                     if tokio::time::Instant::now() < deadline {
@@ -804,6 +814,82 @@ mod tests {
             (Duration::from_millis(2800)..Duration::from_millis(2900)).contains(&waited),
             "{waited:?}"
         );
+        conn.close().await;
+    }
+
+    async fn state_with(config: Config) -> (AppState, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = store::open(&dir.path().join("t.db").to_string_lossy())
+            .await
+            .unwrap();
+        (AppState::new(config, store).await.unwrap(), dir)
+    }
+
+    /// Pongs every 0.5 s for ever: a socket that keeps answering pings without saying anything.
+    fn pongs_for_ever() -> impl Stream<Item = Result<Message, axum::Error>> + Unpin {
+        Box::pin(stream::unfold((), |()| async {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            Some((Ok(Message::Pong(Default::default())), ()))
+        }))
+    }
+
+    #[tokio::test]
+    async fn a_socket_that_only_answers_pings_is_closed_at_the_hello_deadline() {
+        let (state, _dir) = state_with(Config {
+            hello_secs: 3,
+            idle_secs: 60,
+            ..Config::default()
+        })
+        .await;
+        tokio::time::pause();
+        let (outbox, mut rx, _kick) = outbox(&state);
+        let (_writer, writer_done) = oneshot::channel();
+        let mut conn = Conn::open(state, outbox, None);
+        let started = tokio::time::Instant::now();
+        conn.read(pongs_for_ever(), writer_done).await;
+        let waited = started.elapsed();
+        assert!(
+            (Duration::from_secs(3)..Duration::from_millis(3100)).contains(&waited),
+            "{waited:?}"
+        );
+        match rx.try_recv() {
+            Ok(Out::Text(t)) => assert!(t.contains(code::HELLO_REQUIRED), "{t}"),
+            other => panic!("expected an error frame, got {other:?}"),
+        }
+        assert!(matches!(
+            rx.try_recv(),
+            Ok(Out::Close(CLOSE_POLICY, "no hello"))
+        ));
+        conn.close().await;
+    }
+
+    #[tokio::test]
+    async fn a_socket_that_said_hello_outlives_the_hello_deadline() {
+        let (state, _dir) = state_with(Config {
+            hello_secs: 3,
+            idle_secs: 60,
+            ..Config::default()
+        })
+        .await;
+        tokio::time::pause();
+        let (outbox, mut rx, _kick) = outbox(&state);
+        let (_writer, writer_done) = oneshot::channel();
+        let hello = encode(
+            &ClientMessage::Hello {
+                version: protocol::PROTOCOL_VERSION,
+                token: None,
+            },
+            Some(1),
+        );
+        let frames = stream::iter([Ok(Message::Text(hello.into()))]).chain(pongs_for_ever());
+        let mut conn = Conn::open(state.clone(), outbox, None);
+        let shut = async {
+            tokio::time::sleep(Duration::from_secs(10)).await;
+            state.shutdown.send_replace(true);
+        };
+        tokio::join!(conn.read(Box::pin(frames), writer_done), shut);
+        assert!(matches!(rx.try_recv(), Ok(Out::Text(t)) if t.contains("welcome")));
+        assert!(matches!(rx.try_recv(), Ok(Out::Close(CLOSE_GOING_AWAY, _))));
         conn.close().await;
     }
 

@@ -4,14 +4,13 @@ mod conn;
 pub mod outbox;
 pub mod virtual_conn;
 
-use std::net::SocketAddr;
-
-use axum::extract::{ConnectInfo, State, WebSocketUpgrade};
+use axum::extract::{State, WebSocketUpgrade};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::routing::get;
 use axum::Router;
 
+use crate::http::ClientAddr;
 use crate::AppState;
 
 /// The `/ws` route.
@@ -21,11 +20,14 @@ pub fn router() -> Router<AppState> {
 
 async fn upgrade(
     State(state): State<AppState>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    client: ClientAddr,
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
-    let permit = state.limits.admit(addr.ip());
+    // The client's address (behind a trusted proxy, the one it forwards), so one client's sockets cannot use up
+    // everyone's share.
+    let permit = state.limits.admit(client.ip);
+    let addr = std::net::SocketAddr::new(client.ip, client.peer.port());
     // A browser's session cookie (HttpOnly: scripts cannot put it into `hello`; only from this site's own pages)
     // or a bearer token.
     let ambient_token = crate::accounts::token::for_upgrade(&headers);
