@@ -320,34 +320,132 @@ async fn login_attempts_are_limited_per_address_with_retry_after(db: Db) {
     app.stop().await;
 }
 
-async fn login_attempts_are_limited_per_account(db: Db) {
+async fn bad_logins_from_elsewhere_do_not_lock_the_owner_out(db: Db) {
     let mut config = test_config();
     config.login_burst_per_account = 2;
     config.login_per_minute_per_account = 1.0;
+    config.login_burst_per_address_account = 3;
+    config.login_per_minute_per_address_account = 1.0;
     let app = App::start(db, config).await.unwrap();
     app.register("olivia", PASSWORD).await;
+    let attacker = app.client_from("127.0.0.2");
 
-    for _ in 0..1 {
+    let mut answers = Vec::new();
+    for guess in ["guess-one", "guess-two", "guess-three", "guess-four"] {
+        answers.push(
+            app.login_with(&attacker, "OLIVIA", guess)
+                .await
+                .status()
+                .as_u16(),
+        );
+    }
+    let owner = login(&app, "olivia", PASSWORD).await;
+
+    assert_eq!(
+        answers,
+        [401, 401, 429, 429],
+        "two failures guard the name: an address with failures waits"
+    );
+    assert_eq!(owner.status().as_u16(), 200, "the owner's address is clean");
+    app.stop().await;
+}
+
+async fn registering_an_existing_name_does_not_cost_its_owner_logins(db: Db) {
+    let mut config = test_config();
+    config.login_burst_per_account = 1;
+    config.login_per_minute_per_account = 1.0;
+    config.login_burst_per_address_account = 1;
+    config.login_per_minute_per_address_account = 1.0;
+    let app = App::start(db, config).await.unwrap();
+    app.register("peggy", PASSWORD).await;
+    let attacker = app.client_from("127.0.0.2");
+
+    for _ in 0..4 {
+        let response = attacker
+            .post(app.url("/api/register"))
+            .json(&json!({"username": "Peggy", "password": PASSWORD}))
+            .send()
+            .await
+            .unwrap();
         assert_eq!(
-            login(&app, "olivia", "guess-one").await.status().as_u16(),
+            error_code(response).await,
+            (409, "username_taken".to_owned())
+        );
+    }
+    let owner = login(&app, "peggy", PASSWORD).await;
+
+    assert_eq!(owner.status().as_u16(), 200);
+    app.stop().await;
+}
+
+async fn a_guarded_name_admits_the_right_password_only_from_a_clean_address(db: Db) {
+    let mut config = test_config();
+    config.login_burst_per_account = 1;
+    config.login_per_minute_per_account = 1.0;
+    config.login_burst_per_address_account = 3;
+    config.login_per_minute_per_address_account = 1.0;
+    let app = App::start(db, config).await.unwrap();
+    app.register("quinn", PASSWORD).await;
+    let attacker = app.client_from("127.0.0.2");
+    assert_eq!(
+        app.login_with(&attacker, "quinn", "guess-one")
+            .await
+            .status()
+            .as_u16(),
+        401
+    );
+
+    let typo = login(&app, "quinn", "correct horse batteyr").await;
+    let right_after_typo = login(&app, "quinn", PASSWORD).await;
+
+    assert_eq!(typo.status().as_u16(), 401, "a clean address may try");
+    assert_eq!(right_after_typo.status().as_u16(), 429);
+    assert_eq!(
+        right_after_typo.headers()[RETRY_AFTER],
+        "60",
+        "until the address's record for the name is clean: one attempt a minute"
+    );
+    app.clock.advance(Duration::from_secs(59));
+    assert_eq!(login(&app, "quinn", PASSWORD).await.status().as_u16(), 429);
+    app.clock.advance(Duration::from_secs(1));
+    assert_eq!(login(&app, "quinn", PASSWORD).await.status().as_u16(), 200);
+    app.stop().await;
+}
+
+async fn login_attempts_are_limited_per_address_and_name(db: Db) {
+    let mut config = test_config();
+    config.login_burst_per_address_account = 2;
+    config.login_per_minute_per_address_account = 1.0;
+    let app = App::start(db, config).await.unwrap();
+    app.register("rhea", PASSWORD).await;
+    for _ in 0..5 {
+        assert_eq!(
+            login(&app, "rhea", PASSWORD).await.status().as_u16(),
+            200,
+            "a successful login is given back"
+        );
+    }
+
+    for _ in 0..2 {
+        assert_eq!(
+            login(&app, "rhea", "guess-one").await.status().as_u16(),
             401
         );
     }
-    let limited = login(&app, "OLIVIA", PASSWORD).await;
+    let limited = login(&app, "Rhea", PASSWORD).await;
+    let other_name = login(&app, "sybil", PASSWORD).await;
+    let other_address = app
+        .login_with(&app.client_from("127.0.0.3"), "rhea", PASSWORD)
+        .await;
 
     assert_eq!(
         limited.status().as_u16(),
         429,
-        "even the right password waits"
+        "this address spent its tries"
     );
     assert_eq!(limited.headers()[RETRY_AFTER], "60");
-    assert_eq!(
-        login(&app, "peggy", PASSWORD).await.status().as_u16(),
-        401,
-        "other names are not limited"
-    );
-    app.clock.advance(Duration::from_secs(60));
-    assert_eq!(login(&app, "olivia", PASSWORD).await.status().as_u16(), 200);
+    assert_eq!(other_name.status().as_u16(), 401);
+    assert_eq!(other_address.status().as_u16(), 200);
     app.stop().await;
 }
 
@@ -788,7 +886,10 @@ on_both_stores!(
     logout_revokes_only_that_session_and_clears_the_cookie,
     a_session_expires_after_the_configured_days,
     login_attempts_are_limited_per_address_with_retry_after,
-    login_attempts_are_limited_per_account,
+    bad_logins_from_elsewhere_do_not_lock_the_owner_out,
+    registering_an_existing_name_does_not_cost_its_owner_logins,
+    a_guarded_name_admits_the_right_password_only_from_a_clean_address,
+    login_attempts_are_limited_per_address_and_name,
     a_login_token_resumes_the_user_in_the_websocket_hello,
     a_guest_token_is_a_guest_to_the_api,
     passwords_and_tokens_never_reach_the_log,

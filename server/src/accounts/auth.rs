@@ -79,7 +79,7 @@ pub async fn register(
     let c = credentials(body)?;
     let name = username::validate(&c.username)?;
     password::validate(&c.password)?;
-    accounts.limit(ip, name)?;
+    accounts.admit_registration(ip)?;
     // Saves an argon2 run for the common case; the store still decides races between two registrations.
     if accounts.store().user_by_name(name).await?.is_some() {
         return Err(ApiError::UsernameTaken);
@@ -101,18 +101,23 @@ pub async fn login(
     body: Result<Json<Credentials>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let c = credentials(body)?;
-    accounts.limit(ip, &c.username)?;
+    let attempt = accounts.admit_login(ip, &c.username)?;
     let user = match username::validate(&c.username) {
         // No stored password is longer than the limit; refusing before hashing keeps huge bodies cheap.
         Ok(_) if c.password.len() > password::MAX_BYTES => {
-            return Err(ApiError::InvalidCredentials)
+            attempt.failed();
+            return Err(ApiError::InvalidCredentials);
         }
         Ok(name) => accounts.store().user_by_name(name).await?,
         // No account can have this name, and no timing can reveal more than the rules already say.
-        Err(_) => return Err(ApiError::InvalidCredentials),
+        Err(_) => {
+            attempt.failed();
+            return Err(ApiError::InvalidCredentials);
+        }
     };
     let Some(user) = user else {
         accounts.inner.hasher.verify_decoy(&c.password).await?;
+        attempt.failed();
         return Err(ApiError::InvalidCredentials);
     };
     if !accounts
@@ -121,9 +126,11 @@ pub async fn login(
         .verify(&c.password, &user.password_hash)
         .await?
     {
+        attempt.failed();
         tracing::info!(user = %user.name, "login refused: wrong password");
         return Err(ApiError::InvalidCredentials);
     }
+    attempt.succeeded();
     start_session(&accounts, &user, StatusCode::OK).await
 }
 

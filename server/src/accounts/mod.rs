@@ -51,8 +51,11 @@ pub struct Settings {
     pub secure_cookies: bool,
     /// Login and registration attempts per client address.
     pub per_address: Limit,
-    /// Login attempts per account name (and registration attempts per requested name).
+    /// Failed logins per account name from all addresses; once spent, the account admits only addresses without
+    /// recent failures for it.
     pub per_account: Limit,
+    /// Login attempts per client address and account name together (a successful one is given back).
+    pub per_address_account: Limit,
     /// The cost of argon2id for new hashes.
     pub hash_cost: HashCost,
     /// Most password hashes computed at once.
@@ -69,6 +72,10 @@ impl Default for Settings {
                 per_minute: 10.0,
             },
             per_account: Limit {
+                burst: 5,
+                per_minute: 3.0,
+            },
+            per_address_account: Limit {
                 burst: 5,
                 per_minute: 3.0,
             },
@@ -92,6 +99,10 @@ impl Settings {
             per_account: Limit {
                 burst: config.login_burst_per_account,
                 per_minute: config.login_per_minute_per_account,
+            },
+            per_address_account: Limit {
+                burst: config.login_burst_per_address_account,
+                per_minute: config.login_per_minute_per_address_account,
             },
             hash_cost: HashCost {
                 memory_kib: config.password_memory_kib,
@@ -118,6 +129,7 @@ struct Inner {
     hasher: password::Hasher,
     per_address: rate_limit::RateLimiter,
     per_account: rate_limit::RateLimiter,
+    per_address_account: rate_limit::RateLimiter,
 }
 
 impl Accounts {
@@ -130,6 +142,7 @@ impl Accounts {
                 hasher: password::Hasher::new(settings.hash_cost, settings.concurrent_hashes),
                 per_address: rate_limit::RateLimiter::new(settings.per_address),
                 per_account: rate_limit::RateLimiter::new(settings.per_account),
+                per_address_account: rate_limit::RateLimiter::new(settings.per_address_account),
                 settings,
                 clock,
                 epoch,
@@ -202,23 +215,72 @@ impl Accounts {
             .await?)
     }
 
-    /// Takes one login or registration attempt for an address and an account name.
-    fn limit(&self, ip: IpAddr, account: &str) -> Result<(), ApiError> {
-        let now = self.inner.clock.now();
+    /// Takes one registration attempt for an address. Registrations count only against the address: a name that
+    /// is asked for (perhaps an existing account's) must not lose login attempts to them.
+    fn admit_registration(&self, ip: IpAddr) -> Result<(), ApiError> {
         self.inner
             .per_address
-            .take(&address_key(ip), now)
+            .take(&address_key(ip), self.inner.clock.now())
+            .map_err(ApiError::RateLimited)
+    }
+
+    /// Admits a login attempt for an address and an account name, before the password is checked; the caller
+    /// reports the outcome to the returned [`LoginAttempt`].
+    ///
+    /// Nothing here limits an account by its name alone, so nobody can lock the owner out (lichess's approach):
+    /// every attempt counts against the address, and against the address and name together (given back when the
+    /// password is right); failures also count against the name from all addresses, and once those are spent the
+    /// name admits only addresses without recent failures for it. The owner, from their own address, keeps
+    /// getting in; a guesser spread over many addresses gets one try per address now and then.
+    fn admit_login(&self, ip: IpAddr, account: &str) -> Result<LoginAttempt, ApiError> {
+        let now = self.inner.clock.now();
+        let address = address_key(ip);
+        self.inner
+            .per_address
+            .take(&address, now)
             .map_err(ApiError::RateLimited)?;
         // Names are case-insensitive, so are their limits; long junk names are cut so keys stay small.
-        let key: String = account
+        let account: String = account
             .chars()
             .take(username::MAX_LEN + 1)
             .collect::<String>()
             .to_lowercase();
-        self.inner
-            .per_account
-            .take(&key, now)
-            .map_err(ApiError::RateLimited)
+        let pair = format!("{address} {account}");
+        let pairs = &self.inner.per_address_account;
+        if self.inner.per_account.has_room(&account, now) {
+            pairs.take(&pair, now)
+        } else {
+            pairs.take_if_full(&pair, now)
+        }
+        .map_err(ApiError::RateLimited)?;
+        Ok(LoginAttempt {
+            accounts: self.clone(),
+            account,
+            pair,
+        })
+    }
+}
+
+/// A login attempt the limits let through; told how it ended, it settles the counts.
+struct LoginAttempt {
+    accounts: Accounts,
+    account: String,
+    pair: String,
+}
+
+impl LoginAttempt {
+    /// The password was right: the attempt does not count against the address and name.
+    fn succeeded(self) {
+        let inner = &self.accounts.inner;
+        inner
+            .per_address_account
+            .refund(&self.pair, inner.clock.now());
+    }
+
+    /// The password was wrong (or the name unknown): the failure counts against the name from all addresses.
+    fn failed(self) {
+        let inner = &self.accounts.inner;
+        inner.per_account.charge(&self.account, inner.clock.now());
     }
 }
 

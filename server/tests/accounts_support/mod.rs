@@ -53,6 +53,7 @@ pub fn test_config() -> Config {
         password_memory_kib: 64,
         login_burst_per_ip: 1000,
         login_burst_per_account: 1000,
+        login_burst_per_address_account: 1000,
         ..Config::default()
     }
 }
@@ -138,6 +139,31 @@ impl App {
         self.http
             .post(self.url(path))
             .json(body)
+            .send()
+            .await
+            .expect("request")
+    }
+
+    /// An HTTP client (no cookie jar, no redirects) whose requests come from another loopback address, such as
+    /// `127.0.0.2`: to the app, another client address.
+    pub fn client_from(&self, ip: &str) -> reqwest::Client {
+        reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .local_address(Some(ip.parse().expect("an IP address")))
+            .build()
+            .expect("http client")
+    }
+
+    /// `POST /api/login` through `client`.
+    pub async fn login_with(
+        &self,
+        client: &reqwest::Client,
+        name: &str,
+        password: &str,
+    ) -> reqwest::Response {
+        client
+            .post(self.url("/api/login"))
+            .json(&json!({"username": name, "password": password}))
             .send()
             .await
             .expect("request")
