@@ -619,6 +619,17 @@ macro_rules! store_impl {
                 Ok(())
             }
 
+            async fn delete_user_sessions(&self, user: UserId) -> Result<Vec<Vec<u8>>, StoreError> {
+                let (_gate, mut tx) = self.begin_write().await?;
+                let hashes: Vec<Vec<u8>> =
+                    sqlx::query_scalar("DELETE FROM sessions WHERE user_id = $1 RETURNING token_hash")
+                        .bind(user)
+                        .fetch_all(&mut *tx)
+                        .await?;
+                tx.commit().await?;
+                Ok(hashes)
+            }
+
             async fn delete_expired_sessions(&self, now: Millis) -> Result<u64, StoreError> {
                 let (_gate, mut tx) = self.begin_write().await?;
                 let n = sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")

@@ -319,6 +319,9 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<Option<SessionOwner>, StoreError>;
     /// Revokes a session.
     async fn delete_session(&self, token_hash: &[u8]) -> Result<(), StoreError>;
+    /// Revokes every session of a user ("log out everywhere") and returns the token hashes it deleted, so the
+    /// caller can also close what those sessions have open.
+    async fn delete_user_sessions(&self, user: UserId) -> Result<Vec<Vec<u8>>, StoreError>;
     /// Deletes every session expired at `now` and says how many (housekeeping; expired ones are ignored anyway).
     async fn delete_expired_sessions(&self, now: Millis) -> Result<u64, StoreError>;
 

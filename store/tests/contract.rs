@@ -142,6 +142,7 @@ contract!(
     aborted_casual_and_guest_games_are_not_rated,
     usernames_are_unique_ignoring_case,
     sessions_expire_and_can_be_revoked,
+    all_sessions_of_one_user_are_revoked_at_once,
     the_leaderboard_ranks_settled_players_by_rating,
     history_and_games_of_page_newest_first,
     two_hundred_concurrent_rated_games_are_each_rated_exactly_once,
@@ -733,6 +734,36 @@ async fn sessions_expire_and_can_be_revoked(store: Arc<dyn Store>) {
         .unwrap();
     assert_eq!(store.delete_expired_sessions(1_500).await.unwrap(), 1);
     assert!(store.session(&[4u8; 32], 4_999).await.unwrap().is_some());
+}
+
+async fn all_sessions_of_one_user_are_revoked_at_once(store: Arc<dyn Store>) {
+    let ann = user(&store, "ann").await;
+    let bob = user(&store, "bob").await;
+    for (hash, owner) in [
+        ([1u8; 32], SessionOwner::User(ann.clone())),
+        ([2u8; 32], SessionOwner::User(ann.clone())),
+        ([3u8; 32], SessionOwner::User(bob.clone())),
+        ([4u8; 32], SessionOwner::Guest("guest-7f3a".to_owned())),
+    ] {
+        store.create_session(&hash, &owner, 1_000).await.unwrap();
+    }
+
+    let mut revoked = store.delete_user_sessions(ann.id).await.unwrap();
+    revoked.sort();
+
+    assert_eq!(revoked, vec![vec![1u8; 32], vec![2u8; 32]]);
+    assert_eq!(store.session(&[1u8; 32], 0).await.unwrap(), None);
+    assert_eq!(store.session(&[2u8; 32], 0).await.unwrap(), None);
+    assert_eq!(
+        store.session(&[3u8; 32], 0).await.unwrap(),
+        Some(SessionOwner::User(bob))
+    );
+    assert!(store.session(&[4u8; 32], 0).await.unwrap().is_some());
+    assert_eq!(
+        store.delete_user_sessions(ann.id).await.unwrap(),
+        Vec::<Vec<u8>>::new(),
+        "nothing left to revoke"
+    );
 }
 
 async fn the_leaderboard_ranks_settled_players_by_rating(store: Arc<dyn Store>) {

@@ -12,6 +12,7 @@
 pub mod auth;
 pub mod error;
 pub mod leaderboard;
+pub mod live;
 pub mod password;
 pub mod players;
 pub mod rate_limit;
@@ -127,6 +128,8 @@ struct Inner {
     /// can move a month ahead without waiting.
     epoch: (Instant, i64),
     hasher: password::Hasher,
+    /// The connections of each session, closed when it is revoked.
+    live: live::LiveSessions,
     per_address: rate_limit::RateLimiter,
     per_account: rate_limit::RateLimiter,
     per_address_account: rate_limit::RateLimiter,
@@ -135,10 +138,21 @@ struct Inner {
 impl Accounts {
     /// Accounts over `store`, with rate limits and session expiry measured on `clock`.
     pub fn new(store: Arc<dyn Store>, settings: Settings, clock: Clock) -> Accounts {
+        Accounts::with_live_sessions(store, settings, clock, live::LiveSessions::new())
+    }
+
+    /// [`Accounts::new`] closing revoked sessions' connections through `live` (the application's registry).
+    pub fn with_live_sessions(
+        store: Arc<dyn Store>,
+        settings: Settings,
+        clock: Clock,
+        live: live::LiveSessions,
+    ) -> Accounts {
         let epoch = (clock.now(), unix_ms());
         Accounts {
             inner: Arc::new(Inner {
                 store,
+                live,
                 hasher: password::Hasher::new(settings.hash_cost, settings.concurrent_hashes),
                 per_address: rate_limit::RateLimiter::new(settings.per_address),
                 per_account: rate_limit::RateLimiter::new(settings.per_account),
@@ -153,10 +167,11 @@ impl Accounts {
     /// The accounts of an application: its store and clock, settings from its configuration; also starts the
     /// sweep of expired sessions, which stops when the application shuts down.
     pub fn from_app(state: &crate::AppState) -> Accounts {
-        let accounts = Accounts::new(
+        let accounts = Accounts::with_live_sessions(
             state.store.clone(),
             Settings::from_config(&state.config),
             state.clock.clone(),
+            state.live_sessions.clone(),
         );
         accounts.spawn_sweeper(state.shutdown.subscribe());
         accounts
@@ -213,6 +228,30 @@ impl Accounts {
             .store
             .session(&token::hash(&token), self.now_ms())
             .await?)
+    }
+
+    /// Whether cookies for this request are marked `Secure`: always with `--secure-cookies`, and whenever the
+    /// request came over HTTPS ([`token::over_https`]).
+    pub fn secure_cookies(&self, headers: &HeaderMap) -> bool {
+        self.inner.settings.secure_cookies || token::over_https(headers)
+    }
+
+    /// Revokes the session of a token: deletes it, then closes the connections acting under it (in that order, so
+    /// a connection that resumes meanwhile finds it gone).
+    pub async fn revoke(&self, token: &str) -> Result<(), ApiError> {
+        let hash = token::hash(token);
+        self.inner.store.delete_session(&hash).await?;
+        self.inner.live.revoke(&hash);
+        Ok(())
+    }
+
+    /// Revokes every session of a user and closes their connections; returns how many sessions there were.
+    pub async fn revoke_all(&self, user: store::UserId) -> Result<usize, ApiError> {
+        let hashes = self.inner.store.delete_user_sessions(user).await?;
+        for hash in &hashes {
+            self.inner.live.revoke(hash);
+        }
+        Ok(hashes.len())
     }
 
     /// Takes one registration attempt for an address. Registrations count only against the address: a name that
@@ -300,7 +339,7 @@ fn address_key(ip: IpAddr) -> String {
 }
 
 /// The accounts routes, with their state already applied, to merge into the application's router:
-/// `POST /api/register`, `POST /api/login`, `POST /api/logout`, `GET /api/me`, `GET /api/leaderboard`,
+/// `POST /api/register`, `POST /api/login`, `POST /api/logout`, `POST /api/logout/everywhere`, `GET /api/me`, `GET /api/leaderboard`,
 /// `GET /api/tiers`, `GET /api/players/{name}`, `GET /api/players/{name}/games`.
 pub fn router<S>(accounts: Accounts) -> Router<S>
 where
@@ -310,6 +349,7 @@ where
         .route("/api/register", post(auth::register))
         .route("/api/login", post(auth::login))
         .route("/api/logout", post(auth::logout))
+        .route("/api/logout/everywhere", post(auth::logout_everywhere))
         .route("/api/me", get(auth::me))
         .route("/api/leaderboard", get(leaderboard::leaderboard))
         .route("/api/tiers", get(leaderboard::tiers))
