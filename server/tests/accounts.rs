@@ -191,7 +191,79 @@ async fn a_password_needs_eight_characters(db: Db) {
         error_code(response).await,
         (400, "weak_password".to_owned())
     );
-    app.register("bob", "12345678").await;
+    app.register("bob", "1234567x").await;
+    app.stop().await;
+}
+
+async fn common_blank_and_control_passwords_are_refused(db: Db) {
+    let app = app(db).await;
+    let cases = [
+        ("12345678", "common_password"),
+        ("password", "common_password"),
+        ("PASSWORD1", "common_password"),
+        ("        ", "invalid_password"),
+        ("\0\0\0\0\0\0\0\0", "invalid_password"),
+        (
+            "\u{200B}\u{200B}\u{200B}\u{200B}\u{200B}\u{200B}\u{200B}\u{200B}",
+            "invalid_password",
+        ),
+        ("\u{200B}abcdefg", "weak_password"),
+    ];
+
+    for (password, code) in cases {
+        let response = app
+            .post(
+                "/api/register",
+                &json!({"username": "bobby", "password": password}),
+            )
+            .await;
+        assert_eq!(
+            error_code(response).await,
+            (400, code.to_owned()),
+            "{password:?}"
+        );
+    }
+    app.register("bobby", "abcdefgx").await;
+    app.stop().await;
+}
+
+async fn a_password_is_the_same_in_any_unicode_form(db: Db) {
+    let app = app(db).await;
+    let decomposed = "cafe\u{301} au lait";
+    let composed = "caf\u{E9} au lait";
+    app.register("barista", decomposed).await;
+
+    let response = login(&app, "barista", composed).await;
+
+    assert_eq!(response.status().as_u16(), 200);
+    app.stop().await;
+}
+
+async fn an_account_hashed_before_normalisation_still_logs_in(db: Db) {
+    let app = app(db).await;
+    let decomposed = "cafe\u{301} au lait";
+    let cheap = server::accounts::HashCost {
+        memory_kib: 64,
+        iterations: 1,
+        parallelism: 1,
+    };
+    // What the server stored before passwords were normalised: the bytes as typed.
+    let legacy = server::accounts::password::Hasher::new(cheap, 1)
+        .hash(decomposed)
+        .await
+        .unwrap();
+    app.store.create_user("oldtimer", &legacy, 1).await.unwrap();
+
+    let response = login(&app, "oldtimer", decomposed).await;
+
+    assert_eq!(response.status().as_u16(), 200);
+    assert_eq!(
+        login(&app, "oldtimer", "cafe au lait")
+            .await
+            .status()
+            .as_u16(),
+        401
+    );
     app.stop().await;
 }
 
@@ -1107,6 +1179,9 @@ on_both_stores!(
     secure_cookies_mark_every_cookie_secure,
     usernames_must_be_3_to_20_letters_digits_underscores_or_dashes,
     a_password_needs_eight_characters,
+    common_blank_and_control_passwords_are_refused,
+    a_password_is_the_same_in_any_unicode_form,
+    an_account_hashed_before_normalisation_still_logs_in,
     a_username_is_taken_whatever_its_case,
     a_malformed_body_gets_a_json_error,
     a_wrong_password_and_an_unknown_user_get_the_same_answer,

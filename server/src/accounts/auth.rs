@@ -92,13 +92,13 @@ pub async fn register(
 ) -> Result<Response, ApiError> {
     let c = credentials(body)?;
     let name = username::validate(&c.username)?;
-    password::validate(&c.password)?;
+    let password = password::validate(&c.password)?;
     accounts.admit_registration(ip)?;
     // Saves an argon2 run for the common case; the store still decides races between two registrations.
     if accounts.store().user_by_name(name).await?.is_some() {
         return Err(ApiError::UsernameTaken);
     }
-    let hash = accounts.inner.hasher.hash(&c.password).await?;
+    let hash = accounts.inner.hasher.hash(&password).await?;
     let user = accounts
         .store()
         .create_user(name, &hash, accounts.now_ms())
@@ -130,17 +130,28 @@ pub async fn login(
             return Err(ApiError::InvalidCredentials);
         }
     };
+    let forms = password::login_forms(&c.password);
     let Some(user) = user else {
-        accounts.inner.hasher.verify_decoy(&c.password).await?;
+        // As many verifications as a real user would cost.
+        for form in &forms {
+            accounts.inner.hasher.verify_decoy(form).await?;
+        }
         attempt.failed();
         return Err(ApiError::InvalidCredentials);
     };
-    if !accounts
-        .inner
-        .hasher
-        .verify(&c.password, &user.password_hash)
-        .await?
-    {
+    let mut matched = false;
+    for form in &forms {
+        if accounts
+            .inner
+            .hasher
+            .verify(form, &user.password_hash)
+            .await?
+        {
+            matched = true;
+            break;
+        }
+    }
+    if !matched {
         attempt.failed();
         tracing::info!(user = %user.name, "login refused: wrong password");
         return Err(ApiError::InvalidCredentials);

@@ -20,6 +20,12 @@ pub enum ApiError {
     /// The password is shorter than the minimum.
     #[error("a password has at least {0} characters")]
     WeakPassword(usize),
+    /// The password has control characters, or nothing but spaces and invisible characters.
+    #[error("a password has no control characters and not only spaces or invisible characters")]
+    InvalidPassword,
+    /// The password is one of the most common ones.
+    #[error("this password is one of the most common ones; choose another")]
+    CommonPassword,
     /// The password is longer than the maximum (hashing megabytes is a denial of service).
     #[error("a password has at most {0} bytes")]
     PasswordTooLong(usize),
@@ -57,6 +63,8 @@ impl ApiError {
             ApiError::UsernameTaken => "username_taken",
             ApiError::WeakPassword(_) => "weak_password",
             ApiError::PasswordTooLong(_) => "password_too_long",
+            ApiError::InvalidPassword => "invalid_password",
+            ApiError::CommonPassword => "common_password",
             ApiError::InvalidCredentials => "invalid_credentials",
             ApiError::NotAuthenticated => "not_authenticated",
             ApiError::RateLimited(_) => "rate_limited",
@@ -74,6 +82,8 @@ impl ApiError {
             ApiError::InvalidUsername
             | ApiError::WeakPassword(_)
             | ApiError::PasswordTooLong(_)
+            | ApiError::InvalidPassword
+            | ApiError::CommonPassword
             | ApiError::UnknownPool
             | ApiError::InvalidQuery(_)
             | ApiError::InvalidBody(_) => StatusCode::BAD_REQUEST,
@@ -158,6 +168,8 @@ mod tests {
             ApiError::UsernameTaken,
             ApiError::WeakPassword(8),
             ApiError::PasswordTooLong(1024),
+            ApiError::InvalidPassword,
+            ApiError::CommonPassword,
             ApiError::InvalidCredentials,
             ApiError::NotAuthenticated,
             ApiError::RateLimited(Duration::from_secs(1)),
