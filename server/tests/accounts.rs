@@ -267,6 +267,70 @@ async fn an_account_hashed_before_normalisation_still_logs_in(db: Db) {
     app.stop().await;
 }
 
+async fn a_name_that_looks_like_a_taken_one_is_refused(db: Db) {
+    let app = app(db).await;
+    app.register("Alice", PASSWORD).await;
+    let mut answers = Vec::new();
+
+    for name in [
+        "AIice",
+        "A1ice",
+        "aIice",
+        "guest_abc123",
+        "GUEST-k3x9pa",
+        "Alicia",
+    ] {
+        let response = app
+            .post(
+                "/api/register",
+                &json!({"username": name, "password": PASSWORD}),
+            )
+            .await;
+        answers.push(if response.status().as_u16() == 201 {
+            (201, String::new())
+        } else {
+            error_code(response).await
+        });
+    }
+
+    let conflict = (409, "username_confusable".to_owned());
+    let reserved = (400, "invalid_username".to_owned());
+    assert_eq!(
+        answers,
+        [
+            conflict.clone(),
+            conflict.clone(),
+            conflict,
+            reserved.clone(),
+            reserved,
+            (201, String::new())
+        ]
+    );
+    app.stop().await;
+}
+
+async fn a_name_registered_under_older_rules_still_logs_in(db: Db) {
+    let app = app(db).await;
+    let cheap = server::accounts::HashCost {
+        memory_kib: 64,
+        iterations: 1,
+        parallelism: 1,
+    };
+    let hash = server::accounts::password::Hasher::new(cheap, 1)
+        .hash(PASSWORD)
+        .await
+        .unwrap();
+    app.store
+        .create_user("guest_abc123", &hash, 1)
+        .await
+        .unwrap();
+
+    let response = login(&app, "guest_abc123", PASSWORD).await;
+
+    assert_eq!(response.status().as_u16(), 200);
+    app.stop().await;
+}
+
 async fn a_username_is_taken_whatever_its_case(db: Db) {
     let app = app(db).await;
     app.register("carol", PASSWORD).await;
@@ -1183,6 +1247,8 @@ on_both_stores!(
     a_password_is_the_same_in_any_unicode_form,
     an_account_hashed_before_normalisation_still_logs_in,
     a_username_is_taken_whatever_its_case,
+    a_name_that_looks_like_a_taken_one_is_refused,
+    a_name_registered_under_older_rules_still_logs_in,
     a_malformed_body_gets_a_json_error,
     a_wrong_password_and_an_unknown_user_get_the_same_answer,
     login_ignores_the_case_of_the_name_and_gives_a_fresh_token,

@@ -141,6 +141,8 @@ contract!(
     ratings_follow_the_players_after_they_swap_colours,
     aborted_casual_and_guest_games_are_not_rated,
     usernames_are_unique_ignoring_case,
+    usernames_that_look_alike_are_refused,
+    concurrent_look_alike_registrations_admit_exactly_one,
     sessions_expire_and_can_be_revoked,
     all_sessions_of_one_user_are_revoked_at_once,
     the_leaderboard_ranks_settled_players_by_rating,
@@ -694,6 +696,57 @@ async fn usernames_are_unique_ignoring_case(store: Arc<dyn Store>) {
     assert_eq!(store.user_by_name("bob").await.unwrap(), None);
     let bob = user(&store, "bob").await;
     assert_ne!(bob.id, ann.id);
+}
+
+async fn usernames_that_look_alike_are_refused(store: Arc<dyn Store>) {
+    let alice = user(&store, "Alice").await;
+
+    let look_alike = store.create_user("AIice", "$argon2id$x", 11).await;
+    let same_name = store.create_user("ALICE", "$argon2id$x", 11).await;
+
+    assert_eq!(look_alike, Err(StoreError::UsernameConfusable));
+    assert_eq!(same_name, Err(StoreError::UsernameTaken));
+    assert_eq!(
+        store.user_by_skeleton("A1ice").await.unwrap(),
+        Some(alice.clone())
+    );
+    assert_eq!(store.user_by_skeleton("Alicia").await.unwrap(), None);
+    assert_eq!(store.user_by_name("AIice").await.unwrap(), None);
+    user(&store, "Alicia").await;
+}
+
+async fn concurrent_look_alike_registrations_admit_exactly_one(store: Arc<dyn Store>) {
+    let names = ["j0hn", "john", "JOHN", "jOhn", "j0HN", "john"];
+
+    let results = futures_join(names.into_iter().map(|name| {
+        let store = store.clone();
+        async move { store.create_user(name, "$argon2id$x", 1).await }
+    }))
+    .await;
+
+    assert_eq!(
+        results.iter().filter(|r| r.is_ok()).count(),
+        1,
+        "{results:?}"
+    );
+    assert!(results.iter().all(|r| matches!(
+        r,
+        Ok(_) | Err(StoreError::UsernameTaken) | Err(StoreError::UsernameConfusable)
+    )));
+}
+
+/// Runs futures concurrently on the test's runtime and collects their results in order.
+async fn futures_join<F>(futures: impl Iterator<Item = F>) -> Vec<F::Output>
+where
+    F: std::future::Future + Send + 'static,
+    F::Output: Send + 'static,
+{
+    let handles: Vec<_> = futures.map(tokio::spawn).collect();
+    let mut out = Vec::new();
+    for handle in handles {
+        out.push(handle.await.expect("task"));
+    }
+    out
 }
 
 async fn sessions_expire_and_can_be_revoked(store: Arc<dyn Store>) {

@@ -91,12 +91,15 @@ pub async fn register(
     body: Result<Json<Credentials>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let c = credentials(body)?;
-    let name = username::validate(&c.username)?;
+    let name = username::validate_new(&c.username)?;
     let password = password::validate(&c.password)?;
     accounts.admit_registration(ip)?;
-    // Saves an argon2 run for the common case; the store still decides races between two registrations.
+    // Saves an argon2 run for the common cases; the store's unique keys still decide races between registrations.
     if accounts.store().user_by_name(name).await?.is_some() {
         return Err(ApiError::UsernameTaken);
+    }
+    if accounts.store().user_by_skeleton(name).await?.is_some() {
+        return Err(ApiError::UsernameConfusable);
     }
     let hash = accounts.inner.hasher.hash(&password).await?;
     let user = accounts

@@ -11,12 +11,15 @@ use serde::Serialize;
 /// Why an accounts request failed. The variants are the API's contract; their codes never change.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
-    /// The username is not 3–20 letters, digits, `_` or `-`, or is reserved (`guest-…`).
-    #[error("a username is 3 to 20 letters, digits, '_' or '-', and does not start with 'guest-'")]
+    /// The username is not 3–20 letters, digits, `_` or `-`, or imitates a guest's (`guest-…`, `guest_…`).
+    #[error("a username is 3 to 20 letters, digits, '_' or '-', and does not start like a guest's ('guest-')")]
     InvalidUsername,
     /// Someone already registered this name (ignoring case).
     #[error("this username is taken")]
     UsernameTaken,
+    /// The name looks like one already registered (`AIice` beside `Alice`).
+    #[error("this username looks too much like a taken one")]
+    UsernameConfusable,
     /// The password is shorter than the minimum.
     #[error("a password has at least {0} characters")]
     WeakPassword(usize),
@@ -61,6 +64,7 @@ impl ApiError {
         match self {
             ApiError::InvalidUsername => "invalid_username",
             ApiError::UsernameTaken => "username_taken",
+            ApiError::UsernameConfusable => "username_confusable",
             ApiError::WeakPassword(_) => "weak_password",
             ApiError::PasswordTooLong(_) => "password_too_long",
             ApiError::InvalidPassword => "invalid_password",
@@ -87,7 +91,7 @@ impl ApiError {
             | ApiError::UnknownPool
             | ApiError::InvalidQuery(_)
             | ApiError::InvalidBody(_) => StatusCode::BAD_REQUEST,
-            ApiError::UsernameTaken => StatusCode::CONFLICT,
+            ApiError::UsernameTaken | ApiError::UsernameConfusable => StatusCode::CONFLICT,
             ApiError::InvalidCredentials | ApiError::NotAuthenticated => StatusCode::UNAUTHORIZED,
             ApiError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::NotFound => StatusCode::NOT_FOUND,
@@ -100,6 +104,7 @@ impl From<store::StoreError> for ApiError {
     fn from(e: store::StoreError) -> ApiError {
         match e {
             store::StoreError::UsernameTaken => ApiError::UsernameTaken,
+            store::StoreError::UsernameConfusable => ApiError::UsernameConfusable,
             other => ApiError::Internal(other.to_string()),
         }
     }
@@ -166,6 +171,7 @@ mod tests {
         let all = [
             ApiError::InvalidUsername,
             ApiError::UsernameTaken,
+            ApiError::UsernameConfusable,
             ApiError::WeakPassword(8),
             ApiError::PasswordTooLong(1024),
             ApiError::InvalidPassword,
