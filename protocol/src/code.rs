@@ -59,6 +59,9 @@ pub const RATE_LIMITED: &str = "rate_limited";
 pub const TOO_MANY_CONNECTIONS: &str = "too_many_connections";
 /// The client fell too far behind; a snapshot follows or the connection closes.
 pub const SLOW_CLIENT: &str = "slow_client";
+/// The session this connection was opened with was signed out (logout, "log out everywhere" or a new login in
+/// its place); close code 4001 follows.
+pub const SESSION_REVOKED: &str = "session_revoked";
 /// The server is shutting down.
 pub const SHUTTING_DOWN: &str = "shutting_down";
 /// Something failed inside the server (details are logged, never sent).

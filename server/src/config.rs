@@ -78,10 +78,11 @@ pub struct Config {
     /// Login and registration attempts one address regains per minute.
     #[arg(long, env = "LOGIN_PER_MINUTE_PER_IP", default_value_t = 10.0)]
     pub login_per_minute_per_ip: f64,
-    /// Login attempts one account name may take in a burst.
+    /// Failed logins one account name may take in a burst, from all addresses together; past it, only addresses
+    /// without recent failures for the name may try (the right password always gets through from those).
     #[arg(long, env = "LOGIN_BURST_PER_ACCOUNT", default_value_t = 5)]
     pub login_burst_per_account: u32,
-    /// Login attempts one account name regains per minute.
+    /// Failed logins one account name regains per minute, from all addresses together.
     #[arg(long, env = "LOGIN_PER_MINUTE_PER_ACCOUNT", default_value_t = 3.0)]
     pub login_per_minute_per_account: f64,
     /// Memory cost of argon2id password hashes in KiB (OWASP: 19456).
@@ -119,6 +120,16 @@ pub struct Config {
     /// A separate address that serves `/metrics` (and nothing else); the main address then does not serve it.
     #[arg(long, env = "METRICS_BIND")]
     pub metrics_bind: Option<SocketAddr>,
+    /// Login attempts one address may make for one account name in a burst (a correct one is given back).
+    #[arg(long, env = "LOGIN_BURST_PER_ADDRESS_ACCOUNT", default_value_t = 5)]
+    pub login_burst_per_address_account: u32,
+    /// Login attempts one address regains per minute for one account name.
+    #[arg(
+        long,
+        env = "LOGIN_PER_MINUTE_PER_ADDRESS_ACCOUNT",
+        default_value_t = 3.0
+    )]
+    pub login_per_minute_per_address_account: f64,
 }
 
 /// The header trusted proxies name the client in.
@@ -221,6 +232,14 @@ impl fmt::Debug for Config {
             .field("hello_secs", &self.hello_secs)
             .field("metrics_token", &self.metrics_token.as_ref().map(|_| "***"))
             .field("metrics_bind", &self.metrics_bind)
+            .field(
+                "login_burst_per_address_account",
+                &self.login_burst_per_address_account,
+            )
+            .field(
+                "login_per_minute_per_address_account",
+                &self.login_per_minute_per_address_account,
+            )
             .finish()
     }
 }

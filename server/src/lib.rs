@@ -57,6 +57,8 @@ pub struct AppState {
     pub limits: Arc<ConnectionLimits>,
     /// Turns `true` when the server begins to shut down.
     pub shutdown: Arc<watch::Sender<bool>>,
+    /// Which connections act under which session, so revoking a session closes them.
+    pub live_sessions: accounts::live::LiveSessions,
     connections: Arc<ConnectionTracker>,
 }
 
@@ -103,6 +105,7 @@ impl AppState {
             clock,
             limits,
             shutdown: Arc::new(watch::Sender::new(false)),
+            live_sessions: accounts::live::LiveSessions::new(),
             connections: Arc::default(),
         };
         let unfinished = state.store.unfinished_games().await?;

@@ -340,6 +340,12 @@ mod tests {
         async fn delete_session(&self, _: &[u8]) -> Result<(), StoreError> {
             Err(unused())
         }
+        async fn user_by_skeleton(&self, _: &str) -> Result<Option<User>, StoreError> {
+            Err(unused())
+        }
+        async fn delete_user_sessions(&self, _: UserId) -> Result<Vec<Vec<u8>>, StoreError> {
+            Err(unused())
+        }
         async fn delete_expired_sessions(&self, _: Millis) -> Result<u64, StoreError> {
             Err(unused())
         }

@@ -460,6 +460,40 @@ macro_rules! store_impl {
             }
         }
 
+        impl $store {
+            /// Gives every user registered before look-alike keys existed their [`crate::name_skeleton`], in id
+            /// order. Where two such users already look alike, the later one keeps no key (`NULL`, which the unique
+            /// index admits) and is logged: both names keep working, and new look-alikes of either are refused
+            /// through the earlier one's key. Returns how many users got a key.
+            async fn backfill_name_skeletons(&self) -> Result<u64, StoreError> {
+                let rows: Vec<(UserId, String)> =
+                    sqlx::query_as("SELECT id, name FROM users WHERE name_skeleton IS NULL ORDER BY id")
+                        .fetch_all(self.reader())
+                        .await?;
+                let mut filled = 0;
+                for (id, name) in rows {
+                    let (_gate, mut tx) = self.begin_write().await?;
+                    let key = crate::name_skeleton(&name);
+                    let clash: Option<UserId> = sqlx::query_scalar("SELECT id FROM users WHERE name_skeleton = $1")
+                        .bind(&key)
+                        .fetch_optional(&mut *tx)
+                        .await?;
+                    if let Some(other) = clash {
+                        tracing::warn!(user = id, looks_like = other, "an existing username looks like another");
+                        continue;
+                    }
+                    sqlx::query("UPDATE users SET name_skeleton = $1 WHERE id = $2")
+                        .bind(&key)
+                        .bind(id)
+                        .execute(&mut *tx)
+                        .await?;
+                    tx.commit().await?;
+                    filled += 1;
+                }
+                Ok(filled)
+            }
+        }
+
         #[async_trait]
         impl Store for $store {
             // The game writes are batches of one, so each store has one code path for them.
@@ -525,17 +559,29 @@ macro_rules! store_impl {
 
             async fn create_user(&self, name: &str, password_hash: &str, now: Millis) -> Result<User, StoreError> {
                 let (_gate, mut tx) = self.begin_write().await?;
+                // Either unique key may refuse the row; the same transaction then asks which one did.
                 let id: Option<UserId> = sqlx::query_scalar(
-                    "INSERT INTO users (name, name_key, password_hash, created_at) VALUES ($1, $2, $3, $4) \
-                     ON CONFLICT (name_key) DO NOTHING RETURNING id",
+                    "INSERT INTO users (name, name_key, name_skeleton, password_hash, created_at) \
+                     VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING id",
                 )
                 .bind(name)
                 .bind(name.to_lowercase())
+                .bind(crate::name_skeleton(name))
                 .bind(password_hash)
                 .bind(now)
                 .fetch_optional(&mut *tx)
                 .await?;
-                let id = id.ok_or(StoreError::UsernameTaken)?;
+                let Some(id) = id else {
+                    let taken: Option<UserId> = sqlx::query_scalar("SELECT id FROM users WHERE name_key = $1")
+                        .bind(name.to_lowercase())
+                        .fetch_optional(&mut *tx)
+                        .await?;
+                    return Err(if taken.is_some() {
+                        StoreError::UsernameTaken
+                    } else {
+                        StoreError::UsernameConfusable
+                    });
+                };
                 tx.commit().await?;
                 Ok(User {
                     id,
@@ -548,6 +594,16 @@ macro_rules! store_impl {
             async fn user_by_name(&self, name: &str) -> Result<Option<User>, StoreError> {
                 sqlx::query("SELECT id, name, password_hash, created_at FROM users WHERE name_key = $1")
                     .bind(name.to_lowercase())
+                    .fetch_optional(self.reader())
+                    .await?
+                    .as_ref()
+                    .map(user_row)
+                    .transpose()
+            }
+
+            async fn user_by_skeleton(&self, name: &str) -> Result<Option<User>, StoreError> {
+                sqlx::query("SELECT id, name, password_hash, created_at FROM users WHERE name_skeleton = $1")
+                    .bind(crate::name_skeleton(name))
                     .fetch_optional(self.reader())
                     .await?
                     .as_ref()
@@ -617,6 +673,17 @@ macro_rules! store_impl {
                     .await?;
                 tx.commit().await?;
                 Ok(())
+            }
+
+            async fn delete_user_sessions(&self, user: UserId) -> Result<Vec<Vec<u8>>, StoreError> {
+                let (_gate, mut tx) = self.begin_write().await?;
+                let hashes: Vec<Vec<u8>> =
+                    sqlx::query_scalar("DELETE FROM sessions WHERE user_id = $1 RETURNING token_hash")
+                        .bind(user)
+                        .fetch_all(&mut *tx)
+                        .await?;
+                tx.commit().await?;
+                Ok(hashes)
             }
 
             async fn delete_expired_sessions(&self, now: Millis) -> Result<u64, StoreError> {

@@ -11,6 +11,7 @@ mod codec;
 mod common;
 mod ending;
 mod postgres;
+mod skeleton;
 mod sqlite;
 mod sqlite_writer;
 mod statements;
@@ -22,6 +23,7 @@ use rules::{Action, Color, Rules};
 
 pub use batch::BatchWriter;
 pub use postgres::PostgresStore;
+pub use skeleton::name_skeleton;
 pub use sqlite::SqliteStore;
 
 /// A stored game's id.
@@ -211,6 +213,9 @@ pub enum StoreError {
     /// A username is already taken (ignoring case).
     #[error("username taken")]
     UsernameTaken,
+    /// A username looks like one that is taken (they share a [`name_skeleton`]).
+    #[error("username looks like a taken one")]
+    UsernameConfusable,
     /// No such game.
     #[error("no such game")]
     NoSuchGame,
@@ -227,6 +232,7 @@ impl StoreError {
     pub const fn code(&self) -> &'static str {
         match self {
             StoreError::UsernameTaken => "username_taken",
+            StoreError::UsernameConfusable => "username_confusable",
             StoreError::NoSuchGame => "no_such_game",
             StoreError::OutOfOrder => "out_of_order",
             StoreError::Database(_) => "database_error",
@@ -293,7 +299,8 @@ pub trait Store: Send + Sync + 'static {
     /// Every unfinished game, to load back into rooms at start-up.
     async fn unfinished_games(&self) -> Result<Vec<GameRecord>, StoreError>;
 
-    /// Registers a user; [`StoreError::UsernameTaken`] when the name exists ignoring case.
+    /// Registers a user; [`StoreError::UsernameTaken`] when the name exists ignoring case,
+    /// [`StoreError::UsernameConfusable`] when a name that looks like it exists (the same [`name_skeleton`]).
     async fn create_user(
         &self,
         name: &str,
@@ -302,6 +309,8 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<User, StoreError>;
     /// A user by name, ignoring case.
     async fn user_by_name(&self, name: &str) -> Result<Option<User>, StoreError>;
+    /// A user whose name looks like `name` (the same [`name_skeleton`]), if any.
+    async fn user_by_skeleton(&self, name: &str) -> Result<Option<User>, StoreError>;
     /// A user by id (game records and rating changes name users by id).
     async fn user_by_id(&self, id: UserId) -> Result<Option<User>, StoreError>;
     /// Stores a session (token hash only) for a user or a guest.
@@ -319,6 +328,9 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<Option<SessionOwner>, StoreError>;
     /// Revokes a session.
     async fn delete_session(&self, token_hash: &[u8]) -> Result<(), StoreError>;
+    /// Revokes every session of a user ("log out everywhere") and returns the token hashes it deleted, so the
+    /// caller can also close what those sessions have open.
+    async fn delete_user_sessions(&self, user: UserId) -> Result<Vec<Vec<u8>>, StoreError>;
     /// Deletes every session expired at `now` and says how many (housekeeping; expired ones are ignored anyway).
     async fn delete_expired_sessions(&self, now: Millis) -> Result<u64, StoreError>;
 

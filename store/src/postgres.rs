@@ -42,10 +42,12 @@ impl PostgresStore {
             .connect(url)
             .await?;
         sqlx::migrate!("../migrations/postgres").run(&pool).await?;
-        Ok(PostgresStore {
+        let store = PostgresStore {
             pool,
             heads: Default::default(),
-        })
+        };
+        store.backfill_name_skeletons().await?;
+        Ok(store)
     }
 
     fn reader(&self) -> &PgPool {

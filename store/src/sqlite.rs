@@ -94,12 +94,14 @@ impl SqliteStore {
                 BUSY_TIMEOUT,
             )?))
         };
-        Ok(SqliteStore {
+        let store = SqliteStore {
             reader,
             writer,
             gate: Arc::new(Mutex::new(())),
             batches,
-        })
+        };
+        store.backfill_name_skeletons().await?;
+        Ok(store)
     }
 
     fn reader(&self) -> &SqlitePool {

@@ -141,7 +141,10 @@ contract!(
     ratings_follow_the_players_after_they_swap_colours,
     aborted_casual_and_guest_games_are_not_rated,
     usernames_are_unique_ignoring_case,
+    usernames_that_look_alike_are_refused,
+    concurrent_look_alike_registrations_admit_exactly_one,
     sessions_expire_and_can_be_revoked,
+    all_sessions_of_one_user_are_revoked_at_once,
     the_leaderboard_ranks_settled_players_by_rating,
     history_and_games_of_page_newest_first,
     two_hundred_concurrent_rated_games_are_each_rated_exactly_once,
@@ -695,6 +698,57 @@ async fn usernames_are_unique_ignoring_case(store: Arc<dyn Store>) {
     assert_ne!(bob.id, ann.id);
 }
 
+async fn usernames_that_look_alike_are_refused(store: Arc<dyn Store>) {
+    let alice = user(&store, "Alice").await;
+
+    let look_alike = store.create_user("AIice", "$argon2id$x", 11).await;
+    let same_name = store.create_user("ALICE", "$argon2id$x", 11).await;
+
+    assert_eq!(look_alike, Err(StoreError::UsernameConfusable));
+    assert_eq!(same_name, Err(StoreError::UsernameTaken));
+    assert_eq!(
+        store.user_by_skeleton("A1ice").await.unwrap(),
+        Some(alice.clone())
+    );
+    assert_eq!(store.user_by_skeleton("Alicia").await.unwrap(), None);
+    assert_eq!(store.user_by_name("AIice").await.unwrap(), None);
+    user(&store, "Alicia").await;
+}
+
+async fn concurrent_look_alike_registrations_admit_exactly_one(store: Arc<dyn Store>) {
+    let names = ["j0hn", "john", "JOHN", "jOhn", "j0HN", "john"];
+
+    let results = futures_join(names.into_iter().map(|name| {
+        let store = store.clone();
+        async move { store.create_user(name, "$argon2id$x", 1).await }
+    }))
+    .await;
+
+    assert_eq!(
+        results.iter().filter(|r| r.is_ok()).count(),
+        1,
+        "{results:?}"
+    );
+    assert!(results.iter().all(|r| matches!(
+        r,
+        Ok(_) | Err(StoreError::UsernameTaken) | Err(StoreError::UsernameConfusable)
+    )));
+}
+
+/// Runs futures concurrently on the test's runtime and collects their results in order.
+async fn futures_join<F>(futures: impl Iterator<Item = F>) -> Vec<F::Output>
+where
+    F: std::future::Future + Send + 'static,
+    F::Output: Send + 'static,
+{
+    let handles: Vec<_> = futures.map(tokio::spawn).collect();
+    let mut out = Vec::new();
+    for handle in handles {
+        out.push(handle.await.expect("task"));
+    }
+    out
+}
+
 async fn sessions_expire_and_can_be_revoked(store: Arc<dyn Store>) {
     let ann = user(&store, "ann").await;
     let token_a = [1u8; 32];
@@ -733,6 +787,36 @@ async fn sessions_expire_and_can_be_revoked(store: Arc<dyn Store>) {
         .unwrap();
     assert_eq!(store.delete_expired_sessions(1_500).await.unwrap(), 1);
     assert!(store.session(&[4u8; 32], 4_999).await.unwrap().is_some());
+}
+
+async fn all_sessions_of_one_user_are_revoked_at_once(store: Arc<dyn Store>) {
+    let ann = user(&store, "ann").await;
+    let bob = user(&store, "bob").await;
+    for (hash, owner) in [
+        ([1u8; 32], SessionOwner::User(ann.clone())),
+        ([2u8; 32], SessionOwner::User(ann.clone())),
+        ([3u8; 32], SessionOwner::User(bob.clone())),
+        ([4u8; 32], SessionOwner::Guest("guest-7f3a".to_owned())),
+    ] {
+        store.create_session(&hash, &owner, 1_000).await.unwrap();
+    }
+
+    let mut revoked = store.delete_user_sessions(ann.id).await.unwrap();
+    revoked.sort();
+
+    assert_eq!(revoked, vec![vec![1u8; 32], vec![2u8; 32]]);
+    assert_eq!(store.session(&[1u8; 32], 0).await.unwrap(), None);
+    assert_eq!(store.session(&[2u8; 32], 0).await.unwrap(), None);
+    assert_eq!(
+        store.session(&[3u8; 32], 0).await.unwrap(),
+        Some(SessionOwner::User(bob))
+    );
+    assert!(store.session(&[4u8; 32], 0).await.unwrap().is_some());
+    assert_eq!(
+        store.delete_user_sessions(ann.id).await.unwrap(),
+        Vec::<Vec<u8>>::new(),
+        "nothing left to revoke"
+    );
 }
 
 async fn the_leaderboard_ranks_settled_players_by_rating(store: Arc<dyn Store>) {

@@ -174,3 +174,49 @@ async fn a_database_from_before_the_append_order_migration_keeps_its_actions() {
     .await;
     assert!(refused.is_err(), "(game_id, seq) is unique");
 }
+
+#[tokio::test]
+async fn users_from_before_look_alike_keys_get_theirs_when_the_store_opens() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}/users.db", dir.path().display());
+    let store = store::open(&url).await.unwrap();
+    for name in ["Alice", "bob", "AIice"] {
+        // "AIice" could only exist from before: arranged by clearing keys in between.
+        if name == "AIice" {
+            clear_skeletons(&url).await;
+        }
+        store.create_user(name, "$argon2id$x", 1).await.unwrap();
+    }
+    clear_skeletons(&url).await;
+    drop(store);
+
+    let store = store::open(&url).await.unwrap();
+
+    assert_eq!(
+        store.user_by_skeleton("A1ice").await.unwrap().unwrap().name,
+        "Alice",
+        "the earlier of two look-alikes keeps the key"
+    );
+    assert_eq!(
+        store.user_by_skeleton("b0b").await.unwrap().unwrap().name,
+        "bob"
+    );
+    assert!(
+        store.user_by_name("AIice").await.unwrap().is_some(),
+        "both names keep working"
+    );
+    assert_eq!(
+        store.create_user("A1ice", "$argon2id$x", 2).await,
+        Err(store::StoreError::UsernameConfusable)
+    );
+}
+
+/// Makes every user look as if registered before the `name_skeleton` column existed.
+async fn clear_skeletons(url: &str) {
+    let conn = sqlx::SqlitePool::connect(url).await.unwrap();
+    sqlx::query("UPDATE users SET name_skeleton = NULL")
+        .execute(&conn)
+        .await
+        .unwrap();
+    conn.close().await;
+}

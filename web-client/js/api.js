@@ -51,6 +51,8 @@ export const accounts = {
   register: (username, password) => api('/api/register', { method: 'POST', body: { username, password } }),
   login: (username, password) => api('/api/login', { method: 'POST', body: { username, password } }),
   logout: () => api('/api/logout', { method: 'POST' }),
+  // Revokes every session of the account and closes all its sockets, on every device.
+  logoutEverywhere: () => api('/api/logout/everywhere', { method: 'POST' }),
   me: () => api('/api/me'),
   leaderboard: (pool, limit = 50, offset = 0) =>
     api(`/api/leaderboard?pool=${encodeURIComponent(pool)}&limit=${limit}&offset=${offset}`),

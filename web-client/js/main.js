@@ -75,6 +75,7 @@ function renderHeader() {
       user,
       h('a', { class: 'who', href: href('player', { name: you.name }) }, you.name),
       h('button', { class: 'btn small ghost signout', type: 'button', onclick: logout }, t('nav.logout')),
+      h('button', { class: 'btn small ghost signout everywhere', type: 'button', title: t('nav.logout_everywhere_hint'), onclick: logoutEverywhere }, t('nav.logout_everywhere')),
     );
   }
   const route = parseRoute(location.hash);
@@ -86,6 +87,18 @@ async function logout() {
     await accounts.logout();
   } catch {
     // Even when the endpoint is missing, dropping our token makes us a fresh guest.
+  }
+  app.conn.forgetToken();
+  app.conn.drop();
+}
+
+/** Signs out on every device: the server revokes all our sessions and closes their sockets. */
+async function logoutEverywhere() {
+  try {
+    await accounts.logoutEverywhere();
+  } catch {
+    // Already signed out (401) or the endpoint is missing: signing out here is still right.
+    await accounts.logout().catch(() => {});
   }
   app.conn.forgetToken();
   app.conn.drop();

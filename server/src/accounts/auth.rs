@@ -1,4 +1,9 @@
-//! `POST /api/register`, `POST /api/login`, `POST /api/logout` and `GET /api/me`.
+//! `POST /api/register`, `POST /api/login`, `POST /api/logout`, `POST /api/logout/everywhere` and `GET /api/me`.
+//!
+//! No session is ever left valid but out of its holder's reach: a logout revokes every session the request
+//! names (bearer and cookie) and clears the cookie only when it sent one, and a login over an existing cookie
+//! revokes the session it replaces. Revoking a session also closes its WebSocket connections
+//! ([`super::live`]).
 
 use std::fmt;
 
@@ -22,6 +27,11 @@ pub struct Credentials {
     pub username: String,
     /// The password.
     pub password: String,
+    /// Whether the answer should carry the session token in its body, for clients that are not browsers (bots,
+    /// load tools) and send it as `Authorization: Bearer …` or in the WebSocket `hello`. Browsers leave it out:
+    /// their `HttpOnly` cookie is all they need, and a token in the body would be readable by page scripts.
+    #[serde(default)]
+    pub issue_token: bool,
 }
 
 impl fmt::Debug for Credentials {
@@ -29,15 +39,18 @@ impl fmt::Debug for Credentials {
         f.debug_struct("Credentials")
             .field("username", &self.username)
             .field("password", &"***")
+            .field("issue_token", &self.issue_token)
             .finish()
     }
 }
 
-/// The answer to a successful register or login. The token is also set as the session cookie.
+/// The answer to a successful register or login. The token is set as the session cookie.
 #[derive(Serialize)]
 pub struct SessionView {
-    /// The session token, for clients that send `Authorization: Bearer …` or a WebSocket `hello`.
-    pub token: String,
+    /// The session token, only when asked for with `issue_token` (for clients that send `Authorization:
+    /// Bearer …` or a WebSocket `hello`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
     /// The signed-in user.
     pub user: UserView,
     /// When the session expires (milliseconds since the Unix epoch).
@@ -74,23 +87,27 @@ fn credentials(body: Result<Json<Credentials>, JsonRejection>) -> Result<Credent
 pub async fn register(
     State(accounts): State<Accounts>,
     ClientIp(ip): ClientIp,
+    headers: HeaderMap,
     body: Result<Json<Credentials>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let c = credentials(body)?;
-    let name = username::validate(&c.username)?;
-    password::validate(&c.password)?;
-    accounts.limit(ip, name)?;
-    // Saves an argon2 run for the common case; the store still decides races between two registrations.
+    let name = username::validate_new(&c.username)?;
+    let password = password::validate(&c.password)?;
+    accounts.admit_registration(ip)?;
+    // Saves an argon2 run for the common cases; the store's unique keys still decide races between registrations.
     if accounts.store().user_by_name(name).await?.is_some() {
         return Err(ApiError::UsernameTaken);
     }
-    let hash = accounts.inner.hasher.hash(&c.password).await?;
+    if accounts.store().user_by_skeleton(name).await?.is_some() {
+        return Err(ApiError::UsernameConfusable);
+    }
+    let hash = accounts.inner.hasher.hash(&password).await?;
     let user = accounts
         .store()
         .create_user(name, &hash, accounts.now_ms())
         .await?;
     tracing::info!(user = %user.name, "account registered");
-    start_session(&accounts, &user, StatusCode::CREATED).await
+    start_session(&accounts, &headers, &c, &user, StatusCode::CREATED).await
 }
 
 /// Signs in: `200` with a [`SessionView`] and the session cookie. A wrong password and an unknown name get
@@ -98,40 +115,66 @@ pub async fn register(
 pub async fn login(
     State(accounts): State<Accounts>,
     ClientIp(ip): ClientIp,
+    headers: HeaderMap,
     body: Result<Json<Credentials>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let c = credentials(body)?;
-    accounts.limit(ip, &c.username)?;
+    let attempt = accounts.admit_login(ip, &c.username)?;
     let user = match username::validate(&c.username) {
         // No stored password is longer than the limit; refusing before hashing keeps huge bodies cheap.
         Ok(_) if c.password.len() > password::MAX_BYTES => {
-            return Err(ApiError::InvalidCredentials)
+            attempt.failed();
+            return Err(ApiError::InvalidCredentials);
         }
         Ok(name) => accounts.store().user_by_name(name).await?,
         // No account can have this name, and no timing can reveal more than the rules already say.
-        Err(_) => return Err(ApiError::InvalidCredentials),
+        Err(_) => {
+            attempt.failed();
+            return Err(ApiError::InvalidCredentials);
+        }
     };
+    let forms = password::login_forms(&c.password);
     let Some(user) = user else {
-        accounts.inner.hasher.verify_decoy(&c.password).await?;
+        // As many verifications as a real user would cost.
+        for form in &forms {
+            accounts.inner.hasher.verify_decoy(form).await?;
+        }
+        attempt.failed();
         return Err(ApiError::InvalidCredentials);
     };
-    if !accounts
-        .inner
-        .hasher
-        .verify(&c.password, &user.password_hash)
-        .await?
-    {
+    let mut matched = false;
+    for form in &forms {
+        if accounts
+            .inner
+            .hasher
+            .verify(form, &user.password_hash)
+            .await?
+        {
+            matched = true;
+            break;
+        }
+    }
+    if !matched {
+        attempt.failed();
         tracing::info!(user = %user.name, "login refused: wrong password");
         return Err(ApiError::InvalidCredentials);
     }
-    start_session(&accounts, &user, StatusCode::OK).await
+    attempt.succeeded();
+    start_session(&accounts, &headers, &c, &user, StatusCode::OK).await
 }
 
 async fn start_session(
     accounts: &Accounts,
+    headers: &HeaderMap,
+    credentials: &Credentials,
     user: &User,
     status: StatusCode,
 ) -> Result<Response, ApiError> {
+    // The new cookie overwrites the old one in the browser: the old session would stay valid with nobody
+    // holding its token any more.
+    if let Some(previous) = token::cookie(headers) {
+        accounts.revoke(&previous).await?;
+    }
     let token = token::new_token();
     let ttl = accounts.settings().session_ttl;
     let expires_at = accounts.now_ms() + i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX / 4);
@@ -143,9 +186,9 @@ async fn start_session(
             expires_at,
         )
         .await?;
-    let cookie = token::set_cookie(&token, ttl, accounts.settings().secure_cookies);
+    let cookie = token::set_cookie(&token, ttl, accounts.secure_cookies(headers));
     let body = SessionView {
-        token,
+        token: credentials.issue_token.then_some(token),
         user: UserView::from(user),
         expires_at,
     };
@@ -157,17 +200,63 @@ async fn start_session(
     Ok((status, headers, Json(body)).into_response())
 }
 
-/// Revokes the session the request carries (if any) and clears the cookie: `204` either way, so signing
-/// out twice is harmless.
+/// Revokes every session the request carries (its bearer token and its cookie, which may differ) and clears the
+/// cookie when one was sent: `204` either way, so signing out twice is harmless. A request without a cookie
+/// (such as another site's form post, which `SameSite=Lax` strips of it) gets no `Set-Cookie`: clearing a cookie
+/// whose session was not revoked would leave that session valid and beyond its owner's reach.
 pub async fn logout(
     State(accounts): State<Accounts>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    if let Some(t) = token::from_headers(&headers) {
-        accounts.store().delete_session(&token::hash(&t)).await?;
+    revoke_carried(&accounts, &headers).await?;
+    Ok(signed_out(
+        &accounts,
+        &headers,
+        StatusCode::NO_CONTENT.into_response(),
+    ))
+}
+
+/// The answer to `POST /api/logout/everywhere`.
+#[derive(Serialize)]
+pub struct EverywhereView {
+    /// How many sessions were revoked (this one included).
+    pub revoked: usize,
+}
+
+/// "Log out everywhere": revokes every session of the request's user (a guest's token: that session) and closes
+/// all their connections; `200` with the count, `401 not_authenticated` without a valid session.
+pub async fn logout_everywhere(
+    State(accounts): State<Accounts>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let revoked = match accounts.owner(&headers).await? {
+        Some(SessionOwner::User(user)) => accounts.revoke_all(user.id).await?,
+        Some(SessionOwner::Guest(_)) => 1,
+        None => return Err(ApiError::NotAuthenticated),
+    };
+    // The cookie may belong to another session than the bearer token that named the user.
+    revoke_carried(&accounts, &headers).await?;
+    let response = Json(EverywhereView { revoked }).into_response();
+    Ok(signed_out(&accounts, &headers, response))
+}
+
+async fn revoke_carried(accounts: &Accounts, headers: &HeaderMap) -> Result<(), ApiError> {
+    for t in [token::bearer(headers), token::cookie(headers)]
+        .into_iter()
+        .flatten()
+    {
+        accounts.revoke(&t).await?;
     }
-    let cookie = token::clear_cookie(accounts.settings().secure_cookies);
-    Ok((StatusCode::NO_CONTENT, [(header::SET_COOKIE, cookie)]).into_response())
+    Ok(())
+}
+
+/// Adds the clearing `Set-Cookie` when the request sent a session cookie (whose session is revoked by now).
+fn signed_out(accounts: &Accounts, headers: &HeaderMap, mut response: Response) -> Response {
+    if token::has_cookie(headers) {
+        let cookie = token::clear_cookie(accounts.secure_cookies(headers));
+        response.headers_mut().insert(header::SET_COOKIE, cookie);
+    }
+    response
 }
 
 /// `GET /api/me`: who the session stands for.

@@ -11,15 +11,24 @@ use serde::Serialize;
 /// Why an accounts request failed. The variants are the API's contract; their codes never change.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
-    /// The username is not 3–20 letters, digits, `_` or `-`, or is reserved (`guest-…`).
-    #[error("a username is 3 to 20 letters, digits, '_' or '-', and does not start with 'guest-'")]
+    /// The username is not 3–20 letters, digits, `_` or `-`, or imitates a guest's (`guest-…`, `guest_…`).
+    #[error("a username is 3 to 20 letters, digits, '_' or '-', and does not start like a guest's ('guest-')")]
     InvalidUsername,
     /// Someone already registered this name (ignoring case).
     #[error("this username is taken")]
     UsernameTaken,
+    /// The name looks like one already registered (`AIice` beside `Alice`).
+    #[error("this username looks too much like a taken one")]
+    UsernameConfusable,
     /// The password is shorter than the minimum.
     #[error("a password has at least {0} characters")]
     WeakPassword(usize),
+    /// The password has control characters, or nothing but spaces and invisible characters.
+    #[error("a password has no control characters and not only spaces or invisible characters")]
+    InvalidPassword,
+    /// The password is one of the most common ones.
+    #[error("this password is one of the most common ones; choose another")]
+    CommonPassword,
     /// The password is longer than the maximum (hashing megabytes is a denial of service).
     #[error("a password has at most {0} bytes")]
     PasswordTooLong(usize),
@@ -55,8 +64,11 @@ impl ApiError {
         match self {
             ApiError::InvalidUsername => "invalid_username",
             ApiError::UsernameTaken => "username_taken",
+            ApiError::UsernameConfusable => "username_confusable",
             ApiError::WeakPassword(_) => "weak_password",
             ApiError::PasswordTooLong(_) => "password_too_long",
+            ApiError::InvalidPassword => "invalid_password",
+            ApiError::CommonPassword => "common_password",
             ApiError::InvalidCredentials => "invalid_credentials",
             ApiError::NotAuthenticated => "not_authenticated",
             ApiError::RateLimited(_) => "rate_limited",
@@ -74,10 +86,12 @@ impl ApiError {
             ApiError::InvalidUsername
             | ApiError::WeakPassword(_)
             | ApiError::PasswordTooLong(_)
+            | ApiError::InvalidPassword
+            | ApiError::CommonPassword
             | ApiError::UnknownPool
             | ApiError::InvalidQuery(_)
             | ApiError::InvalidBody(_) => StatusCode::BAD_REQUEST,
-            ApiError::UsernameTaken => StatusCode::CONFLICT,
+            ApiError::UsernameTaken | ApiError::UsernameConfusable => StatusCode::CONFLICT,
             ApiError::InvalidCredentials | ApiError::NotAuthenticated => StatusCode::UNAUTHORIZED,
             ApiError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::NotFound => StatusCode::NOT_FOUND,
@@ -90,6 +104,7 @@ impl From<store::StoreError> for ApiError {
     fn from(e: store::StoreError) -> ApiError {
         match e {
             store::StoreError::UsernameTaken => ApiError::UsernameTaken,
+            store::StoreError::UsernameConfusable => ApiError::UsernameConfusable,
             other => ApiError::Internal(other.to_string()),
         }
     }
@@ -156,8 +171,11 @@ mod tests {
         let all = [
             ApiError::InvalidUsername,
             ApiError::UsernameTaken,
+            ApiError::UsernameConfusable,
             ApiError::WeakPassword(8),
             ApiError::PasswordTooLong(1024),
+            ApiError::InvalidPassword,
+            ApiError::CommonPassword,
             ApiError::InvalidCredentials,
             ApiError::NotAuthenticated,
             ApiError::RateLimited(Duration::from_secs(1)),

@@ -12,6 +12,7 @@
 pub mod auth;
 pub mod error;
 pub mod leaderboard;
+pub mod live;
 pub mod password;
 pub mod players;
 pub mod rate_limit;
@@ -51,8 +52,11 @@ pub struct Settings {
     pub secure_cookies: bool,
     /// Login and registration attempts per client address.
     pub per_address: Limit,
-    /// Login attempts per account name (and registration attempts per requested name).
+    /// Failed logins per account name from all addresses; once spent, the account admits only addresses without
+    /// recent failures for it.
     pub per_account: Limit,
+    /// Login attempts per client address and account name together (a successful one is given back).
+    pub per_address_account: Limit,
     /// The cost of argon2id for new hashes.
     pub hash_cost: HashCost,
     /// Most password hashes computed at once.
@@ -69,6 +73,10 @@ impl Default for Settings {
                 per_minute: 10.0,
             },
             per_account: Limit {
+                burst: 5,
+                per_minute: 3.0,
+            },
+            per_address_account: Limit {
                 burst: 5,
                 per_minute: 3.0,
             },
@@ -93,6 +101,10 @@ impl Settings {
                 burst: config.login_burst_per_account,
                 per_minute: config.login_per_minute_per_account,
             },
+            per_address_account: Limit {
+                burst: config.login_burst_per_address_account,
+                per_minute: config.login_per_minute_per_address_account,
+            },
             hash_cost: HashCost {
                 memory_kib: config.password_memory_kib,
                 ..defaults.hash_cost
@@ -116,20 +128,35 @@ struct Inner {
     /// can move a month ahead without waiting.
     epoch: (Instant, i64),
     hasher: password::Hasher,
+    /// The connections of each session, closed when it is revoked.
+    live: live::LiveSessions,
     per_address: rate_limit::RateLimiter,
     per_account: rate_limit::RateLimiter,
+    per_address_account: rate_limit::RateLimiter,
 }
 
 impl Accounts {
     /// Accounts over `store`, with rate limits and session expiry measured on `clock`.
     pub fn new(store: Arc<dyn Store>, settings: Settings, clock: Clock) -> Accounts {
+        Accounts::with_live_sessions(store, settings, clock, live::LiveSessions::new())
+    }
+
+    /// [`Accounts::new`] closing revoked sessions' connections through `live` (the application's registry).
+    pub fn with_live_sessions(
+        store: Arc<dyn Store>,
+        settings: Settings,
+        clock: Clock,
+        live: live::LiveSessions,
+    ) -> Accounts {
         let epoch = (clock.now(), unix_ms());
         Accounts {
             inner: Arc::new(Inner {
                 store,
+                live,
                 hasher: password::Hasher::new(settings.hash_cost, settings.concurrent_hashes),
                 per_address: rate_limit::RateLimiter::new(settings.per_address),
                 per_account: rate_limit::RateLimiter::new(settings.per_account),
+                per_address_account: rate_limit::RateLimiter::new(settings.per_address_account),
                 settings,
                 clock,
                 epoch,
@@ -140,10 +167,11 @@ impl Accounts {
     /// The accounts of an application: its store and clock, settings from its configuration; also starts the
     /// sweep of expired sessions, which stops when the application shuts down.
     pub fn from_app(state: &crate::AppState) -> Accounts {
-        let accounts = Accounts::new(
+        let accounts = Accounts::with_live_sessions(
             state.store.clone(),
             Settings::from_config(&state.config),
             state.clock.clone(),
+            state.live_sessions.clone(),
         );
         accounts.spawn_sweeper(state.shutdown.subscribe());
         accounts
@@ -202,23 +230,96 @@ impl Accounts {
             .await?)
     }
 
-    /// Takes one login or registration attempt for an address and an account name.
-    fn limit(&self, ip: IpAddr, account: &str) -> Result<(), ApiError> {
-        let now = self.inner.clock.now();
+    /// Whether cookies for this request are marked `Secure`: always with `--secure-cookies`, and whenever the
+    /// request came over HTTPS ([`token::over_https`]).
+    pub fn secure_cookies(&self, headers: &HeaderMap) -> bool {
+        self.inner.settings.secure_cookies || token::over_https(headers)
+    }
+
+    /// Revokes the session of a token: deletes it, then closes the connections acting under it (in that order, so
+    /// a connection that resumes meanwhile finds it gone).
+    pub async fn revoke(&self, token: &str) -> Result<(), ApiError> {
+        let hash = token::hash(token);
+        self.inner.store.delete_session(&hash).await?;
+        self.inner.live.revoke(&hash);
+        Ok(())
+    }
+
+    /// Revokes every session of a user and closes their connections; returns how many sessions there were.
+    pub async fn revoke_all(&self, user: store::UserId) -> Result<usize, ApiError> {
+        let hashes = self.inner.store.delete_user_sessions(user).await?;
+        for hash in &hashes {
+            self.inner.live.revoke(hash);
+        }
+        Ok(hashes.len())
+    }
+
+    /// Takes one registration attempt for an address. Registrations count only against the address: a name that
+    /// is asked for (perhaps an existing account's) must not lose login attempts to them.
+    fn admit_registration(&self, ip: IpAddr) -> Result<(), ApiError> {
         self.inner
             .per_address
-            .take(&address_key(ip), now)
+            .take(&address_key(ip), self.inner.clock.now())
+            .map_err(ApiError::RateLimited)
+    }
+
+    /// Admits a login attempt for an address and an account name, before the password is checked; the caller
+    /// reports the outcome to the returned [`LoginAttempt`].
+    ///
+    /// Nothing here limits an account by its name alone, so nobody can lock the owner out (lichess's approach):
+    /// every attempt counts against the address, and against the address and name together (given back when the
+    /// password is right); failures also count against the name from all addresses, and once those are spent the
+    /// name admits only addresses without recent failures for it. The owner, from their own address, keeps
+    /// getting in; a guesser spread over many addresses gets one try per address now and then.
+    fn admit_login(&self, ip: IpAddr, account: &str) -> Result<LoginAttempt, ApiError> {
+        let now = self.inner.clock.now();
+        let address = address_key(ip);
+        self.inner
+            .per_address
+            .take(&address, now)
             .map_err(ApiError::RateLimited)?;
         // Names are case-insensitive, so are their limits; long junk names are cut so keys stay small.
-        let key: String = account
+        let account: String = account
             .chars()
             .take(username::MAX_LEN + 1)
             .collect::<String>()
             .to_lowercase();
-        self.inner
-            .per_account
-            .take(&key, now)
-            .map_err(ApiError::RateLimited)
+        let pair = format!("{address} {account}");
+        let pairs = &self.inner.per_address_account;
+        if self.inner.per_account.has_room(&account, now) {
+            pairs.take(&pair, now)
+        } else {
+            pairs.take_if_full(&pair, now)
+        }
+        .map_err(ApiError::RateLimited)?;
+        Ok(LoginAttempt {
+            accounts: self.clone(),
+            account,
+            pair,
+        })
+    }
+}
+
+/// A login attempt the limits let through; told how it ended, it settles the counts.
+struct LoginAttempt {
+    accounts: Accounts,
+    account: String,
+    pair: String,
+}
+
+impl LoginAttempt {
+    /// The password was right: the attempt does not count against the address and name.
+    fn succeeded(self) {
+        let inner = &self.accounts.inner;
+        inner
+            .per_address_account
+            .refund(&self.pair, inner.clock.now());
+    }
+
+    /// The password was wrong (or the name unknown): the failure counts against the name from all addresses.
+    fn failed(self) {
+        let inner = &self.accounts.inner;
+        inner.per_account.charge(&self.account, inner.clock.now());
     }
 }
 
@@ -238,7 +339,7 @@ fn address_key(ip: IpAddr) -> String {
 }
 
 /// The accounts routes, with their state already applied, to merge into the application's router:
-/// `POST /api/register`, `POST /api/login`, `POST /api/logout`, `GET /api/me`, `GET /api/leaderboard`,
+/// `POST /api/register`, `POST /api/login`, `POST /api/logout`, `POST /api/logout/everywhere`, `GET /api/me`, `GET /api/leaderboard`,
 /// `GET /api/tiers`, `GET /api/players/{name}`, `GET /api/players/{name}/games`.
 pub fn router<S>(accounts: Accounts) -> Router<S>
 where
@@ -248,6 +349,7 @@ where
         .route("/api/register", post(auth::register))
         .route("/api/login", post(auth::login))
         .route("/api/logout", post(auth::logout))
+        .route("/api/logout/everywhere", post(auth::logout_everywhere))
         .route("/api/me", get(auth::me))
         .route("/api/leaderboard", get(leaderboard::leaderboard))
         .route("/api/tiers", get(leaderboard::tiers))

@@ -2,28 +2,85 @@
 //! megabytes of memory by design), with a cap on how many hashes run at once so a flood of logins cannot
 //! exhaust memory.
 
-use std::sync::Arc;
+use std::collections::HashSet;
+use std::sync::{Arc, LazyLock};
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
 use rand::Rng;
 use tokio::sync::{OnceCell, Semaphore};
+use unicode_normalization::UnicodeNormalization;
+use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
 use super::error::ApiError;
 
-/// Fewest characters in a password.
+/// Fewest characters in a password (zero-width characters do not count).
 pub const MIN_LEN: usize = 8;
 /// Most bytes in a password: enough for any passphrase, small enough that hashing stays cheap to refuse.
 pub const MAX_BYTES: usize = 1024;
 
-/// Checks a new password against the rules (length only: composition rules do not make passwords stronger).
-pub fn validate(password: &str) -> Result<(), ApiError> {
-    if password.chars().count() < MIN_LEN {
-        Err(ApiError::WeakPassword(MIN_LEN))
-    } else if password.len() > MAX_BYTES {
-        Err(ApiError::PasswordTooLong(MAX_BYTES))
+/// The embedded list of common passwords ([`validate`] refuses them).
+const COMMON: &str = include_str!("common-passwords.txt");
+
+fn common() -> &'static HashSet<&'static str> {
+    static SET: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
+        COMMON
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .collect()
+    });
+    &SET
+}
+
+/// The form in which a password is hashed: Unicode NFKC, so that the same password typed on another keyboard or
+/// system (composed or decomposed accents, full-width digits) is the same password.
+pub fn normalize(password: &str) -> String {
+    password.nfkc().collect()
+}
+
+/// Whether a character shows nothing: format characters such as the zero-width space and joiners, and the other
+/// default-ignorable fillers and selectors.
+fn invisible(c: char) -> bool {
+    c.general_category() == GeneralCategory::Format
+        || matches!(c,
+            '\u{034F}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}' | '\u{180B}'..='\u{180F}'
+            | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FFA0}' | '\u{E0100}'..='\u{E01EF}')
+}
+
+/// Checks a new password against the rules and returns the form to hash ([`normalize`]). Refused: more than
+/// [`MAX_BYTES`]; control characters, or nothing but spaces and invisible characters (`invalid_password`); fewer
+/// than [`MIN_LEN`] characters, not counting invisible ones (`weak_password`); one of the most common passwords
+/// (`common_password`). No composition rules: they do not make passwords stronger.
+pub fn validate(password: &str) -> Result<String, ApiError> {
+    if password.len() > MAX_BYTES {
+        return Err(ApiError::PasswordTooLong(MAX_BYTES));
+    }
+    let normalized = normalize(password);
+    let blank = !normalized.is_empty()
+        && normalized
+            .chars()
+            .all(|c| c.is_whitespace() || invisible(c));
+    if blank || normalized.chars().any(char::is_control) {
+        return Err(ApiError::InvalidPassword);
+    }
+    if normalized.chars().filter(|&c| !invisible(c)).count() < MIN_LEN {
+        return Err(ApiError::WeakPassword(MIN_LEN));
+    }
+    if common().contains(normalized.to_lowercase().as_str()) {
+        return Err(ApiError::CommonPassword);
+    }
+    Ok(normalized)
+}
+
+/// The forms of a password to try at login, newest first: the normalised one (what hashes are made of now), then
+/// the password as typed when that differs, because hashes made before normalisation were made of that.
+pub fn login_forms(password: &str) -> Vec<String> {
+    let normalized = normalize(password);
+    if normalized == password {
+        vec![normalized]
     } else {
-        Ok(())
+        vec![normalized, password.to_owned()]
     }
 }
 
@@ -155,18 +212,82 @@ mod tests {
         )
     }
 
+    fn code(password: &str) -> &'static str {
+        validate(password).unwrap_err().code()
+    }
+
     #[test]
     fn passwords_of_at_least_eight_characters_pass() {
-        assert!(validate("12345678").is_ok());
+        assert_eq!(validate("gomoku-fan").unwrap(), "gomoku-fan");
         assert!(
             validate("пароль-ok").is_ok(),
             "characters, not bytes, count"
         );
-        assert_eq!(validate("1234567").unwrap_err().code(), "weak_password");
-        assert_eq!(validate("").unwrap_err().code(), "weak_password");
+        assert!(validate("two words").is_ok(), "spaces are fine inside");
+        assert_eq!(code("1234567"), "weak_password");
+        assert_eq!(code(""), "weak_password");
+        assert!(validate(&"x".repeat(MAX_BYTES)).is_ok());
+        assert_eq!(code(&"x".repeat(MAX_BYTES + 1)), "password_too_long");
+    }
+
+    #[test]
+    fn the_most_common_passwords_are_refused_in_any_case() {
+        for password in [
+            "12345678",
+            "password",
+            "PassWord1",
+            "qwertyuiop",
+            "iloveyou",
+        ] {
+            assert_eq!(code(password), "common_password", "{password}");
+        }
         assert_eq!(
-            validate(&"x".repeat(MAX_BYTES + 1)).unwrap_err().code(),
-            "password_too_long"
+            code("\u{FF11}\u{FF12}\u{FF13}\u{FF14}\u{FF15}\u{FF16}\u{FF17}\u{FF18}"),
+            "common_password",
+            "full-width 12345678 is 12345678 after NFKC"
+        );
+        assert!(common().len() > 100);
+        assert!(
+            common().iter().all(|p| p.chars().count() >= MIN_LEN),
+            "shorter ones are refused anyway"
+        );
+    }
+
+    #[test]
+    fn control_and_invisible_only_passwords_are_refused() {
+        for password in [
+            " ".repeat(8),
+            "\0".repeat(8),
+            "\u{200B}".repeat(8),
+            "\u{200D}\u{FEFF}\u{2060}\u{3164} \u{00A0}\u{200C}\u{180E}".to_owned(),
+            "tab\tinside-it".to_owned(),
+            "new\nline-here".to_owned(),
+        ] {
+            assert_eq!(code(&password), "invalid_password", "{password:?}");
+        }
+    }
+
+    #[test]
+    fn zero_width_characters_do_not_count_toward_the_length() {
+        assert_eq!(code("abcdefg\u{200B}"), "weak_password");
+        assert!(validate("abcdefgh\u{200B}").is_ok());
+    }
+
+    #[test]
+    fn passwords_are_hashed_in_nfkc() {
+        let composed = "caf\u{E9}-au-lait";
+        let decomposed = "cafe\u{301}-au-lait";
+        assert_eq!(validate(decomposed).unwrap(), composed);
+        assert_eq!(
+            normalize("\u{FB01}ve-fingers"),
+            "five-fingers",
+            "the fi ligature"
+        );
+        assert_eq!(login_forms(composed), vec![composed.to_owned()]);
+        assert_eq!(
+            login_forms(decomposed),
+            vec![composed.to_owned(), decomposed.to_owned()],
+            "a hash made before normalisation was made of the password as typed"
         );
     }
 

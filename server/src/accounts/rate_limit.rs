@@ -1,5 +1,9 @@
-//! Rate limits for login and registration, per client address and per account name: a token bucket per key.
-//! A refused attempt learns how long to wait (`Retry-After`).
+//! Rate limits for login and registration: a token bucket per key (an address, an account name, or an address and
+//! an account name together). A refused attempt learns how long to wait (`Retry-After`).
+//!
+//! Besides [`RateLimiter::take`], a bucket can be charged after the fact ([`RateLimiter::charge`], for failures
+//! that are only known once the password is checked), refunded ([`RateLimiter::refund`], for an attempt that turned
+//! out to be the owner's), and asked whether it is full ([`RateLimiter::take_if_full`]: no recent use at all).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -72,13 +76,74 @@ impl RateLimiter {
             Ok(())
         } else {
             // A refusal leaves the bucket as it was: refused attempts neither cost nor delay anything.
-            let rate = self.rate_per_sec();
-            Err(if rate > 0.0 {
-                Duration::from_secs_f64(((1.0 - tokens) / rate).max(0.0))
-            } else {
-                // No refill configured: effectively never again; say a day rather than infinity.
-                Duration::from_secs(86_400)
-            })
+            Err(self.wait_for(1.0 - tokens))
+        }
+    }
+
+    /// Takes one attempt for `key` only when its bucket is full, that is when the key was not used recently; else
+    /// says how long until it is full again. An account under attack admits only addresses with a clean record.
+    pub fn take_if_full(&self, key: &str, now: Instant) -> Result<(), Duration> {
+        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        let burst = f64::from(self.limit.burst);
+        let tokens = buckets.get(key).map_or(burst, |b| self.refilled(*b, now));
+        if tokens >= burst - 1e-9 {
+            buckets.insert(
+                key.to_owned(),
+                Bucket {
+                    tokens: (burst - 1.0).max(0.0),
+                    last: now,
+                },
+            );
+            Ok(())
+        } else {
+            Err(self.wait_for(burst - tokens))
+        }
+    }
+
+    /// Whether `key` has an attempt left at `now` (nothing is taken).
+    pub fn has_room(&self, key: &str, now: Instant) -> bool {
+        let buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        buckets
+            .get(key)
+            .is_none_or(|b| self.refilled(*b, now) >= 1.0 - 1e-9)
+    }
+
+    /// Takes one attempt for `key` even when none is left (the bucket stays at zero): for a failure that counts
+    /// whether or not the key had room, since it is only known after the attempt was let through.
+    pub fn charge(&self, key: &str, now: Instant) {
+        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        let tokens = buckets
+            .get(key)
+            .map_or(f64::from(self.limit.burst), |b| self.refilled(*b, now));
+        buckets.insert(
+            key.to_owned(),
+            Bucket {
+                tokens: (tokens - 1.0).max(0.0),
+                last: now,
+            },
+        );
+    }
+
+    /// Gives back one attempt taken for `key` (never above the burst): the attempt turned out not to count.
+    pub fn refund(&self, key: &str, now: Instant) {
+        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(bucket) = buckets.get_mut(key) {
+            let tokens = self.refilled(*bucket, now);
+            *bucket = Bucket {
+                tokens: (tokens + 1.0).min(f64::from(self.limit.burst)),
+                last: now,
+            };
+        }
+    }
+
+    /// How long until `missing` tokens have come back.
+    fn wait_for(&self, missing: f64) -> Duration {
+        let rate = self.rate_per_sec();
+        if rate > 0.0 {
+            Duration::from_secs_f64((missing / rate).max(0.0))
+        } else {
+            // No refill configured: effectively never again; say a day rather than infinity.
+            Duration::from_secs(86_400)
         }
     }
 
@@ -144,6 +209,48 @@ mod tests {
             assert!(limiter.take("k", t0 + Duration::from_secs(s)).is_err());
         }
         assert!(limiter.take("k", t0 + Duration::from_secs(10)).is_ok());
+    }
+
+    #[test]
+    fn take_if_full_admits_only_a_key_without_recent_use() {
+        let limiter = RateLimiter::new(LIMIT);
+        let t0 = Instant::now();
+        limiter.take_if_full("k", t0).unwrap();
+        let wait = limiter.take_if_full("k", t0).unwrap_err();
+        assert_eq!(wait, Duration::from_secs(10), "one token short: 10 s");
+        assert!(limiter
+            .take_if_full("k", t0 + Duration::from_millis(9_999))
+            .is_err());
+        limiter
+            .take_if_full("k", t0 + Duration::from_secs(10))
+            .unwrap();
+        assert!(limiter.take_if_full("other", t0).is_ok());
+    }
+
+    #[test]
+    fn a_charge_counts_even_without_room_and_a_refund_gives_one_back() {
+        let limiter = RateLimiter::new(LIMIT);
+        let t0 = Instant::now();
+        assert!(limiter.has_room("k", t0), "an unknown key has room");
+        for _ in 0..5 {
+            limiter.charge("k", t0);
+        }
+        assert!(!limiter.has_room("k", t0));
+        assert!(
+            limiter.has_room("k", t0 + Duration::from_secs(10)),
+            "charges below zero do not extend the wait"
+        );
+        limiter.refund("k", t0);
+        assert!(limiter.has_room("k", t0));
+        limiter.take("k", t0).unwrap();
+        assert!(limiter.take("k", t0).is_err());
+        for _ in 0..5 {
+            limiter.refund("k", t0);
+        }
+        for _ in 0..3 {
+            limiter.take("k", t0).unwrap();
+        }
+        assert!(limiter.take("k", t0).is_err(), "refunds stop at the burst");
     }
 
     #[test]

@@ -57,14 +57,16 @@ fn same_origin(headers: &HeaderMap) -> bool {
     }
 }
 
-fn bearer(headers: &HeaderMap) -> Option<String> {
+/// The token of an `Authorization: Bearer …` header, if it carries a plausible one.
+pub fn bearer(headers: &HeaderMap) -> Option<String> {
     let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = value.trim().split_once(' ')?;
     let token = token.trim();
     (scheme.eq_ignore_ascii_case("bearer") && plausible(token)).then(|| token.to_owned())
 }
 
-fn cookie(headers: &HeaderMap) -> Option<String> {
+/// The token of the session cookie, if the request carries a plausible one.
+pub fn cookie(headers: &HeaderMap) -> Option<String> {
     headers
         .get_all(header::COOKIE)
         .iter()
@@ -74,6 +76,50 @@ fn cookie(headers: &HeaderMap) -> Option<String> {
         .find(|(name, _)| *name == COOKIE_NAME)
         .map(|(_, value)| value.trim_matches('"').to_owned())
         .filter(|t| plausible(t))
+}
+
+/// Whether the request carries a session cookie at all, plausible or not (whether there is one to clear).
+pub fn has_cookie(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .any(|(name, _)| name == COOKIE_NAME)
+}
+
+/// Whether the request reached the site over HTTPS, as a TLS-terminating proxy says (`X-Forwarded-Proto: https`
+/// or `Forwarded: …proto=https`) or the browser's `Origin` shows. Trusting these headers is safe for this one
+/// purpose: they can only make the cookie stricter (`Secure`), and a client that lies gets a cookie its own
+/// plain-HTTP connection will not send back.
+pub fn over_https(headers: &HeaderMap) -> bool {
+    let text = |name| {
+        headers
+            .get_all(name)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .map(str::to_ascii_lowercase)
+            .collect::<Vec<_>>()
+    };
+    let forwarded_proto = text(header::HeaderName::from_static("x-forwarded-proto"))
+        .iter()
+        .flat_map(|v| {
+            v.split(',')
+                .map(str::trim)
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        })
+        .any(|proto| proto == "https");
+    let forwarded = text(header::FORWARDED).iter().any(|v| {
+        v.split([';', ','])
+            .filter_map(|pair| pair.trim().split_once('='))
+            .any(|(k, v)| k.trim() == "proto" && v.trim().trim_matches('"') == "https")
+    });
+    let origin = text(header::ORIGIN)
+        .iter()
+        .any(|o| o.starts_with("https://"));
+    forwarded_proto || forwarded || origin
 }
 
 /// Tokens we issue are short URL-safe base64; anything else is not worth a database look-up.
@@ -203,6 +249,45 @@ mod tests {
             Some(t),
             "a bearer token is deliberate"
         );
+    }
+
+    #[test]
+    fn https_is_recognised_from_the_proxy_or_the_origin() {
+        for (name, value) in [
+            (
+                header::HeaderName::from_static("x-forwarded-proto"),
+                "https",
+            ),
+            (
+                header::HeaderName::from_static("x-forwarded-proto"),
+                "HTTPS, http",
+            ),
+            (
+                header::FORWARDED,
+                "for=192.0.2.60;proto=https;by=203.0.113.43",
+            ),
+            (header::FORWARDED, "for=\"[2001:db8::1]\"; proto=\"https\""),
+            (header::ORIGIN, "https://play.example.org"),
+        ] {
+            assert!(over_https(&headers(&[(name, value)])), "{value}");
+        }
+        for (name, value) in [
+            (header::HeaderName::from_static("x-forwarded-proto"), "http"),
+            (header::FORWARDED, "for=192.0.2.60;proto=http"),
+            (header::ORIGIN, "http://play.example.org"),
+            (header::HOST, "https"),
+        ] {
+            assert!(!over_https(&headers(&[(name, value)])), "{value}");
+        }
+        assert!(!over_https(&HeaderMap::new()));
+    }
+
+    #[test]
+    fn a_cookie_to_clear_is_seen_even_when_its_value_is_junk() {
+        let h = headers(&[(header::COOKIE, &format!("x=1; {COOKIE_NAME}=a;b"))]);
+        assert!(has_cookie(&h));
+        assert_eq!(cookie(&h), None);
+        assert!(!has_cookie(&headers(&[(header::COOKIE, "x=1")])));
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! Username rules: 3–20 ASCII letters, digits, `_` or `-`, unique ignoring case (the store enforces uniqueness).
+//! Username rules: 3–20 ASCII letters, digits, `_` or `-`, unique ignoring case, and not confusable with a taken
+//! name or a guest's (the store enforces both uniqueness rules, with `name_key` and `name_skeleton`).
 
 use super::error::ApiError;
 
@@ -6,23 +7,35 @@ use super::error::ApiError;
 pub const MIN_LEN: usize = 3;
 /// Most characters in a username.
 pub const MAX_LEN: usize = 20;
-/// Guests are named `guest-…`; an account with such a name could pass for a guest, or a guest for it.
-const RESERVED_PREFIX: &str = "guest-";
+/// Guests are named `guest-…`; an account whose name looks like that (`guest-…`, `guest_…`, `GUEST-…`, `gueSt_…`,
+/// compared by confusables skeleton) could pass for a guest, or a guest for it.
+const RESERVED_PREFIXES: [&str; 2] = ["guest-", "guest_"];
 
-/// Checks a username as typed; returns it unchanged when valid (case is kept for display).
+/// Checks a username's form (length and characters); returns it unchanged when valid (case is kept for display).
+/// Login uses this alone, so names registered under older rules keep working.
 pub fn validate(name: &str) -> Result<&str, ApiError> {
     let length_ok = (MIN_LEN..=MAX_LEN).contains(&name.len());
     let chars_ok = name
         .bytes()
         .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    let reserved = name
-        .get(..RESERVED_PREFIX.len())
-        .is_some_and(|p| p.eq_ignore_ascii_case(RESERVED_PREFIX));
-    if length_ok && chars_ok && !reserved {
+    if length_ok && chars_ok {
         Ok(name)
     } else {
         Err(ApiError::InvalidUsername)
     }
+}
+
+/// Checks a name to register: [`validate`], and not imitating a guest's name.
+pub fn validate_new(name: &str) -> Result<&str, ApiError> {
+    let name = validate(name)?;
+    let key = store::name_skeleton(name);
+    if RESERVED_PREFIXES
+        .iter()
+        .any(|prefix| key.starts_with(&store::name_skeleton(prefix)))
+    {
+        return Err(ApiError::InvalidUsername);
+    }
+    Ok(name)
 }
 
 #[cfg(test)]
@@ -39,7 +52,7 @@ mod tests {
             "---",
             "guest",
         ] {
-            assert_eq!(validate(name).unwrap(), name);
+            assert_eq!(validate_new(name).unwrap(), name);
         }
     }
 
@@ -65,13 +78,28 @@ mod tests {
     }
 
     #[test]
-    fn guest_names_are_reserved_in_any_case() {
-        for name in ["guest-abc123", "Guest-x", "GUEST-"] {
+    fn names_that_imitate_guests_are_reserved() {
+        for name in [
+            "guest-abc123",
+            "Guest-x",
+            "GUEST-",
+            "guest_abc123",
+            "gueSt_k3x9pa",
+            "GuEsT-x",
+        ] {
             assert_eq!(
-                validate(name).unwrap_err().code(),
+                validate_new(name).unwrap_err().code(),
                 "invalid_username",
                 "{name:?}"
             );
         }
+        for name in ["guest", "guestbook", "a-guest-b", "guests"] {
+            assert_eq!(validate_new(name).unwrap(), name);
+        }
+    }
+
+    #[test]
+    fn a_name_from_before_the_reservation_still_has_a_valid_form() {
+        assert_eq!(validate("guest_abc123").unwrap(), "guest_abc123");
     }
 }

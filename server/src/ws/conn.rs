@@ -13,7 +13,8 @@ use protocol::{code, decode, encode, ClientMessage, Frame, ServerMessage, You};
 use tokio::sync::{mpsc, oneshot, Notify};
 
 use super::outbox::{ConnId, Out, Outbox};
-use crate::identity::Identity;
+use crate::accounts::live::LiveSession;
+use crate::identity::{hash_token, Identity};
 use crate::limits::{ConnectionPermit, TokenBucket};
 use crate::room::{Act, RoomError, RoomHandle, Settings};
 use crate::AppState;
@@ -137,6 +138,8 @@ pub(super) struct Conn {
     identity: Option<Identity>,
     /// The token of the upgrade request (session cookie or bearer), used when `hello` brings none.
     ambient_token: Option<String>,
+    /// The session the connection acts under, registered so that revoking it closes the connection.
+    live: Option<LiveSession>,
     rooms: HashSet<Arc<str>>,
     lobby: bool,
     bucket: TokenBucket,
@@ -161,6 +164,7 @@ impl Conn {
             outbox,
             identity: None,
             ambient_token,
+            live: None,
             rooms: HashSet::new(),
             lobby: false,
             closing: false,
@@ -320,6 +324,10 @@ impl Conn {
     }
 
     async fn on_text(&mut self, text: &str) {
+        if self.live.as_ref().is_some_and(LiveSession::revoked) {
+            // Signed out: nothing more happens under this session; its close frame is already queued.
+            return;
+        }
         let Frame { rid, msg } =
             match decode::<ClientMessage>(text, self.state.config.max_frame_bytes) {
                 Ok(frame) => frame,
@@ -361,9 +369,11 @@ impl Conn {
         let mut resumed = None;
         for (candidate, echo) in candidates {
             let Some(t) = candidate else { continue };
+            // Watched before it is read, so a logout in between still reaches this connection.
+            let live = (self.state.live_sessions).watch(hash_token(&t), self.outbox.clone());
             match self.state.identities.resume(&t).await {
                 Ok(Some(identity)) => {
-                    resumed = Some((identity, if echo { t } else { String::new() }));
+                    resumed = Some((identity, if echo { t } else { String::new() }, live));
                     break;
                 }
                 Ok(None) => {}
@@ -373,10 +383,14 @@ impl Conn {
                 }
             }
         }
-        let (identity, token) = match resumed {
+        let (identity, token, live) = match resumed {
             Some(found) => found,
             None => match self.state.identities.new_guest().await {
-                Ok(fresh) => fresh,
+                Ok((identity, token)) => {
+                    let live =
+                        (self.state.live_sessions).watch(hash_token(&token), self.outbox.clone());
+                    (identity, token, live)
+                }
                 Err(e) => {
                     tracing::error!(error = %e, "could not create a guest session");
                     return self.error(code::INTERNAL, "try again", rid).await;
@@ -396,6 +410,7 @@ impl Conn {
         }
         self.state.lobby.online(&identity.name, true);
         self.identity = Some(identity);
+        self.live = Some(live);
         self.send(&welcome, rid).await;
     }
 

@@ -49,6 +49,14 @@ impl Outbox {
         })
     }
 
+    /// Queues a close frame without waiting; when the queue is full the connection is kicked instead (the
+    /// close must get through either way).
+    pub fn close_now(&self, code: u16, reason: &'static str) {
+        if self.tx.try_send(Out::Close(code, reason)).is_err() {
+            self.kick();
+        }
+    }
+
     /// Queues a frame, waiting for space (only the connection's own reader does this).
     pub async fn send(&self, out: Out) -> Result<(), SendError> {
         self.tx.send(out).await.map_err(|_| SendError::Closed)

@@ -53,6 +53,7 @@ pub fn test_config() -> Config {
         password_memory_kib: 64,
         login_burst_per_ip: 1000,
         login_burst_per_account: 1000,
+        login_burst_per_address_account: 1000,
         ..Config::default()
     }
 }
@@ -143,6 +144,31 @@ impl App {
             .expect("request")
     }
 
+    /// An HTTP client (no cookie jar, no redirects) whose requests come from another loopback address, such as
+    /// `127.0.0.2`: to the app, another client address.
+    pub fn client_from(&self, ip: &str) -> reqwest::Client {
+        reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .local_address(Some(ip.parse().expect("an IP address")))
+            .build()
+            .expect("http client")
+    }
+
+    /// `POST /api/login` through `client`.
+    pub async fn login_with(
+        &self,
+        client: &reqwest::Client,
+        name: &str,
+        password: &str,
+    ) -> reqwest::Response {
+        client
+            .post(self.url("/api/login"))
+            .json(&json!({"username": name, "password": password}))
+            .send()
+            .await
+            .expect("request")
+    }
+
     /// `GET` with an optional bearer token.
     pub async fn get(&self, path: &str, bearer: Option<&str>) -> reqwest::Response {
         let mut request = self.http.get(self.url(path));
@@ -159,12 +185,12 @@ impl App {
         response.json().await.expect("json body")
     }
 
-    /// Registers through the API and returns the session token.
+    /// Registers through the API, asking for the token in the body as a non-browser client does, and returns it.
     pub async fn register(&self, name: &str, password: &str) -> String {
         let response = self
             .post(
                 "/api/register",
-                &json!({"username": name, "password": password}),
+                &json!({"username": name, "password": password, "issue_token": true}),
             )
             .await;
         assert_eq!(response.status().as_u16(), 201, "register {name}");
@@ -303,6 +329,26 @@ impl Socket {
                 .expect("frame");
             if let Message::Text(text) = frame {
                 return serde_json::from_str(text.as_str()).expect("json frame");
+            }
+        }
+    }
+
+    /// Reads until the server closes the socket; returns the close code and the JSON messages before it.
+    pub async fn closed(&mut self) -> (u16, Vec<Value>) {
+        let mut before = Vec::new();
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(10), self.ws.next())
+                .await
+                .expect("a frame within 10 s");
+            match frame {
+                Some(Ok(Message::Text(text))) => {
+                    before.push(serde_json::from_str(text.as_str()).expect("json frame"));
+                }
+                Some(Ok(Message::Close(close))) => {
+                    return (close.map_or(1005, |c| u16::from(c.code)), before);
+                }
+                Some(Ok(_)) => {}
+                other => panic!("the socket ended without a close frame: {other:?}"),
             }
         }
     }

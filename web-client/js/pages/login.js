@@ -39,7 +39,8 @@ export function render(view, params, app) {
     submit.disabled = true;
     try {
       const res = mode === 'register' ? await accounts.register(user.value.trim(), pass.value) : await accounts.login(user.value.trim(), pass.value);
-      if (mode === 'register' && !res?.token) {
+      // The session rides in the HttpOnly cookie; the body names the user and never carries the token.
+      if (mode === 'register' && !res?.user) {
         // Some servers register without a session: sign in right away.
         await accounts.login(user.value.trim(), pass.value).catch(() => {});
       }
