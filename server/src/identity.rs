@@ -173,7 +173,11 @@ impl Identities {
     /// The identity an unexpired token stands for.
     pub async fn resume(&self, token: &str) -> Result<Option<Identity>, StoreError> {
         Ok(
-            match self.store.session(&hash_token(token), self.now_ms()).await? {
+            match self
+                .store
+                .session(&hash_token(token), self.now_ms())
+                .await?
+            {
                 Some(SessionOwner::Guest(guest)) => Some(Identity::guest(&guest)),
                 Some(SessionOwner::User(user)) => Some(Identity::user(user.id, user.name)),
                 None => None,
@@ -213,7 +217,11 @@ impl Identities {
     /// token, id and name, unless another guest took the name over (then the guest plays on, but its token will
     /// not resume it).
     pub async fn keep(&self, identity: &Identity, token: &str) -> Result<(), StoreError> {
-        let Some(id) = identity.id.strip_prefix('g').filter(|_| identity.is_guest()) else {
+        let Some(id) = identity
+            .id
+            .strip_prefix('g')
+            .filter(|_| identity.is_guest())
+        else {
             return Ok(());
         };
         let hash = hash_token(token);

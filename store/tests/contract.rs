@@ -804,12 +804,18 @@ async fn an_extended_session_lives_longer_and_never_shorter(store: Arc<dyn Store
     assert!(store.extend_session(&[1u8; 32], 9_000, 999).await.unwrap());
     assert!(store.session(&[1u8; 32], 8_999).await.unwrap().is_some());
     assert!(
-        store.extend_session(&[1u8; 32], 2_000, 1_000).await.unwrap(),
+        store
+            .extend_session(&[1u8; 32], 2_000, 1_000)
+            .await
+            .unwrap(),
         "found, but not shortened"
     );
     assert!(store.session(&[1u8; 32], 8_999).await.unwrap().is_some());
     assert!(
-        !store.extend_session(&[1u8; 32], 20_000, 9_000).await.unwrap(),
+        !store
+            .extend_session(&[1u8; 32], 20_000, 9_000)
+            .await
+            .unwrap(),
         "an expired session is not brought back"
     );
     assert_eq!(store.session(&[1u8; 32], 9_000).await.unwrap(), None);
