@@ -160,6 +160,28 @@ test('a dropped socket reconnects with the same token and rejoins its rooms from
   assert.equal(rejoin.room, 'r1');
 });
 
+test('a hello refused as rate_limited says hello again on a new socket after the back-off', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const conn = fakeConnection();
+  const statuses = [];
+  conn.on('status', (s) => statuses.push(s.state));
+  conn.connect();
+  const s1 = FakeSocket.all[0];
+  s1.onopen();
+  s1.serve({ t: 'error', code: 'rate_limited', message: 'too many new guests from this address; try again in 6 s' });
+  assert.equal(conn.ready, false);
+  assert.deepEqual(statuses, ['connecting', 'offline'], 'the page hears it is offline, not stuck connecting');
+  t.mock.timers.tick(backoff(0) - 1);
+  assert.equal(FakeSocket.all.length, 1, 'waits out the back-off');
+  t.mock.timers.tick(1);
+  const s2 = FakeSocket.all[1];
+  s2.onopen();
+  assert.deepEqual(s2.sent[0], { t: 'hello', version: 1 });
+  welcome(s2, 'guest-a', 'tokA');
+  assert.equal(conn.ready, true);
+  conn.close();
+});
+
 test('requests reject with the server error code and back-off grows to a ceiling', async () => {
   const conn = fakeConnection();
   conn.connect();

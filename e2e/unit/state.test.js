@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fromSnapshot, applyEvent, applyCatchUp, controls, visibleForbidden, clockFigures, seatOf } from '../../web-client/js/state.js';
 
-const seat = (name) => ({ name, guest: true, connected: true });
+// Ids equal names here, so `me` reads as a name; the test of same-named guests gives them different ids.
+const seat = (name, id = name) => ({ id, name, guest: true, connected: true });
 const snapshot = (over = {}) => ({
   id: 'r1', version: 0, rules: { size: 15, rule_set: 'renju', forbidden_policy: 'claim', opening: 'swap_after_three' },
   time_control: { kind: 'none' }, rated: false, public: true, game_id: null, state: 'waiting',
@@ -28,6 +29,15 @@ test('a game starts when the second player sits, and black may place', () => {
   assert.equal(controls({ ...r, me: 'bob' }).place, false);
   assert.equal(controls({ ...r, me: 'spectator' }).seated, false);
   assert.equal(controls({ ...r, me: 'spectator' }).resign, false, 'spectators get no action controls');
+});
+
+test('our seat is found by id, never by name: a guest showing the same name holds nothing of ours', () => {
+  const r = fromSnapshot(snapshot({ seats: { black: seat('guest-aaaaaa', 'g1'), white: seat('guest-aaaaaa', 'g2') } }), 'g2', 0);
+  assert.equal(seatOf(r), 'white');
+  assert.equal(seatOf(r, 'g3'), null, 'the same name with another id is a spectator');
+  assert.equal(seatOf({ ...r, me: undefined }), null, 'no id, no seat');
+  const older = fromSnapshot(snapshot({ seats: { black: { name: 'ann', guest: true, connected: true }, white: null } }), undefined, 0);
+  assert.equal(seatOf(older), null, 'a seat without an id is never ours');
 });
 
 test('events already seen are ignored and a gap asks for a resync', () => {
@@ -164,10 +174,11 @@ test("the whole-game transcript in docs/protocol.md folds into A's final positio
   const welcome = lines.find((m) => m.t === 'welcome');
   let room = null;
   for (const m of lines) {
-    if (m.t === 'room') room = fromSnapshot(m.room, welcome.you.name, 0);
+    if (m.t === 'room') room = fromSnapshot(m.room, welcome.you.id, 0);
     if (m.t === 'event' && room) room = applyEvent(room, m.version, m.event, 0);
   }
   assert.ok(room, 'the transcript has a room snapshot');
+  assert.equal(seatOf(room), 'black', "A finds its seat by the welcome's id");
   assert.equal(room.state, 'over');
   assert.equal(room.moves.length, 10);
   assert.deepEqual(room.result.line, ['g7', 'g8', 'g9', 'g10', 'g11']);

@@ -677,6 +677,8 @@ async fn ten_thousand_hostile_frames_leave_the_server_up_and_the_honest_game_int
             msg_rate: 100_000.0,
             msg_burst: 100_000,
             abuse_limit: 25,
+            // Each reconnecting attacker is a new guest from 127.0.0.1; the guest limit has tests of its own.
+            guest_burst_per_ip: 1_000_000,
             ..config()
         },
         false,

@@ -137,6 +137,10 @@ pub struct ForbiddenPoint {
 /// A seated player.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Seat {
+    /// The player's unique id (as in [`You::id`]): a client finds its own seat by it, not by the name. Empty
+    /// only from a server that predates it.
+    #[serde(default)]
+    pub id: String,
     /// Display name (`guest-…` for guests).
     pub name: String,
     /// Whether this is a guest identity.
@@ -316,6 +320,9 @@ pub struct RoomSnapshot {
 /// One player in a lobby entry.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LobbyPlayer {
+    /// The player's unique id (as in [`You::id`]). Empty only from a server that predates it.
+    #[serde(default)]
+    pub id: String,
     /// Name.
     pub name: String,
     /// Colour.
@@ -350,6 +357,11 @@ pub struct LobbyRoom {
 /// Who the server knows the client as.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct You {
+    /// The client's unique id: `u` and the user id for accounts, `g` and a random id for guests. Seats and lobby
+    /// players carry the same id; names are for display only (a guest name is reused once its holder expired).
+    /// Empty only from a server that predates it.
+    #[serde(default)]
+    pub id: String,
     /// Display name.
     pub name: String,
     /// Whether a guest.

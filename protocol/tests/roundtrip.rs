@@ -13,6 +13,7 @@ fn p(s: &str) -> Point {
 
 fn seat(name: &str) -> Seat {
     Seat {
+        id: format!("g{name}0123456789"),
         name: name.into(),
         guest: true,
         rating: Some(1500.0),
@@ -59,6 +60,7 @@ fn lobby_room() -> LobbyRoom {
         rated: false,
         state: RoomState::Playing,
         players: vec![LobbyPlayer {
+            id: "g0a1b2c3d4e5f6a7b8c9d".into(),
             name: "guest-ab12".into(),
             colour: Color::Black,
             rating: None,
@@ -277,6 +279,7 @@ fn all_server_messages() -> Vec<ServerMessage> {
     let mut v = vec![
         Welcome {
             you: You {
+                id: "g0a1b2c3d4e5f6a7b8c9d".into(),
                 name: "guest-ab12".into(),
                 guest: true,
             },
@@ -406,6 +409,22 @@ fn defaults_make_short_messages_valid() {
             since: None
         }
     );
+}
+
+#[test]
+fn a_welcome_and_a_seat_without_ids_from_an_older_server_still_read() {
+    let f = decode::<ServerMessage>(
+        r#"{"t":"welcome","you":{"name":"guest-ab12","guest":true},"token":"t","server_version":"0.1.0"}"#,
+        1000,
+    )
+    .unwrap();
+    assert!(
+        matches!(&f.msg, ServerMessage::Welcome { you, .. } if you.id.is_empty() && you.name == "guest-ab12"),
+        "{f:?}"
+    );
+    let seat: Seat =
+        serde_json::from_str(r#"{"name":"guest-ab12","guest":true,"connected":true}"#).unwrap();
+    assert_eq!(seat.id, "");
 }
 
 fn code_of(text: &str) -> (&'static str, Option<u64>) {

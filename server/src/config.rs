@@ -130,6 +130,16 @@ pub struct Config {
         default_value_t = 3.0
     )]
     pub login_per_minute_per_address_account: f64,
+    /// New guest identities (a `hello` without a valid token) one address may make in a burst.
+    #[arg(long, env = "GUEST_BURST_PER_IP", default_value_t = 20)]
+    pub guest_burst_per_ip: u32,
+    /// New guest identities one address regains per minute.
+    #[arg(long, env = "GUESTS_PER_MINUTE_PER_IP", default_value_t = 10.0)]
+    pub guests_per_minute_per_ip: f64,
+    /// Minutes a new guest's token lasts until the guest joins or creates a room (from then on
+    /// `GUEST_SESSION_DAYS`): a guest that never plays leaves only a short-lived row for the sweep.
+    #[arg(long, env = "UNUSED_GUEST_SESSION_MINS", default_value_t = 60)]
+    pub unused_guest_session_mins: u64,
 }
 
 /// The header trusted proxies name the client in.
@@ -240,6 +250,9 @@ impl fmt::Debug for Config {
                 "login_per_minute_per_address_account",
                 &self.login_per_minute_per_address_account,
             )
+            .field("guest_burst_per_ip", &self.guest_burst_per_ip)
+            .field("guests_per_minute_per_ip", &self.guests_per_minute_per_ip)
+            .field("unused_guest_session_mins", &self.unused_guest_session_mins)
             .finish()
     }
 }

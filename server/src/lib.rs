@@ -51,7 +51,7 @@ pub struct AppState {
     pub metrics: Arc<Metrics>,
     /// Time for clocks, grace periods and rate limits.
     pub clock: Clock,
-    /// Guest (and later account) identities.
+    /// Guest and account identities: resuming tokens, making new guests.
     pub identities: Identities,
     /// Connection limits.
     pub limits: Arc<ConnectionLimits>,
@@ -95,7 +95,7 @@ impl AppState {
         rules::warm_up();
         let limits = ConnectionLimits::new(config.max_connections, config.max_connections_per_ip);
         let state = AppState {
-            identities: Identities::new(store.clone(), config.guest_session_days),
+            identities: Identities::new(store.clone(), &config, clock.clone()),
             config: Arc::new(config),
             writer: BatchWriter::spawn_on_own_thread(store.clone()).0,
             store,
@@ -112,7 +112,11 @@ impl AppState {
         let count = unfinished.len();
         for record in unfinished {
             let id = record.id;
-            if let Err(e) = state.rooms.restore(&state, record) {
+            let players = [
+                state.identities.of_player(&record.game.black).await,
+                state.identities.of_player(&record.game.white).await,
+            ];
+            if let Err(e) = state.rooms.restore(&state, record, players) {
                 tracing::error!(game = id, error = %e, "could not resume a game");
             }
         }

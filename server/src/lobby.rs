@@ -19,7 +19,7 @@ enum Command {
     List(oneshot::Sender<Vec<LobbyRoom>>),
     /// A player's connection opened (`true`) or closed (`false`).
     Online {
-        name: String,
+        player: String,
         here: bool,
     },
 }
@@ -64,10 +64,11 @@ impl LobbyHandle {
         let _ = self.tx.send(Command::Unsubscribe(conn));
     }
 
-    /// A connection of the player `name` opened (`here`) or closed: the lobby counts distinct players online.
-    pub fn online(&self, name: &str, here: bool) {
+    /// A connection of the player with id `player` opened (`here`) or closed: the lobby counts distinct players
+    /// online (by id: two guests may show the same name, one player many connections).
+    pub fn online(&self, player: &str, here: bool) {
         let _ = self.tx.send(Command::Online {
-            name: name.to_owned(),
+            player: player.to_owned(),
             here,
         });
     }
@@ -93,7 +94,7 @@ struct Lobby {
     rooms: HashMap<String, (u64, LobbyRoom)>,
     next_seq: u64,
     subscribers: HashMap<ConnId, Subscriber>,
-    /// Open connections per player name.
+    /// Open connections per player id.
     online: HashMap<String, u32>,
     /// The online count last pushed to subscribers.
     online_sent: u32,
@@ -206,13 +207,13 @@ async fn run(mut rx: mpsc::UnboundedReceiver<Command>) {
             Command::List(reply) => {
                 let _ = reply.send(lobby.list());
             }
-            Command::Online { name, here } => {
+            Command::Online { player, here } => {
                 if here {
-                    *lobby.online.entry(name).or_default() += 1;
-                } else if let Some(count) = lobby.online.get_mut(&name) {
+                    *lobby.online.entry(player).or_default() += 1;
+                } else if let Some(count) = lobby.online.get_mut(&player) {
                     *count -= 1;
                     if *count == 0 {
-                        lobby.online.remove(&name);
+                        lobby.online.remove(&player);
                     }
                 }
             }

@@ -49,7 +49,7 @@ async fn the_documented_transcript_is_what_the_server_sends() {
     let protocol::ServerMessage::Welcome { you, token, .. } = &welcome.msg else {
         panic!()
     };
-    let (a_name, a_token) = (you.name.clone(), token.clone());
+    let (a_id, a_name, a_token) = (you.id.clone(), you.name.clone(), token.clone());
     received.push(welcome);
     let create = ClientMessage::CreateRoom {
         rules: freestyle(),
@@ -102,6 +102,8 @@ async fn the_documented_transcript_is_what_the_server_sends() {
 
     let rename = |text: String| {
         text.replace(&room, "q1w2e3")
+            .replace(&a_id, "g000000000000000000aa")
+            .replace(&b.id, "g000000000000000000bb")
             .replace(&a_name, "guest-aaaa")
             .replace(&b.name, "guest-bbbb")
             .replace(&a_token, "tokA")

@@ -32,6 +32,7 @@ fn fake(id: u64, capacity: usize) -> Fake {
 
 fn guest(name: &str) -> Identity {
     Identity {
+        id: format!("g{name}"),
         name: name.into(),
         user_id: None,
     }

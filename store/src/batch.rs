@@ -337,6 +337,21 @@ mod tests {
         async fn session(&self, _: &[u8], _: Millis) -> Result<Option<SessionOwner>, StoreError> {
             Err(unused())
         }
+        async fn create_guest_session(
+            &self,
+            _: &[u8],
+            _: &crate::Guest,
+            _: Millis,
+            _: Millis,
+        ) -> Result<bool, StoreError> {
+            Err(unused())
+        }
+        async fn extend_session(&self, _: &[u8], _: Millis, _: Millis) -> Result<bool, StoreError> {
+            Err(unused())
+        }
+        async fn live_guest(&self, _: &str, _: Millis) -> Result<Option<crate::Guest>, StoreError> {
+            Err(unused())
+        }
         async fn delete_session(&self, _: &[u8]) -> Result<(), StoreError> {
             Err(unused())
         }

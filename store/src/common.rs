@@ -18,7 +18,7 @@ macro_rules! store_impl {
         use crate::{append, ending, statements};
         use crate::codec::{self, corrupt};
         use crate::{
-            Finished, GameEnd, GameId, GameRecord, HistoryPoint, Millis, NewGame, PlayerRef, PoolStanding,
+            Finished, GameEnd, GameId, GameRecord, Guest, HistoryPoint, Millis, NewGame, PlayerRef, PoolStanding,
             RatingChange, SessionOwner, Store, StoredAction, User, UserId, Write, Written,
         };
 
@@ -627,17 +627,19 @@ macro_rules! store_impl {
                 owner: &SessionOwner,
                 expires_at: Millis,
             ) -> Result<(), StoreError> {
-                let (user_id, guest) = match owner {
-                    SessionOwner::User(user) => (Some(user.id), None),
-                    SessionOwner::Guest(name) => (None, Some(name.as_str())),
+                let (user_id, guest_id, guest_name) = match owner {
+                    SessionOwner::User(user) => (Some(user.id), None, None),
+                    SessionOwner::Guest(g) => (None, Some(g.id.as_str()), Some(g.name.as_str())),
                 };
                 let (_gate, mut tx) = self.begin_write().await?;
                 sqlx::query(
-                    "INSERT INTO sessions (token_hash, user_id, guest_name, expires_at) VALUES ($1, $2, $3, $4)",
+                    "INSERT INTO sessions (token_hash, user_id, guest_id, guest_name, expires_at) \
+                     VALUES ($1, $2, $3, $4, $5)",
                 )
                 .bind(token_hash)
                 .bind(user_id)
-                .bind(guest)
+                .bind(guest_id)
+                .bind(guest_name)
                 .bind(expires_at)
                 .execute(&mut *tx)
                 .await?;
@@ -647,7 +649,7 @@ macro_rules! store_impl {
 
             async fn session(&self, token_hash: &[u8], now: Millis) -> Result<Option<SessionOwner>, StoreError> {
                 let row = sqlx::query(
-                    "SELECT s.guest_name, u.id, u.name, u.password_hash, u.created_at \
+                    "SELECT s.guest_id, s.guest_name, u.id, u.name, u.password_hash, u.created_at \
                      FROM sessions s LEFT JOIN users u ON u.id = s.user_id \
                      WHERE s.token_hash = $1 AND s.expires_at > $2",
                 )
@@ -659,10 +661,82 @@ macro_rules! store_impl {
                 let guest: Option<String> = row.try_get("guest_name")?;
                 let user_id: Option<UserId> = row.try_get("id")?;
                 Ok(match (guest, user_id) {
-                    (Some(guest), _) => Some(SessionOwner::Guest(guest)),
+                    (Some(name), _) => {
+                        let id: Option<String> = row.try_get("guest_id")?;
+                        let id = id.ok_or_else(|| corrupt("guest session", "no guest id"))?;
+                        Some(SessionOwner::Guest(Guest { id, name }))
+                    }
                     (None, Some(_)) => Some(SessionOwner::User(user_row(&row)?)),
                     (None, None) => None,
                 })
+            }
+
+            async fn create_guest_session(
+                &self,
+                token_hash: &[u8],
+                guest: &Guest,
+                expires_at: Millis,
+                now: Millis,
+            ) -> Result<bool, StoreError> {
+                let (_gate, mut tx) = self.begin_write().await?;
+                // One statement, so two guests racing for a name cannot both win it: the unique name index makes
+                // the second an update, which happens only when the holder's session has expired.
+                let stored = sqlx::query(
+                    "INSERT INTO sessions (token_hash, guest_id, guest_name, expires_at) VALUES ($1, $2, $3, $4) \
+                     ON CONFLICT (guest_name) DO UPDATE SET token_hash = excluded.token_hash, \
+                     guest_id = excluded.guest_id, expires_at = excluded.expires_at \
+                     WHERE sessions.expires_at <= $5",
+                )
+                .bind(token_hash)
+                .bind(&guest.id)
+                .bind(&guest.name)
+                .bind(expires_at)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected()
+                    == 1;
+                tx.commit().await?;
+                Ok(stored)
+            }
+
+            async fn extend_session(
+                &self,
+                token_hash: &[u8],
+                expires_at: Millis,
+                now: Millis,
+            ) -> Result<bool, StoreError> {
+                let (_gate, mut tx) = self.begin_write().await?;
+                // A session already lasting longer is left alone (and still counts as found).
+                let found = sqlx::query(
+                    "UPDATE sessions SET expires_at = CASE WHEN expires_at < $2 THEN $2 ELSE expires_at END \
+                     WHERE token_hash = $1 AND expires_at > $3",
+                )
+                .bind(token_hash)
+                .bind(expires_at)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected()
+                    == 1;
+                tx.commit().await?;
+                Ok(found)
+            }
+
+            async fn live_guest(&self, name: &str, now: Millis) -> Result<Option<Guest>, StoreError> {
+                let row = sqlx::query(
+                    "SELECT guest_id, guest_name FROM sessions WHERE guest_name = $1 AND expires_at > $2",
+                )
+                .bind(name)
+                .bind(now)
+                .fetch_optional(self.reader())
+                .await?;
+                let Some(row) = row else { return Ok(None) };
+                let id: Option<String> = row.try_get("guest_id")?;
+                Ok(Some(Guest {
+                    id: id.ok_or_else(|| corrupt("guest session", "no guest id"))?,
+                    name: row.try_get("guest_name")?,
+                }))
             }
 
             async fn delete_session(&self, token_hash: &[u8]) -> Result<(), StoreError> {

@@ -36,7 +36,7 @@ pub type Millis = i64;
 /// Who sits in a seat: a registered user or a guest.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayerRef {
-    /// Display name (`guest-…` for guests).
+    /// Display name (`guest-…` for guests; a live guest's name is unique, see [`Store::live_guest`]).
     pub name: String,
     /// Set for registered users.
     pub user_id: Option<UserId>,
@@ -162,13 +162,23 @@ pub struct User {
     pub created_at: Millis,
 }
 
+/// A guest as its session stores it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Guest {
+    /// The guest's own id (random, 20 lower-case hex digits): what rooms tell guests apart by, since a name is
+    /// only unique among live guests and is reused once its holder expires.
+    pub id: String,
+    /// Display name (`guest-…`), unique among unexpired guest sessions.
+    pub name: String,
+}
+
 /// Whom a session token stands for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SessionOwner {
     /// A registered user.
     User(User),
-    /// A guest, by its `guest-…` name.
-    Guest(String),
+    /// A guest.
+    Guest(Guest),
 }
 
 /// A player's standing in one pool.
@@ -313,7 +323,9 @@ pub trait Store: Send + Sync + 'static {
     async fn user_by_skeleton(&self, name: &str) -> Result<Option<User>, StoreError>;
     /// A user by id (game records and rating changes name users by id).
     async fn user_by_id(&self, id: UserId) -> Result<Option<User>, StoreError>;
-    /// Stores a session (token hash only) for a user or a guest.
+    /// Stores a session (token hash only) for a user or a guest. A guest's name or id that another session holds,
+    /// even an expired one, is a [`StoreError::Database`]; new guests go through
+    /// [`Store::create_guest_session`].
     async fn create_session(
         &self,
         token_hash: &[u8],
@@ -326,6 +338,27 @@ pub trait Store: Send + Sync + 'static {
         token_hash: &[u8],
         now: Millis,
     ) -> Result<Option<SessionOwner>, StoreError>;
+    /// Stores a new guest's session unless an unexpired session at `now` holds the guest's name; an expired one
+    /// holding it is replaced. Answers whether it was stored (`false`: draw another name). Names are unique among
+    /// guest sessions (a unique index), so two guests racing for one name cannot both get it.
+    async fn create_guest_session(
+        &self,
+        token_hash: &[u8],
+        guest: &Guest,
+        expires_at: Millis,
+        now: Millis,
+    ) -> Result<bool, StoreError>;
+    /// Moves an unexpired session's expiry out to `expires_at` (never earlier); answers whether the session was
+    /// unexpired at `now`. A guest's first session is short; it is kept for longer once the guest plays.
+    async fn extend_session(
+        &self,
+        token_hash: &[u8],
+        expires_at: Millis,
+        now: Millis,
+    ) -> Result<bool, StoreError>;
+    /// The guest whose unexpired session holds `name`, if any: a restarted server finds out from it which guest a
+    /// stored game's seat belongs to (games store a guest by name).
+    async fn live_guest(&self, name: &str, now: Millis) -> Result<Option<Guest>, StoreError>;
     /// Revokes a session.
     async fn delete_session(&self, token_hash: &[u8]) -> Result<(), StoreError>;
     /// Revokes every session of a user ("log out everywhere") and returns the token hashes it deleted, so the

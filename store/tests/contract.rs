@@ -9,7 +9,7 @@ use std::sync::Arc;
 use ratings::{Pool, Rating, Tier};
 use rules::{Action, Color, ForbiddenPolicy, Opening, Point, Rules};
 use store::{
-    BatchWriter, GameEnd, GameId, NewGame, PlayerRef, SessionOwner, Store, StoreError,
+    BatchWriter, GameEnd, GameId, Guest, NewGame, PlayerRef, SessionOwner, Store, StoreError,
     StoredAction, User, Write, Written,
 };
 
@@ -145,6 +145,8 @@ contract!(
     concurrent_look_alike_registrations_admit_exactly_one,
     sessions_expire_and_can_be_revoked,
     all_sessions_of_one_user_are_revoked_at_once,
+    a_live_guest_name_is_held_by_one_session_and_an_expired_one_is_taken_over,
+    an_extended_session_lives_longer_and_never_shorter,
     the_leaderboard_ranks_settled_players_by_rating,
     history_and_games_of_page_newest_first,
     two_hundred_concurrent_rated_games_are_each_rated_exactly_once,
@@ -760,7 +762,7 @@ async fn sessions_expire_and_can_be_revoked(store: Arc<dyn Store>) {
     store
         .create_session(
             &token_g,
-            &SessionOwner::Guest("guest-7f3a".to_owned()),
+            &SessionOwner::Guest(guest_session("guest-7f3a")),
             2_000,
         )
         .await
@@ -771,7 +773,7 @@ async fn sessions_expire_and_can_be_revoked(store: Arc<dyn Store>) {
     );
     assert_eq!(
         store.session(&token_g, 999).await.unwrap(),
-        Some(SessionOwner::Guest("guest-7f3a".to_owned()))
+        Some(SessionOwner::Guest(guest_session("guest-7f3a")))
     );
     assert_eq!(
         store.session(&token_a, 1_000).await.unwrap(),
@@ -796,7 +798,7 @@ async fn all_sessions_of_one_user_are_revoked_at_once(store: Arc<dyn Store>) {
         ([1u8; 32], SessionOwner::User(ann.clone())),
         ([2u8; 32], SessionOwner::User(ann.clone())),
         ([3u8; 32], SessionOwner::User(bob.clone())),
-        ([4u8; 32], SessionOwner::Guest("guest-7f3a".to_owned())),
+        ([4u8; 32], SessionOwner::Guest(guest_session("guest-7f3a"))),
     ] {
         store.create_session(&hash, &owner, 1_000).await.unwrap();
     }
@@ -817,6 +819,91 @@ async fn all_sessions_of_one_user_are_revoked_at_once(store: Arc<dyn Store>) {
         Vec::<Vec<u8>>::new(),
         "nothing left to revoke"
     );
+}
+
+fn guest_session(name: &str) -> Guest {
+    Guest {
+        id: format!("{:0>20}", name.trim_start_matches("guest-")),
+        name: name.to_owned(),
+    }
+}
+
+async fn a_live_guest_name_is_held_by_one_session_and_an_expired_one_is_taken_over(
+    store: Arc<dyn Store>,
+) {
+    let first = guest_session("guest-aaaaaa");
+    let rival = Guest {
+        id: "b".repeat(20),
+        ..first.clone()
+    };
+    assert!(store
+        .create_guest_session(&[1u8; 32], &first, 1_000, 0)
+        .await
+        .unwrap());
+    assert!(
+        !store
+            .create_guest_session(&[2u8; 32], &rival, 5_000, 999)
+            .await
+            .unwrap(),
+        "the name is held until 1000"
+    );
+    assert_eq!(
+        store.session(&[2u8; 32], 999).await.unwrap(),
+        None,
+        "a refused session is not stored"
+    );
+    assert_eq!(
+        store.live_guest("guest-aaaaaa", 999).await.unwrap(),
+        Some(first.clone())
+    );
+    assert!(
+        store
+            .create_guest_session(&[2u8; 32], &rival, 5_000, 1_000)
+            .await
+            .unwrap(),
+        "an expired holder gives the name up"
+    );
+    assert_eq!(
+        store.session(&[2u8; 32], 1_000).await.unwrap(),
+        Some(SessionOwner::Guest(rival.clone()))
+    );
+    assert_eq!(
+        store.session(&[1u8; 32], 0).await.unwrap(),
+        None,
+        "the expired holder's token is gone"
+    );
+    assert_eq!(
+        store.live_guest("guest-aaaaaa", 1_000).await.unwrap(),
+        Some(rival)
+    );
+    assert_eq!(store.live_guest("guest-aaaaaa", 5_000).await.unwrap(), None);
+}
+
+async fn an_extended_session_lives_longer_and_never_shorter(store: Arc<dyn Store>) {
+    let guest = guest_session("guest-cccccc");
+    assert!(store
+        .create_guest_session(&[1u8; 32], &guest, 1_000, 0)
+        .await
+        .unwrap());
+    assert!(store.extend_session(&[1u8; 32], 9_000, 999).await.unwrap());
+    assert!(store.session(&[1u8; 32], 8_999).await.unwrap().is_some());
+    assert!(
+        store
+            .extend_session(&[1u8; 32], 2_000, 1_000)
+            .await
+            .unwrap(),
+        "found, but not shortened"
+    );
+    assert!(store.session(&[1u8; 32], 8_999).await.unwrap().is_some());
+    assert!(
+        !store
+            .extend_session(&[1u8; 32], 20_000, 9_000)
+            .await
+            .unwrap(),
+        "an expired session is not brought back"
+    );
+    assert_eq!(store.session(&[1u8; 32], 9_000).await.unwrap(), None);
+    assert!(!store.extend_session(&[7u8; 32], 9_000, 0).await.unwrap());
 }
 
 async fn the_leaderboard_ranks_settled_players_by_rating(store: Arc<dyn Store>) {

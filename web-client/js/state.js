@@ -1,7 +1,7 @@
 // The room as the client knows it: a protocol RoomSnapshot folded with the room events that follow it.
 // Pure functions (no DOM, no socket, time passed in) so the unit tests can replay transcripts.
 
-/** A fresh client-side room from a snapshot; `me` is our name (from welcome), `now` a millisecond clock. */
+/** A fresh client-side room from a snapshot; `me` is our player id (`welcome.you.id`), `now` a millisecond clock. */
 export function fromSnapshot(snapshot, me, now) {
   const room = {
     ...structuredClone(snapshot),
@@ -19,10 +19,15 @@ export function fromSnapshot(snapshot, me, now) {
   return room;
 }
 
-/** Our colour as seated now (names decide, because a swap or a rematch moves players between colours). */
-export function seatOf(room, name = room.me) {
-  if (room.seats.black?.name === name) return 'black';
-  if (room.seats.white?.name === name) return 'white';
+/**
+ * Our colour as seated now. The seats' ids decide, because a swap or a rematch moves players between colours, and
+ * never the names: two guests may show the same name (a guest name is reused once its holder expired). Without an
+ * id (none given, or a seat from a server that predates ids) nothing is ours.
+ */
+export function seatOf(room, id = room.me) {
+  if (!id) return null;
+  if (room.seats.black?.id === id) return 'black';
+  if (room.seats.white?.id === id) return 'white';
   return null;
 }
 

@@ -160,6 +160,12 @@ export class Connection {
     } catch {
       return;
     }
+    // A hello refused for now (too many new guests from this address): try again after the back-off, on a new
+    // socket, instead of waiting for a welcome that will not come.
+    if (!this.ready && msg.t === 'error' && msg.code === 'rate_limited') {
+      this.ws?.close();
+      return;
+    }
     if (msg.t === 'welcome') {
       this.ready = true;
       this.attempt = 0;

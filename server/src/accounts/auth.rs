@@ -293,7 +293,10 @@ pub async fn me(
                 ratings: ratings.iter().map(StandingView::from).collect(),
             }))
         }
-        Some(SessionOwner::Guest(name)) => Ok(Json(MeView::Guest { name, guest: true })),
+        Some(SessionOwner::Guest(g)) => Ok(Json(MeView::Guest {
+            name: g.name,
+            guest: true,
+        })),
         None => Err(ApiError::NotAuthenticated),
     }
 }

@@ -311,13 +311,15 @@ impl Rooms {
         Ok(handle)
     }
 
-    /// Loads an unfinished stored game back into a room (at start-up).
+    /// Loads an unfinished stored game back into a room (at start-up), seating `players` (black's and white's at
+    /// the start, as [`crate::identity::Identities::of_player`] found them).
     pub fn restore(
         &self,
         state: &AppState,
         record: store::GameRecord,
+        players: [Identity; 2],
     ) -> Result<RoomHandle, String> {
-        let room = task::Room::restore(record, state.clone())?;
+        let room = task::Room::restore(record, players, state.clone())?;
         let (tx, rx) = mpsc::channel(QUEUE);
         let handle = RoomHandle { id: room.id(), tx };
         self.inner

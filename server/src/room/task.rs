@@ -238,7 +238,11 @@ impl Room {
 
     /// A room around an unfinished stored game: both players away with a fresh grace period, clocks as stored
     /// (the downtime is charged to nobody), versions above any the room had before the restart.
-    pub(crate) fn restore(record: GameRecord, state: AppState) -> Result<Room, String> {
+    pub(crate) fn restore(
+        record: GameRecord,
+        players: [Identity; 2],
+        state: AppState,
+    ) -> Result<Room, String> {
         let rules = record.game.rules;
         let (time_control, public) = (
             stored_time_control(&record.game.time_control),
@@ -283,15 +287,16 @@ impl Room {
             clock.start(seat, now);
         }
         let grace = Some(now + state.config.grace());
-        let seat = |p: &store::PlayerRef| {
+        let seat = |identity: Identity| {
             Some(SeatHolder {
-                identity: Identity::from_player_ref(p),
+                identity,
                 rating: None,
                 conns: Vec::new(),
                 grace,
             })
         };
-        let seats = [seat(&record.game.black), seat(&record.game.white)];
+        let [black, white] = players;
+        let seats = [seat(black), seat(white)];
         let mut room = Room::new(
             record.game.room.as_str().into(),
             Settings {
@@ -444,6 +449,7 @@ impl Room {
     fn seat_info(&self, seat: usize, now: Instant) -> Option<Seat> {
         let h = self.seats[seat].as_ref()?;
         Some(Seat {
+            id: h.identity.id.clone(),
             name: h.identity.name.clone(),
             guest: h.identity.is_guest(),
             rating: h.rating.map(|r| r.rating.rating.round()),
@@ -523,6 +529,7 @@ impl Room {
             players: (0..2)
                 .filter_map(|s| {
                     self.seats[s].as_ref().map(|h| LobbyPlayer {
+                        id: h.identity.id.clone(),
                         name: h.identity.name.clone(),
                         colour: self.seat_colour(s),
                         rating: h.rating.map(|r| r.rating.rating.round()),

@@ -2,7 +2,7 @@
 //! outbox into the socket.
 
 use std::collections::HashSet;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -14,7 +14,7 @@ use tokio::sync::{mpsc, oneshot, Notify};
 
 use super::outbox::{ConnId, Out, Outbox};
 use crate::accounts::live::LiveSession;
-use crate::identity::{hash_token, Identity};
+use crate::identity::{hash_token, Identity, NewGuestError};
 use crate::limits::{ConnectionPermit, TokenBucket};
 use crate::room::{Act, RoomError, RoomHandle, Settings};
 use crate::AppState;
@@ -59,7 +59,7 @@ pub(super) async fn serve(
         return;
     };
     tracing::debug!(conn = id, %addr, "connected");
-    let mut conn = Conn::open(state, outbox, ambient_token);
+    let mut conn = Conn::open(state, outbox, ambient_token, addr.ip());
     conn.read(stream, done_rx).await;
     conn.close().await;
     drop(conn);
@@ -140,6 +140,11 @@ pub(super) struct Conn {
     ambient_token: Option<String>,
     /// The session the connection acts under, registered so that revoking it closes the connection.
     live: Option<LiveSession>,
+    /// The client's address: new guests are limited per address.
+    peer: IpAddr,
+    /// A guest's token until its session is kept for long ([`crate::identity::Identities::keep`]), which
+    /// happens when the guest first joins or creates a room.
+    unkept_guest_token: Option<String>,
     rooms: HashSet<Arc<str>>,
     lobby: bool,
     bucket: TokenBucket,
@@ -148,9 +153,14 @@ pub(super) struct Conn {
 }
 
 impl Conn {
-    /// A connection that has not said hello yet, answering into `outbox`; counted as connected until
+    /// A connection from `peer` that has not said hello yet, answering into `outbox`; counted as connected until
     /// [`Conn::close`].
-    pub(super) fn open(state: AppState, outbox: Outbox, ambient_token: Option<String>) -> Conn {
+    pub(super) fn open(
+        state: AppState,
+        outbox: Outbox,
+        ambient_token: Option<String>,
+        peer: IpAddr,
+    ) -> Conn {
         state.metrics.connections.fetch_add(1, Ordering::Relaxed);
         let now = state.clock.now();
         Conn {
@@ -165,6 +175,8 @@ impl Conn {
             identity: None,
             ambient_token,
             live: None,
+            peer,
+            unkept_guest_token: None,
             rooms: HashSet::new(),
             lobby: false,
             closing: false,
@@ -373,7 +385,8 @@ impl Conn {
             let live = (self.state.live_sessions).watch(hash_token(&t), self.outbox.clone());
             match self.state.identities.resume(&t).await {
                 Ok(Some(identity)) => {
-                    resumed = Some((identity, if echo { t } else { String::new() }, live));
+                    let shown = if echo { t.clone() } else { String::new() };
+                    resumed = Some((identity, shown, t, live));
                     break;
                 }
                 Ok(None) => {}
@@ -383,13 +396,16 @@ impl Conn {
                 }
             }
         }
-        let (identity, token, live) = match resumed {
+        let (identity, token, session_token, live) = match resumed {
             Some(found) => found,
-            None => match self.state.identities.new_guest().await {
+            None => match self.state.identities.new_guest(self.peer).await {
                 Ok((identity, token)) => {
                     let live =
                         (self.state.live_sessions).watch(hash_token(&token), self.outbox.clone());
-                    (identity, token, live)
+                    (identity, token.clone(), token, live)
+                }
+                Err(e @ NewGuestError::RateLimited(_)) => {
+                    return self.error(code::RATE_LIMITED, &e.to_string(), rid).await;
                 }
                 Err(e) => {
                     tracing::error!(error = %e, "could not create a guest session");
@@ -397,8 +413,10 @@ impl Conn {
                 }
             },
         };
+        self.unkept_guest_token = identity.is_guest().then_some(session_token);
         let welcome = ServerMessage::Welcome {
             you: You {
+                id: identity.id.clone(),
                 name: identity.name.clone(),
                 guest: identity.is_guest(),
             },
@@ -406,9 +424,9 @@ impl Conn {
             server_version: env!("CARGO_PKG_VERSION").to_owned(),
         };
         if let Some(previous) = self.identity.take() {
-            self.state.lobby.online(&previous.name, false);
+            self.state.lobby.online(&previous.id, false);
         }
-        self.state.lobby.online(&identity.name, true);
+        self.state.lobby.online(&identity.id, true);
         self.identity = Some(identity);
         self.live = Some(live);
         self.send(&welcome, rid).await;
@@ -532,10 +550,25 @@ impl Conn {
                 "this connection is in as many rooms as allowed",
             ));
         }
+        self.keep_guest(&identity).await?;
         handle
             .join(identity, self.outbox.clone(), role, since, rid)
             .await?;
         self.rooms.insert(handle.id.clone());
+        Ok(())
+    }
+
+    /// A guest joining or creating a room is worth keeping: its short first session is made long, once per
+    /// connection.
+    async fn keep_guest(&mut self, identity: &Identity) -> Result<(), RoomError> {
+        let Some(token) = &self.unkept_guest_token else {
+            return Ok(());
+        };
+        if let Err(e) = self.state.identities.keep(identity, token).await {
+            tracing::error!(error = %e, "could not keep a guest session");
+            return Err(RoomError::new(code::INTERNAL, "try again"));
+        }
+        self.unkept_guest_token = None;
         Ok(())
     }
 
@@ -575,6 +608,7 @@ impl Conn {
             public,
             colour,
         };
+        self.keep_guest(&identity).await?;
         let handle = self.state.rooms.create(&self.state, settings, &identity)?;
         handle
             .join(
@@ -598,7 +632,7 @@ impl Conn {
     /// Tells every joined room and the lobby that this connection is gone.
     async fn cleanup(&mut self) {
         if let Some(identity) = &self.identity {
-            self.state.lobby.online(&identity.name, false);
+            self.state.lobby.online(&identity.id, false);
         }
         if self.lobby {
             self.state.lobby.unsubscribe(self.outbox.id);
@@ -819,7 +853,7 @@ mod tests {
         })
         .take(3)
         .chain(stream::pending());
-        let mut conn = Conn::open(state, outbox, None);
+        let mut conn = Conn::open(state, outbox, None, IpAddr::from([127, 0, 0, 1]));
         let started = tokio::time::Instant::now();
         conn.read(Box::pin(frames), writer_done).await;
         let waited = started.elapsed();
@@ -915,7 +949,7 @@ mod tests {
         tokio::time::pause();
         let (outbox, mut rx, _kick) = outbox(&state);
         let (_writer, writer_done) = oneshot::channel();
-        let mut conn = Conn::open(state.clone(), outbox, None);
+        let mut conn = Conn::open(state.clone(), outbox, None, IpAddr::from([127, 0, 0, 1]));
         let shut = async {
             tokio::time::sleep(Duration::from_millis(50)).await;
             state.shutdown.send_replace(true);

@@ -33,7 +33,13 @@ impl VirtualConn {
         let tracked = state.track_connection();
         let (outbox, rx, kick) = outbox(state);
         VirtualConn {
-            conn: Conn::open(state.clone(), outbox, ambient_token),
+            // All virtual connections come from loopback, so they share one allowance of new guests.
+            conn: Conn::open(
+                state.clone(),
+                outbox,
+                ambient_token,
+                std::net::IpAddr::from([127, 0, 0, 1]),
+            ),
             rx,
             kick,
             kicked: false,

@@ -174,6 +174,8 @@ type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 /// What a client received that was not a reply it waited for.
 pub struct Client {
     ws: Ws,
+    /// The player's id from `welcome` (empty before hello).
+    pub id: String,
     pub name: String,
     pub token: String,
     next_rid: u64,
@@ -195,6 +197,7 @@ impl Client {
             .expect("connect");
         Client {
             ws,
+            id: String::new(),
             name: String::new(),
             token: String::new(),
             next_rid: 1,
@@ -214,6 +217,7 @@ impl Client {
             .expect("connect");
         Client {
             ws,
+            id: String::new(),
             name: String::new(),
             token: String::new(),
             next_rid: 1,
@@ -232,6 +236,7 @@ impl Client {
             .await;
         match reply {
             ServerMessage::Welcome { you, token, .. } => {
+                c.id = you.id;
                 c.name = you.name;
                 c.token = token;
             }

@@ -354,7 +354,7 @@ export function render(view, params, app) {
   const offs = [
     conn.on('room', (m) => {
       // A resync snapshot replaces the game state but keeps the chat we already have.
-      if (m.room.id === id) setRoom({ ...fromSnapshot(m.room, conn.you?.name, performance.now()), chat: room?.chat || [] });
+      if (m.room.id === id) setRoom({ ...fromSnapshot(m.room, conn.you?.id, performance.now()), chat: room?.chat || [] });
     }),
     conn.on('event', (m) => {
       if (m.room === id && room) setRoom(applyEvent(room, m.version, m.event, performance.now()));
