@@ -893,7 +893,7 @@ mod tests {
         tokio::time::pause();
         let (outbox, mut rx, _kick) = outbox(&state);
         let (_writer, writer_done) = oneshot::channel();
-        let mut conn = Conn::open(state, outbox, None);
+        let mut conn = Conn::open(state, outbox, None, IpAddr::from([127, 0, 0, 1]));
         let started = tokio::time::Instant::now();
         conn.read(pongs_for_ever(), writer_done).await;
         let waited = started.elapsed();
@@ -931,7 +931,7 @@ mod tests {
             Some(1),
         );
         let frames = stream::iter([Ok(Message::Text(hello.into()))]).chain(pongs_for_ever());
-        let mut conn = Conn::open(state.clone(), outbox, None);
+        let mut conn = Conn::open(state.clone(), outbox, None, IpAddr::from([127, 0, 0, 1]));
         let shut = async {
             tokio::time::sleep(Duration::from_secs(10)).await;
             state.shutdown.send_replace(true);
