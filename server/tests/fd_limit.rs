@@ -82,7 +82,11 @@ fn a_flood_of_idle_sockets_over_the_fd_limit_keeps_health_down_only_until_they_t
     let idle: Vec<TcpStream> = (0..IDLE_SOCKETS)
         .filter_map(|_| TcpStream::connect(server.addr).ok())
         .collect();
-    assert!(idle.len() > FD_LIMIT as usize, "only {} connected", idle.len());
+    assert!(
+        idle.len() > FD_LIMIT as usize,
+        "only {} connected",
+        idle.len()
+    );
     let flooded = Instant::now();
     let mut recovered = None;
     while flooded.elapsed() < Duration::from_secs(8) {

@@ -123,10 +123,7 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
 
 /// An IPv4-mapped IPv6 address (a dual-stack socket's view of an IPv4 client) as the IPv4 address it is.
 fn canonical(ip: IpAddr) -> IpAddr {
-    match ip {
-        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
-        IpAddr::V4(_) => ip,
-    }
+    ip.to_canonical()
 }
 
 /// One hop of a forwarding header: the address it names (if readable) and, for `Forwarded`, its `proto`.

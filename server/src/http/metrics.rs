@@ -70,7 +70,7 @@ async fn standalone_metrics(State(state): State<AppState>, headers: HeaderMap) -
 /// A loopback client that is not an unconfigured proxy passing someone else's request on (a forwarding header
 /// from a peer that is not trusted says so).
 fn from_this_host(client: &ClientAddr, headers: &HeaderMap) -> bool {
-    let forwarded = client.ip == client.peer.ip()
+    let forwarded = client.ip == client.peer.ip().to_canonical()
         && (headers.contains_key("x-forwarded-for") || headers.contains_key("forwarded"));
     client.ip.is_loopback() && !forwarded
 }

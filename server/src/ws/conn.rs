@@ -913,36 +913,6 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_socket_that_said_hello_outlives_the_hello_deadline() {
-        let (state, _dir) = state_with(Config {
-            hello_secs: 3,
-            idle_secs: 60,
-            ..Config::default()
-        })
-        .await;
-        tokio::time::pause();
-        let (outbox, mut rx, _kick) = outbox(&state);
-        let (_writer, writer_done) = oneshot::channel();
-        let hello = encode(
-            &ClientMessage::Hello {
-                version: protocol::PROTOCOL_VERSION,
-                token: None,
-            },
-            Some(1),
-        );
-        let frames = stream::iter([Ok(Message::Text(hello.into()))]).chain(pongs_for_ever());
-        let mut conn = Conn::open(state.clone(), outbox, None, IpAddr::from([127, 0, 0, 1]));
-        let shut = async {
-            tokio::time::sleep(Duration::from_secs(10)).await;
-            state.shutdown.send_replace(true);
-        };
-        tokio::join!(conn.read(Box::pin(frames), writer_done), shut);
-        assert!(matches!(rx.try_recv(), Ok(Out::Text(t)) if t.contains("welcome")));
-        assert!(matches!(rx.try_recv(), Ok(Out::Close(CLOSE_GOING_AWAY, _))));
-        conn.close().await;
-    }
-
-    #[tokio::test]
     async fn shutdown_closes_a_connection_with_1001() {
         let (state, _dir) = state(60).await;
         // Paused only once the store is open: a paused clock would jump past its pool's connect timeout.
