@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use accounts_support::{test_config, App, Db};
 use ratings::Tier;
-use reqwest::header::{AUTHORIZATION, COOKIE, RETRY_AFTER, SET_COOKIE};
+use reqwest::header::{COOKIE, RETRY_AFTER, SET_COOKIE};
 use rules::{Color, Rules};
 use serde_json::{json, Value};
 
