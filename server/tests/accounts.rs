@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use accounts_support::{test_config, App, Db};
 use ratings::Tier;
-use reqwest::header::{AUTHORIZATION, COOKIE, RETRY_AFTER, SET_COOKIE};
+use reqwest::header::{COOKIE, RETRY_AFTER, SET_COOKIE};
 use rules::{Color, Rules};
 use serde_json::{json, Value};
 
@@ -254,9 +254,25 @@ async fn an_account_hashed_before_normalisation_still_logs_in(db: Db) {
         .unwrap();
     app.store.create_user("oldtimer", &legacy, 1).await.unwrap();
 
-    let response = login(&app, "oldtimer", decomposed).await;
+    let composed_before = login(&app, "oldtimer", "caf\u{E9} au lait").await;
+    let as_typed = login(&app, "oldtimer", decomposed).await;
+    let composed_after = login(&app, "oldtimer", "caf\u{E9} au lait").await;
 
-    assert_eq!(response.status().as_u16(), 200);
+    assert_eq!(
+        composed_before.status().as_u16(),
+        401,
+        "the old hash knows only the bytes as typed"
+    );
+    assert_eq!(as_typed.status().as_u16(), 200);
+    assert_eq!(
+        composed_after.status().as_u16(),
+        200,
+        "the login upgraded the hash to the normalised form"
+    );
+    assert_eq!(
+        login(&app, "oldtimer", decomposed).await.status().as_u16(),
+        200
+    );
     assert_eq!(
         login(&app, "oldtimer", "cafe au lait")
             .await

@@ -355,6 +355,9 @@ mod tests {
         async fn delete_session(&self, _: &[u8]) -> Result<(), StoreError> {
             Err(unused())
         }
+        async fn set_password_hash(&self, _: UserId, _: &str) -> Result<(), StoreError> {
+            Err(unused())
+        }
         async fn user_by_skeleton(&self, _: &str) -> Result<Option<User>, StoreError> {
             Err(unused())
         }

@@ -601,6 +601,17 @@ macro_rules! store_impl {
                     .transpose()
             }
 
+            async fn set_password_hash(&self, user: UserId, password_hash: &str) -> Result<(), StoreError> {
+                let (_gate, mut tx) = self.begin_write().await?;
+                sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
+                    .bind(password_hash)
+                    .bind(user)
+                    .execute(&mut *tx)
+                    .await?;
+                tx.commit().await?;
+                Ok(())
+            }
+
             async fn user_by_skeleton(&self, name: &str) -> Result<Option<User>, StoreError> {
                 sqlx::query("SELECT id, name, password_hash, created_at FROM users WHERE name_skeleton = $1")
                     .bind(crate::name_skeleton(name))

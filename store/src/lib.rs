@@ -319,6 +319,8 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<User, StoreError>;
     /// A user by name, ignoring case.
     async fn user_by_name(&self, name: &str) -> Result<Option<User>, StoreError>;
+    /// Replaces a user's password hash (a hash made under older rules, upgraded at a successful login).
+    async fn set_password_hash(&self, user: UserId, password_hash: &str) -> Result<(), StoreError>;
     /// A user whose name looks like `name` (the same [`name_skeleton`]), if any.
     async fn user_by_skeleton(&self, name: &str) -> Result<Option<User>, StoreError>;
     /// A user by id (game records and rating changes name users by id).

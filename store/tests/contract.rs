@@ -143,6 +143,7 @@ contract!(
     usernames_are_unique_ignoring_case,
     usernames_that_look_alike_are_refused,
     concurrent_look_alike_registrations_admit_exactly_one,
+    a_password_hash_can_be_replaced,
     sessions_expire_and_can_be_revoked,
     all_sessions_of_one_user_are_revoked_at_once,
     a_live_guest_name_is_held_by_one_session_and_an_expired_one_is_taken_over,
@@ -715,6 +716,20 @@ async fn usernames_that_look_alike_are_refused(store: Arc<dyn Store>) {
     assert_eq!(store.user_by_skeleton("Alicia").await.unwrap(), None);
     assert_eq!(store.user_by_name("AIice").await.unwrap(), None);
     user(&store, "Alicia").await;
+}
+
+async fn a_password_hash_can_be_replaced(store: Arc<dyn Store>) {
+    let ann = user(&store, "ann").await;
+    let bob = user(&store, "bob").await;
+
+    store
+        .set_password_hash(ann.id, "$argon2id$new")
+        .await
+        .unwrap();
+
+    let ann = store.user_by_id(ann.id).await.unwrap().unwrap();
+    assert_eq!(ann.password_hash, "$argon2id$new");
+    assert_eq!(store.user_by_name("bob").await.unwrap(), Some(bob));
 }
 
 async fn concurrent_look_alike_registrations_admit_exactly_one(store: Arc<dyn Store>) {

@@ -142,19 +142,31 @@ pub async fn login(
         attempt.failed();
         return Err(ApiError::InvalidCredentials);
     };
-    let mut matched = false;
-    for form in &forms {
+    let mut matched = None;
+    for (i, form) in forms.iter().enumerate() {
         if accounts
             .inner
             .hasher
             .verify(form, &user.password_hash)
             .await?
         {
-            matched = true;
+            matched = Some(i);
             break;
         }
     }
-    if !matched {
+    if matched.is_some_and(|i| i > 0) {
+        // A hash from before normalisation: from now on the password verifies in any Unicode form. Failing to
+        // upgrade costs nothing (the typed form keeps working), so it does not fail the login.
+        match accounts.inner.hasher.hash(&forms[0]).await {
+            Ok(hash) => {
+                if let Err(e) = accounts.store().set_password_hash(user.id, &hash).await {
+                    tracing::warn!(error = %e, "could not upgrade a password hash");
+                }
+            }
+            Err(e) => tracing::warn!(code = e.code(), "could not upgrade a password hash"),
+        }
+    }
+    if matched.is_none() {
         attempt.failed();
         tracing::info!(user = %user.name, "login refused: wrong password");
         return Err(ApiError::InvalidCredentials);
