@@ -18,7 +18,8 @@ after(async () => {
   await browser?.close();
 });
 
-const seat = (name, extra = {}) => ({ name, guest: false, rating: 1612, provisional: false, tier: 'Club Player', connected: true, ...extra });
+// A player's id is its name here (`me` below is both); the server sends `u<user id>` or `g<random>`.
+const seat = (name, extra = {}) => ({ id: name, name, guest: false, rating: 1612, provisional: false, tier: 'Club Player', connected: true, ...extra });
 const renju = { size: 15, rule_set: 'renju', forbidden_policy: 'reject', opening: 'swap_after_three' };
 const fischer = { kind: 'fischer', base_ms: 600_000, increment_ms: 5000 };
 const clocks = (running) => ({ black: { remaining_ms: 431_000 }, white: { remaining_ms: 502_000 }, running });
@@ -55,7 +56,7 @@ async function scripted(context, me = 'lin_yue') {
       const m = JSON.parse(text);
       sent.push(m);
       const reply = (msg) => ws.send(JSON.stringify({ ...msg, rid: m.rid }));
-      if (m.t === 'hello') reply({ t: 'welcome', you: { name: me, guest: false }, token: 'tok', server_version: 'test' });
+      if (m.t === 'hello') reply({ t: 'welcome', you: { id: me, name: me, guest: false }, token: 'tok', server_version: 'test' });
       else if (m.t === 'subscribe_lobby') {
         reply({ t: 'lobby', rooms: [
           { id: 'r9', rules: renju, time_control: fischer, rated: false, state: 'waiting', players: [{ name: 'guest-7kq2', colour: 'black' }], spectators: 0 },
