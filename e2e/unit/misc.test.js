@@ -182,6 +182,27 @@ test('a hello refused as rate_limited says hello again on a new socket after the
   conn.close();
 });
 
+test('a revoked session forgets its token, so the reconnect says hello without it', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const conn = fakeConnection();
+  const errors = [];
+  conn.on('error', (e) => errors.push(e.code));
+  conn.connect();
+  const s1 = FakeSocket.all[0];
+  s1.onopen();
+  welcome(s1, 'alice', 'tokA');
+  assert.equal(conn.token(), 'tokA');
+  s1.serve({ t: 'error', code: 'session_revoked', message: 'signed out' });
+  assert.deepEqual(errors, ['session_revoked'], 'the page hears of it (and says so)');
+  assert.equal(conn.token(), undefined);
+  s1.close();
+  t.mock.timers.tick(backoff(0));
+  const s2 = FakeSocket.all[1];
+  s2.onopen();
+  assert.deepEqual(s2.sent[0], { t: 'hello', version: 1 });
+  conn.close();
+});
+
 test('requests reject with the server error code and back-off grows to a ceiling', async () => {
   const conn = fakeConnection();
   conn.connect();

@@ -191,7 +191,10 @@ impl Identities {
     /// ([`Config::guest_burst_per_ip`], [`Config::guests_per_minute_per_ip`]).
     pub async fn new_guest(&self, peer: IpAddr) -> Result<(Identity, String), NewGuestError> {
         self.new_guests
-            .take(&peer.to_string(), self.clock.now())
+            .take(
+                &crate::limits::address_key(peer).to_string(),
+                self.clock.now(),
+            )
             .map_err(NewGuestError::RateLimited)?;
         let token = new_token();
         let hash = hash_token(&token);

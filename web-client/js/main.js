@@ -4,7 +4,7 @@ import { t, loadLang, setLang, lang, dictionaries, languageNames } from './i18n.
 import { loadTheme, saveTheme, nextTheme } from './theme.js';
 import { Connection } from './ws.js';
 import { parseRoute, href } from './router.js';
-import { h, mount } from './dom.js';
+import { h, mount, toast } from './dom.js';
 import { accounts } from './api.js';
 import * as lobby from './pages/lobby.js';
 import * as room from './pages/room.js';
@@ -133,6 +133,9 @@ function start() {
   app.conn.on('status', (s) => {
     app.status = s;
     renderHeader();
+  });
+  app.conn.on('error', (e) => {
+    if (e.code === 'session_revoked') toast(t('err.session_revoked'));
   });
   app.conn.on('welcome', (w) => {
     app.you = w.you;

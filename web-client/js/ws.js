@@ -166,6 +166,9 @@ export class Connection {
       this.ws?.close();
       return;
     }
+    // Signed out elsewhere (a logout, "sign out everywhere"): the token no longer stands for anyone, and the close
+    // that follows reconnects as whoever the browser is now.
+    if (msg.t === 'error' && msg.code === 'session_revoked') this.forgetToken();
     if (msg.t === 'welcome') {
       this.ready = true;
       this.attempt = 0;

@@ -323,19 +323,9 @@ impl LoginAttempt {
     }
 }
 
-/// The rate-limit key of an address. One IPv6 subscriber usually holds a whole /64, so the limit applies to the
-/// /64 rather than to each of its 2^64 addresses.
+/// The rate-limit key of an address: [`crate::limits::address_key`] (IPv6 by its /64) as text.
 fn address_key(ip: IpAddr) -> String {
-    match ip {
-        IpAddr::V4(v4) => v4.to_string(),
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => v4.to_string(),
-            None => {
-                let s = v6.segments();
-                format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
-            }
-        },
-    }
+    crate::limits::address_key(ip).to_string()
 }
 
 /// The accounts routes, with their state already applied, to merge into the application's router:
