@@ -188,8 +188,13 @@ impl Conn {
 
     /// One text frame from the client: rate-limited, then decoded and handled.
     pub(super) async fn on_text_frame(&mut self, text: &str) {
-        if self.admit().await {
+        if self.count_message() {
             self.on_text(text).await;
+        } else {
+            // The refusal answers the request it refuses, so a client waiting on its rid hears why.
+            let rid = protocol::peek_rid(text, self.state.config.max_frame_bytes);
+            self.violation(code::RATE_LIMITED, "too many messages; slow down", rid)
+                .await;
         }
     }
 
@@ -265,13 +270,18 @@ impl Conn {
         }
     }
 
-    /// Counts a message against the rate limit.
-    async fn admit(&mut self) -> bool {
+    /// Counts a message against the rate limit; `false` when it is over (the caller answers `rate_limited`).
+    fn count_message(&mut self) -> bool {
         self.state
             .metrics
             .messages_in
             .fetch_add(1, Ordering::Relaxed);
-        if self.bucket.take(self.state.clock.now()) {
+        self.bucket.take(self.state.clock.now())
+    }
+
+    /// Counts a frame that carries no request against the rate limit, answering `rate_limited` when it is over.
+    async fn admit(&mut self) -> bool {
+        if self.count_message() {
             return true;
         }
         self.violation(code::RATE_LIMITED, "too many messages; slow down", None)
