@@ -127,6 +127,10 @@ pub enum RoomEvent {
         clocks: Option<Clocks>,
         /// Black's forbidden points (none on an empty board; present for uniformity).
         forbidden: Vec<ForbiddenPoint>,
+        /// In a rated room, `repeated_pairing` when this game will not change ratings (see
+        /// [`GameResult::unrated`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        unrated: Option<String>,
     },
     /// A stone was placed.
     Move {

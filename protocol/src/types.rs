@@ -264,6 +264,11 @@ pub struct GameResult {
     /// Both players' rating changes (black's first), for rated games.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ratings: Option<Vec<RatingDelta>>,
+    /// Why a game of a rated room left the ratings alone: `too_few_moves` (it ended before both sides moved; it
+    /// is aborted) or `repeated_pairing` (the same two accounts already played as many rated games as count in
+    /// the window).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unrated: Option<String>,
 }
 
 /// The whole state of a room, sent on join, on resync and when a reconnect cannot be served with events.

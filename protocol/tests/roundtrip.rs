@@ -158,6 +158,7 @@ fn all_events() -> Vec<RoomEvent> {
             white: seat("b"),
             clocks: Some(clocks()),
             forbidden: vec![],
+            unrated: Some("repeated_pairing".into()),
         },
         Move {
             colour: Color::Black,
@@ -230,8 +231,21 @@ fn all_events() -> Vec<RoomEvent> {
                     tier: Some("Advanced".into()),
                     provisional: Some(false),
                 }]),
+                unrated: None,
             },
             clocks: Some(clocks()),
+        },
+        GameOver {
+            result: GameResult {
+                winner: None,
+                winner_name: None,
+                reason: "aborted".into(),
+                line: None,
+                forbidden: None,
+                ratings: None,
+                unrated: Some("too_few_moves".into()),
+            },
+            clocks: None,
         },
     ]
 }

@@ -86,6 +86,17 @@ pub struct Config {
     /// Memory cost of argon2id password hashes in KiB (OWASP: 19456).
     #[arg(long, env = "PASSWORD_MEMORY_KIB", default_value_t = 19_456)]
     pub password_memory_kib: u32,
+    /// Stones a rated game needs on the board (both sides moved) before its result counts; one that ends sooner
+    /// (resigned, drawn, flagged or left) is aborted and leaves the ratings alone.
+    #[arg(long, env = "RATED_MIN_MOVES", default_value_t = 2)]
+    pub rated_min_moves: u32,
+    /// Rated games between the same two accounts that count in any window of `rated_repeat_window_secs`;
+    /// further games between them in that window are played unrated (rating farming needs many opponents).
+    #[arg(long, env = "RATED_REPEAT_LIMIT", default_value_t = 3)]
+    pub rated_repeat_limit: u32,
+    /// The window of `rated_repeat_limit`, in seconds.
+    #[arg(long, env = "RATED_REPEAT_WINDOW_SECS", default_value_t = 86_400)]
+    pub rated_repeat_window_secs: u64,
 }
 
 impl Config {
@@ -159,6 +170,9 @@ impl fmt::Debug for Config {
                 &self.login_per_minute_per_account,
             )
             .field("password_memory_kib", &self.password_memory_kib)
+            .field("rated_min_moves", &self.rated_min_moves)
+            .field("rated_repeat_limit", &self.rated_repeat_limit)
+            .field("rated_repeat_window_secs", &self.rated_repeat_window_secs)
             .finish()
     }
 }

@@ -6,12 +6,14 @@ mod offers;
 mod task;
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
 
 use protocol::{code, ColourChoice, JoinRole, TimeControl};
 use rand::Rng;
 use rules::{Action, Point, Rules};
+use store::UserId;
 use tokio::sync::{mpsc, oneshot};
 
 pub use clock::GameClock;
@@ -229,7 +231,27 @@ pub struct Rooms {
 struct Registry {
     rooms: RwLock<HashMap<Arc<str>, RoomHandle>>,
     created: Mutex<HashMap<String, u32>>,
+    pairings: Mutex<Pairings>,
 }
+
+/// When each recent rated game between two accounts started, by pair (lower user id first): the repeated-pairing
+/// rule counts them. Only pairs with a game inside the window are kept.
+#[derive(Debug, Default)]
+struct Pairings {
+    starts: HashMap<(UserId, UserId), VecDeque<Instant>>,
+    /// Reservations since the last sweep of pairs whose games all left the window.
+    since_sweep: usize,
+}
+
+/// A rated game's place in the repeated-pairing count, given back if the game is aborted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Pairing {
+    pair: (UserId, UserId),
+    at: Instant,
+}
+
+/// Rated-game reservations between two sweeps of the pairing counts.
+const SWEEP_EVERY: usize = 1024;
 
 const ROOM_ID_ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
 
@@ -327,6 +349,53 @@ impl Rooms {
             .insert(handle.id.clone(), handle.clone());
         tokio::spawn(room.run(rx));
         Ok(handle)
+    }
+
+    /// Counts a rated game between users `a` and `b` starting `now`, unless `limit` games between them already
+    /// started within `window` before it: then `None`, and the game is played unrated.
+    pub(crate) fn reserve_rated(
+        &self,
+        a: UserId,
+        b: UserId,
+        now: Instant,
+        limit: u32,
+        window: Duration,
+    ) -> Option<Pairing> {
+        let pair = (a.min(b), a.max(b));
+        let mut pairings = self.inner.pairings.lock().expect("rooms lock");
+        let recent = |t: &Instant| now.saturating_duration_since(*t) < window;
+        pairings.since_sweep += 1;
+        if pairings.since_sweep >= SWEEP_EVERY {
+            // Keeps the map to the pairs of the last window, whatever mix of pairs comes.
+            pairings.since_sweep = 0;
+            pairings.starts.retain(|_, starts| {
+                starts.retain(recent);
+                !starts.is_empty()
+            });
+        }
+        let starts = pairings.starts.entry(pair).or_default();
+        starts.retain(recent);
+        if starts.len() >= limit as usize {
+            if starts.is_empty() {
+                pairings.starts.remove(&pair);
+            }
+            return None;
+        }
+        starts.push_back(now);
+        Some(Pairing { pair, at: now })
+    }
+
+    /// An aborted rated game does not count against its pair.
+    pub(crate) fn release_rated(&self, pairing: Pairing) {
+        let mut pairings = self.inner.pairings.lock().expect("rooms lock");
+        if let Some(starts) = pairings.starts.get_mut(&pairing.pair) {
+            if let Some(i) = starts.iter().position(|&t| t == pairing.at) {
+                starts.remove(i);
+            }
+            if starts.is_empty() {
+                pairings.starts.remove(&pairing.pair);
+            }
+        }
     }
 
     /// A room task ended.

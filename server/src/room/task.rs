@@ -15,12 +15,17 @@ use rules::{Action, Color, Event, Game, Phase, Point, Rules, Status, WinReason};
 use store::{GameEnd, GameId, GameRecord, NewGame, StoredAction};
 use tokio::sync::mpsc;
 
-use super::{Act, Command, GameClock, Offers, RoomError, Settings};
+use super::{Act, Command, GameClock, Offers, Pairing, RoomError, Settings};
 use crate::accounts::seat::{rating_in, SeatRating};
 use crate::identity::Identity;
 use crate::time::unix_ms;
 use crate::ws::outbox::{ConnId, Outbox, SendError};
 use crate::AppState;
+
+/// [`GameResult::unrated`]: the game ended before both sides moved and was aborted.
+const UNRATED_TOO_FEW_MOVES: &str = "too_few_moves";
+/// [`GameResult::unrated`]: the two accounts already played as many rated games as count in the window.
+const UNRATED_REPEATED: &str = "repeated_pairing";
 
 /// How often a room retries resynchronising a client that fell behind.
 const RESYNC_RETRY: Duration = Duration::from_millis(250);
@@ -58,6 +63,12 @@ struct Live {
     /// Seat 0's colour at the start of this game.
     seat0: Color,
     result: Option<GameResult>,
+    /// Whether the result may change ratings (stored with the game).
+    rated: bool,
+    /// In a rated room, why this game will not change ratings.
+    unrated: Option<&'static str>,
+    /// Its place in the repeated-pairing count, given back when it is aborted.
+    pairing: Option<Pairing>,
 }
 
 impl Live {
@@ -267,6 +278,9 @@ impl Room {
             actors,
             seat0: Color::Black,
             result: None,
+            rated: record.game.rated,
+            unrated: None,
+            pairing: None,
         };
         let stored_remaining = record.actions.last().and_then(|a| a.remaining_ms);
         live.clock = match stored_remaining {
@@ -998,22 +1012,44 @@ impl Room {
                 .identity
                 .player_ref()
         };
+        let now = self.state.clock.now();
+        let users = (player(0).user_id, player(1).user_id);
+        let (mut pairing, mut unrated) = (None, None);
+        if let (true, Some(a), Some(b)) = (self.rated, users.0, users.1) {
+            let config = &self.state.config;
+            pairing = self.state.rooms.reserve_rated(
+                a,
+                b,
+                now,
+                config.rated_repeat_limit,
+                Duration::from_secs(config.rated_repeat_window_secs),
+            );
+            if pairing.is_none() {
+                unrated = Some(UNRATED_REPEATED);
+            }
+        }
         let new_game = NewGame {
             room: self.id.to_string(),
             rules: self.rules,
             time_control: serde_json::to_string(&self.time_control)
                 .expect("a time control serialises"),
             public: self.public,
-            rated: self.rated,
+            rated: self.rated && unrated.is_none(),
             black: player(black_seat),
             white: player(white_seat),
             started_at: unix_ms(),
         };
-        let id = self.state.writer.create_game(new_game).await.map_err(|e| {
-            tracing::error!(room = %self.id, error = %e, "could not store a new game");
-            RoomError::internal()
-        })?;
-        let now = self.state.clock.now();
+        let rated = new_game.rated;
+        let id = match self.state.writer.create_game(new_game).await {
+            Ok(id) => id,
+            Err(e) => {
+                tracing::error!(room = %self.id, error = %e, "could not store a new game");
+                if let Some(p) = pairing {
+                    self.state.rooms.release_rated(p);
+                }
+                return Err(RoomError::internal());
+            }
+        };
         let mut clock = GameClock::new(self.time_control);
         if let Some(c) = &mut clock {
             c.start(black_seat, now);
@@ -1025,6 +1061,9 @@ impl Room {
             actors: Vec::new(),
             seat0: first,
             result: None,
+            rated,
+            unrated,
+            pairing,
         });
         self.offers.clear();
         self.state
@@ -1044,6 +1083,7 @@ impl Room {
             white: seats.white.expect("white seated"),
             clocks: live.clocks(now),
             forbidden: live.forbidden(),
+            unrated: live.unrated.map(str::to_owned),
         };
         self.emit(event, actor, skip);
     }
@@ -1414,12 +1454,30 @@ impl Room {
         self.finish(ending, actor).await;
     }
 
-    /// Ends the running game: stored first (exactly once), then announced.
-    async fn finish(&mut self, ending: Ending, actor: Actor) {
+    /// Ends the running game: stored first (exactly once), then announced. A rated game that ends by a player's
+    /// choice or absence before both sides moved is aborted instead (rating farming by instant resignation).
+    async fn finish(&mut self, mut ending: Ending, actor: Actor) {
         let now = self.state.clock.now();
+        let min_moves = self.state.config.rated_min_moves;
         let Some(live) = self.live.as_mut().filter(|l| l.running()) else {
             return;
         };
+        let decided_on_board = matches!(
+            ending.reason,
+            "five" | "forbidden_move" | "forbidden_claimed" | "board_full"
+        );
+        if live.rated && !decided_on_board && live.ply() < min_moves {
+            ending = Ending::no_winner("aborted", true);
+        }
+        let mut unrated = live.unrated;
+        if ending.aborted {
+            if live.rated {
+                unrated = Some(UNRATED_TOO_FEW_MOVES);
+            }
+            if let Some(p) = live.pairing.take() {
+                self.state.rooms.release_rated(p);
+            }
+        }
         if let Some(c) = &mut live.clock {
             c.freeze(now);
         }
@@ -1471,6 +1529,7 @@ impl Room {
             line: ending.line,
             forbidden: ending.forbidden,
             ratings,
+            unrated: unrated.map(str::to_owned),
         };
         if let Some(changes) = finished_changes {
             for (c, after) in [Color::Black, Color::White].into_iter().zip(changes) {
