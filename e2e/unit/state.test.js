@@ -16,7 +16,7 @@ const move = (colour, point, ply, to_act, phase = 'place', extra = {}) => ({ kin
 function started() {
   let r = fromSnapshot(snapshot(), 'ann', 0);
   r = applyEvent(r, 1, { kind: 'player_joined', colour: 'white', player: seat('bob') }, 0);
-  r = applyEvent(r, 2, { kind: 'game_started', game_id: 7, black: seat('ann'), white: seat('bob'), clocks: null, forbidden: [] }, 0);
+  r = applyEvent(r, 2, { kind: 'game_started', game_id: 7, record: 'k3m9q2x7w4p8z6c5', black: seat('ann'), white: seat('bob'), clocks: null, forbidden: [] }, 0);
   return r;
 }
 
@@ -24,6 +24,7 @@ test('a game starts when the second player sits, and black may place', () => {
   const r = started();
   assert.equal(r.state, 'playing');
   assert.equal(r.game_id, 7);
+  assert.equal(r.record, 'k3m9q2x7w4p8z6c5', 'the record link follows the new game');
   assert.equal(controls(r).place, true);
   assert.equal(controls({ ...r, me: 'bob' }).place, false);
   assert.equal(controls({ ...r, me: 'spectator' }).seated, false);

@@ -117,8 +117,11 @@ pub enum RoomEvent {
     },
     /// A game started (the first, or a rematch with colours exchanged).
     GameStarted {
-        /// The stored game's id.
+        /// The stored game's id (internal: a private game's record is not served by it).
         game_id: i64,
+        /// The game's public id: its record is `GET /api/games/{record}`, the link to share.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        record: Option<String>,
         /// The player holding black.
         black: Seat,
         /// The player holding white.

@@ -286,8 +286,11 @@ pub struct RoomSnapshot {
     pub rated: bool,
     /// Whether the room is listed in the lobby.
     pub public: bool,
-    /// The stored game's id, once a game has started.
+    /// The stored game's id, once a game has started (internal: a private game's record is not served by it).
     pub game_id: Option<i64>,
+    /// The game's public id, once a game has started: its record is `GET /api/games/{record}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub record: Option<String>,
     /// Waiting, playing or over.
     pub state: RoomState,
     /// The players by colour.

@@ -154,6 +154,7 @@ fn all_events() -> Vec<RoomEvent> {
         },
         GameStarted {
             game_id: 12,
+            record: Some("k3m9q2x7w4p8z6c5".into()),
             black: seat("a"),
             white: seat("b"),
             clocks: Some(clocks()),
@@ -259,6 +260,7 @@ fn snapshot() -> RoomSnapshot {
         rated: false,
         public: true,
         game_id: Some(4),
+        record: Some("k3m9q2x7w4p8z6c5".into()),
         state: RoomState::Playing,
         seats: Seats {
             black: Some(seat("a")),

@@ -55,6 +55,7 @@ export function applyEvent(prev, version, event, now) {
     case 'game_started':
       Object.assign(room, {
         game_id: event.game_id,
+        record: event.record,
         state: 'playing',
         phase: 'place',
         to_act: 'black',

@@ -56,6 +56,8 @@ struct Member {
 /// The current (or last) game of the room.
 struct Live {
     id: GameId,
+    /// The game's public id (links to its record).
+    public_id: String,
     game: Game,
     clock: Option<GameClock>,
     /// The seat that took each action.
@@ -273,6 +275,7 @@ impl Room {
         let now = state.clock.now();
         let mut live = Live {
             id: record.id,
+            public_id: record.game.public_id.clone(),
             game,
             clock: None,
             actors,
@@ -493,6 +496,7 @@ impl Room {
             rated: self.rated,
             public: self.public,
             game_id: live.map(|l| l.id),
+            record: live.map(|l| l.public_id.clone()),
             state: self.room_state(),
             seats: self.seats_by_colour(now),
             you: you.map(|s| self.seat_colour(s)),
@@ -1029,6 +1033,7 @@ impl Room {
             }
         }
         let new_game = NewGame {
+            public_id: store::new_public_id(),
             room: self.id.to_string(),
             rules: self.rules,
             time_control: serde_json::to_string(&self.time_control)
@@ -1039,7 +1044,7 @@ impl Room {
             white: player(white_seat),
             started_at: unix_ms(),
         };
-        let rated = new_game.rated;
+        let (rated, public_id) = (new_game.rated, new_game.public_id.clone());
         let id = match self.state.writer.create_game(new_game).await {
             Ok(id) => id,
             Err(e) => {
@@ -1056,6 +1061,7 @@ impl Room {
         }
         self.live = Some(Live {
             id,
+            public_id,
             game: Game::new(self.rules),
             clock,
             actors: Vec::new(),
@@ -1079,6 +1085,7 @@ impl Room {
         let seats = self.seats_by_colour(now);
         let event = RoomEvent::GameStarted {
             game_id: live.id,
+            record: Some(live.public_id.clone()),
             black: seats.black.expect("black seated"),
             white: seats.white.expect("white seated"),
             clocks: live.clocks(now),

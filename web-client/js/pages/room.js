@@ -172,7 +172,7 @@ export function render(view, params, app) {
                   h('span', { class: diff >= 0 ? 'up' : 'down' }, `${diff >= 0 ? '+' : ''}${diff}`), tierBadge(d.tier, d.tier_code));
               }))
             : null,
-          room.game_id != null ? h('a', { class: 'link', href: href('game', { id: room.game_id }) }, t('room.record')) : null,
+          room.game_id != null ? h('a', { class: 'link', href: href('game', { id: room.record ?? room.game_id }) }, t('room.record')) : null,
         ),
         c.answerRematch ? offerPrompt('rematch', t('room.rematch_requested', { name: name(other(you)) })) : null,
       ];
