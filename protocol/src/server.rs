@@ -24,13 +24,17 @@ pub enum ServerMessage {
         /// The server's version (its crate version).
         server_version: String,
     },
-    /// The lobby: every public room that is waiting or playing, and how many players are online.
+    /// The lobby: the newest public rooms that are waiting or playing (at most the server's lobby size), and how
+    /// many players are online. Changes then keep the subscriber's list to those newest rooms.
     Lobby {
         /// The rooms, newest first.
         rooms: Vec<LobbyRoom>,
         /// Distinct players (registered or guest) with at least one open connection.
         #[serde(default)]
         online: u32,
+        /// How many public rooms are listed in all (more than `rooms` holds when the lobby is full).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        total: Option<u32>,
     },
     /// The number of players online changed (sent to lobby subscribers at most once a second).
     LobbyOnline {
@@ -245,6 +249,12 @@ pub enum RoomEvent {
         result: GameResult,
         /// Final clocks.
         clocks: Option<Clocks>,
+    },
+    /// The room closed: `expired` (no second player came within the server's waiting time). Its seats are empty
+    /// and it takes no more requests.
+    RoomClosed {
+        /// Why.
+        reason: String,
     },
 }
 

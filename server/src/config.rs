@@ -97,6 +97,22 @@ pub struct Config {
     /// The window of `rated_repeat_limit`, in seconds.
     #[arg(long, env = "RATED_REPEAT_WINDOW_SECS", default_value_t = 86_400)]
     pub rated_repeat_window_secs: u64,
+    /// Most live rooms on the server.
+    #[arg(long, env = "MAX_ROOMS", default_value_t = 20_000)]
+    pub max_rooms: usize,
+    /// Most rooms created from one IP address that still wait for their first game.
+    #[arg(long, env = "MAX_WAITING_ROOMS_PER_IP", default_value_t = 20)]
+    pub max_waiting_rooms_per_ip: u32,
+    /// Seconds a room waits for its second player before it closes (its creator may still be there).
+    #[arg(long, env = "WAITING_ROOM_SECS", default_value_t = 1800)]
+    pub waiting_room_secs: u64,
+    /// Most rooms the lobby sends (the newest); `total` says how many are listed.
+    #[arg(long, env = "LOBBY_ROOMS", default_value_t = 100)]
+    pub lobby_rooms: usize,
+    /// Bytes of chat text a room keeps for reconnecting clients (older events then go, and a reconnect gets a
+    /// snapshot instead).
+    #[arg(long, env = "CHAT_LOG_BYTES", default_value_t = 4096)]
+    pub chat_log_bytes: usize,
 }
 
 impl Config {
@@ -112,6 +128,11 @@ impl Config {
     /// The database URL to open, with any password hidden (for logs and error messages).
     pub fn database_url_redacted(&self) -> String {
         redact(&self.database_url())
+    }
+
+    /// How long a room waits for its second player, as a duration.
+    pub fn waiting_room(&self) -> Duration {
+        Duration::from_secs(self.waiting_room_secs)
     }
 
     /// The grace period as a duration.
@@ -173,6 +194,11 @@ impl fmt::Debug for Config {
             .field("rated_min_moves", &self.rated_min_moves)
             .field("rated_repeat_limit", &self.rated_repeat_limit)
             .field("rated_repeat_window_secs", &self.rated_repeat_window_secs)
+            .field("max_rooms", &self.max_rooms)
+            .field("max_waiting_rooms_per_ip", &self.max_waiting_rooms_per_ip)
+            .field("waiting_room_secs", &self.waiting_room_secs)
+            .field("lobby_rooms", &self.lobby_rooms)
+            .field("chat_log_bytes", &self.chat_log_bytes)
             .finish()
     }
 }

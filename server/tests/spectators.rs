@@ -113,7 +113,8 @@ async fn the_lobby_lists_waiting_and_playing_rooms_and_pushes_changes() {
         reply,
         ServerMessage::Lobby {
             rooms: vec![],
-            online: 1
+            online: 1,
+            total: Some(0),
         }
     );
 

@@ -7,6 +7,7 @@ mod task;
 
 use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
@@ -221,7 +222,8 @@ pub struct Settings {
     pub colour: ColourChoice,
 }
 
-/// Every live room by id, and how many open rooms each player created.
+/// Every live room by id, how many open rooms each player created, and how many rooms created from each address
+/// still wait for their first game.
 #[derive(Clone, Debug, Default)]
 pub struct Rooms {
     inner: Arc<Registry>,
@@ -231,6 +233,7 @@ pub struct Rooms {
 struct Registry {
     rooms: RwLock<HashMap<Arc<str>, RoomHandle>>,
     created: Mutex<HashMap<String, u32>>,
+    waiting_by_ip: Mutex<HashMap<IpAddr, u32>>,
     pairings: Mutex<Pairings>,
 }
 
@@ -303,23 +306,43 @@ impl Rooms {
         }
     }
 
-    /// Opens a room for `creator` (who must then join it), unless they already have as many open rooms as allowed.
+    /// Opens a room for `creator`, connected from `ip` (who must then join it), unless the server holds as many
+    /// rooms as it allows, the creator already has as many open rooms as allowed, or `ip` as many rooms waiting
+    /// for their first game (one address making guest after guest).
     pub fn create(
         &self,
         state: &AppState,
         settings: Settings,
         creator: &Identity,
+        ip: IpAddr,
     ) -> Result<RoomHandle, RoomError> {
+        let config = &state.config;
+        if self.len() >= config.max_rooms {
+            return Err(RoomError::new(
+                code::TOO_MANY_ROOMS,
+                "the server holds as many rooms as it allows; join one or try again later",
+            ));
+        }
         {
+            // Lock order: `created`, then `waiting_by_ip` (as in `closed`).
             let mut created = self.inner.created.lock().expect("rooms lock");
-            let n = created.entry(creator.key()).or_default();
-            if *n >= state.config.max_rooms_per_player {
+            let mut waiting = self.inner.waiting_by_ip.lock().expect("rooms lock");
+            let n = created.get(&creator.key()).copied().unwrap_or(0);
+            if n >= config.max_rooms_per_player {
                 return Err(RoomError::new(
                     code::TOO_MANY_ROOMS,
                     format!("you already have {n} open rooms"),
                 ));
             }
-            *n += 1;
+            let w = waiting.get(&ip).copied().unwrap_or(0);
+            if w >= config.max_waiting_rooms_per_ip {
+                return Err(RoomError::new(
+                    code::TOO_MANY_ROOMS,
+                    format!("{w} rooms from your address are waiting for a player"),
+                ));
+            }
+            created.insert(creator.key(), n + 1);
+            waiting.insert(ip, w + 1);
         }
         let (tx, rx) = mpsc::channel(QUEUE);
         let handle = self.insert_new(tx);
@@ -327,6 +350,7 @@ impl Rooms {
             handle.id.clone(),
             settings,
             Some(creator.key()),
+            Some(ip),
             state.clone(),
         );
         tokio::spawn(room.run(rx));
@@ -398,8 +422,19 @@ impl Rooms {
         }
     }
 
-    /// A room task ended.
-    fn closed(&self, id: &str, creator: Option<&str>) {
+    /// A room created from `ip` has its first game (or closed): it no longer counts as waiting.
+    pub(crate) fn stopped_waiting(&self, ip: IpAddr) {
+        let mut waiting = self.inner.waiting_by_ip.lock().expect("rooms lock");
+        if let Some(n) = waiting.get_mut(&ip) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                waiting.remove(&ip);
+            }
+        }
+    }
+
+    /// A room task ended (`waiting_ip`: it was still waiting for its first game).
+    fn closed(&self, id: &str, creator: Option<&str>, waiting_ip: Option<IpAddr>) {
         self.inner.rooms.write().expect("rooms lock").remove(id);
         if let Some(key) = creator {
             let mut created = self.inner.created.lock().expect("rooms lock");
@@ -409,6 +444,9 @@ impl Rooms {
                     created.remove(key);
                 }
             }
+        }
+        if let Some(ip) = waiting_ip {
+            self.stopped_waiting(ip);
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The room task: the only owner of a room's seats, game, clocks, offers and members.
 
 use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -194,6 +195,12 @@ pub(crate) struct Room {
     public: bool,
     /// The creator's identity key, counted against their open-room limit until the room closes.
     creator: Option<String>,
+    /// The creator's address while the room waits for its first game (counted against its waiting-room limit).
+    waiting_ip: Option<IpAddr>,
+    /// While the room waits for a second player: when it closes if none comes.
+    waiting_until: Option<Instant>,
+    /// Bytes of chat text in `log`.
+    log_chat_bytes: usize,
     seats: [Option<SeatHolder>; 2],
     /// The colour seat 0 takes in the next game.
     next_first: Color,
@@ -207,6 +214,14 @@ pub(crate) struct Room {
     closed: bool,
 }
 
+/// The chat text an event holds (what the event log's chat budget counts).
+fn chat_bytes(event: &RoomEvent) -> usize {
+    match event {
+        RoomEvent::Chat { text, from, .. } => text.len() + from.len(),
+        _ => 0,
+    }
+}
+
 fn other(seat: usize) -> usize {
     1 - seat
 }
@@ -216,8 +231,10 @@ impl Room {
         id: Arc<str>,
         settings: Settings,
         creator: Option<String>,
+        waiting_ip: Option<IpAddr>,
         state: AppState,
     ) -> Room {
+        let waiting_until = Some(state.clock.now() + state.config.waiting_room());
         let next_first = match settings.colour {
             ColourChoice::Black => Color::Black,
             ColourChoice::White => Color::White,
@@ -236,6 +253,9 @@ impl Room {
             rated: settings.rated,
             public: settings.public,
             creator,
+            waiting_ip,
+            waiting_until,
+            log_chat_bytes: 0,
             seats: [None, None],
             next_first,
             live: None,
@@ -319,10 +339,12 @@ impl Room {
                 colour: ColourChoice::Black,
             },
             None,
+            None,
             state,
         );
         room.seats = seats;
         room.live = Some(live);
+        room.waiting_until = None;
         room.version = unix_ms().max(0) as u64;
         Ok(room)
     }
@@ -553,7 +575,8 @@ impl Room {
     }
 
     fn publish_lobby(&self) {
-        if !self.public || self.closed {
+        // A room without players is about to close (and be removed): no update for it.
+        if !self.public || self.closed || self.seats.iter().all(Option::is_none) {
             return;
         }
         match self.room_state() {
@@ -567,8 +590,25 @@ impl Room {
             return;
         }
         self.closed = true;
-        self.state.rooms.closed(&self.id, self.creator.as_deref());
+        self.state
+            .rooms
+            .closed(&self.id, self.creator.as_deref(), self.waiting_ip.take());
         self.state.lobby.remove(&self.id);
+    }
+
+    /// Nobody took the second seat in time: the room tells its members and closes, so a connected creator cannot
+    /// keep a room listed for ever.
+    fn expire(&mut self) {
+        tracing::debug!(room = %self.id, "closing a room that waited too long");
+        self.emit(
+            RoomEvent::RoomClosed {
+                reason: "expired".to_owned(),
+            },
+            None,
+            None,
+        );
+        self.seats = [None, None];
+        self.maybe_close();
     }
 
     // ----- sending -----
@@ -585,12 +625,19 @@ impl Room {
     fn emit(&mut self, event: RoomEvent, actor: Actor, skip: Option<ConnId>) {
         self.version += 1;
         let version = self.version;
+        self.log_chat_bytes += chat_bytes(&event);
         self.log.push_back(VersionedEvent {
             version,
             event: event.clone(),
         });
-        while self.log.len() > self.state.config.event_log {
-            self.log.pop_front();
+        // Bounded in events and in chat text: a room of long messages must not cost more than a quiet one.
+        while self.log.len() > self.state.config.event_log
+            || self.log_chat_bytes > self.state.config.chat_log_bytes
+        {
+            match self.log.pop_front() {
+                Some(old) => self.log_chat_bytes -= chat_bytes(&old.event),
+                None => break,
+            }
         }
         let msg = ServerMessage::Event {
             room: self.id.to_string(),
@@ -691,12 +738,15 @@ impl Room {
             .and_then(|l| l.clock.as_ref())
             .and_then(GameClock::deadline);
         let grace = self.seats.iter().flatten().filter_map(|h| h.grace).min();
+        let waiting = self
+            .waiting_until
+            .filter(|_| self.room_state() == RoomState::Waiting);
         let resync = self
             .members
             .values()
             .any(|m| m.behind_since.is_some())
             .then(|| self.state.clock.now() + RESYNC_RETRY);
-        [clock, grace, resync].into_iter().flatten().min()
+        [clock, grace, waiting, resync].into_iter().flatten().min()
     }
 
     async fn on_deadline(&mut self) {
@@ -738,6 +788,12 @@ impl Room {
             self.publish_lobby();
             self.maybe_close();
         }
+        let waited_out = self
+            .waiting_until
+            .is_some_and(|at| at <= now && self.room_state() == RoomState::Waiting);
+        if waited_out && !self.closed {
+            self.expire();
+        }
         let slow = Duration::from_secs(self.state.config.slow_client_secs);
         let behind: Vec<(ConnId, Instant)> = self
             .members
@@ -778,6 +834,8 @@ impl Room {
             }
         }
         self.offers.clear();
+        // Back to waiting for a player, for at most the waiting time again.
+        self.waiting_until = Some(self.state.clock.now() + self.state.config.waiting_room());
         self.emit(
             RoomEvent::PlayerLeft {
                 colour,
@@ -1072,6 +1130,10 @@ impl Room {
             pairing,
         });
         self.offers.clear();
+        self.waiting_until = None;
+        if let Some(ip) = self.waiting_ip.take() {
+            self.state.rooms.stopped_waiting(ip);
+        }
         self.state
             .metrics
             .games_started

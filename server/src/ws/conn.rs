@@ -2,7 +2,7 @@
 //! outbox into the socket.
 
 use std::collections::HashSet;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -58,7 +58,7 @@ pub(super) async fn serve(
         return;
     };
     tracing::debug!(conn = id, %addr, "connected");
-    let mut conn = Conn::open(state, outbox, ambient_token);
+    let mut conn = Conn::open(state, outbox, ambient_token, addr.ip());
     conn.read(stream, done_rx).await;
     conn.close().await;
     drop(conn);
@@ -137,6 +137,8 @@ pub(super) struct Conn {
     identity: Option<Identity>,
     /// The token of the upgrade request (session cookie or bearer), used when `hello` brings none.
     ambient_token: Option<String>,
+    /// The client's address (the waiting-room limit per address counts by it).
+    peer: IpAddr,
     rooms: HashSet<Arc<str>>,
     lobby: bool,
     bucket: TokenBucket,
@@ -145,9 +147,14 @@ pub(super) struct Conn {
 }
 
 impl Conn {
-    /// A connection that has not said hello yet, answering into `outbox`; counted as connected until
+    /// A connection from `peer` that has not said hello yet, answering into `outbox`; counted as connected until
     /// [`Conn::close`].
-    pub(super) fn open(state: AppState, outbox: Outbox, ambient_token: Option<String>) -> Conn {
+    pub(super) fn open(
+        state: AppState,
+        outbox: Outbox,
+        ambient_token: Option<String>,
+        peer: IpAddr,
+    ) -> Conn {
         state.metrics.connections.fetch_add(1, Ordering::Relaxed);
         let now = state.clock.now();
         Conn {
@@ -161,6 +168,7 @@ impl Conn {
             outbox,
             identity: None,
             ambient_token,
+            peer,
             rooms: HashSet::new(),
             lobby: false,
             closing: false,
@@ -560,7 +568,10 @@ impl Conn {
             public,
             colour,
         };
-        let handle = self.state.rooms.create(&self.state, settings, &identity)?;
+        let handle = self
+            .state
+            .rooms
+            .create(&self.state, settings, &identity, self.peer)?;
         handle
             .join(
                 identity,
@@ -636,6 +647,8 @@ mod tests {
 
     use super::*;
     use crate::Config;
+
+    const LOOPBACK: IpAddr = IpAddr::V4(std::net::Ipv4Addr::LOCALHOST);
 
     /// A client that stopped reading: every send waits forever.
     struct Stuck;
@@ -804,7 +817,7 @@ mod tests {
         })
         .take(3)
         .chain(stream::pending());
-        let mut conn = Conn::open(state, outbox, None);
+        let mut conn = Conn::open(state, outbox, None, LOOPBACK);
         let started = tokio::time::Instant::now();
         conn.read(Box::pin(frames), writer_done).await;
         let waited = started.elapsed();
@@ -824,7 +837,7 @@ mod tests {
         tokio::time::pause();
         let (outbox, mut rx, _kick) = outbox(&state);
         let (_writer, writer_done) = oneshot::channel();
-        let mut conn = Conn::open(state.clone(), outbox, None);
+        let mut conn = Conn::open(state.clone(), outbox, None, LOOPBACK);
         let shut = async {
             tokio::time::sleep(Duration::from_millis(50)).await;
             state.shutdown.send_replace(true);

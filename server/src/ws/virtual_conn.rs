@@ -33,7 +33,12 @@ impl VirtualConn {
         let tracked = state.track_connection();
         let (outbox, rx, kick) = outbox(state);
         VirtualConn {
-            conn: Conn::open(state.clone(), outbox, ambient_token),
+            conn: Conn::open(
+                state.clone(),
+                outbox,
+                ambient_token,
+                std::net::Ipv4Addr::LOCALHOST.into(),
+            ),
             rx,
             kick,
             kicked: false,
