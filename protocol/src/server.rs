@@ -90,6 +90,16 @@ pub enum ServerMessage {
     },
     /// The answer to `ping`.
     Pong {},
+    /// A spectator said something: sent to the room's spectators and to the players who chose to see it. Not a
+    /// versioned event (not everyone in the room gets it), and not kept for reconnecting clients.
+    SpectatorChat {
+        /// Room id.
+        room: String,
+        /// Who.
+        from: String,
+        /// What.
+        text: String,
+    },
 }
 
 /// A room event with its version (inside `catch_up`).
@@ -234,11 +244,12 @@ pub enum RoomEvent {
         /// How many watch now.
         count: u32,
     },
-    /// Someone said something.
+    /// A player said something (the players' chat: everyone in the room reads it; spectators' chat comes as
+    /// `spectator_chat` instead).
     Chat {
         /// Who.
         from: String,
-        /// Whether they are a spectator.
+        /// Whether they are a spectator (always `false` now; kept for older clients).
         spectator: bool,
         /// What.
         text: String,
@@ -271,6 +282,7 @@ impl Tagged for ServerMessage {
         "ack",
         "error",
         "pong",
+        "spectator_chat",
     ];
 
     /// A `move` event: most of what a server sends during play.

@@ -252,8 +252,8 @@ pub struct GameResult {
     /// The winner's name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub winner_name: Option<String>,
-    /// `five`, `forbidden_move`, `forbidden_claimed`, `resign`, `timeout`, `abandoned`, `draw_agreed`,
-    /// `board_full` or `aborted`.
+    /// `five`, `forbidden_move`, `forbidden_claimed`, `resign`, `timeout`, `abandoned`, `idle` (won by
+    /// `claim_win`), `draw_agreed`, `board_full` or `aborted`.
     pub reason: String,
     /// The winning line's points, for `five`.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -115,6 +115,11 @@ fn all_client_messages() -> Vec<ClientMessage> {
             point: p("g9"),
         },
         ClaimForbidden { room: room() },
+        ShowSpectatorChat {
+            room: room(),
+            show: true,
+        },
+        ClaimWin { room: room() },
         Resign { room: room() },
         OfferDraw { room: room() },
         AnswerDraw {
@@ -248,6 +253,9 @@ fn all_events() -> Vec<RoomEvent> {
             },
             clocks: None,
         },
+        RoomClosed {
+            reason: "expired".into(),
+        },
     ]
 }
 
@@ -302,6 +310,7 @@ fn all_server_messages() -> Vec<ServerMessage> {
         Lobby {
             rooms: vec![lobby_room()],
             online: 3,
+            total: Some(250),
         },
         LobbyOnline { online: 4 },
         LobbyRoom { room: lobby_room() },
@@ -322,6 +331,11 @@ fn all_server_messages() -> Vec<ServerMessage> {
         },
         ServerMessage::error("stale_ply", "that ply was already played"),
         Pong {},
+        SpectatorChat {
+            room: "k3f9x2".into(),
+            from: "guest-ab12".into(),
+            text: "nice move".into(),
+        },
     ];
     for (i, event) in all_events().into_iter().enumerate() {
         v.push(Event {

@@ -113,6 +113,21 @@ pub struct Config {
     /// snapshot instead).
     #[arg(long, env = "CHAT_LOG_BYTES", default_value_t = 4096)]
     pub chat_log_bytes: usize,
+    /// Chat messages one member of a room may send in a burst.
+    #[arg(long, env = "CHAT_BURST", default_value_t = 5)]
+    pub chat_burst: u32,
+    /// Chat messages one member of a room regains per minute.
+    #[arg(long, env = "CHAT_PER_MINUTE", default_value_t = 20.0)]
+    pub chat_per_minute: f64,
+    /// Spectators' chat messages one room takes in a burst, from all its spectators together.
+    #[arg(long, env = "SPECTATOR_CHAT_BURST", default_value_t = 10)]
+    pub spectator_chat_burst: u32,
+    /// Spectators' chat messages one room regains per minute.
+    #[arg(long, env = "SPECTATOR_CHAT_PER_MINUTE", default_value_t = 30.0)]
+    pub spectator_chat_per_minute: f64,
+    /// Seconds a player of a game without a clock waits for the opponent to act before `claim_win` wins it.
+    #[arg(long, env = "IDLE_CLAIM_SECS", default_value_t = 300)]
+    pub idle_claim_secs: u64,
 }
 
 impl Config {
@@ -199,6 +214,11 @@ impl fmt::Debug for Config {
             .field("waiting_room_secs", &self.waiting_room_secs)
             .field("lobby_rooms", &self.lobby_rooms)
             .field("chat_log_bytes", &self.chat_log_bytes)
+            .field("chat_burst", &self.chat_burst)
+            .field("chat_per_minute", &self.chat_per_minute)
+            .field("spectator_chat_burst", &self.spectator_chat_burst)
+            .field("spectator_chat_per_minute", &self.spectator_chat_per_minute)
+            .field("idle_claim_secs", &self.idle_claim_secs)
             .finish()
     }
 }

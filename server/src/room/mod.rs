@@ -1,6 +1,7 @@
 //! Rooms: one tokio task per room owns its seats, game, clocks and members; everyone else talks to it through a
 //! [`RoomHandle`] (commands over `mpsc`, answers over `oneshot`).
 
+mod chat;
 mod clock;
 mod offers;
 mod task;
@@ -95,6 +96,10 @@ pub enum Act {
     AnswerRematch(bool),
     /// Chat.
     Chat(String),
+    /// A player shows (`true`) or hides the spectators' chat.
+    ShowSpectatorChat(bool),
+    /// Claim the win from an opponent who has not acted for the idle time (games without a clock).
+    ClaimWin,
 }
 
 type Reply = oneshot::Sender<Result<(), RoomError>>;

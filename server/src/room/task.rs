@@ -10,15 +10,16 @@ use axum::extract::ws::Utf8Bytes;
 use protocol::{
     code, encode, Clocks, ColourChoice, ForbiddenPoint, GameResult, JoinRole, LobbyPlayer,
     LobbyRoom, OfferKind, OfferState, RatingDelta, RoomEvent, RoomPhase, RoomSnapshot, RoomState,
-    RulesSpec, Seat, Seats, ServerMessage, TimeControl, VersionedEvent, MAX_CHAT_CHARS,
+    RulesSpec, Seat, Seats, ServerMessage, TimeControl, VersionedEvent,
 };
 use rules::{Action, Color, Event, Game, Phase, Point, Rules, Status, WinReason};
 use store::{GameEnd, GameId, GameRecord, NewGame, StoredAction};
 use tokio::sync::mpsc;
 
-use super::{Act, Command, GameClock, Offers, Pairing, RoomError, Settings};
+use super::{chat, Act, Command, GameClock, Offers, Pairing, RoomError, Settings};
 use crate::accounts::seat::{rating_in, SeatRating};
 use crate::identity::Identity;
+use crate::limits::TokenBucket;
 use crate::time::unix_ms;
 use crate::ws::outbox::{ConnId, Outbox, SendError};
 use crate::AppState;
@@ -52,6 +53,10 @@ struct Member {
     seat: Option<usize>,
     /// Since when events could not be queued for this member.
     behind_since: Option<Instant>,
+    /// This member's chat allowance.
+    chat: TokenBucket,
+    /// Whether spectators' chat reaches this member (always for spectators; players choose).
+    show_spectators: bool,
 }
 
 /// The current (or last) game of the room.
@@ -72,6 +77,8 @@ struct Live {
     unrated: Option<&'static str>,
     /// Its place in the repeated-pairing count, given back when it is aborted.
     pairing: Option<Pairing>,
+    /// When the last action was taken (or the game started): how long the side to act has been idle.
+    last_action: Instant,
 }
 
 impl Live {
@@ -201,6 +208,8 @@ pub(crate) struct Room {
     waiting_until: Option<Instant>,
     /// Bytes of chat text in `log`.
     log_chat_bytes: usize,
+    /// The spectators' chat allowance, shared by all of them (one crowd cannot flood the room).
+    spectator_chat: TokenBucket,
     seats: [Option<SeatHolder>; 2],
     /// The colour seat 0 takes in the next game.
     next_first: Color,
@@ -256,6 +265,11 @@ impl Room {
             waiting_ip,
             waiting_until,
             log_chat_bytes: 0,
+            spectator_chat: TokenBucket::new(
+                state.config.spectator_chat_per_minute / 60.0,
+                state.config.spectator_chat_burst,
+                state.clock.now(),
+            ),
             seats: [None, None],
             next_first,
             live: None,
@@ -304,6 +318,7 @@ impl Room {
             rated: record.game.rated,
             unrated: None,
             pairing: None,
+            last_action: now,
         };
         let stored_remaining = record.actions.last().and_then(|a| a.remaining_ms);
         live.clock = match stored_remaining {
@@ -611,6 +626,23 @@ impl Room {
         self.maybe_close();
     }
 
+    /// A new member of the room.
+    fn member(&self, outbox: Outbox, identity: Identity, seat: Option<usize>) -> Member {
+        let config = &self.state.config;
+        Member {
+            outbox,
+            identity,
+            seat,
+            behind_since: None,
+            chat: TokenBucket::new(
+                config.chat_per_minute / 60.0,
+                config.chat_burst,
+                self.state.clock.now(),
+            ),
+            show_spectators: seat.is_none(),
+        }
+    }
+
     // ----- sending -----
 
     fn send_to(&mut self, conn: ConnId, msg: &ServerMessage, rid: Option<u64>) {
@@ -886,15 +918,8 @@ impl Room {
         let own_seat = self.seat_of_identity(&identity);
         match (role, own_seat) {
             (JoinRole::Spectator, _) => {
-                self.members.insert(
-                    conn,
-                    Member {
-                        outbox,
-                        identity,
-                        seat: None,
-                        behind_since: None,
-                    },
-                );
+                self.members
+                    .insert(conn, self.member(outbox, identity, None));
                 self.spectators += 1;
                 self.emit(
                     RoomEvent::Spectators {
@@ -910,15 +935,8 @@ impl Room {
                 holder.conns.push(conn);
                 holder.grace = None;
                 let name = holder.identity.name.clone();
-                self.members.insert(
-                    conn,
-                    Member {
-                        outbox,
-                        identity,
-                        seat: Some(seat),
-                        behind_since: None,
-                    },
-                );
+                self.members
+                    .insert(conn, self.member(outbox, identity, Some(seat)));
                 if was_away {
                     let colour = self.seat_colour(seat);
                     self.emit(
@@ -956,15 +974,8 @@ impl Room {
                         return Err(e);
                     }
                 }
-                self.members.insert(
-                    conn,
-                    Member {
-                        outbox,
-                        identity,
-                        seat: Some(seat),
-                        behind_since: None,
-                    },
-                );
+                self.members
+                    .insert(conn, self.member(outbox, identity, Some(seat)));
                 let player = self.seat_info(seat, now).expect("just seated");
                 let colour = self.seat_colour(seat);
                 self.emit(RoomEvent::PlayerJoined { colour, player }, None, Some(conn));
@@ -1128,6 +1139,7 @@ impl Room {
             rated,
             unrated,
             pairing,
+            last_action: now,
         });
         self.offers.clear();
         self.waiting_until = None;
@@ -1169,25 +1181,25 @@ impl Room {
     }
 
     async fn act(&mut self, conn: ConnId, rid: Option<u64>, act: Act) -> Result<(), RoomError> {
+        if !self.members.contains_key(&conn) {
+            return Err(RoomError::new(code::NOT_IN_ROOM, "join the room first"));
+        }
+        match act {
+            Act::Chat(text) => return self.chat(conn, rid, &text),
+            Act::ShowSpectatorChat(show) => {
+                if let Some(m) = self.members.get_mut(&conn) {
+                    // Spectators see their own chat whatever they ask.
+                    m.show_spectators = show || m.seat.is_none();
+                }
+                let outbox = self.members[&conn].outbox.clone();
+                self.ack(&outbox, rid);
+                return Ok(());
+            }
+            _ => {}
+        }
         let Some(member) = self.members.get(&conn) else {
             return Err(RoomError::new(code::NOT_IN_ROOM, "join the room first"));
         };
-        if let Act::Chat(text) = act {
-            let text = text.trim().to_owned();
-            if text.is_empty() || text.chars().count() > MAX_CHAT_CHARS {
-                return Err(RoomError::new(
-                    code::BAD_CHAT,
-                    format!("a chat message has 1 to {MAX_CHAT_CHARS} characters"),
-                ));
-            }
-            let event = RoomEvent::Chat {
-                from: member.identity.name.clone(),
-                spectator: member.seat.is_none(),
-                text,
-            };
-            self.emit(event, Some((conn, rid)), None);
-            return Ok(());
-        }
         let Some(seat) = member.seat else {
             return Err(RoomError::new(
                 code::NOT_A_PLAYER,
@@ -1266,8 +1278,90 @@ impl Room {
                 }
                 Ok(())
             }
-            Act::Chat(_) => unreachable!("handled above"),
+            Act::ClaimWin => self.claim_win(seat, actor).await,
+            Act::Chat(_) | Act::ShowSpectatorChat(_) => unreachable!("handled above"),
         }
+    }
+
+    /// A message from a member: players' chat is a room event everyone reads; spectators' chat goes to the
+    /// spectators and the players who chose to see it, outside the versioned events. Each member has an allowance,
+    /// and the spectators share one per room.
+    fn chat(&mut self, conn: ConnId, rid: Option<u64>, text: &str) -> Result<(), RoomError> {
+        let text = chat::clean(text)?;
+        let now = self.state.clock.now();
+        let Some(member) = self.members.get_mut(&conn) else {
+            return Err(RoomError::new(code::NOT_IN_ROOM, "join the room first"));
+        };
+        if !member.chat.take(now) {
+            return Err(RoomError::new(
+                code::CHAT_RATE_LIMITED,
+                "you are chatting too fast; wait a moment",
+            ));
+        }
+        let from = member.identity.name.clone();
+        if member.seat.is_some() {
+            let event = RoomEvent::Chat {
+                from,
+                spectator: false,
+                text,
+            };
+            self.emit(event, Some((conn, rid)), None);
+            return Ok(());
+        }
+        if !self.spectator_chat.take(now) {
+            return Err(RoomError::new(
+                code::CHAT_RATE_LIMITED,
+                "the spectators' chat is busy; wait a moment",
+            ));
+        }
+        let msg = ServerMessage::SpectatorChat {
+            room: self.id.to_string(),
+            from,
+            text,
+        };
+        let plain = encode(&msg, None);
+        let mine = rid.map(|rid| Utf8Bytes::from(protocol::with_rid(&plain, rid)));
+        let text: Utf8Bytes = plain.into();
+        for (&id, m) in &mut self.members {
+            if !m.show_spectators {
+                continue;
+            }
+            let frame = match &mine {
+                Some(t) if id == conn => t.clone(),
+                _ => text.clone(),
+            };
+            // Chat is not worth a resync: a member whose queue is full misses it.
+            let _ = m.outbox.try_send(frame);
+        }
+        Ok(())
+    }
+
+    /// `claim_win`: in a game without a clock, the player not to act wins once the opponent has been idle for the
+    /// configured time (a rated game could otherwise be stalled for ever by the losing side).
+    async fn claim_win(&mut self, seat: usize, actor: Actor) -> Result<(), RoomError> {
+        self.running_live()?;
+        let live = self.live.as_ref().expect("running");
+        if live.clock.is_some() || live.to_act() == Some(live.colour_of(seat)) {
+            return Err(RoomError::new(
+                code::NO_CLAIM,
+                "a win can be claimed only in a game without a clock, while the opponent is to act",
+            ));
+        }
+        let idle = self
+            .state
+            .clock
+            .now()
+            .saturating_duration_since(live.last_action);
+        let needed = Duration::from_secs(self.state.config.idle_claim_secs);
+        if idle < needed {
+            let left = (needed - idle).as_secs_f64().ceil() as u64;
+            return Err(RoomError::new(
+                code::CLAIM_TOO_SOON,
+                format!("the opponent still has {left} s to act"),
+            ));
+        }
+        self.finish(Ending::won(seat, "idle"), actor).await;
+        Ok(())
     }
 
     fn offer(&mut self, seat: usize, kind: OfferKind, actor: Actor) -> Result<(), RoomError> {
@@ -1343,6 +1437,7 @@ impl Room {
             live.actors.pop();
         }
         let now = self.state.clock.now();
+        live.last_action = now;
         let next = live.game.to_act().map(|c| live.seat_of(c));
         if let (Some(c), Some(next)) = (&mut live.clock, next) {
             c.freeze(now);
@@ -1450,6 +1545,7 @@ impl Room {
             .observe(started.elapsed());
         self.state.metrics.moves.fetch_add(1, Ordering::Relaxed);
         live.actors.push(seat);
+        live.last_action = now;
         let clocks = live.clocks(now);
         let event = match event {
             Event::Placed {

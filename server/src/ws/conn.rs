@@ -497,6 +497,10 @@ impl Conn {
                 self.act(&room, rid, Act::AnswerRematch(accept)).await
             }
             C::Chat { room, text } => self.act(&room, rid, Act::Chat(text)).await,
+            C::ShowSpectatorChat { room, show } => {
+                self.act(&room, rid, Act::ShowSpectatorChat(show)).await
+            }
+            C::ClaimWin { room } => self.act(&room, rid, Act::ClaimWin).await,
         };
         if let Err(e) = result {
             self.room_error(e, rid).await;
