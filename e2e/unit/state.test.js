@@ -174,3 +174,12 @@ test("the whole-game transcript in docs/protocol.md folds into A's final positio
   assert.deepEqual(room.result.line, ['g7', 'g8', 'g9', 'g10', 'g11']);
   assert.equal(room.needsResync, false, 'versions in the transcript follow each other');
 });
+
+test('a room that closed for want of a second player says so and empties its seats', () => {
+  let r = fromSnapshot(snapshot(), 'ann', 0);
+  r = applyEvent(r, 1, { kind: 'room_closed', reason: 'expired' }, 0);
+  assert.equal(r.state, 'closed');
+  assert.equal(r.closed, 'expired');
+  assert.deepEqual(r.seats, { black: null, white: null });
+  assert.equal(controls(r).seated, false);
+});

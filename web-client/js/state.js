@@ -134,6 +134,11 @@ export function applyEvent(prev, version, event, now) {
     case 'chat':
       room.chat = [...prev.chat, { from: event.from, spectator: event.spectator, text: event.text }].slice(-200);
       break;
+    case 'room_closed':
+      // Nobody came in time: the room is gone and takes no more requests.
+      Object.assign(room, { state: 'closed', closed: event.reason, phase: 'none', to_act: null, offers: [] });
+      room.seats = { black: null, white: null };
+      break;
     case 'game_over':
       room.seats = ratedSeats(prev.seats, event.result?.ratings);
       Object.assign(room, {
