@@ -168,7 +168,7 @@ export const en = {
   'lb.tier': 'Tier',
   'lb.games': 'Games',
   'lb.wld': 'W / L / D',
-  'lb.empty': 'Nobody has reached the leaderboard yet: it takes 10 rated games and a settled rating.',
+  'lb.empty': 'Nobody has reached the leaderboard yet: it takes 10 rated games and a settled rating. Games aborted before both sides moved, and more than 3 a day against the same opponent, do not count.',
   'lb.more': 'More',
 
   'profile.ratings': 'Ratings',
@@ -424,7 +424,7 @@ export const zh = {
   'lb.tier': '段位',
   'lb.games': '局数',
   'lb.wld': '胜 / 负 / 和',
-  'lb.empty': '还没有人上榜：需要 10 盘积分赛并且等级分已稳定。',
+  'lb.empty': '还没有人上榜：需要 10 盘积分赛并且等级分已稳定。双方未都落子即结束的对局，以及同一对手每天 3 盘以上的对局，不计入。',
   'lb.more': '更多',
 
   'profile.ratings': '等级分',
