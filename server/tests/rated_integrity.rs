@@ -214,3 +214,31 @@ async fn only_the_limit_of_rated_games_between_two_accounts_counts_in_the_window
     assert!(t.play_and_resign(2).await.ratings.is_some());
     assert_eq!(t.rated_games(&server).await, 3);
 }
+
+#[tokio::test]
+async fn two_accounts_trading_quick_wins_never_reach_the_leaderboard() {
+    let (server, _db) = TestServer::start().await;
+    let mut t = Rated::open(&server).await;
+    // The attack: game after game, each resigned at once (here after the two stones that make it count at all).
+    // Sixteen rated games between two players settle both ratings enough for the leaderboard when all count.
+    for game in 0..16 {
+        // Paced under the connections' message rate limit.
+        server.advance(Duration::from_secs(5));
+        if game > 0 {
+            t.rematch().await;
+        }
+        t.play_and_resign(2).await;
+    }
+
+    let (status, board) = server
+        .get_json("/api/leaderboard?pool=freestyle&limit=50&offset=0")
+        .await;
+
+    assert_eq!(status, 200);
+    assert_eq!(board["entries"], serde_json::json!([]));
+    assert_eq!(
+        t.rated_games(&server).await,
+        3,
+        "the default limit of a day"
+    );
+}
