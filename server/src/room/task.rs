@@ -860,8 +860,9 @@ impl Room {
         };
         for conn in &holder.conns {
             if let Some(m) = self.members.get_mut(conn) {
-                // Another tab of the same player stays as a spectator.
+                // Another tab of the same player stays as a spectator (and reads the spectators' chat as one).
                 m.seat = None;
+                m.show_spectators = true;
                 self.spectators += 1;
             }
         }
