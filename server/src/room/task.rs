@@ -1321,7 +1321,17 @@ impl Room {
             text,
         };
         let plain = encode(&msg, None);
-        let mine = rid.map(|rid| Utf8Bytes::from(protocol::with_rid(&plain, rid)));
+        // A sender that fell behind gets the snapshot as the answer to its request (as `emit` does), then its line.
+        let sender_behind = self
+            .members
+            .get(&conn)
+            .is_some_and(|m| m.behind_since.is_some());
+        if sender_behind {
+            self.resync(conn, rid);
+        }
+        let mine = rid
+            .filter(|_| !sender_behind)
+            .map(|rid| Utf8Bytes::from(protocol::with_rid(&plain, rid)));
         let text: Utf8Bytes = plain.into();
         for (&id, m) in &mut self.members {
             if !m.show_spectators {
