@@ -80,6 +80,11 @@ async fn a_private_games_record_is_not_served_by_its_sequential_id() {
     assert_eq!(by_public_id, 200);
     assert_eq!(shown["public_id"], record.as_str());
     assert_eq!(shown["black"]["name"], a.name.as_str());
+    assert_eq!(
+        shown["room"],
+        serde_json::Value::Null,
+        "a shared record does not give the room away"
+    );
 }
 
 #[tokio::test]

@@ -63,7 +63,9 @@ struct RatingView {
 struct GameView {
     id: GameId,
     public_id: String,
-    room: String,
+    /// The room, for a public game only: a private room's id is its invite link, and a record may be shared
+    /// further than the room.
+    room: Option<String>,
     rules: RulesSpec,
     time_control: TimeControl,
     rated: bool,
@@ -110,7 +112,7 @@ fn view(record: GameRecord) -> GameView {
     GameView {
         id: record.id,
         public_id: record.game.public_id.clone(),
-        room: record.game.room.clone(),
+        room: record.game.public.then(|| record.game.room.clone()),
         rules: RulesSpec::from(record.game.rules),
         time_control: stored_time_control(&record.game.time_control),
         rated: record.game.rated,
