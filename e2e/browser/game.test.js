@@ -337,5 +337,13 @@ test("the spectators' chat reaches a player only after the player shows it", asy
   await a.page.waitForFunction(() => document.querySelector('#chat-log .msg.spec')?.textContent.includes('nice shape'), null, { timeout: 15_000 });
   await say(b.page, 'ready');
   assert.doesNotMatch(await log(b.page), /nice shape/, 'Bob did not ask');
+
+  // Bob mutes the room: nothing is shown until he unmutes, then the players' chat is there again.
+  await b.page.check('#mute-chat input');
+  await say(a.page, 'still there?');
+  await b.page.waitForSelector('#chat-muted');
+  assert.doesNotMatch(await log(b.page), /still there/);
+  await b.page.uncheck('#mute-chat input');
+  await b.page.waitForFunction(() => document.querySelector('#chat-log')?.textContent.includes('still there?'), null, { timeout: 15_000 });
   assert.deepEqual([...a.errors, ...b.errors, ...s.errors], []);
 });

@@ -242,6 +242,8 @@ export const en = {
   'record.watch_live': 'Watch live',
   // Rooms, chat and ratings integrity (issue #13).
   'room.show_spectator_chat': "Show the spectators' chat",
+  'room.mute_chat': "Mute this room's chat",
+  'room.chat_muted': 'Chat is muted in this room.',
   'room.claim_win': 'Claim the win',
   'room.closed_expired': 'This room closed: nobody took the second seat in time.',
   'unrated.too_few_moves': 'Aborted before both sides moved: not rated.',
@@ -498,6 +500,8 @@ export const zh = {
   'record.watch_live': '观看直播',
   // 房间、聊天与等级分（问题 #13）。
   'room.show_spectator_chat': '显示观众聊天',
+  'room.mute_chat': '屏蔽本房间聊天',
+  'room.chat_muted': '本房间的聊天已屏蔽。',
   'room.claim_win': '判我方胜',
   'room.closed_expired': '房间已关闭：无人及时入座。',
   'unrated.too_few_moves': '双方未都落子即结束：已作废，不计等级分。',

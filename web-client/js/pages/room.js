@@ -80,10 +80,19 @@ export function render(view, params, app) {
   const spectatorToggle = h('label', { class: 'toggle', id: 'show-spectator-chat' },
     h('input', { type: 'checkbox', onchange: (e) => {
       showSpectators = e.target.checked;
-      send({ t: 'show_spectator_chat', room: id, show: showSpectators }).catch(() => {});
+      if (!muted) send({ t: 'show_spectator_chat', room: id, show: showSpectators }).catch(() => {});
       drawChat();
     } }),
     h('span', { 'data-l': 'room.show_spectator_chat' }));
+  // Muting the room hides all of its chat on this page (the spectators' is then not even sent to us).
+  let muted = false;
+  const muteToggle = h('label', { class: 'toggle', id: 'mute-chat' },
+    h('input', { type: 'checkbox', onchange: (e) => {
+      muted = e.target.checked;
+      if (showSpectators && seatOf(room)) send({ t: 'show_spectator_chat', room: id, show: !muted }).catch(() => {});
+      drawChat();
+    } }),
+    h('span', { 'data-l': 'room.mute_chat' }));
   const chatInput = h('input', { type: 'text', maxlength: 500, name: 'chat', autocomplete: 'off' });
   const chatForm = h('form', { class: 'chatform' }, chatInput, h('button', { class: 'btn', type: 'submit' }));
   const info = h('div', { class: 'roominfo' });
@@ -96,7 +105,7 @@ export function render(view, params, app) {
     h('aside', { class: 'side-col' },
       h('div', { class: 'card status' }, info, prompt, actions),
       h('div', { class: 'card' }, h('h3', { 'data-l': 'room.moves' }), movesBox, settingsBox),
-      h('div', { class: 'card chat' }, h('h3', { 'data-l': 'room.chat' }), spectatorToggle, chatLog, chatForm),
+      h('div', { class: 'card chat' }, h('h3', { 'data-l': 'room.chat' }), muteToggle, spectatorToggle, chatLog, chatForm),
     ),
   );
   mount(view, layout);
@@ -274,7 +283,11 @@ export function render(view, params, app) {
 
   function drawChat() {
     const seated = Boolean(seatOf(room));
-    spectatorToggle.hidden = !seated;
+    spectatorToggle.hidden = !seated || muted;
+    if (muted) {
+      mount(chatLog, h('p', { class: 'muted', id: 'chat-muted' }, t('room.chat_muted')));
+      return;
+    }
     const lines = room.chat.map((m) => h('div', { class: 'msg' }, h('b', {}, m.from), ' ', m.text));
     // Players' and spectators' chat are kept apart; the spectators' comes below, marked as theirs.
     if (!seated || showSpectators) {
@@ -383,7 +396,7 @@ export function render(view, params, app) {
       if (m.room.id !== id) return;
       setRoom({ ...fromSnapshot(m.room, conn.you?.name, performance.now()), chat: room?.chat || [] });
       // The choice belongs to the connection: a new one (after a reconnect) is told again.
-      if (showSpectators && seatOf(room)) conn.request({ t: 'show_spectator_chat', room: id, show: true }).catch(() => {});
+      if (showSpectators && !muted && seatOf(room)) conn.request({ t: 'show_spectator_chat', room: id, show: true }).catch(() => {});
     }),
     conn.on('event', (m) => {
       if (m.room === id && room) setRoom(applyEvent(room, m.version, m.event, performance.now()));
