@@ -19,7 +19,9 @@ async function setup(t) {
       if (!chromium) return false;
       const bin = buildServer();
       assert.ok(bin, 'cargo build -p server failed');
-      server = await startServer(bin);
+      // The leaderboard check plays many rated games between the same two accounts, which the repeated-pairing
+      // rule (docs/accounts.md, tested in server/tests/rated_integrity.rs) would leave unrated: lifted here.
+      server = await startServer(bin, { args: ['--rated-repeat-limit', '1000'] });
       const index = await fetch(`${server.url}/`);
       const body = await index.text();
       assert.ok(index.ok && body.includes('js/main.js'), `the server does not serve web-client/ at / (HTTP ${index.status})`);
@@ -303,4 +305,46 @@ test('takeback, draw offer, chat, resignation and rematch go through the opponen
   await b.page.waitForSelector('.pcard.bottom[data-colour="black"]');
   await play(b.page, 'h8', 1, both);
   assert.deepEqual([...a.errors, ...b.errors], []);
+});
+
+test("the spectators' chat reaches a player only after the player shows it", async (t) => {
+  if (!(await setup(t))) return;
+  const a = await player(t, 'gil');
+  const b = await player(t, 'hue');
+  const s = await player(t, 'ida');
+  const room = await createRoom(a.page, { rule: 'freestyle', opening: 'none' });
+  await b.page.goto(`${server.url}/#/room/${encodeURIComponent(room)}`);
+  await a.page.waitForSelector('#room[data-state="playing"]', { timeout: 15_000 });
+  await s.page.goto(`${server.url}/#/room/${encodeURIComponent(room)}/watch`);
+  await s.page.waitForSelector('#room[data-role="spectator"]');
+  assert.equal(await s.page.isVisible('#show-spectator-chat'), false, 'spectators always see their chat');
+  const say = async (page, text) => {
+    await page.fill('.chatform input', text);
+    await page.press('.chatform input', 'Enter');
+    await page.waitForFunction((x) => document.querySelector('#chat-log')?.textContent.includes(x), text, { timeout: 15_000 });
+  };
+  const log = (page) => page.textContent('#chat-log');
+
+  await say(s.page, 'black is better');
+  // Ann's own message comes after anything the server sent her before it.
+  await say(a.page, 'thanks for watching');
+  assert.doesNotMatch(await log(a.page), /black is better/, 'hidden from the players until they ask');
+  await s.page.waitForFunction(() => document.querySelector('#chat-log')?.textContent.includes('thanks for watching'));
+
+  await a.page.check('#show-spectator-chat input');
+  // The same socket carries the choice and then this message: once it is back, the server has the choice.
+  await say(a.page, 'now I listen');
+  await say(s.page, 'nice shape');
+  await a.page.waitForFunction(() => document.querySelector('#chat-log .msg.spec')?.textContent.includes('nice shape'), null, { timeout: 15_000 });
+  await say(b.page, 'ready');
+  assert.doesNotMatch(await log(b.page), /nice shape/, 'Bob did not ask');
+
+  // Bob mutes the room: nothing is shown until he unmutes, then the players' chat is there again.
+  await b.page.check('#mute-chat input');
+  await say(a.page, 'still there?');
+  await b.page.waitForSelector('#chat-muted');
+  assert.doesNotMatch(await log(b.page), /still there/);
+  await b.page.uncheck('#mute-chat input');
+  await b.page.waitForFunction(() => document.querySelector('#chat-log')?.textContent.includes('still there?'), null, { timeout: 15_000 });
+  assert.deepEqual([...a.errors, ...b.errors, ...s.errors], []);
 });

@@ -62,6 +62,8 @@ test('a stored game record replays its stones: places and the chosen fifth, not 
   const rec = normaliseRecord({ id: 3, rules: { size: 15, rule_set: 'renju' }, black: 'ann', white: 'bob', moves, result: { winner: 'black', reason: 'five' } });
   assert.equal(rec.black, 'ann');
   assert.equal(rec.live, false);
+  assert.equal(rec.link, 3, 'a record without a public id is linked by its id');
+  assert.equal(normaliseRecord({ id: 3, public_id: 'k3m9q2x7w4p8z6c5', moves: [] }).link, 'k3m9q2x7w4p8z6c5', 'links name the public id');
   assert.equal(clampPly(99, 5), 5);
   assert.equal(clampPly(-1, 5), 0);
   assert.equal(clampPly(null, 5), 5);

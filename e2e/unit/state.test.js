@@ -17,7 +17,7 @@ const move = (colour, point, ply, to_act, phase = 'place', extra = {}) => ({ kin
 function started() {
   let r = fromSnapshot(snapshot(), 'ann', 0);
   r = applyEvent(r, 1, { kind: 'player_joined', colour: 'white', player: seat('bob') }, 0);
-  r = applyEvent(r, 2, { kind: 'game_started', game_id: 7, black: seat('ann'), white: seat('bob'), clocks: null, forbidden: [] }, 0);
+  r = applyEvent(r, 2, { kind: 'game_started', game_id: 7, record: 'k3m9q2x7w4p8z6c5', black: seat('ann'), white: seat('bob'), clocks: null, forbidden: [] }, 0);
   return r;
 }
 
@@ -25,6 +25,7 @@ test('a game starts when the second player sits, and black may place', () => {
   const r = started();
   assert.equal(r.state, 'playing');
   assert.equal(r.game_id, 7);
+  assert.equal(r.record, 'k3m9q2x7w4p8z6c5', 'the record link follows the new game');
   assert.equal(controls(r).place, true);
   assert.equal(controls({ ...r, me: 'bob' }).place, false);
   assert.equal(controls({ ...r, me: 'spectator' }).seated, false);
@@ -183,4 +184,13 @@ test("the whole-game transcript in docs/protocol.md folds into A's final positio
   assert.equal(room.moves.length, 10);
   assert.deepEqual(room.result.line, ['g7', 'g8', 'g9', 'g10', 'g11']);
   assert.equal(room.needsResync, false, 'versions in the transcript follow each other');
+});
+
+test('a room that closed for want of a second player says so and empties its seats', () => {
+  let r = fromSnapshot(snapshot(), 'ann', 0);
+  r = applyEvent(r, 1, { kind: 'room_closed', reason: 'expired' }, 0);
+  assert.equal(r.state, 'closed');
+  assert.equal(r.closed, 'expired');
+  assert.deepEqual(r.seats, { black: null, white: null });
+  assert.equal(controls(r).seated, false);
 });

@@ -12,6 +12,9 @@ use serde::{Deserialize, Serialize};
 pub struct SeenGame {
     /// The room it was played in.
     pub room: String,
+    /// Its public id, which names its record over HTTP (empty when no client was told it).
+    #[serde(default)]
+    pub record: String,
     /// Stones by ply (index 0 is ply 1); `None` for a ply no client saw (a reconnect skipped it).
     pub moves: Vec<Option<Point>>,
     /// The result reason, once a client saw `game_over`.
@@ -28,10 +31,13 @@ pub struct Ledger {
 }
 
 impl Ledger {
-    /// A client learned that `game` is played in `room`.
-    pub fn game(&self, game: i64, room: &str) {
+    /// A client learned that `game` (public id `record`, when told) is played in `room`.
+    pub fn game(&self, game: i64, room: &str, record: Option<&str>) {
         let mut games = self.games.lock().expect("ledger lock");
         let g = games.entry(game).or_default();
+        if let (true, Some(record)) = (g.record.is_empty(), record) {
+            g.record = record.to_owned();
+        }
         if g.room.is_empty() {
             g.room = room.to_owned();
         } else if g.room != room {
@@ -111,7 +117,7 @@ mod tests {
     #[test]
     fn observations_from_several_clients_merge_by_ply() {
         let l = Ledger::default();
-        l.game(1, "r1");
+        l.game(1, "r1", None);
         l.stone(1, 2, p("h9"));
         l.stones(1, &[p("h8"), p("h9")]);
         l.stone(1, 3, p("j9"));
@@ -125,8 +131,8 @@ mod tests {
         let l = Ledger::default();
         l.stone(1, 1, p("h8"));
         l.stone(1, 1, p("a1"));
-        l.game(2, "r1");
-        l.game(2, "r2");
+        l.game(2, "r1", None);
+        l.game(2, "r2", None);
         assert_eq!(l.conflicts().len(), 2);
     }
 }

@@ -407,7 +407,7 @@ impl Client {
         self.pending = None;
         self.next_at = None;
         if let Some(id) = s.game_id {
-            ctx.ledger.game(id, &s.id);
+            ctx.ledger.game(id, &s.id, s.record.as_deref());
             ctx.ledger.stones(id, &s.moves);
             if let (true, Some(token)) = (self.player(), &self.token) {
                 ctx.ledger.token(id, token);
@@ -454,12 +454,13 @@ impl Client {
         match event {
             RoomEvent::GameStarted {
                 game_id,
+                record,
                 black,
                 white,
                 ..
             } => {
                 self.game_id = Some(game_id);
-                ctx.ledger.game(game_id, &room);
+                ctx.ledger.game(game_id, &room, record.as_deref());
                 if self.player() {
                     self.colour = if black.name == self.name {
                         Some(Color::Black)

@@ -127,11 +127,17 @@ impl Verification {
 }
 
 impl Source {
-    /// Reads one stored game.
-    pub async fn game(&self, id: i64) -> anyhow::Result<Option<StoredGame>> {
+    /// Reads one stored game: over HTTP by its public id `record` (a private game's record is served only by
+    /// it; the integer id when no client was told it), from the database by `id`.
+    pub async fn game(&self, id: i64, record: &str) -> anyhow::Result<Option<StoredGame>> {
         match self {
             Source::Http(base) => {
-                let resp = reqwest::get(format!("{base}/api/games/{id}")).await?;
+                let name = if record.is_empty() {
+                    id.to_string()
+                } else {
+                    record.to_owned()
+                };
+                let resp = reqwest::get(format!("{base}/api/games/{name}")).await?;
                 if resp.status() == reqwest::StatusCode::NOT_FOUND {
                     return Ok(None);
                 }
@@ -197,7 +203,7 @@ pub async fn verify(seen: &BTreeMap<i64, SeenGame>, source: &Source) -> Verifica
         .map(|(id, g)| {
             let source = source.clone();
             async move {
-                let stored = source.game(id).await;
+                let stored = source.game(id, &g.record).await;
                 (id, g, stored)
             }
         })
@@ -229,6 +235,7 @@ mod tests {
     fn seen(moves: &[Option<&str>], result: bool) -> SeenGame {
         SeenGame {
             room: "r1".into(),
+            record: String::new(),
             moves: moves.iter().map(|m| m.map(p)).collect(),
             result: result.then(|| "five".to_owned()),
             tokens: vec![],

@@ -134,12 +134,26 @@ pub enum ClientMessage {
         /// Accept?
         accept: bool,
     },
-    /// Says something to the room (players and spectators).
+    /// Says something in the room: a player to the players' chat (which everyone in the room reads), a
+    /// spectator to the spectators' chat (which players read only when they chose to).
     Chat {
         /// Room id.
         room: String,
-        /// Up to [`crate::MAX_CHAT_CHARS`] characters.
+        /// Up to [`crate::MAX_CHAT_CHARS`] characters (control, bidi and zero-width characters are removed).
         text: String,
+    },
+    /// A player shows or hides the spectators' chat (hidden until shown; spectators always see it).
+    ShowSpectatorChat {
+        /// Room id.
+        room: String,
+        /// Show it?
+        show: bool,
+    },
+    /// In a game without a clock: claims the win when the opponent, to act, has not acted for the server's idle
+    /// time (a player cannot stall a lost game for ever).
+    ClaimWin {
+        /// Room id.
+        room: String,
     },
     /// Starts receiving the lobby: a `lobby` snapshot, then `lobby_room` / `lobby_room_removed` changes.
     SubscribeLobby {},
@@ -168,7 +182,9 @@ impl ClientMessage {
             | AnswerTakeback { room, .. }
             | OfferRematch { room }
             | AnswerRematch { room, .. }
-            | Chat { room, .. } => Some(room),
+            | Chat { room, .. }
+            | ShowSpectatorChat { room, .. }
+            | ClaimWin { room } => Some(room),
             Hello { .. }
             | CreateRoom { .. }
             | SubscribeLobby {}
@@ -197,6 +213,8 @@ impl Tagged for ClientMessage {
         "offer_rematch",
         "answer_rematch",
         "chat",
+        "show_spectator_chat",
+        "claim_win",
         "subscribe_lobby",
         "unsubscribe_lobby",
         "ping",

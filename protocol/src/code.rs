@@ -47,6 +47,12 @@ pub const NOTHING_TO_TAKE_BACK: &str = "nothing_to_take_back";
 pub const GAME_NOT_OVER: &str = "game_not_over";
 /// The chat text is empty or too long.
 pub const BAD_CHAT: &str = "bad_chat";
+/// The room's chat (or this member's share of it) takes no more messages for a moment.
+pub const CHAT_RATE_LIMITED: &str = "chat_rate_limited";
+/// `claim_win` in a game with a clock, or when the claimant is the one to act.
+pub const NO_CLAIM: &str = "no_claim";
+/// `claim_win` before the opponent has been idle for the server's idle time.
+pub const CLAIM_TOO_SOON: &str = "claim_too_soon";
 /// The time control is out of range.
 pub const INVALID_TIME_CONTROL: &str = "invalid_time_control";
 /// A rated room needs a registered account.

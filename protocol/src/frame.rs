@@ -149,6 +149,17 @@ fn decode_fast<M: DeserializeOwned + Tagged>(text: &str) -> Option<Frame<M>> {
     Some(Frame { rid, msg })
 }
 
+/// The `"rid"` of a frame that will not be decoded (a rate-limited one), so that its refusal still answers the
+/// request: `None` when the frame is over `max_len` bytes, not a JSON object, or has no unsigned `"rid"`. Reads
+/// only the two framing keys; the rest is skipped without being built.
+pub fn peek_rid(text: &str, max_len: usize) -> Option<u64> {
+    if text.len() > max_len || !text.trim_start().starts_with('{') {
+        return None;
+    }
+    let head: Head<'_> = serde_json::from_str(text).ok()?;
+    head.rid?.as_u64()
+}
+
 /// Decodes a JSON text frame of at most `max_len` bytes into a message and its request id.
 pub fn decode<M: DeserializeOwned + Tagged>(
     text: &str,
@@ -263,6 +274,19 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn peek_rid_reads_only_an_unsigned_rid_of_a_frame_within_the_limit() {
+        let frame = r#"{"t":"place","room":"r1","point":"h8","ply":3,"rid":9}"#;
+        assert_eq!(peek_rid(frame, frame.len()), Some(9));
+        assert_eq!(peek_rid(frame, frame.len() - 1), None, "over the limit");
+        assert_eq!(peek_rid(r#"{"t":"nope","rid":5}"#, 100), Some(5));
+        assert_eq!(peek_rid(r#"{"t":"ping"}"#, 100), None);
+        assert_eq!(peek_rid(r#"{"t":"ping","rid":-1}"#, 100), None);
+        assert_eq!(peek_rid(r#"{"t":"ping","rid":"9"}"#, 100), None);
+        assert_eq!(peek_rid(r#"[1,{"rid":2}]"#, 100), None);
+        assert_eq!(peek_rid("garbage", 100), None);
     }
 
     #[test]

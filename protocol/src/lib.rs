@@ -18,7 +18,7 @@ mod types;
 
 pub use client::ClientMessage;
 pub use frame::{
-    decode, decode_checked, encode, with_rid, DecodeError, DecodeErrorKind, Frame, Tagged,
+    decode, decode_checked, encode, peek_rid, with_rid, DecodeError, DecodeErrorKind, Frame, Tagged,
 };
 pub use server::{RoomEvent, ServerMessage, VersionedEvent};
 pub use types::{

@@ -24,13 +24,17 @@ pub enum ServerMessage {
         /// The server's version (its crate version).
         server_version: String,
     },
-    /// The lobby: every public room that is waiting or playing, and how many players are online.
+    /// The lobby: the newest public rooms that are waiting or playing (at most the server's lobby size), and how
+    /// many players are online. Changes then keep the subscriber's list to those newest rooms.
     Lobby {
         /// The rooms, newest first.
         rooms: Vec<LobbyRoom>,
         /// Distinct players (registered or guest) with at least one open connection.
         #[serde(default)]
         online: u32,
+        /// How many public rooms are listed in all (more than `rooms` holds when the lobby is full).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        total: Option<u32>,
     },
     /// The number of players online changed (sent to lobby subscribers at most once a second).
     LobbyOnline {
@@ -86,6 +90,16 @@ pub enum ServerMessage {
     },
     /// The answer to `ping`.
     Pong {},
+    /// A spectator said something: sent to the room's spectators and to the players who chose to see it. Not a
+    /// versioned event (not everyone in the room gets it), and not kept for reconnecting clients.
+    SpectatorChat {
+        /// Room id.
+        room: String,
+        /// Who.
+        from: String,
+        /// What.
+        text: String,
+    },
 }
 
 /// A room event with its version (inside `catch_up`).
@@ -117,8 +131,11 @@ pub enum RoomEvent {
     },
     /// A game started (the first, or a rematch with colours exchanged).
     GameStarted {
-        /// The stored game's id.
+        /// The stored game's id (internal: a private game's record is not served by it).
         game_id: i64,
+        /// The game's public id: its record is `GET /api/games/{record}`, the link to share.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        record: Option<String>,
         /// The player holding black.
         black: Seat,
         /// The player holding white.
@@ -127,6 +144,10 @@ pub enum RoomEvent {
         clocks: Option<Clocks>,
         /// Black's forbidden points (none on an empty board; present for uniformity).
         forbidden: Vec<ForbiddenPoint>,
+        /// In a rated room, `repeated_pairing` when this game will not change ratings (see
+        /// [`GameResult::unrated`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        unrated: Option<String>,
     },
     /// A stone was placed.
     Move {
@@ -223,11 +244,12 @@ pub enum RoomEvent {
         /// How many watch now.
         count: u32,
     },
-    /// Someone said something.
+    /// A player said something (the players' chat: everyone in the room reads it; spectators' chat comes as
+    /// `spectator_chat` instead).
     Chat {
         /// Who.
         from: String,
-        /// Whether they are a spectator.
+        /// Whether they are a spectator (always `false` now; kept for older clients).
         spectator: bool,
         /// What.
         text: String,
@@ -238,6 +260,12 @@ pub enum RoomEvent {
         result: GameResult,
         /// Final clocks.
         clocks: Option<Clocks>,
+    },
+    /// The room closed: `expired` (no second player came within the server's waiting time). Its seats are empty
+    /// and it takes no more requests.
+    RoomClosed {
+        /// Why.
+        reason: String,
     },
 }
 
@@ -254,6 +282,7 @@ impl Tagged for ServerMessage {
         "ack",
         "error",
         "pong",
+        "spectator_chat",
     ];
 
     /// A `move` event: most of what a server sends during play.

@@ -256,8 +256,8 @@ pub struct GameResult {
     /// The winner's name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub winner_name: Option<String>,
-    /// `five`, `forbidden_move`, `forbidden_claimed`, `resign`, `timeout`, `abandoned`, `draw_agreed`,
-    /// `board_full` or `aborted`.
+    /// `five`, `forbidden_move`, `forbidden_claimed`, `resign`, `timeout`, `abandoned`, `idle` (won by
+    /// `claim_win`), `draw_agreed`, `board_full` or `aborted`.
     pub reason: String,
     /// The winning line's points, for `five`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -268,6 +268,11 @@ pub struct GameResult {
     /// Both players' rating changes (black's first), for rated games.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ratings: Option<Vec<RatingDelta>>,
+    /// Why a game of a rated room left the ratings alone: `too_few_moves` (it ended before both sides moved; it
+    /// is aborted) or `repeated_pairing` (the same two accounts already played as many rated games as count in
+    /// the window).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unrated: Option<String>,
 }
 
 /// The whole state of a room, sent on join, on resync and when a reconnect cannot be served with events.
@@ -285,8 +290,11 @@ pub struct RoomSnapshot {
     pub rated: bool,
     /// Whether the room is listed in the lobby.
     pub public: bool,
-    /// The stored game's id, once a game has started.
+    /// The stored game's id, once a game has started (internal: a private game's record is not served by it).
     pub game_id: Option<i64>,
+    /// The game's public id, once a game has started: its record is `GET /api/games/{record}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub record: Option<String>,
     /// Waiting, playing or over.
     pub state: RoomState,
     /// The players by colour.

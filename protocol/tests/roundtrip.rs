@@ -117,6 +117,11 @@ fn all_client_messages() -> Vec<ClientMessage> {
             point: p("g9"),
         },
         ClaimForbidden { room: room() },
+        ShowSpectatorChat {
+            room: room(),
+            show: true,
+        },
+        ClaimWin { room: room() },
         Resign { room: room() },
         OfferDraw { room: room() },
         AnswerDraw {
@@ -156,10 +161,12 @@ fn all_events() -> Vec<RoomEvent> {
         },
         GameStarted {
             game_id: 12,
+            record: Some("k3m9q2x7w4p8z6c5".into()),
             black: seat("a"),
             white: seat("b"),
             clocks: Some(clocks()),
             forbidden: vec![],
+            unrated: Some("repeated_pairing".into()),
         },
         Move {
             colour: Color::Black,
@@ -232,8 +239,24 @@ fn all_events() -> Vec<RoomEvent> {
                     tier: Some("Advanced".into()),
                     provisional: Some(false),
                 }]),
+                unrated: None,
             },
             clocks: Some(clocks()),
+        },
+        GameOver {
+            result: GameResult {
+                winner: None,
+                winner_name: None,
+                reason: "aborted".into(),
+                line: None,
+                forbidden: None,
+                ratings: None,
+                unrated: Some("too_few_moves".into()),
+            },
+            clocks: None,
+        },
+        RoomClosed {
+            reason: "expired".into(),
         },
     ]
 }
@@ -247,6 +270,7 @@ fn snapshot() -> RoomSnapshot {
         rated: false,
         public: true,
         game_id: Some(4),
+        record: Some("k3m9q2x7w4p8z6c5".into()),
         state: RoomState::Playing,
         seats: Seats {
             black: Some(seat("a")),
@@ -289,6 +313,7 @@ fn all_server_messages() -> Vec<ServerMessage> {
         Lobby {
             rooms: vec![lobby_room()],
             online: 3,
+            total: Some(250),
         },
         LobbyOnline { online: 4 },
         LobbyRoom { room: lobby_room() },
@@ -309,6 +334,11 @@ fn all_server_messages() -> Vec<ServerMessage> {
         },
         ServerMessage::error("stale_ply", "that ply was already played"),
         Pong {},
+        SpectatorChat {
+            room: "k3f9x2".into(),
+            from: "guest-ab12".into(),
+            text: "nice move".into(),
+        },
     ];
     for (i, event) in all_events().into_iter().enumerate() {
         v.push(Event {

@@ -140,6 +140,48 @@ pub struct Config {
     /// `GUEST_SESSION_DAYS`): a guest that never plays leaves only a short-lived row for the sweep.
     #[arg(long, env = "UNUSED_GUEST_SESSION_MINS", default_value_t = 60)]
     pub unused_guest_session_mins: u64,
+    /// Stones a rated game needs on the board (both sides moved) before its result counts; one that ends sooner
+    /// (resigned, drawn, flagged or left) is aborted and leaves the ratings alone.
+    #[arg(long, env = "RATED_MIN_MOVES", default_value_t = 2)]
+    pub rated_min_moves: u32,
+    /// Rated games between the same two accounts that count in any window of `rated_repeat_window_secs`;
+    /// further games between them in that window are played unrated (rating farming needs many opponents).
+    #[arg(long, env = "RATED_REPEAT_LIMIT", default_value_t = 3)]
+    pub rated_repeat_limit: u32,
+    /// The window of `rated_repeat_limit`, in seconds.
+    #[arg(long, env = "RATED_REPEAT_WINDOW_SECS", default_value_t = 86_400)]
+    pub rated_repeat_window_secs: u64,
+    /// Most live rooms on the server.
+    #[arg(long, env = "MAX_ROOMS", default_value_t = 20_000)]
+    pub max_rooms: usize,
+    /// Most rooms created from one IP address that still wait for their first game.
+    #[arg(long, env = "MAX_WAITING_ROOMS_PER_IP", default_value_t = 20)]
+    pub max_waiting_rooms_per_ip: u32,
+    /// Seconds a room waits for its second player before it closes (its creator may still be there).
+    #[arg(long, env = "WAITING_ROOM_SECS", default_value_t = 1800)]
+    pub waiting_room_secs: u64,
+    /// Most rooms the lobby sends (the newest); `total` says how many are listed.
+    #[arg(long, env = "LOBBY_ROOMS", default_value_t = 100)]
+    pub lobby_rooms: usize,
+    /// Bytes of chat text a room keeps for reconnecting clients (older events then go, and a reconnect gets a
+    /// snapshot instead).
+    #[arg(long, env = "CHAT_LOG_BYTES", default_value_t = 4096)]
+    pub chat_log_bytes: usize,
+    /// Chat messages one member of a room may send in a burst.
+    #[arg(long, env = "CHAT_BURST", default_value_t = 5)]
+    pub chat_burst: u32,
+    /// Chat messages one member of a room regains per minute.
+    #[arg(long, env = "CHAT_PER_MINUTE", default_value_t = 20.0)]
+    pub chat_per_minute: f64,
+    /// Spectators' chat messages one room takes in a burst, from all its spectators together.
+    #[arg(long, env = "SPECTATOR_CHAT_BURST", default_value_t = 10)]
+    pub spectator_chat_burst: u32,
+    /// Spectators' chat messages one room regains per minute.
+    #[arg(long, env = "SPECTATOR_CHAT_PER_MINUTE", default_value_t = 30.0)]
+    pub spectator_chat_per_minute: f64,
+    /// Seconds a player of a game without a clock waits for the opponent to act before `claim_win` wins it.
+    #[arg(long, env = "IDLE_CLAIM_SECS", default_value_t = 300)]
+    pub idle_claim_secs: u64,
 }
 
 /// The header trusted proxies name the client in.
@@ -172,6 +214,11 @@ impl Config {
     /// The database URL to open, with any password hidden (for logs and error messages).
     pub fn database_url_redacted(&self) -> String {
         redact(&self.database_url())
+    }
+
+    /// How long a room waits for its second player, as a duration.
+    pub fn waiting_room(&self) -> Duration {
+        Duration::from_secs(self.waiting_room_secs)
     }
 
     /// The grace period as a duration.
@@ -253,6 +300,19 @@ impl fmt::Debug for Config {
             .field("guest_burst_per_ip", &self.guest_burst_per_ip)
             .field("guests_per_minute_per_ip", &self.guests_per_minute_per_ip)
             .field("unused_guest_session_mins", &self.unused_guest_session_mins)
+            .field("rated_min_moves", &self.rated_min_moves)
+            .field("rated_repeat_limit", &self.rated_repeat_limit)
+            .field("rated_repeat_window_secs", &self.rated_repeat_window_secs)
+            .field("max_rooms", &self.max_rooms)
+            .field("max_waiting_rooms_per_ip", &self.max_waiting_rooms_per_ip)
+            .field("waiting_room_secs", &self.waiting_room_secs)
+            .field("lobby_rooms", &self.lobby_rooms)
+            .field("chat_log_bytes", &self.chat_log_bytes)
+            .field("chat_burst", &self.chat_burst)
+            .field("chat_per_minute", &self.chat_per_minute)
+            .field("spectator_chat_burst", &self.spectator_chat_burst)
+            .field("spectator_chat_per_minute", &self.spectator_chat_per_minute)
+            .field("idle_claim_secs", &self.idle_claim_secs)
             .finish()
     }
 }

@@ -1357,6 +1357,7 @@ impl Session<'_> {
             | ServerMessage::LobbyOnline { .. }
             | ServerMessage::LobbyRoom { .. }
             | ServerMessage::LobbyRoomRemoved { .. }
+            | ServerMessage::SpectatorChat { .. }
             | ServerMessage::Pong {} => {}
         }
         self.report.longest_game = self.slots[slot]

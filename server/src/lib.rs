@@ -94,13 +94,14 @@ impl AppState {
     ) -> Result<AppState, StoreError> {
         rules::warm_up();
         let limits = ConnectionLimits::new(config.max_connections, config.max_connections_per_ip);
+        let lobby = LobbyHandle::spawn(config.lobby_rooms);
         let state = AppState {
             identities: Identities::new(store.clone(), &config, clock.clone()),
             config: Arc::new(config),
             writer: BatchWriter::spawn_on_own_thread(store.clone()).0,
             store,
             rooms: Rooms::default(),
-            lobby: LobbyHandle::spawn(),
+            lobby,
             metrics: Arc::new(Metrics::default()),
             clock,
             limits,

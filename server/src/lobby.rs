@@ -1,6 +1,10 @@
 //! The lobby: public rooms that are waiting or playing, pushed live to subscribed connections.
+//!
+//! Subscribers see the newest `cap` rooms only: the whole lobby is at most that many entries however many rooms
+//! are open (one address once made thousands), and each change is pushed only when it concerns a shown room. A
+//! room pushed out of the shown set by a newer one is sent as removed; one that moves in as added.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use axum::extract::ws::Utf8Bytes;
 use protocol::{encode, LobbyRoom, ServerMessage};
@@ -37,10 +41,10 @@ impl std::fmt::Debug for Command {
 }
 
 impl LobbyHandle {
-    /// Starts the lobby task.
-    pub fn spawn() -> LobbyHandle {
+    /// Starts the lobby task, showing at most `cap` rooms (the newest).
+    pub fn spawn(cap: usize) -> LobbyHandle {
         let (tx, rx) = mpsc::unbounded_channel();
-        tokio::spawn(run(rx));
+        tokio::spawn(run(rx, cap.max(1)));
         LobbyHandle { tx }
     }
 
@@ -73,7 +77,7 @@ impl LobbyHandle {
         });
     }
 
-    /// The listed rooms, newest first.
+    /// The shown rooms, newest first.
     pub async fn list(&self) -> Vec<LobbyRoom> {
         let (reply, answer) = oneshot::channel();
         if self.tx.send(Command::List(reply)).is_err() {
@@ -92,6 +96,10 @@ struct Subscriber {
 #[derive(Default)]
 struct Lobby {
     rooms: HashMap<String, (u64, LobbyRoom)>,
+    /// Room ids by the order they were listed in (larger is newer).
+    order: BTreeMap<u64, String>,
+    /// How many of the newest rooms are shown.
+    cap: usize,
     next_seq: u64,
     subscribers: HashMap<ConnId, Subscriber>,
     /// Open connections per player id.
@@ -101,37 +109,96 @@ struct Lobby {
 }
 
 impl Lobby {
+    /// The shown rooms, newest first.
     fn list(&self) -> Vec<LobbyRoom> {
-        sorted(&self.rooms)
+        self.order
+            .values()
+            .rev()
+            .take(self.cap)
+            .filter_map(|id| self.rooms.get(id).map(|(_, r)| r.clone()))
+            .collect()
+    }
+
+    fn whole_message(&self) -> ServerMessage {
+        ServerMessage::Lobby {
+            rooms: self.list(),
+            online: self.online.len() as u32,
+            total: Some(self.rooms.len() as u32),
+        }
     }
 
     fn whole(&self, rid: Option<u64>) -> Utf8Bytes {
-        encode(
-            &ServerMessage::Lobby {
-                rooms: self.list(),
-                online: self.online.len() as u32,
-            },
-            rid,
-        )
-        .into()
+        encode(&self.whole_message(), rid).into()
+    }
+
+    /// Whether the room listed as `seq` is among the shown: fewer than `cap` rooms are newer (at most `cap` steps).
+    fn shown(&self, seq: u64) -> bool {
+        self.order.range(seq + 1..).take(self.cap).count() < self.cap
+    }
+
+    /// The room at position `rank` from the newest (0 is the newest), if there is one.
+    fn at_rank(&self, rank: usize) -> Option<&LobbyRoom> {
+        let id = self.order.values().rev().nth(rank)?;
+        self.rooms.get(id).map(|(_, r)| r)
+    }
+
+    /// Lists or updates a room; pushes what changes for subscribers.
+    fn upsert(&mut self, room: LobbyRoom) {
+        match self.rooms.get(&room.id) {
+            Some((_, old)) if *old == room => {}
+            Some(&(seq, _)) => {
+                let shown = self.shown(seq);
+                self.rooms.insert(room.id.clone(), (seq, room.clone()));
+                if shown {
+                    self.push(ServerMessage::LobbyRoom { room });
+                }
+            }
+            None => {
+                self.next_seq += 1;
+                let seq = self.next_seq;
+                self.order.insert(seq, room.id.clone());
+                self.rooms.insert(room.id.clone(), (seq, room.clone()));
+                // The newest is shown; the one it pushed past the cap is not any more.
+                let dropped = self.at_rank(self.cap).map(|r| r.id.clone());
+                self.push(ServerMessage::LobbyRoom { room });
+                if let Some(id) = dropped {
+                    self.push(ServerMessage::LobbyRoomRemoved { id });
+                }
+            }
+        }
+    }
+
+    /// Unlists a room; pushes what changes for subscribers.
+    fn remove(&mut self, id: String) {
+        let Some((seq, _)) = self.rooms.remove(&id) else {
+            return;
+        };
+        let shown = self.shown(seq);
+        self.order.remove(&seq);
+        if shown {
+            self.push(ServerMessage::LobbyRoomRemoved { id });
+            // The newest room not shown before moves in.
+            if let Some(room) = self.at_rank(self.cap - 1).cloned() {
+                self.push(ServerMessage::LobbyRoom { room });
+            }
+        }
     }
 
     fn push(&mut self, msg: ServerMessage) {
         let text: Utf8Bytes = encode(&msg, None).into();
-        let mut whole = None;
+        // A subscriber that missed a change gets the whole (capped) lobby instead, encoded once.
+        let catching_up = self
+            .subscribers
+            .values()
+            .any(|s| s.behind && s.outbox.capacity() > 0);
+        let whole = catching_up.then(|| Utf8Bytes::from(encode(&self.whole_message(), None)));
         let mut gone = Vec::new();
         for (id, sub) in &mut self.subscribers {
             let frame = if sub.behind {
-                if sub.outbox.capacity() == 0 {
-                    continue;
+                match &whole {
+                    Some(w) if sub.outbox.capacity() > 0 => w.clone(),
+                    _ => continue,
                 }
-                whole
-                    .get_or_insert_with(|| {
-                        let rooms = sorted(&self.rooms);
-                        let online = self.online.len() as u32;
-                        Utf8Bytes::from(encode(&ServerMessage::Lobby { rooms, online }, None))
-                    })
-                    .clone()
             } else {
                 text.clone()
             };
@@ -147,19 +214,15 @@ impl Lobby {
     }
 }
 
-/// The rooms, newest first.
-fn sorted(rooms: &HashMap<String, (u64, LobbyRoom)>) -> Vec<LobbyRoom> {
-    let mut rooms: Vec<_> = rooms.values().collect();
-    rooms.sort_by_key(|r| std::cmp::Reverse(r.0));
-    rooms.into_iter().map(|(_, r)| r.clone()).collect()
-}
-
 /// How often a changed online count is pushed: connections come and go in bursts, and every subscriber would
 /// get every change otherwise.
 const ONLINE_PUSH_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 
-async fn run(mut rx: mpsc::UnboundedReceiver<Command>) {
-    let mut lobby = Lobby::default();
+async fn run(mut rx: mpsc::UnboundedReceiver<Command>, cap: usize) {
+    let mut lobby = Lobby {
+        cap,
+        ..Lobby::default()
+    };
     let mut tick = tokio::time::interval(ONLINE_PUSH_EVERY);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
@@ -178,23 +241,8 @@ async fn run(mut rx: mpsc::UnboundedReceiver<Command>) {
             }
         };
         match cmd {
-            Command::Upsert(room) => {
-                let seq = match lobby.rooms.get(&room.id) {
-                    Some((_, old)) if *old == room => continue,
-                    Some((seq, _)) => *seq,
-                    None => {
-                        lobby.next_seq += 1;
-                        lobby.next_seq
-                    }
-                };
-                lobby.rooms.insert(room.id.clone(), (seq, room.clone()));
-                lobby.push(ServerMessage::LobbyRoom { room });
-            }
-            Command::Remove(id) => {
-                if lobby.rooms.remove(&id).is_some() {
-                    lobby.push(ServerMessage::LobbyRoomRemoved { id });
-                }
-            }
+            Command::Upsert(room) => lobby.upsert(room),
+            Command::Remove(id) => lobby.remove(id),
             Command::Subscribe { outbox, rid } => {
                 let behind = outbox.try_send(lobby.whole(rid)).is_err();
                 lobby

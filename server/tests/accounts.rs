@@ -1004,6 +1004,12 @@ async fn a_players_token_acts_only_for_that_player(db: Db) {
             2,
         )
         .await;
+    // Bob moves too, so the game counts (a rated game resigned before both sides moved is aborted).
+    bob.request(
+        json!({"t": "place", "room": id, "point": "a1", "ply": 2}),
+        2,
+    )
+    .await;
     // Resigning from Alice's connection ends the game as Alice's loss.
     alice.request(json!({"t": "resign", "room": id}), 4).await;
     let over = bob.until(|m| m["event"]["kind"] == "game_over").await;
@@ -1184,8 +1190,20 @@ async fn a_rated_game_over_carries_both_ratings_before_and_after(db: Db) {
     let (mut alice, mut bob, id) = seated(&app, "alice", "bob").await;
     let started = alice.until(|m| m["event"]["kind"] == "game_started").await;
     let game_id = started["event"]["game_id"].as_i64().unwrap();
+    // Both sides move, so the game counts.
+    alice
+        .request(
+            json!({"t": "place", "room": id, "point": "h8", "ply": 1}),
+            2,
+        )
+        .await;
+    bob.request(
+        json!({"t": "place", "room": id, "point": "a1", "ply": 2}),
+        2,
+    )
+    .await;
 
-    bob.request(json!({"t": "resign", "room": id}), 2).await;
+    bob.request(json!({"t": "resign", "room": id}), 3).await;
     let over = alice.until(|m| m["event"]["kind"] == "game_over").await;
     let record = app.get_json(&format!("/api/games/{game_id}"), 200).await;
     let (mut watcher, _) = app.socket(None).await;

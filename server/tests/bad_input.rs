@@ -149,6 +149,23 @@ async fn a_flood_is_rate_limited_then_closed_with_1008() {
 }
 
 #[tokio::test]
+async fn a_rate_limited_request_is_answered_with_its_rid() {
+    let (server, _db) = TestServer::start().await;
+    let mut c = server.client().await;
+    // The burst of 40 less the hello: 39 pings pass, the 40th is refused.
+    for rid in 100..140u64 {
+        c.send_text(format!(r#"{{"t":"ping","rid":{rid}}}"#)).await;
+    }
+    for rid in 100..139u64 {
+        assert_eq!(c.reply_to(rid).await, ServerMessage::Pong {});
+    }
+    match c.reply_to(139).await {
+        ServerMessage::Error { code, .. } => assert_eq!(code, "rate_limited"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
 async fn repeated_garbage_closes_the_connection_with_1008() {
     let (server, _db) = TestServer::start().await;
     let mut c = server.client().await;

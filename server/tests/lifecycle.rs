@@ -272,6 +272,7 @@ async fn a_game_decided_but_not_finished_before_a_crash_is_finished_at_start() {
             user_id: None,
         };
         let game = store::NewGame {
+            public_id: store::new_public_id(),
             room: "crashed1".into(),
             rules: rules::Rules::freestyle(),
             time_control: r#"{"kind":"none"}"#.into(),

@@ -100,10 +100,22 @@ async fn the_documented_transcript_is_what_the_server_sends() {
     a.send_text(encode(&rematch, Some(9))).await;
     received.push(a.recv().await);
 
+    // The game's public id is random too.
+    let record = received
+        .iter()
+        .find_map(|f| match &f.msg {
+            protocol::ServerMessage::Event {
+                event: protocol::RoomEvent::GameStarted { record, .. },
+                ..
+            } => record.clone(),
+            _ => None,
+        })
+        .expect("the game's public id");
     let rename = |text: String| {
         text.replace(&room, "q1w2e3")
             .replace(&a_id, "g000000000000000000aa")
             .replace(&b.id, "g000000000000000000bb")
+            .replace(&record, "x7k2m9q4w8p3z6c5")
             .replace(&a_name, "guest-aaaa")
             .replace(&b.name, "guest-bbbb")
             .replace(&a_token, "tokA")

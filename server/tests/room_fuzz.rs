@@ -209,7 +209,7 @@ fn a_client_that_fell_behind_is_resynchronised_and_its_requests_still_answered()
         ops.push(send(0, place_at(i, 0)));
         ops.push(send(1, place_at(i, 2)));
     }
-    // It reads again and chats at once: it gets a snapshot with the chat, and its rid.
+    // It reads again and chats at once: it gets a snapshot as the answer, with its rid, then its line.
     ops.push(send(
         2,
         Msg::Chat {

@@ -22,6 +22,7 @@ fn new_game(room: usize) -> NewGame {
         user_id: None,
     };
     NewGame {
+        public_id: store::new_public_id(),
         room: format!("room{room}"),
         rules: Rules::freestyle(),
         time_control: r#"{"kind":"none"}"#.to_owned(),

@@ -314,6 +314,9 @@ mod tests {
         async fn game(&self, _: GameId) -> Result<Option<GameRecord>, StoreError> {
             Err(unused())
         }
+        async fn game_by_public_id(&self, _: &str) -> Result<Option<GameRecord>, StoreError> {
+            Err(unused())
+        }
         async fn unfinished_games(&self) -> Result<Vec<GameRecord>, StoreError> {
             Err(unused())
         }
@@ -390,6 +393,14 @@ mod tests {
         ) -> Result<Vec<GameRecord>, StoreError> {
             Err(unused())
         }
+        async fn public_games_of(
+            &self,
+            _: UserId,
+            _: Option<GameId>,
+            _: u32,
+        ) -> Result<Vec<GameRecord>, StoreError> {
+            Err(unused())
+        }
         fn batches_in_flight(&self) -> usize {
             self.in_flight
         }
@@ -453,6 +464,7 @@ mod tests {
             user_id: None,
         };
         NewGame {
+            public_id: crate::new_public_id(),
             room: "r".to_owned(),
             rules: rules::Rules::freestyle(),
             time_control: "{}".to_owned(),

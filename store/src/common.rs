@@ -24,7 +24,7 @@ macro_rules! store_impl {
 
         const GAME_COLUMNS: &str = "id, room, board_size, rule_set, forbidden_policy, opening, time_control, \
             public, rated, black_name, black_user_id, white_name, white_user_id, started_at, ended_at, winner, aborted, \
-            reason, swapped";
+            reason, swapped, public_id";
 
         /// A game row: the game, its end, and whether colours were swapped (known once it ended).
         struct GameRow {
@@ -57,6 +57,7 @@ macro_rules! store_impl {
             Ok(GameRow {
                 id: row.try_get("id")?,
                 game: NewGame {
+                    public_id: row.try_get::<Option<String>, _>("public_id")?.unwrap_or_default(),
                     room: row.try_get("room")?,
                     rules,
                     time_control: row.try_get("time_control")?,
@@ -186,6 +187,29 @@ macro_rules! store_impl {
                 })
             }
 
+            /// A user's games, newest first, below `before`; private ones only when `private`.
+            async fn games_listed(
+                &self,
+                user: UserId,
+                before: Option<GameId>,
+                limit: u32,
+                private: bool,
+            ) -> Result<Vec<GameRecord>, StoreError> {
+                let sql = format!(
+                    "SELECT {GAME_COLUMNS} FROM games WHERE (black_user_id = $1 OR white_user_id = $1) \
+                     AND id < $2 AND (public = $4 OR public) ORDER BY id DESC LIMIT $3"
+                );
+                let rows = sqlx::query(&sql)
+                    .bind(user)
+                    .bind(before.unwrap_or(GameId::MAX))
+                    .bind(i64::from(limit))
+                    .bind(!private)
+                    .fetch_all(self.reader())
+                    .await?;
+                let rows = rows.iter().map(game_row).collect::<Result<Vec<_>, _>>()?;
+                self.records(rows).await
+            }
+
             /// [`Store::write_batch`] in one sqlx transaction, and the store's head cache (if any) told what
             /// became of the batch's games.
             async fn write_batch_sqlx(&self, batch: &[Write]) -> Result<Vec<Written>, StoreError> {
@@ -259,6 +283,7 @@ macro_rules! store_impl {
                 .bind(&game.white.name)
                 .bind(game.white.user_id)
                 .bind(game.started_at)
+                .bind(&game.public_id)
                 .fetch_one(&mut **tx)
                 .await?;
                 Ok(id)
@@ -545,6 +570,14 @@ macro_rules! store_impl {
             async fn game(&self, id: GameId) -> Result<Option<GameRecord>, StoreError> {
                 let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1");
                 match sqlx::query(&sql).bind(id).fetch_optional(self.reader()).await? {
+                    Some(row) => Ok(Some(self.record(game_row(&row)?).await?)),
+                    None => Ok(None),
+                }
+            }
+
+            async fn game_by_public_id(&self, public_id: &str) -> Result<Option<GameRecord>, StoreError> {
+                let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE public_id = $1");
+                match sqlx::query(&sql).bind(public_id).fetch_optional(self.reader()).await? {
                     Some(row) => Ok(Some(self.record(game_row(&row)?).await?)),
                     None => Ok(None),
                 }
@@ -844,18 +877,16 @@ macro_rules! store_impl {
                 before: Option<GameId>,
                 limit: u32,
             ) -> Result<Vec<GameRecord>, StoreError> {
-                let sql = format!(
-                    "SELECT {GAME_COLUMNS} FROM games WHERE (black_user_id = $1 OR white_user_id = $1) \
-                     AND id < $2 ORDER BY id DESC LIMIT $3"
-                );
-                let rows = sqlx::query(&sql)
-                    .bind(user)
-                    .bind(before.unwrap_or(GameId::MAX))
-                    .bind(i64::from(limit))
-                    .fetch_all(self.reader())
-                    .await?;
-                let rows = rows.iter().map(game_row).collect::<Result<Vec<_>, _>>()?;
-                self.records(rows).await
+                self.games_listed(user, before, limit, true).await
+            }
+
+            async fn public_games_of(
+                &self,
+                user: UserId,
+                before: Option<GameId>,
+                limit: u32,
+            ) -> Result<Vec<GameRecord>, StoreError> {
+                self.games_listed(user, before, limit, false).await
             }
 
             fn batches_in_flight(&self) -> usize {

@@ -45,6 +45,9 @@ pub struct PlayerRef {
 /// A game about to start.
 #[derive(Clone, Debug)]
 pub struct NewGame {
+    /// The game's public id ([`new_public_id`]): what links and the API name it by, unguessable so that a
+    /// private game is found only by those who were given it. The integer id stays internal.
+    pub public_id: String,
     /// The room's public id.
     pub room: String,
     /// The rules.
@@ -262,6 +265,20 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
     }
 }
 
+/// Characters of a public id: lower-case letters and digits without the look-alikes (`l`, `o`, `0`, `1`).
+const PUBLIC_ID_ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
+/// Characters in a public id: 16 of 32 symbols, 80 random bits.
+pub const PUBLIC_ID_LEN: usize = 16;
+
+/// A fresh random public id for a game ([`NewGame::public_id`]), from the operating system's generator.
+pub fn new_public_id() -> String {
+    use rand::Rng;
+    let mut rng = rand::rng();
+    (0..PUBLIC_ID_LEN)
+        .map(|_| PUBLIC_ID_ALPHABET[rng.random_range(0..PUBLIC_ID_ALPHABET.len())] as char)
+        .collect()
+}
+
 /// The database the server uses when none is configured: a SQLite file under `./data/`.
 pub fn default_url() -> String {
     "sqlite://data/gomoku.db".to_owned()
@@ -306,6 +323,8 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<Option<Finished>, StoreError>;
     /// A game with its actions, finished or not.
     async fn game(&self, id: GameId) -> Result<Option<GameRecord>, StoreError>;
+    /// A game by its public id ([`NewGame::public_id`]), finished or not.
+    async fn game_by_public_id(&self, public_id: &str) -> Result<Option<GameRecord>, StoreError>;
     /// Every unfinished game, to load back into rooms at start-up.
     async fn unfinished_games(&self) -> Result<Vec<GameRecord>, StoreError>;
 
@@ -383,6 +402,13 @@ pub trait Store: Send + Sync + 'static {
     async fn rating_history(&self, user: UserId) -> Result<Vec<HistoryPoint>, StoreError>;
     /// A user's games, newest first, with ids below `before` when given.
     async fn games_of(
+        &self,
+        user: UserId,
+        before: Option<GameId>,
+        limit: u32,
+    ) -> Result<Vec<GameRecord>, StoreError>;
+    /// A user's games as anyone else may see them: [`Store::games_of`] without the private ones.
+    async fn public_games_of(
         &self,
         user: UserId,
         before: Option<GameId>,

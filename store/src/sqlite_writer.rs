@@ -204,7 +204,8 @@ fn create(tx: &Transaction<'_>, game: &NewGame) -> Result<GameId, StoreError> {
             game.black.user_id,
             game.white.name,
             game.white.user_id,
-            game.started_at
+            game.started_at,
+            game.public_id
         ],
         |row| row.get(0),
     )?)

@@ -3,12 +3,12 @@
 //! which both databases accept and SQLite numbers in order of first appearance, so binding by position works
 //! in every driver.
 
-/// Inserts a game (13 parameters: room, the four rules columns, time control, public, rated, black name and
-/// user, white name and user, started at) and returns its id.
+/// Inserts a game (14 parameters: room, the four rules columns, time control, public, rated, black name and
+/// user, white name and user, started at, public id) and returns its id.
 pub(crate) const INSERT_GAME: &str =
     "INSERT INTO games (room, board_size, rule_set, forbidden_policy, opening, time_control, public, \
-     rated, black_name, black_user_id, white_name, white_user_id, started_at) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id";
+     rated, black_name, black_user_id, white_name, white_user_id, started_at, public_id) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id";
 
 /// The game's id if it exists.
 pub(crate) const GAME_EXISTS: &str = "SELECT id FROM games WHERE id = $1";

@@ -155,6 +155,8 @@ contract!(
     a_batch_larger_than_one_insert_statement_is_written_whole,
     games_are_created_moved_and_ended_in_one_batch,
     a_batch_with_one_bad_write_commits_nothing,
+    a_game_is_found_by_its_public_id_and_only_by_the_whole_of_it,
+    public_games_of_leaves_out_private_games,
 );
 
 // ---------------------------------------------------------------------------------------------------- helpers
@@ -199,6 +201,7 @@ fn seat(user: &User) -> PlayerRef {
 
 fn new_game(rules: Rules, rated: bool, black: PlayerRef, white: PlayerRef) -> NewGame {
     NewGame {
+        public_id: store::new_public_id(),
         room: "r-test".to_owned(),
         rules,
         time_control: r#"{"kind":"fischer","base_ms":300000,"increment_ms":2000}"#.to_owned(),
@@ -207,6 +210,14 @@ fn new_game(rules: Rules, rated: bool, black: PlayerRef, white: PlayerRef) -> Ne
         black,
         white,
         started_at: 1_000,
+    }
+}
+
+/// The same game again under a fresh public id (public ids are unique).
+fn again(game: &NewGame) -> NewGame {
+    NewGame {
+        public_id: store::new_public_id(),
+        ..game.clone()
     }
 }
 
@@ -271,7 +282,7 @@ async fn games_are_created_appended_and_read_back_in_order(store: Arc<dyn Store>
         Rules::renju(ForbiddenPolicy::Claim).with_opening(Opening::SwapAfterThreeFifthTwoOptions);
     let game = new_game(rules, false, guest("guest-a"), guest("guest-b"));
     let id = store.create_game(&game).await.unwrap();
-    let other = store.create_game(&game).await.unwrap();
+    let other = store.create_game(&again(&game)).await.unwrap();
     assert_ne!(id, other);
 
     let actions = vec![
@@ -425,7 +436,7 @@ async fn only_unfinished_games_are_listed_for_resumption(store: Arc<dyn Store>) 
         guest("guest-b"),
     );
     let live = store.create_game(&game).await.unwrap();
-    let done = store.create_game(&game).await.unwrap();
+    let done = store.create_game(&again(&game)).await.unwrap();
     store
         .append_actions(&[(live, place(0, "h8")), (done, place(0, "h8"))])
         .await
@@ -1211,7 +1222,7 @@ async fn the_batch_writer_commits_many_rooms_and_answers_each(store: Arc<dyn Sto
     );
     let mut rooms = Vec::new();
     for _ in 0..20 {
-        rooms.push(store.create_game(&game).await.unwrap());
+        rooms.push(store.create_game(&again(&game)).await.unwrap());
     }
     let points: Vec<String> = (0..10)
         .map(|k| format!("{}{}", (b'a' + k) as char, k + 1))
@@ -1277,7 +1288,7 @@ async fn a_batch_larger_than_one_insert_statement_is_written_whole(store: Arc<dy
     );
     let mut games = Vec::new();
     for _ in 0..40 {
-        games.push(store.create_game(&game).await.unwrap());
+        games.push(store.create_game(&again(&game)).await.unwrap());
     }
     let swap = |seq| stored(seq, Action::DecideSwap { swap: seq % 2 == 0 });
     let batch: Vec<_> = (0..100)
@@ -1360,7 +1371,7 @@ async fn a_batch_with_one_bad_write_commits_nothing(store: Arc<dyn Store>) {
     let id = store.create_game(&game).await.unwrap();
     let before = store.unfinished_games().await.unwrap().len();
     let batch = [
-        Write::Create(game.clone()),
+        Write::Create(again(&game)),
         Write::Append(id, place(0, "h8")),
         Write::Finish(id, end(None, 5)),
         Write::Append(-7, place(0, "h8")),
@@ -1376,5 +1387,74 @@ async fn a_batch_with_one_bad_write_commits_nothing(store: Arc<dyn Store>) {
         store.unfinished_games().await.unwrap().len(),
         before,
         "the creation was rolled back"
+    );
+}
+
+async fn a_game_is_found_by_its_public_id_and_only_by_the_whole_of_it(store: Arc<dyn Store>) {
+    let game = new_game(
+        Rules::freestyle(),
+        false,
+        guest("guest-a"),
+        guest("guest-b"),
+    );
+    let id = store.create_game(&game).await.unwrap();
+    assert_eq!(game.public_id.len(), store::PUBLIC_ID_LEN);
+
+    let found = store
+        .game_by_public_id(&game.public_id)
+        .await
+        .unwrap()
+        .expect("found by its public id");
+    assert_eq!(found.id, id);
+    assert_eq!(found.game.public_id, game.public_id);
+    assert_eq!(
+        store.game(id).await.unwrap().unwrap().game.public_id,
+        game.public_id
+    );
+    let prefix = &game.public_id[..store::PUBLIC_ID_LEN - 1];
+    assert!(store.game_by_public_id(prefix).await.unwrap().is_none());
+    assert!(store
+        .game_by_public_id(&id.to_string())
+        .await
+        .unwrap()
+        .is_none());
+    let other = new_game(
+        Rules::freestyle(),
+        false,
+        guest("guest-a"),
+        guest("guest-b"),
+    );
+    assert_ne!(other.public_id, game.public_id, "fresh ids differ");
+}
+
+async fn public_games_of_leaves_out_private_games(store: Arc<dyn Store>) {
+    let ann = user(&store, "ann").await;
+    let bob = user(&store, "bob").await;
+    let mut ids = Vec::new();
+    for public in [true, false, true, false] {
+        let game = NewGame {
+            public,
+            ..new_game(Rules::freestyle(), false, seat(&ann), seat(&bob))
+        };
+        ids.push(store.create_game(&game).await.unwrap());
+    }
+    let listed = |games: Vec<store::GameRecord>| games.iter().map(|g| g.id).collect::<Vec<_>>();
+
+    assert_eq!(
+        listed(store.games_of(ann.id, None, 10).await.unwrap()),
+        [ids[3], ids[2], ids[1], ids[0]]
+    );
+    assert_eq!(
+        listed(store.public_games_of(ann.id, None, 10).await.unwrap()),
+        [ids[2], ids[0]]
+    );
+    assert_eq!(
+        listed(
+            store
+                .public_games_of(bob.id, Some(ids[2]), 1)
+                .await
+                .unwrap()
+        ),
+        [ids[0]]
     );
 }

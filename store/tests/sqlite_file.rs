@@ -9,6 +9,7 @@ fn game() -> NewGame {
         user_id: None,
     };
     NewGame {
+        public_id: store::new_public_id(),
         room: "r1".to_owned(),
         rules: Rules::freestyle(),
         time_control: "null".to_owned(),

@@ -60,6 +60,7 @@ export function applyEvent(prev, version, event, now) {
     case 'game_started':
       Object.assign(room, {
         game_id: event.game_id,
+        record: event.record,
         state: 'playing',
         phase: 'place',
         to_act: 'black',
@@ -137,6 +138,11 @@ export function applyEvent(prev, version, event, now) {
       break;
     case 'chat':
       room.chat = [...prev.chat, { from: event.from, spectator: event.spectator, text: event.text }].slice(-200);
+      break;
+    case 'room_closed':
+      // Nobody came in time: the room is gone and takes no more requests.
+      Object.assign(room, { state: 'closed', closed: event.reason, phase: 'none', to_act: null, offers: [] });
+      room.seats = { black: null, white: null };
       break;
     case 'game_over':
       room.seats = ratedSeats(prev.seats, event.result?.ratings);

@@ -3,9 +3,10 @@
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
 use axum::Json;
 use serde::{Deserialize, Serialize};
-use store::User;
+use store::{SessionOwner, User};
 
 use super::error::ApiError;
 use super::view::{GameSummary, HistoryView, StandingView};
@@ -71,18 +72,30 @@ async fn user(accounts: &Accounts, name: &str) -> Result<User, ApiError> {
         .ok_or(ApiError::NotFound)
 }
 
-/// Up to `limit` games of `user` below `before`, and where the next page starts.
+/// Whether the request's session is `user` themself: only they see their private games in their lists.
+async fn is_self(accounts: &Accounts, headers: &HeaderMap, user: &User) -> Result<bool, ApiError> {
+    Ok(matches!(
+        accounts.owner(headers).await?,
+        Some(SessionOwner::User(me)) if me.id == user.id
+    ))
+}
+
+/// Up to `limit` games of `user` below `before`, and where the next page starts; private games only when
+/// `private` (the player looks at their own list).
 async fn page(
     accounts: &Accounts,
     user: &User,
     before: Option<i64>,
     limit: u32,
+    private: bool,
 ) -> Result<GamesPage, ApiError> {
     // One more than asked tells whether another page exists without a count query.
-    let mut records = accounts
-        .store()
-        .games_of(user.id, before, limit + 1)
-        .await?;
+    let store = accounts.store();
+    let mut records = if private {
+        store.games_of(user.id, before, limit + 1).await?
+    } else {
+        store.public_games_of(user.id, before, limit + 1).await?
+    };
     let more = records.len() > limit as usize;
     records.truncate(limit as usize);
     let games: Vec<GameSummary> = records
@@ -97,12 +110,14 @@ async fn page(
     Ok(GamesPage { games, next_before })
 }
 
-/// A player's profile; `404 not_found` for an unknown name.
+/// A player's profile; `404 not_found` for an unknown name. Private games are listed only to the player.
 pub async fn profile(
     State(accounts): State<Accounts>,
     Path(name): Path<String>,
+    headers: HeaderMap,
 ) -> Result<Json<ProfileView>, ApiError> {
     let user = user(&accounts, &name).await?;
+    let private = is_self(&accounts, &headers, &user).await?;
     let standings = accounts.store().standings(user.id).await?;
     let history = accounts.store().rating_history(user.id).await?;
     let ratings = standings
@@ -116,7 +131,8 @@ pub async fn profile(
                 .collect(),
         })
         .collect();
-    let GamesPage { games, next_before } = page(&accounts, &user, None, PROFILE_GAMES).await?;
+    let GamesPage { games, next_before } =
+        page(&accounts, &user, None, PROFILE_GAMES, private).await?;
     Ok(Json(ProfileView {
         name: user.name,
         created_at: user.created_at,
@@ -126,10 +142,11 @@ pub async fn profile(
     }))
 }
 
-/// A page of a player's games, newest first.
+/// A page of a player's games, newest first (private ones only to the player).
 pub async fn games(
     State(accounts): State<Accounts>,
     Path(name): Path<String>,
+    headers: HeaderMap,
     query: Result<Query<GamesQuery>, QueryRejection>,
 ) -> Result<Json<GamesPage>, ApiError> {
     let Query(q) = query.map_err(|e| ApiError::InvalidQuery(e.body_text()))?;
@@ -140,5 +157,8 @@ pub async fn games(
         )));
     }
     let user = user(&accounts, &name).await?;
-    Ok(Json(page(&accounts, &user, q.before, limit).await?))
+    let private = is_self(&accounts, &headers, &user).await?;
+    Ok(Json(
+        page(&accounts, &user, q.before, limit, private).await?,
+    ))
 }

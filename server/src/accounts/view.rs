@@ -127,8 +127,10 @@ pub struct RatingChangeView {
 /// swap after three), which is how `winner` names its colour.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GameSummary {
-    /// The game's id (its record is `GET /api/games/{id}`; pages go `?before=` this id).
+    /// The game's internal id (pages go `?before=` this id).
     pub id: i64,
+    /// The game's public id: its record is `GET /api/games/{public_id}`.
+    pub public_id: String,
     /// The room it was played in.
     pub room: String,
     /// The rating pool of its rules.
@@ -208,6 +210,7 @@ impl GameSummary {
             .and_then(|changes| changes.iter().find(|c| c.user_id == viewer));
         GameSummary {
             id: record.id,
+            public_id: game.public_id.clone(),
             room: game.room.clone(),
             pool: Pool::of(game.rules.rule_set()).as_str(),
             rules: protocol::RulesSpec::from(game.rules),

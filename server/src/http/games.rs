@@ -1,4 +1,8 @@
 //! `GET /api/games/{id}`: the record of a game, finished or live.
+//!
+//! `{id}` is the game's public id (random, unguessable), which is how links name games. A private game's record
+//! is served only by it: its public id reaches only the players and those in its room (who had the invite
+//! link). The integer id still finds a public game, so old links keep working; it never finds a private one.
 
 use axum::extract::{Path, State};
 use axum::routing::get;
@@ -11,6 +15,9 @@ use store::{GameId, GameRecord, PlayerRef};
 use super::ApiError;
 use crate::room::stored_time_control;
 use crate::AppState;
+
+/// Longer ids are not looked up (the server makes 16 characters; backfilled ones have 20).
+const MAX_PUBLIC_ID: usize = 64;
 
 /// The games route.
 pub fn router() -> Router<AppState> {
@@ -55,7 +62,10 @@ struct RatingView {
 #[derive(Serialize)]
 struct GameView {
     id: GameId,
-    room: String,
+    public_id: String,
+    /// The room, for a public game only: a private room's id is its invite link, and a record may be shared
+    /// further than the room.
+    room: Option<String>,
     rules: RulesSpec,
     time_control: TimeControl,
     rated: bool,
@@ -101,7 +111,8 @@ fn view(record: GameRecord) -> GameView {
     });
     GameView {
         id: record.id,
-        room: record.game.room.clone(),
+        public_id: record.game.public_id.clone(),
+        room: record.game.public.then(|| record.game.room.clone()),
         rules: RulesSpec::from(record.game.rules),
         time_control: stored_time_control(&record.game.time_control),
         rated: record.game.rated,
@@ -139,13 +150,22 @@ async fn game(
     Path(id): Path<String>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let not_found = || ApiError::not_found("unknown_game", "no such game");
-    let id: GameId = id.parse().map_err(|_| not_found())?;
-    let record = state
-        .store
-        .game(id)
-        .await
-        .map_err(ApiError::internal)?
-        .ok_or_else(not_found)?;
+    let record = match id.parse::<GameId>() {
+        // Sequential ids can be walked: they reach public games only, and a private one is as unknown.
+        Ok(number) => state
+            .store
+            .game(number)
+            .await
+            .map_err(ApiError::internal)?
+            .filter(|r| r.game.public),
+        Err(_) if id.len() <= MAX_PUBLIC_ID => state
+            .store
+            .game_by_public_id(&id)
+            .await
+            .map_err(ApiError::internal)?,
+        Err(_) => None,
+    }
+    .ok_or_else(not_found)?;
     Ok(Json(
         serde_json::to_value(view(record)).map_err(ApiError::internal)?,
     ))

@@ -1,17 +1,21 @@
 //! Rooms: one tokio task per room owns its seats, game, clocks and members; everyone else talks to it through a
 //! [`RoomHandle`] (commands over `mpsc`, answers over `oneshot`).
 
+mod chat;
 mod clock;
 mod offers;
 mod task;
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
 
 use protocol::{code, ColourChoice, JoinRole, TimeControl};
 use rand::Rng;
 use rules::{Action, Point, Rules};
+use store::UserId;
 use tokio::sync::{mpsc, oneshot};
 
 pub use clock::GameClock;
@@ -92,6 +96,10 @@ pub enum Act {
     AnswerRematch(bool),
     /// Chat.
     Chat(String),
+    /// A player shows (`true`) or hides the spectators' chat.
+    ShowSpectatorChat(bool),
+    /// Claim the win from an opponent who has not acted for the idle time (games without a clock).
+    ClaimWin,
 }
 
 type Reply = oneshot::Sender<Result<(), RoomError>>;
@@ -219,7 +227,8 @@ pub struct Settings {
     pub colour: ColourChoice,
 }
 
-/// Every live room by id, and how many open rooms each player created.
+/// Every live room by id, how many open rooms each player created, and how many rooms created from each address
+/// still wait for their first game.
 #[derive(Clone, Debug, Default)]
 pub struct Rooms {
     inner: Arc<Registry>,
@@ -229,7 +238,28 @@ pub struct Rooms {
 struct Registry {
     rooms: RwLock<HashMap<Arc<str>, RoomHandle>>,
     created: Mutex<HashMap<String, u32>>,
+    waiting_by_ip: Mutex<HashMap<IpAddr, u32>>,
+    pairings: Mutex<Pairings>,
 }
+
+/// When each recent rated game between two accounts started, by pair (lower user id first): the repeated-pairing
+/// rule counts them. Only pairs with a game inside the window are kept.
+#[derive(Debug, Default)]
+struct Pairings {
+    starts: HashMap<(UserId, UserId), VecDeque<Instant>>,
+    /// Reservations since the last sweep of pairs whose games all left the window.
+    since_sweep: usize,
+}
+
+/// A rated game's place in the repeated-pairing count, given back if the game is aborted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Pairing {
+    pair: (UserId, UserId),
+    at: Instant,
+}
+
+/// Rated-game reservations between two sweeps of the pairing counts.
+const SWEEP_EVERY: usize = 1024;
 
 const ROOM_ID_ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
 
@@ -281,23 +311,43 @@ impl Rooms {
         }
     }
 
-    /// Opens a room for `creator` (who must then join it), unless they already have as many open rooms as allowed.
+    /// Opens a room for `creator`, connected from `ip` (who must then join it), unless the server holds as many
+    /// rooms as it allows, the creator already has as many open rooms as allowed, or `ip` as many rooms waiting
+    /// for their first game (one address making guest after guest).
     pub fn create(
         &self,
         state: &AppState,
         settings: Settings,
         creator: &Identity,
+        ip: IpAddr,
     ) -> Result<RoomHandle, RoomError> {
+        let config = &state.config;
+        if self.len() >= config.max_rooms {
+            return Err(RoomError::new(
+                code::TOO_MANY_ROOMS,
+                "the server holds as many rooms as it allows; join one or try again later",
+            ));
+        }
         {
+            // Lock order: `created`, then `waiting_by_ip` (as in `closed`).
             let mut created = self.inner.created.lock().expect("rooms lock");
-            let n = created.entry(creator.key()).or_default();
-            if *n >= state.config.max_rooms_per_player {
+            let mut waiting = self.inner.waiting_by_ip.lock().expect("rooms lock");
+            let n = created.get(&creator.key()).copied().unwrap_or(0);
+            if n >= config.max_rooms_per_player {
                 return Err(RoomError::new(
                     code::TOO_MANY_ROOMS,
                     format!("you already have {n} open rooms"),
                 ));
             }
-            *n += 1;
+            let w = waiting.get(&ip).copied().unwrap_or(0);
+            if w >= config.max_waiting_rooms_per_ip {
+                return Err(RoomError::new(
+                    code::TOO_MANY_ROOMS,
+                    format!("{w} rooms from your address are waiting for a player"),
+                ));
+            }
+            created.insert(creator.key(), n + 1);
+            waiting.insert(ip, w + 1);
         }
         let (tx, rx) = mpsc::channel(QUEUE);
         let handle = self.insert_new(tx);
@@ -305,6 +355,7 @@ impl Rooms {
             handle.id.clone(),
             settings,
             Some(creator.key()),
+            Some(ip),
             state.clone(),
         );
         tokio::spawn(room.run(rx));
@@ -331,8 +382,66 @@ impl Rooms {
         Ok(handle)
     }
 
-    /// A room task ended.
-    fn closed(&self, id: &str, creator: Option<&str>) {
+    /// Counts a rated game between users `a` and `b` starting `now`, unless `limit` games between them already
+    /// started within `window` before it: then `None`, and the game is played unrated.
+    pub(crate) fn reserve_rated(
+        &self,
+        a: UserId,
+        b: UserId,
+        now: Instant,
+        limit: u32,
+        window: Duration,
+    ) -> Option<Pairing> {
+        let pair = (a.min(b), a.max(b));
+        let mut pairings = self.inner.pairings.lock().expect("rooms lock");
+        let recent = |t: &Instant| now.saturating_duration_since(*t) < window;
+        pairings.since_sweep += 1;
+        if pairings.since_sweep >= SWEEP_EVERY {
+            // Keeps the map to the pairs of the last window, whatever mix of pairs comes.
+            pairings.since_sweep = 0;
+            pairings.starts.retain(|_, starts| {
+                starts.retain(recent);
+                !starts.is_empty()
+            });
+        }
+        let starts = pairings.starts.entry(pair).or_default();
+        starts.retain(recent);
+        if starts.len() >= limit as usize {
+            if starts.is_empty() {
+                pairings.starts.remove(&pair);
+            }
+            return None;
+        }
+        starts.push_back(now);
+        Some(Pairing { pair, at: now })
+    }
+
+    /// An aborted rated game does not count against its pair.
+    pub(crate) fn release_rated(&self, pairing: Pairing) {
+        let mut pairings = self.inner.pairings.lock().expect("rooms lock");
+        if let Some(starts) = pairings.starts.get_mut(&pairing.pair) {
+            if let Some(i) = starts.iter().position(|&t| t == pairing.at) {
+                starts.remove(i);
+            }
+            if starts.is_empty() {
+                pairings.starts.remove(&pairing.pair);
+            }
+        }
+    }
+
+    /// A room created from `ip` has its first game (or closed): it no longer counts as waiting.
+    pub(crate) fn stopped_waiting(&self, ip: IpAddr) {
+        let mut waiting = self.inner.waiting_by_ip.lock().expect("rooms lock");
+        if let Some(n) = waiting.get_mut(&ip) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                waiting.remove(&ip);
+            }
+        }
+    }
+
+    /// A room task ended (`waiting_ip`: it was still waiting for its first game).
+    fn closed(&self, id: &str, creator: Option<&str>, waiting_ip: Option<IpAddr>) {
         self.inner.rooms.write().expect("rooms lock").remove(id);
         if let Some(key) = creator {
             let mut created = self.inner.created.lock().expect("rooms lock");
@@ -342,6 +451,9 @@ impl Rooms {
                     created.remove(key);
                 }
             }
+        }
+        if let Some(ip) = waiting_ip {
+            self.stopped_waiting(ip);
         }
     }
 }

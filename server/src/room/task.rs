@@ -1,6 +1,7 @@
 //! The room task: the only owner of a room's seats, game, clocks, offers and members.
 
 use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -9,18 +10,24 @@ use axum::extract::ws::Utf8Bytes;
 use protocol::{
     code, encode, Clocks, ColourChoice, ForbiddenPoint, GameResult, JoinRole, LobbyPlayer,
     LobbyRoom, OfferKind, OfferState, RatingDelta, RoomEvent, RoomPhase, RoomSnapshot, RoomState,
-    RulesSpec, Seat, Seats, ServerMessage, TimeControl, VersionedEvent, MAX_CHAT_CHARS,
+    RulesSpec, Seat, Seats, ServerMessage, TimeControl, VersionedEvent,
 };
 use rules::{Action, Color, Event, Game, Phase, Point, Rules, Status, WinReason};
 use store::{GameEnd, GameId, GameRecord, NewGame, StoredAction};
 use tokio::sync::mpsc;
 
-use super::{Act, Command, GameClock, Offers, RoomError, Settings};
+use super::{chat, Act, Command, GameClock, Offers, Pairing, RoomError, Settings};
 use crate::accounts::seat::{rating_in, SeatRating};
 use crate::identity::Identity;
+use crate::limits::TokenBucket;
 use crate::time::unix_ms;
 use crate::ws::outbox::{ConnId, Outbox, SendError};
 use crate::AppState;
+
+/// [`GameResult::unrated`]: the game ended before both sides moved and was aborted.
+const UNRATED_TOO_FEW_MOVES: &str = "too_few_moves";
+/// [`GameResult::unrated`]: the two accounts already played as many rated games as count in the window.
+const UNRATED_REPEATED: &str = "repeated_pairing";
 
 /// How often a room retries resynchronising a client that fell behind.
 const RESYNC_RETRY: Duration = Duration::from_millis(250);
@@ -46,11 +53,17 @@ struct Member {
     seat: Option<usize>,
     /// Since when events could not be queued for this member.
     behind_since: Option<Instant>,
+    /// This member's chat allowance.
+    chat: TokenBucket,
+    /// Whether spectators' chat reaches this member (always for spectators; players choose).
+    show_spectators: bool,
 }
 
 /// The current (or last) game of the room.
 struct Live {
     id: GameId,
+    /// The game's public id (links to its record).
+    public_id: String,
     game: Game,
     clock: Option<GameClock>,
     /// The seat that took each action.
@@ -58,6 +71,14 @@ struct Live {
     /// Seat 0's colour at the start of this game.
     seat0: Color,
     result: Option<GameResult>,
+    /// Whether the result may change ratings (stored with the game).
+    rated: bool,
+    /// In a rated room, why this game will not change ratings.
+    unrated: Option<&'static str>,
+    /// Its place in the repeated-pairing count, given back when it is aborted.
+    pairing: Option<Pairing>,
+    /// When the last action was taken (or the game started): how long the side to act has been idle.
+    last_action: Instant,
 }
 
 impl Live {
@@ -181,6 +202,14 @@ pub(crate) struct Room {
     public: bool,
     /// The creator's identity key, counted against their open-room limit until the room closes.
     creator: Option<String>,
+    /// The creator's address while the room waits for its first game (counted against its waiting-room limit).
+    waiting_ip: Option<IpAddr>,
+    /// While the room waits for a second player: when it closes if none comes.
+    waiting_until: Option<Instant>,
+    /// Bytes of chat text in `log`.
+    log_chat_bytes: usize,
+    /// The spectators' chat allowance, shared by all of them (one crowd cannot flood the room).
+    spectator_chat: TokenBucket,
     seats: [Option<SeatHolder>; 2],
     /// The colour seat 0 takes in the next game.
     next_first: Color,
@@ -194,6 +223,14 @@ pub(crate) struct Room {
     closed: bool,
 }
 
+/// The chat text an event holds (what the event log's chat budget counts).
+fn chat_bytes(event: &RoomEvent) -> usize {
+    match event {
+        RoomEvent::Chat { text, from, .. } => text.len() + from.len(),
+        _ => 0,
+    }
+}
+
 fn other(seat: usize) -> usize {
     1 - seat
 }
@@ -203,8 +240,10 @@ impl Room {
         id: Arc<str>,
         settings: Settings,
         creator: Option<String>,
+        waiting_ip: Option<IpAddr>,
         state: AppState,
     ) -> Room {
+        let waiting_until = Some(state.clock.now() + state.config.waiting_room());
         let next_first = match settings.colour {
             ColourChoice::Black => Color::Black,
             ColourChoice::White => Color::White,
@@ -223,6 +262,14 @@ impl Room {
             rated: settings.rated,
             public: settings.public,
             creator,
+            waiting_ip,
+            waiting_until,
+            log_chat_bytes: 0,
+            spectator_chat: TokenBucket::new(
+                state.config.spectator_chat_per_minute / 60.0,
+                state.config.spectator_chat_burst,
+                state.clock.now(),
+            ),
             seats: [None, None],
             next_first,
             live: None,
@@ -266,11 +313,16 @@ impl Room {
         let now = state.clock.now();
         let mut live = Live {
             id: record.id,
+            public_id: record.game.public_id.clone(),
             game,
             clock: None,
             actors,
             seat0: Color::Black,
             result: None,
+            rated: record.game.rated,
+            unrated: None,
+            pairing: None,
+            last_action: now,
         };
         let stored_remaining = record.actions.last().and_then(|a| a.remaining_ms);
         live.clock = match stored_remaining {
@@ -307,10 +359,12 @@ impl Room {
                 colour: ColourChoice::Black,
             },
             None,
+            None,
             state,
         );
         room.seats = seats;
         room.live = Some(live);
+        room.waiting_until = None;
         room.version = unix_ms().max(0) as u64;
         Ok(room)
     }
@@ -485,6 +539,7 @@ impl Room {
             rated: self.rated,
             public: self.public,
             game_id: live.map(|l| l.id),
+            record: live.map(|l| l.public_id.clone()),
             state: self.room_state(),
             seats: self.seats_by_colour(now),
             you: you.map(|s| self.seat_colour(s)),
@@ -542,7 +597,8 @@ impl Room {
     }
 
     fn publish_lobby(&self) {
-        if !self.public || self.closed {
+        // A room without players is about to close (and be removed): no update for it.
+        if !self.public || self.closed || self.seats.iter().all(Option::is_none) {
             return;
         }
         match self.room_state() {
@@ -556,8 +612,42 @@ impl Room {
             return;
         }
         self.closed = true;
-        self.state.rooms.closed(&self.id, self.creator.as_deref());
+        self.state
+            .rooms
+            .closed(&self.id, self.creator.as_deref(), self.waiting_ip.take());
         self.state.lobby.remove(&self.id);
+    }
+
+    /// Nobody took the second seat in time: the room tells its members and closes, so a connected creator cannot
+    /// keep a room listed for ever.
+    fn expire(&mut self) {
+        tracing::debug!(room = %self.id, "closing a room that waited too long");
+        self.emit(
+            RoomEvent::RoomClosed {
+                reason: "expired".to_owned(),
+            },
+            None,
+            None,
+        );
+        self.seats = [None, None];
+        self.maybe_close();
+    }
+
+    /// A new member of the room.
+    fn member(&self, outbox: Outbox, identity: Identity, seat: Option<usize>) -> Member {
+        let config = &self.state.config;
+        Member {
+            outbox,
+            identity,
+            seat,
+            behind_since: None,
+            chat: TokenBucket::new(
+                config.chat_per_minute / 60.0,
+                config.chat_burst,
+                self.state.clock.now(),
+            ),
+            show_spectators: seat.is_none(),
+        }
     }
 
     // ----- sending -----
@@ -574,12 +664,19 @@ impl Room {
     fn emit(&mut self, event: RoomEvent, actor: Actor, skip: Option<ConnId>) {
         self.version += 1;
         let version = self.version;
+        self.log_chat_bytes += chat_bytes(&event);
         self.log.push_back(VersionedEvent {
             version,
             event: event.clone(),
         });
-        while self.log.len() > self.state.config.event_log {
-            self.log.pop_front();
+        // Bounded in events and in chat text: a room of long messages must not cost more than a quiet one.
+        while self.log.len() > self.state.config.event_log
+            || self.log_chat_bytes > self.state.config.chat_log_bytes
+        {
+            match self.log.pop_front() {
+                Some(old) => self.log_chat_bytes -= chat_bytes(&old.event),
+                None => break,
+            }
         }
         let msg = ServerMessage::Event {
             room: self.id.to_string(),
@@ -680,12 +777,15 @@ impl Room {
             .and_then(|l| l.clock.as_ref())
             .and_then(GameClock::deadline);
         let grace = self.seats.iter().flatten().filter_map(|h| h.grace).min();
+        let waiting = self
+            .waiting_until
+            .filter(|_| self.room_state() == RoomState::Waiting);
         let resync = self
             .members
             .values()
             .any(|m| m.behind_since.is_some())
             .then(|| self.state.clock.now() + RESYNC_RETRY);
-        [clock, grace, resync].into_iter().flatten().min()
+        [clock, grace, waiting, resync].into_iter().flatten().min()
     }
 
     async fn on_deadline(&mut self) {
@@ -727,6 +827,12 @@ impl Room {
             self.publish_lobby();
             self.maybe_close();
         }
+        let waited_out = self
+            .waiting_until
+            .is_some_and(|at| at <= now && self.room_state() == RoomState::Waiting);
+        if waited_out && !self.closed {
+            self.expire();
+        }
         let slow = Duration::from_secs(self.state.config.slow_client_secs);
         let behind: Vec<(ConnId, Instant)> = self
             .members
@@ -761,12 +867,15 @@ impl Room {
         };
         for conn in &holder.conns {
             if let Some(m) = self.members.get_mut(conn) {
-                // Another tab of the same player stays as a spectator.
+                // Another tab of the same player stays as a spectator (and reads the spectators' chat as one).
                 m.seat = None;
+                m.show_spectators = true;
                 self.spectators += 1;
             }
         }
         self.offers.clear();
+        // Back to waiting for a player, for at most the waiting time again.
+        self.waiting_until = Some(self.state.clock.now() + self.state.config.waiting_room());
         self.emit(
             RoomEvent::PlayerLeft {
                 colour,
@@ -817,15 +926,8 @@ impl Room {
         let own_seat = self.seat_of_identity(&identity);
         match (role, own_seat) {
             (JoinRole::Spectator, _) => {
-                self.members.insert(
-                    conn,
-                    Member {
-                        outbox,
-                        identity,
-                        seat: None,
-                        behind_since: None,
-                    },
-                );
+                self.members
+                    .insert(conn, self.member(outbox, identity, None));
                 self.spectators += 1;
                 self.emit(
                     RoomEvent::Spectators {
@@ -841,15 +943,8 @@ impl Room {
                 holder.conns.push(conn);
                 holder.grace = None;
                 let name = holder.identity.name.clone();
-                self.members.insert(
-                    conn,
-                    Member {
-                        outbox,
-                        identity,
-                        seat: Some(seat),
-                        behind_since: None,
-                    },
-                );
+                self.members
+                    .insert(conn, self.member(outbox, identity, Some(seat)));
                 if was_away {
                     let colour = self.seat_colour(seat);
                     self.emit(
@@ -887,15 +982,8 @@ impl Room {
                         return Err(e);
                     }
                 }
-                self.members.insert(
-                    conn,
-                    Member {
-                        outbox,
-                        identity,
-                        seat: Some(seat),
-                        behind_since: None,
-                    },
-                );
+                self.members
+                    .insert(conn, self.member(outbox, identity, Some(seat)));
                 let player = self.seat_info(seat, now).expect("just seated");
                 let colour = self.seat_colour(seat);
                 self.emit(RoomEvent::PlayerJoined { colour, player }, None, Some(conn));
@@ -1005,35 +1093,67 @@ impl Room {
                 .identity
                 .player_ref()
         };
+        let now = self.state.clock.now();
+        let users = (player(0).user_id, player(1).user_id);
+        let (mut pairing, mut unrated) = (None, None);
+        if let (true, Some(a), Some(b)) = (self.rated, users.0, users.1) {
+            let config = &self.state.config;
+            pairing = self.state.rooms.reserve_rated(
+                a,
+                b,
+                now,
+                config.rated_repeat_limit,
+                Duration::from_secs(config.rated_repeat_window_secs),
+            );
+            if pairing.is_none() {
+                unrated = Some(UNRATED_REPEATED);
+            }
+        }
         let new_game = NewGame {
+            public_id: store::new_public_id(),
             room: self.id.to_string(),
             rules: self.rules,
             time_control: serde_json::to_string(&self.time_control)
                 .expect("a time control serialises"),
             public: self.public,
-            rated: self.rated,
+            rated: self.rated && unrated.is_none(),
             black: player(black_seat),
             white: player(white_seat),
             started_at: unix_ms(),
         };
-        let id = self.state.writer.create_game(new_game).await.map_err(|e| {
-            tracing::error!(room = %self.id, error = %e, "could not store a new game");
-            RoomError::internal()
-        })?;
-        let now = self.state.clock.now();
+        let (rated, public_id) = (new_game.rated, new_game.public_id.clone());
+        let id = match self.state.writer.create_game(new_game).await {
+            Ok(id) => id,
+            Err(e) => {
+                tracing::error!(room = %self.id, error = %e, "could not store a new game");
+                if let Some(p) = pairing {
+                    self.state.rooms.release_rated(p);
+                }
+                return Err(RoomError::internal());
+            }
+        };
         let mut clock = GameClock::new(self.time_control);
         if let Some(c) = &mut clock {
             c.start(black_seat, now);
         }
         self.live = Some(Live {
             id,
+            public_id,
             game: Game::new(self.rules),
             clock,
             actors: Vec::new(),
             seat0: first,
             result: None,
+            rated,
+            unrated,
+            pairing,
+            last_action: now,
         });
         self.offers.clear();
+        self.waiting_until = None;
+        if let Some(ip) = self.waiting_ip.take() {
+            self.state.rooms.stopped_waiting(ip);
+        }
         self.state
             .metrics
             .games_started
@@ -1047,10 +1167,12 @@ impl Room {
         let seats = self.seats_by_colour(now);
         let event = RoomEvent::GameStarted {
             game_id: live.id,
+            record: Some(live.public_id.clone()),
             black: seats.black.expect("black seated"),
             white: seats.white.expect("white seated"),
             clocks: live.clocks(now),
             forbidden: live.forbidden(),
+            unrated: live.unrated.map(str::to_owned),
         };
         self.emit(event, actor, skip);
     }
@@ -1067,25 +1189,25 @@ impl Room {
     }
 
     async fn act(&mut self, conn: ConnId, rid: Option<u64>, act: Act) -> Result<(), RoomError> {
+        if !self.members.contains_key(&conn) {
+            return Err(RoomError::new(code::NOT_IN_ROOM, "join the room first"));
+        }
+        match act {
+            Act::Chat(text) => return self.chat(conn, rid, &text),
+            Act::ShowSpectatorChat(show) => {
+                if let Some(m) = self.members.get_mut(&conn) {
+                    // Spectators see their own chat whatever they ask.
+                    m.show_spectators = show || m.seat.is_none();
+                }
+                let outbox = self.members[&conn].outbox.clone();
+                self.ack(&outbox, rid);
+                return Ok(());
+            }
+            _ => {}
+        }
         let Some(member) = self.members.get(&conn) else {
             return Err(RoomError::new(code::NOT_IN_ROOM, "join the room first"));
         };
-        if let Act::Chat(text) = act {
-            let text = text.trim().to_owned();
-            if text.is_empty() || text.chars().count() > MAX_CHAT_CHARS {
-                return Err(RoomError::new(
-                    code::BAD_CHAT,
-                    format!("a chat message has 1 to {MAX_CHAT_CHARS} characters"),
-                ));
-            }
-            let event = RoomEvent::Chat {
-                from: member.identity.name.clone(),
-                spectator: member.seat.is_none(),
-                text,
-            };
-            self.emit(event, Some((conn, rid)), None);
-            return Ok(());
-        }
         let Some(seat) = member.seat else {
             return Err(RoomError::new(
                 code::NOT_A_PLAYER,
@@ -1164,8 +1286,100 @@ impl Room {
                 }
                 Ok(())
             }
-            Act::Chat(_) => unreachable!("handled above"),
+            Act::ClaimWin => self.claim_win(seat, actor).await,
+            Act::Chat(_) | Act::ShowSpectatorChat(_) => unreachable!("handled above"),
         }
+    }
+
+    /// A message from a member: players' chat is a room event everyone reads; spectators' chat goes to the
+    /// spectators and the players who chose to see it, outside the versioned events. Each member has an allowance,
+    /// and the spectators share one per room.
+    fn chat(&mut self, conn: ConnId, rid: Option<u64>, text: &str) -> Result<(), RoomError> {
+        let text = chat::clean(text)?;
+        let now = self.state.clock.now();
+        let Some(member) = self.members.get_mut(&conn) else {
+            return Err(RoomError::new(code::NOT_IN_ROOM, "join the room first"));
+        };
+        if !member.chat.take(now) {
+            return Err(RoomError::new(
+                code::CHAT_RATE_LIMITED,
+                "you are chatting too fast; wait a moment",
+            ));
+        }
+        let from = member.identity.name.clone();
+        if member.seat.is_some() {
+            let event = RoomEvent::Chat {
+                from,
+                spectator: false,
+                text,
+            };
+            self.emit(event, Some((conn, rid)), None);
+            return Ok(());
+        }
+        if !self.spectator_chat.take(now) {
+            return Err(RoomError::new(
+                code::CHAT_RATE_LIMITED,
+                "the spectators' chat is busy; wait a moment",
+            ));
+        }
+        let msg = ServerMessage::SpectatorChat {
+            room: self.id.to_string(),
+            from,
+            text,
+        };
+        let plain = encode(&msg, None);
+        // A sender that fell behind gets the snapshot as the answer to its request (as `emit` does), then its line.
+        let sender_behind = self
+            .members
+            .get(&conn)
+            .is_some_and(|m| m.behind_since.is_some());
+        if sender_behind {
+            self.resync(conn, rid);
+        }
+        let mine = rid
+            .filter(|_| !sender_behind)
+            .map(|rid| Utf8Bytes::from(protocol::with_rid(&plain, rid)));
+        let text: Utf8Bytes = plain.into();
+        for (&id, m) in &mut self.members {
+            if !m.show_spectators {
+                continue;
+            }
+            let frame = match &mine {
+                Some(t) if id == conn => t.clone(),
+                _ => text.clone(),
+            };
+            // Chat is not worth a resync: a member whose queue is full misses it.
+            let _ = m.outbox.try_send(frame);
+        }
+        Ok(())
+    }
+
+    /// `claim_win`: in a game without a clock, the player not to act wins once the opponent has been idle for the
+    /// configured time (a rated game could otherwise be stalled for ever by the losing side).
+    async fn claim_win(&mut self, seat: usize, actor: Actor) -> Result<(), RoomError> {
+        self.running_live()?;
+        let live = self.live.as_ref().expect("running");
+        if live.clock.is_some() || live.to_act() == Some(live.colour_of(seat)) {
+            return Err(RoomError::new(
+                code::NO_CLAIM,
+                "a win can be claimed only in a game without a clock, while the opponent is to act",
+            ));
+        }
+        let idle = self
+            .state
+            .clock
+            .now()
+            .saturating_duration_since(live.last_action);
+        let needed = Duration::from_secs(self.state.config.idle_claim_secs);
+        if idle < needed {
+            let left = (needed - idle).as_secs_f64().ceil() as u64;
+            return Err(RoomError::new(
+                code::CLAIM_TOO_SOON,
+                format!("the opponent still has {left} s to act"),
+            ));
+        }
+        self.finish(Ending::won(seat, "idle"), actor).await;
+        Ok(())
     }
 
     fn offer(&mut self, seat: usize, kind: OfferKind, actor: Actor) -> Result<(), RoomError> {
@@ -1241,6 +1455,7 @@ impl Room {
             live.actors.pop();
         }
         let now = self.state.clock.now();
+        live.last_action = now;
         let next = live.game.to_act().map(|c| live.seat_of(c));
         if let (Some(c), Some(next)) = (&mut live.clock, next) {
             c.freeze(now);
@@ -1348,6 +1563,7 @@ impl Room {
             .observe(started.elapsed());
         self.state.metrics.moves.fetch_add(1, Ordering::Relaxed);
         live.actors.push(seat);
+        live.last_action = now;
         let clocks = live.clocks(now);
         let event = match event {
             Event::Placed {
@@ -1421,12 +1637,30 @@ impl Room {
         self.finish(ending, actor).await;
     }
 
-    /// Ends the running game: stored first (exactly once), then announced.
-    async fn finish(&mut self, ending: Ending, actor: Actor) {
+    /// Ends the running game: stored first (exactly once), then announced. A rated game that ends by a player's
+    /// choice or absence before both sides moved is aborted instead (rating farming by instant resignation).
+    async fn finish(&mut self, mut ending: Ending, actor: Actor) {
         let now = self.state.clock.now();
+        let min_moves = self.state.config.rated_min_moves;
         let Some(live) = self.live.as_mut().filter(|l| l.running()) else {
             return;
         };
+        let decided_on_board = matches!(
+            ending.reason,
+            "five" | "forbidden_move" | "forbidden_claimed" | "board_full"
+        );
+        if live.rated && !decided_on_board && live.ply() < min_moves {
+            ending = Ending::no_winner("aborted", true);
+        }
+        let mut unrated = live.unrated;
+        if ending.aborted {
+            if live.rated {
+                unrated = Some(UNRATED_TOO_FEW_MOVES);
+            }
+            if let Some(p) = live.pairing.take() {
+                self.state.rooms.release_rated(p);
+            }
+        }
         if let Some(c) = &mut live.clock {
             c.freeze(now);
         }
@@ -1478,6 +1712,7 @@ impl Room {
             line: ending.line,
             forbidden: ending.forbidden,
             ratings,
+            unrated: unrated.map(str::to_owned),
         };
         if let Some(changes) = finished_changes {
             for (c, after) in [Color::Black, Color::White].into_iter().zip(changes) {

@@ -15,7 +15,7 @@ use tokio::sync::{mpsc, oneshot, Notify};
 use super::outbox::{ConnId, Out, Outbox};
 use crate::accounts::live::LiveSession;
 use crate::identity::{hash_token, Identity, NewGuestError};
-use crate::limits::{ConnectionPermit, TokenBucket};
+use crate::limits::{address_key, ConnectionPermit, TokenBucket};
 use crate::room::{Act, RoomError, RoomHandle, Settings};
 use crate::AppState;
 
@@ -204,8 +204,13 @@ impl Conn {
 
     /// One text frame from the client: rate-limited, then decoded and handled.
     pub(super) async fn on_text_frame(&mut self, text: &str) {
-        if self.admit().await {
+        if self.count_message() {
             self.on_text(text).await;
+        } else {
+            // The refusal answers the request it refuses, so a client waiting on its rid hears why.
+            let rid = protocol::peek_rid(text, self.state.config.max_frame_bytes);
+            self.violation(code::RATE_LIMITED, "too many messages; slow down", rid)
+                .await;
         }
     }
 
@@ -291,13 +296,18 @@ impl Conn {
         }
     }
 
-    /// Counts a message against the rate limit.
-    async fn admit(&mut self) -> bool {
+    /// Counts a message against the rate limit; `false` when it is over (the caller answers `rate_limited`).
+    fn count_message(&mut self) -> bool {
         self.state
             .metrics
             .messages_in
             .fetch_add(1, Ordering::Relaxed);
-        if self.bucket.take(self.state.clock.now()) {
+        self.bucket.take(self.state.clock.now())
+    }
+
+    /// Counts a frame that carries no request against the rate limit, answering `rate_limited` when it is over.
+    async fn admit(&mut self) -> bool {
+        if self.count_message() {
             return true;
         }
         self.violation(code::RATE_LIMITED, "too many messages; slow down", None)
@@ -522,6 +532,10 @@ impl Conn {
                 self.act(&room, rid, Act::AnswerRematch(accept)).await
             }
             C::Chat { room, text } => self.act(&room, rid, Act::Chat(text)).await,
+            C::ShowSpectatorChat { room, show } => {
+                self.act(&room, rid, Act::ShowSpectatorChat(show)).await
+            }
+            C::ClaimWin { room } => self.act(&room, rid, Act::ClaimWin).await,
         };
         if let Err(e) = result {
             self.room_error(e, rid).await;
@@ -609,7 +623,10 @@ impl Conn {
             colour,
         };
         self.keep_guest(&identity).await?;
-        let handle = self.state.rooms.create(&self.state, settings, &identity)?;
+        let handle = self
+            .state
+            .rooms
+            .create(&self.state, settings, &identity, address_key(self.peer))?;
         handle
             .join(
                 identity,
@@ -685,6 +702,8 @@ mod tests {
 
     use super::*;
     use crate::Config;
+
+    const LOOPBACK: IpAddr = IpAddr::V4(std::net::Ipv4Addr::LOCALHOST);
 
     /// A client that stopped reading: every send waits forever.
     struct Stuck;
@@ -853,7 +872,7 @@ mod tests {
         })
         .take(3)
         .chain(stream::pending());
-        let mut conn = Conn::open(state, outbox, None, IpAddr::from([127, 0, 0, 1]));
+        let mut conn = Conn::open(state, outbox, None, LOOPBACK);
         let started = tokio::time::Instant::now();
         conn.read(Box::pin(frames), writer_done).await;
         let waited = started.elapsed();
@@ -919,7 +938,7 @@ mod tests {
         tokio::time::pause();
         let (outbox, mut rx, _kick) = outbox(&state);
         let (_writer, writer_done) = oneshot::channel();
-        let mut conn = Conn::open(state.clone(), outbox, None, IpAddr::from([127, 0, 0, 1]));
+        let mut conn = Conn::open(state.clone(), outbox, None, LOOPBACK);
         let shut = async {
             tokio::time::sleep(Duration::from_millis(50)).await;
             state.shutdown.send_replace(true);

@@ -218,6 +218,7 @@ impl App {
         let id = self
             .store
             .create_game(&NewGame {
+                public_id: store::new_public_id(),
                 room: format!("r{at}"),
                 rules,
                 time_control: "{\"kind\":\"none\"}".into(),

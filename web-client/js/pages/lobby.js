@@ -191,6 +191,8 @@ export function render(view, _params, app) {
   };
 
   let online = 0;
+  // How many public rooms exist: the server sends only its newest ones.
+  let total = null;
   const draw = () => {
     if (!loaded) {
       mount(waiting, h('p', { class: 'muted' }, t('conn.connecting')));
@@ -199,7 +201,8 @@ export function render(view, _params, app) {
     const w = rooms.filter((r) => r.state === 'waiting');
     const l = rooms.filter((r) => r.state !== 'waiting');
     mount(waiting, w.length ? w.map(row) : h('p', { class: 'empty' }, t('lobby.none_waiting')));
-    mount(live, l.length ? l.map(row) : h('p', { class: 'empty' }, t('lobby.none_live')));
+    mount(live, l.length ? l.map(row) : h('p', { class: 'empty' }, t('lobby.none_live')),
+      total != null && total > rooms.length ? h('p', { class: 'muted', id: 'lobby-more' }, t('lobby.newest_of', { n: rooms.length, total })) : null);
     const seen = new Map();
     for (const r of rooms) for (const p of r.players) seen.set(p.name, p);
     mount(players,
@@ -214,6 +217,7 @@ export function render(view, _params, app) {
     app.conn.on(type, (msg) => {
       rooms = lobbyReduce(rooms, msg);
       if (typeof msg.online === 'number') online = msg.online;
+      if (msg.t === 'lobby') total = typeof msg.total === 'number' ? msg.total : null;
       loaded = true;
       draw();
     }),

@@ -42,7 +42,7 @@ function gameRow(g, name) {
   const o = outcomeFor(g, name);
   const when = g.ended_at ?? g.finished_at ?? g.started_at;
   const delta = g.rating_after != null && g.rating_before != null ? Math.round(g.rating_after) - Math.round(g.rating_before) : null;
-  return h('a', { class: 'game-row', href: href('game', { id: g.id }) },
+  return h('a', { class: 'game-row', href: href('game', { id: g.public_id ?? g.id }) },
     h('span', { class: `stone-icon ${black === name ? 'black' : 'white'}` }),
     h('span', { class: 'opp' }, t('profile.vs', { name: opp ?? '?' })),
     h('span', { class: 'muted pool' }, g.pool ? t(`rule.${g.pool}`) : g.rules?.rule_set ? t(`rule.${g.rules.rule_set}`) : ''),

@@ -21,13 +21,15 @@ export function stonesOf(moves) {
 
 /**
  * Normalises a game record from `GET /api/games/{id}` (docs/protocol.md: moves are stored actions
- * {seq, action, used_ms, at}) into {id, size, moves: string[], black, white, result, rules, live}.
+ * {seq, action, used_ms, at}) into {id, link, size, moves: string[], black, white, result, rules, live}. `link` is the
+ * public id that names the game in URLs (the integer id does not reach private games).
  */
 export function normaliseRecord(g) {
   const name = (p) => (p == null ? null : typeof p === 'string' ? p : p.name);
   const rules = g.rules || {};
   return {
     id: g.id,
+    link: g.public_id ?? g.id,
     room: g.room,
     size: rules.size || 15,
     rules,
@@ -59,7 +61,7 @@ export function render(view, params) {
   };
   const go = (p) => {
     ply = clampPly(p, rec.moves.length);
-    history.replaceState(null, '', href('game', { id: rec.id, ply }));
+    history.replaceState(null, '', href('game', { id: rec.link, ply }));
     draw();
   };
   const controls = h('div', { class: 'replay-controls' },
@@ -87,7 +89,7 @@ export function render(view, params) {
   function drawHead() {
     const r = rec.result;
     const share = async () => {
-      const url = `${location.origin}${location.pathname}${href('game', { id: rec.id, ply })}`;
+      const url = `${location.origin}${location.pathname}${href('game', { id: rec.link, ply })}`;
       try {
         await navigator.clipboard.writeText(url);
         toast(t('room.copied'));

@@ -74,6 +74,25 @@ export function render(view, params, app) {
   const actions = h('div', { class: 'actions', id: 'actions' });
   const movesBox = h('ol', { class: 'movelist', id: 'moves' });
   const chatLog = h('div', { class: 'chatlog', id: 'chat-log' });
+  // The spectators' chat: not room events, so kept here; players see it only when they ask for it.
+  let spectatorChat = [];
+  let showSpectators = false;
+  const spectatorToggle = h('label', { class: 'toggle', id: 'show-spectator-chat' },
+    h('input', { type: 'checkbox', onchange: (e) => {
+      showSpectators = e.target.checked;
+      if (!muted) send({ t: 'show_spectator_chat', room: id, show: showSpectators }).catch(() => {});
+      drawChat();
+    } }),
+    h('span', { 'data-l': 'room.show_spectator_chat' }));
+  // Muting the room hides all of its chat on this page (the spectators' is then not even sent to us).
+  let muted = false;
+  const muteToggle = h('label', { class: 'toggle', id: 'mute-chat' },
+    h('input', { type: 'checkbox', onchange: (e) => {
+      muted = e.target.checked;
+      if (showSpectators && seatOf(room)) send({ t: 'show_spectator_chat', room: id, show: !muted }).catch(() => {});
+      drawChat();
+    } }),
+    h('span', { 'data-l': 'room.mute_chat' }));
   const chatInput = h('input', { type: 'text', maxlength: 500, name: 'chat', autocomplete: 'off' });
   const chatForm = h('form', { class: 'chatform' }, chatInput, h('button', { class: 'btn', type: 'submit' }));
   const info = h('div', { class: 'roominfo' });
@@ -86,7 +105,7 @@ export function render(view, params, app) {
     h('aside', { class: 'side-col' },
       h('div', { class: 'card status' }, info, prompt, actions),
       h('div', { class: 'card' }, h('h3', { 'data-l': 'room.moves' }), movesBox, settingsBox),
-      h('div', { class: 'card chat' }, h('h3', { 'data-l': 'room.chat' }), chatLog, chatForm),
+      h('div', { class: 'card chat' }, h('h3', { 'data-l': 'room.chat' }), muteToggle, spectatorToggle, chatLog, chatForm),
     ),
   );
   mount(view, layout);
@@ -158,6 +177,10 @@ export function render(view, params, app) {
         ),
       ];
     }
+    if (room.state === 'closed') {
+      return [h('div', { class: 'card notice', id: 'room-closed' }, h('p', {}, t('room.closed_expired')),
+        h('a', { class: 'btn', href: '#/' }, t('nav.lobby')))];
+    }
     if (room.state === 'over') {
       const r = room.result;
       return [
@@ -165,6 +188,7 @@ export function render(view, params, app) {
           h('div', { class: 'go-title' }, t('over.title')),
           h('div', { class: 'go-head' }, resultHeadline(r, you)),
           r?.reason === 'aborted' ? null : h('div', { class: 'go-reason' }, r?.winner_name ? `${r.winner_name} · ` : '', reasonText(r)),
+          r?.unrated ? h('div', { class: 'go-unrated muted', id: 'unrated' }, t(`unrated.${r.unrated}`)) : null,
           r?.ratings?.length
             ? h('div', { class: 'go-ratings' }, r.ratings.map((d) => {
                 const diff = Math.round(d.after) - Math.round(d.before);
@@ -172,7 +196,7 @@ export function render(view, params, app) {
                   h('span', { class: diff >= 0 ? 'up' : 'down' }, `${diff >= 0 ? '+' : ''}${diff}`), tierBadge(d.tier, d.tier_code));
               }))
             : null,
-          room.game_id != null ? h('a', { class: 'link', href: href('game', { id: room.game_id }) }, t('room.record')) : null,
+          room.game_id != null ? h('a', { class: 'link', href: href('game', { id: room.record ?? room.game_id }) }, t('room.record')) : null,
         ),
         c.answerRematch ? offerPrompt('rematch', t('room.rematch_requested', { name: name(other(you)) })) : null,
       ];
@@ -234,6 +258,10 @@ export function render(view, params, app) {
       b.push(h('button', { class: 'btn', id: 'offer-draw', disabled: !c.offerDraw, onclick: () => send({ t: 'offer_draw', room: id }).then(() => toast(t('room.offer_sent'))).catch(() => {}) }, t('room.draw')));
       b.push(h('button', { class: 'btn', id: 'takeback', disabled: !c.takeback, onclick: () => send({ t: 'request_takeback', room: id }).then(() => toast(t('room.offer_sent'))).catch(() => {}) }, t('room.takeback')));
       b.push(h('button', { class: 'btn danger', id: 'resign', onclick: () => { if (confirm(t('room.resign_confirm'))) send({ t: 'resign', room: id }).catch(() => {}); } }, t('room.resign')));
+      // Without a clock, a player whose opponent stalls can claim the game once the server's idle time passed.
+      if (room.time_control.kind === 'none' && room.to_act && room.to_act !== seatOf(room)) {
+        b.push(h('button', { class: 'btn', id: 'claim-win', onclick: () => send({ t: 'claim_win', room: id }).catch(() => {}) }, t('room.claim_win')));
+      }
     }
     if (room.state === 'over') {
       b.push(h('button', { class: 'btn primary', id: 'rematch', disabled: !c.rematch, onclick: () => send({ t: 'offer_rematch', room: id }).catch(() => {}) }, c.rematch ? t('room.rematch') : t('room.rematch_offered')));
@@ -254,7 +282,18 @@ export function render(view, params, app) {
   }
 
   function drawChat() {
-    mount(chatLog, room.chat.map((m) => h('div', { class: `msg${m.spectator ? ' spec' : ''}` }, h('b', {}, m.from), ' ', m.text)));
+    const seated = Boolean(seatOf(room));
+    spectatorToggle.hidden = !seated || muted;
+    if (muted) {
+      mount(chatLog, h('p', { class: 'muted', id: 'chat-muted' }, t('room.chat_muted')));
+      return;
+    }
+    const lines = room.chat.map((m) => h('div', { class: 'msg' }, h('b', {}, m.from), ' ', m.text));
+    // Players' and spectators' chat are kept apart; the spectators' comes below, marked as theirs.
+    if (!seated || showSpectators) {
+      for (const m of spectatorChat) lines.push(h('div', { class: 'msg spec' }, h('b', {}, m.from), ' ', m.text));
+    }
+    mount(chatLog, lines);
     chatLog.scrollTop = chatLog.scrollHeight;
   }
 
@@ -354,10 +393,18 @@ export function render(view, params, app) {
   const offs = [
     conn.on('room', (m) => {
       // A resync snapshot replaces the game state but keeps the chat we already have.
-      if (m.room.id === id) setRoom({ ...fromSnapshot(m.room, conn.you?.id, performance.now()), chat: room?.chat || [] });
+      if (m.room.id !== id) return;
+      setRoom({ ...fromSnapshot(m.room, conn.you?.id, performance.now()), chat: room?.chat || [] });
+      // The choice belongs to the connection: a new one (after a reconnect) is told again.
+      if (showSpectators && !muted && seatOf(room)) conn.request({ t: 'show_spectator_chat', room: id, show: true }).catch(() => {});
     }),
     conn.on('event', (m) => {
       if (m.room === id && room) setRoom(applyEvent(room, m.version, m.event, performance.now()));
+    }),
+    conn.on('spectator_chat', (m) => {
+      if (m.room !== id || !room) return;
+      spectatorChat = [...spectatorChat, { from: m.from, text: m.text }].slice(-100);
+      drawChat();
     }),
     conn.on('catch_up', (m) => {
       if (m.room === id && room) setRoom(applyCatchUp(room, m.events, performance.now()));
