@@ -16,6 +16,8 @@ const CENTRE: usize = 5;
 pub(crate) struct LineInfo(u16);
 
 impl LineInfo {
+    /// Nothing on this line: the answer of every window with fewer than two black stones.
+    pub(crate) const NONE: LineInfo = LineInfo(0);
     const FIVE: u16 = 1;
     const OVERLINE: u16 = 2;
     const FOUR_SHIFT: u16 = 2;
