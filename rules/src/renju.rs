@@ -12,7 +12,7 @@
 use std::fmt;
 
 use crate::board::PAD;
-use crate::pattern::{line_info, LineInfo, WINDOW};
+use crate::pattern::{line_info, LineInfo, Lines, WINDOW};
 use crate::point::MAX_SIZE;
 use crate::{Board, Color, Point};
 
@@ -120,23 +120,16 @@ fn judge_black_at(board: &mut Board, p: Point, depth: u8, reach: &mut u8) -> Bla
 
 /// The verdict from the line answers alone, or `None` when two or more lines offer a three to be checked.
 /// A five wins over everything; then overline, double-four, and fewer than two threes is free.
+#[inline]
 fn verdict_local(infos: &[LineInfo; 4]) -> Option<BlackMove> {
-    let mut fours = 0;
-    let mut overline = false;
-    let mut three_lines = 0;
-    for info in infos {
-        if info.five() {
-            return Some(BlackMove::Five);
-        }
-        overline |= info.overline();
-        fours += info.fours();
-        three_lines += (info.three_points() != 0) as u32;
-    }
-    if overline {
+    let lines = Lines::of(infos);
+    if lines.five() {
+        Some(BlackMove::Five)
+    } else if lines.overline() {
         Some(BlackMove::Forbidden(ForbiddenKind::Overline))
-    } else if fours >= 2 {
+    } else if lines.fours() >= 2 {
         Some(BlackMove::Forbidden(ForbiddenKind::DoubleFour))
-    } else if three_lines < 2 {
+    } else if lines.three_lines() < 2 {
         Some(BlackMove::Free)
     } else {
         None
@@ -429,23 +422,25 @@ impl ForbiddenSet {
             // The line's masks are the same for every point on it: read them once.
             let (line, pos) = self.board.line_pos(p, d);
             let black = self.board.mask(Color::Black, d, line);
+            let white = self.board.mask(Color::White, d, line);
+            let valid = self.board.valid(d, line);
             // With fewer than two black stones on the line before and after the change, every answer on it is
             // nothing, both times (and `p` itself has none, empty or not).
             if (black | 1 << (pos + PAD)).count_ones() < 2 {
                 continue;
             }
-            let white = self.board.mask(Color::White, d, line);
-            let valid = self.board.valid(d, line);
-            let blocked = white | !valid;
-            let empty = ((valid & !(black | white)) >> pos) & WINDOW_MASK;
+            let empty = valid & !(black | white);
             // Bit j of the window is the point j - 5 cells from `p` along the line; bits off the board are clear.
-            let mut cells = (valid >> pos) & WINDOW_MASK;
+            // An occupied point other than `p` was occupied before too and has no answers: only the empty ones
+            // and `p` are computed again.
+            let mut cells = ((empty >> pos) & WINDOW_MASK) | 1 << 5;
+            let blocked = white | !valid;
             while cells != 0 {
                 let j = cells.trailing_zeros();
                 cells &= cells - 1;
                 let q = (centre as isize + (j as isize - 5) * step) as usize;
-                let info = if empty & (1 << j) != 0 {
-                    let shift = pos + j - 5;
+                let shift = pos + j - 5;
+                let info = if empty & (1 << (shift + PAD)) != 0 {
                     line_info(
                         (black >> shift) & WINDOW_MASK,
                         (blocked >> shift) & WINDOW_MASK,
