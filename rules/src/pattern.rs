@@ -31,19 +31,19 @@ impl LineInfo {
     }
 
     /// Exactly five through the centre.
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn five(self) -> bool {
         self.0 & Self::FIVE != 0
     }
 
     /// Six or more through the centre.
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn overline(self) -> bool {
         self.0 & Self::OVERLINE != 0
     }
 
     /// Fours through the centre on this line (0, 1 or 2: a line holds at most two).
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn fours(self) -> u32 {
         ((self.0 >> Self::FOUR_SHIFT) & 3) as u32
     }

@@ -194,11 +194,14 @@ fn may_matter(board: &Board, p: Point) -> bool {
 /// Every empty point where black may not play, with the restriction it breaks, in board order (bottom row
 /// first). Points where black makes exactly five are never forbidden.
 pub fn forbidden_points(board: &Board) -> Vec<(Point, ForbiddenKind)> {
-    // First find, line by line, the empty points that could matter (see `may_matter`): a bit-sliced counter of
-    // the black stones within five cells, on lines that hold two black stones or more. Most lines hold fewer.
-    const STRONG: u8 = 0x10;
+    // Line by line, the answers of the empty points with two black stones or more within five cells (a
+    // bit-sliced count), on lines that hold two or more: the only answers that are not nothing (see `line_info`).
+    // Most lines hold fewer. Then every point with an answer gets its verdict, in board order.
     let n = board.size() as usize;
-    let mut score = [0u8; 361];
+    let mut infos = [[LineInfo::NONE; 4]; CELLS];
+    let mut answered = [0u64; WORDS];
+    // `d` picks the board's masks as well as the answer's slot.
+    #[allow(clippy::needless_range_loop)]
     for d in 0..4 {
         let lines = if d < 2 { n } else { 2 * n - 1 };
         for line in 0..lines {
@@ -206,37 +209,45 @@ pub fn forbidden_points(board: &Board) -> Vec<(Point, ForbiddenKind)> {
             if black.count_ones() < 2 {
                 continue;
             }
-            let empty = board.valid(d, line) & !black & !board.mask(Color::White, d, line);
-            let (mut c0, mut c1, mut c2) = (0u32, 0u32, 0u32);
+            let white = board.mask(Color::White, d, line);
+            let valid = board.valid(d, line);
+            let blocked = white | !valid;
+            let (mut one, mut two) = (0u32, 0u32);
             for k in 1..=5 {
                 for shifted in [black << k, black >> k] {
-                    let carry0 = c0 & shifted;
-                    c0 ^= shifted;
-                    let carry1 = c1 & carry0;
-                    c1 ^= carry0;
-                    c2 |= carry1;
+                    two |= one & shifted;
+                    one |= shifted;
                 }
             }
-            let strong = c2 & empty;
-            let mut two = (c1 | c2) & empty;
-            while two != 0 {
-                let bit = two.trailing_zeros();
-                two &= two - 1;
-                let p = board.point_at(d, line, bit - PAD);
-                let i = p.y() as usize * n + p.x() as usize;
-                score[i] += 1;
-                if strong & (1 << bit) != 0 {
-                    score[i] |= STRONG;
+            let mut points = two & valid & !black & !white;
+            while points != 0 {
+                let pos = points.trailing_zeros() - PAD;
+                points &= points - 1;
+                let info = line_info((black >> pos) & WINDOW_MASK, (blocked >> pos) & WINDOW_MASK);
+                if !info.is_empty() {
+                    let i = cell(board.point_at(d, line, pos));
+                    infos[i][d] = info;
+                    answered[i / 64] |= 1 << (i % 64);
                 }
             }
         }
     }
     let mut scratch = None;
     let mut out = Vec::new();
-    for (i, &s) in score[..n * n].iter().enumerate() {
-        if s & 0x0f >= 2 || s & STRONG != 0 {
-            let p = Point::new((i % n) as u8, (i / n) as u8).expect("on the board");
-            if let BlackMove::Forbidden(kind) = judge_black_on(board, &mut scratch, p) {
+    for (w, &word) in answered.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let i = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let p = point_of(i);
+            let verdict = match verdict_local(&infos[i]) {
+                Some(local) => local,
+                None => {
+                    let scratch = scratch.get_or_insert_with(|| board.clone());
+                    count_threes(scratch, p, &infos[i], 1, &mut 1)
+                }
+            };
+            if let BlackMove::Forbidden(kind) = verdict {
                 out.push((p, kind));
             }
         }
