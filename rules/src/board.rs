@@ -237,12 +237,19 @@ impl Board {
     /// Length of the unbroken run of `color` through `p` along direction `d`, counting `p` itself as that colour.
     #[inline]
     pub fn run_through(&self, p: Point, d: Direction, color: Color) -> u32 {
+        let (down, up) = self.run_ends(p, d, color);
+        1 + up + down
+    }
+
+    /// How many stones of `color` follow `p` along `d` unbroken: `(before, after)` it in line order.
+    #[inline]
+    pub(crate) fn run_ends(&self, p: Point, d: Direction, color: Color) -> (u32, u32) {
         let (line, pos) = self.line_pos(p, d as usize);
         let bit = pos + PAD;
         let m = self.mask(color, d as usize, line) | (1 << bit);
         let up = (!(m >> bit)).trailing_zeros() - 1;
         let down = (!(m << (31 - bit))).leading_zeros() - 1;
-        1 + up + down
+        (down, up)
     }
 
     /// The points of the run of `color` through `p` along `d` (with `p` counted as that colour), in line order.
