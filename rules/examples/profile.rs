@@ -7,8 +7,10 @@
 //! ```
 //! MODE is `replay` (every game stone by stone into a kept forbidden set, from a fresh set), `whole` (every
 //! position's board from its moves, then its forbidden points), `fresh` (fresh sets only), `undo` (every game
-//! replayed into a kept set, then taken back stone by stone) or `game` (every game replayed with `Game::apply`
-//! and taken back with `Game::undo`). It prints a checksum so that the work is not optimised away.
+//! replayed into a kept set, then taken back stone by stone), `game` (every game replayed with `Game::apply`
+//! and taken back with `Game::undo`) or `step` (the search step of the benchmarks: in every position of 12 to
+//! 60 stones, its last stone applied to the game and to a kept set, and both taken back, ten times a round).
+//! It prints a checksum so that the work is not optimised away.
 
 use std::hint::black_box;
 
@@ -43,6 +45,37 @@ fn main() {
     rules::warm_up();
     let all = positions();
     let mut n = 0usize;
+    if mode == "step" {
+        let mut cases: Vec<(Game, renju::ForbiddenSet, Point, Color)> = all
+            .iter()
+            .filter(|m| m.iter().all(Option::is_some) && (13..=61).contains(&m.len()))
+            .filter_map(|moves| {
+                let moves: Vec<Point> = moves.iter().flatten().copied().collect();
+                let (last, before) = moves.split_last()?;
+                let actions: Vec<Action> = before.iter().map(|&p| Action::place(p)).collect();
+                let g = Game::from_actions(Rules::renju(ForbiddenPolicy::Claim), &actions).ok()?;
+                let mut after = g.clone();
+                after.apply(Action::place(*last)).ok()?;
+                if after.status().is_over() {
+                    return None;
+                }
+                let color = g.to_act()?;
+                let set = renju::ForbiddenSet::new(g.board().clone());
+                Some((g, set, *last, color))
+            })
+            .collect();
+        for _ in 0..rounds * 10 {
+            for (g, set, p, color) in cases.iter_mut() {
+                g.apply(Action::place(*p)).expect("a legal move");
+                set.place(*p, *color);
+                n += set.kind_at(*p).is_some() as usize;
+                g.undo();
+                set.remove(*p);
+            }
+        }
+        println!("step x{rounds}: {} cases, checksum {n}", cases.len());
+        return;
+    }
     for _ in 0..rounds {
         for moves in &all {
             match mode {

@@ -186,13 +186,15 @@ fn evaluate(cells: &mut [Cell; WINDOW]) -> u16 {
     info
 }
 
-struct Tables {
+/// The precomputed answers (see the module comment).
+pub(crate) struct Tables {
     /// Base-3 value of an 11-bit mask (each set bit counts 3^k).
     ternary: [u32; 1 << WINDOW],
     infos: Vec<LineInfo>,
 }
 
-fn tables() -> &'static Tables {
+/// The tables, built on first use. A caller that reads many windows in a row takes them once.
+pub(crate) fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| {
         let mut ternary = [0u32; 1 << WINDOW];
@@ -230,14 +232,21 @@ fn tables() -> &'static Tables {
 /// centre must be empty in both.
 #[inline]
 pub(crate) fn line_info(black: u32, blocked: u32) -> LineInfo {
-    // Every shape needs the centre and at least two more black stones (a three: those, and one more to make a
-    // straight four); most windows have fewer, and need no table.
-    if black.count_ones() < 2 {
-        return LineInfo(0);
+    tables().info(black, blocked)
+}
+
+impl Tables {
+    /// [`line_info`] with the tables in hand.
+    #[inline]
+    pub(crate) fn info(&self, black: u32, blocked: u32) -> LineInfo {
+        // Every shape needs the centre and at least two more black stones (a three: those, and one more to make
+        // a straight four); most windows have fewer, and need no table.
+        if black.count_ones() < 2 {
+            return LineInfo(0);
+        }
+        let idx = self.ternary[black as usize] + 2 * self.ternary[blocked as usize];
+        self.infos[idx as usize]
     }
-    let t = tables();
-    let idx = t.ternary[black as usize] + 2 * t.ternary[blocked as usize];
-    t.infos[idx as usize]
 }
 
 /// Builds the tables now rather than on first use.

@@ -12,7 +12,7 @@
 use std::fmt;
 
 use crate::board::PAD;
-use crate::pattern::{line_info, LineInfo, Lines, WINDOW};
+use crate::pattern::{line_info, tables, LineInfo, Lines, WINDOW};
 use crate::point::MAX_SIZE;
 use crate::{Board, Color, Point};
 
@@ -429,6 +429,7 @@ impl ForbiddenSet {
         // reach; each once.
         let mut judge = [0u64; WORDS];
         judge[centre / 64] |= 1 << (centre % 64);
+        let patterns = tables();
         for (d, step) in STEP.into_iter().enumerate() {
             // The line's masks are the same for every point on it: read them once.
             let (line, pos) = self.board.line_pos(p, d);
@@ -441,24 +442,27 @@ impl ForbiddenSet {
                 continue;
             }
             let empty = valid & !(black | white);
+            let blocked = white | !valid;
+            // `p` itself: placed, it has no answers; emptied, it has the window's.
+            let own = if empty & (1 << (pos + PAD)) != 0 {
+                patterns.info((black >> pos) & WINDOW_MASK, (blocked >> pos) & WINDOW_MASK)
+            } else {
+                LineInfo::NONE
+            };
+            self.infos[centre][d] = own;
             // Bit j of the window is the point j - 5 cells from `p` along the line; bits off the board are clear.
             // An occupied point other than `p` was occupied before too and has no answers: only the empty ones
-            // and `p` are computed again.
-            let mut cells = ((empty >> pos) & WINDOW_MASK) | 1 << 5;
-            let blocked = white | !valid;
+            // are computed again.
+            let mut cells = (empty >> pos) & WINDOW_MASK & !(1 << 5);
             while cells != 0 {
                 let j = cells.trailing_zeros();
                 cells &= cells - 1;
                 let q = (centre as isize + (j as isize - 5) * step) as usize;
                 let shift = pos + j - 5;
-                let info = if empty & (1 << (shift + PAD)) != 0 {
-                    line_info(
-                        (black >> shift) & WINDOW_MASK,
-                        (blocked >> shift) & WINDOW_MASK,
-                    )
-                } else {
-                    LineInfo::NONE
-                };
+                let info = patterns.info(
+                    (black >> shift) & WINDOW_MASK,
+                    (blocked >> shift) & WINDOW_MASK,
+                );
                 let slot = &mut self.infos[q][d];
                 if *slot != info {
                     *slot = info;
