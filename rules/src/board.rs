@@ -112,6 +112,7 @@ impl std::fmt::Debug for Board {
 
 impl Board {
     /// An empty board of the given side (at most 19).
+    #[inline]
     pub fn new(size: u8) -> Board {
         assert!(
             (5..=crate::point::MAX_SIZE).contains(&size),

@@ -327,6 +327,9 @@ pub struct ForbiddenSet {
 
 impl ForbiddenSet {
     /// The forbidden points of a board.
+    // Inlined so that the set is built where the caller keeps it, not built and then copied there (the copy
+    // cost as much as the zeros).
+    #[inline]
     pub fn new(board: Board) -> ForbiddenSet {
         let mut set = ForbiddenSet {
             board,
@@ -337,9 +340,15 @@ impl ForbiddenSet {
         };
         // Only lines with two black stones or more have an answer anywhere (see `line_info`); an empty board
         // (the common start) has none, and its set is the zeros above.
-        if set.board.stone_count() == 0 {
-            return set;
+        if set.board.stone_count() != 0 {
+            set.answer_all();
         }
+        set
+    }
+
+    /// Computes the answers and verdicts of a set of zeros from its board.
+    fn answer_all(&mut self) {
+        let set = self;
         let n = set.board.size() as usize;
         let mut judge = [0u64; WORDS];
         for d in 0..4 {
@@ -367,7 +376,6 @@ impl ForbiddenSet {
             }
         }
         set.judge_all(&judge);
-        set
     }
 
     /// Judges every point of a bit set.
