@@ -44,18 +44,52 @@ impl Direction {
 
 /// A board of stones. Any arrangement is allowed here (it describes positions, not games); a [`crate::Game`]
 /// owns the board of a game being played and keeps it legal.
+///
+/// The stones are kept only as line masks (the horizontal ones double as the cells), so that a board is 1.2 KB to
+/// clear or copy; which points are on the board depends on the side alone and is read from a table made at
+/// compile time.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Board {
     size: u8,
     stones: u16,
-    cells: [u8; 361],
     /// `masks[color][dir][line]`, bit `pos + PAD` set where that colour has a stone.
     masks: [[[u32; LINES]; 4]; 2],
-    /// `valid[dir][line]`, bit `pos + PAD` set where the line is on the board.
-    valid: [[u32; LINES]; 4],
 }
 
-const EMPTY: u8 = 0;
+/// The masks of the points of every line that are on a board of side `size`: `valid[dir][line]`, bit `pos + PAD`.
+const fn valid_masks(size: u32) -> [[u32; LINES]; 4] {
+    let n = size;
+    let mut valid = [[0u32; LINES]; 4];
+    let full = ((1u32 << n) - 1) << PAD;
+    let mut line = 0;
+    while line < n {
+        valid[0][line as usize] = full;
+        valid[1][line as usize] = full;
+        line += 1;
+    }
+    line = 0;
+    while line < 2 * n - 1 {
+        // On both diagonal families x runs from max(0, line - n + 1) to min(n - 1, line).
+        let lo = line.saturating_sub(n - 1);
+        let hi = if line < n - 1 { line } else { n - 1 };
+        let mask = ((1u32 << (hi - lo + 1)) - 1) << (lo + PAD);
+        valid[2][line as usize] = mask;
+        valid[3][line as usize] = mask;
+        line += 1;
+    }
+    valid
+}
+
+/// [`valid_masks`] of every side from 5 to 19, indexed by `side - 5`.
+static VALID: [[[u32; LINES]; 4]; 15] = {
+    let mut all = [[[0u32; LINES]; 4]; 15];
+    let mut k = 0;
+    while k < 15 {
+        all[k] = valid_masks(k as u32 + 5);
+        k += 1;
+    }
+    all
+};
 
 impl std::fmt::Debug for Board {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -78,30 +112,16 @@ impl std::fmt::Debug for Board {
 
 impl Board {
     /// An empty board of the given side (at most 19).
+    #[inline]
     pub fn new(size: u8) -> Board {
         assert!(
             (5..=crate::point::MAX_SIZE).contains(&size),
             "board side {size} out of range"
         );
-        let n = size as u32;
-        let mut valid = [[0u32; LINES]; 4];
-        let full = ((1u32 << n) - 1) << PAD;
-        valid[0][..n as usize].fill(full);
-        valid[1][..n as usize].fill(full);
-        for line in 0..(2 * n - 1) {
-            // On both diagonal families x runs from max(0, line - n + 1) to min(n - 1, line).
-            let lo = line.saturating_sub(n - 1);
-            let hi = line.min(n - 1);
-            let mask = ((1u32 << (hi - lo + 1)) - 1) << (lo + PAD);
-            valid[2][line as usize] = mask;
-            valid[3][line as usize] = mask;
-        }
         Board {
             size,
             stones: 0,
-            cells: [EMPTY; 361],
             masks: [[[0; LINES]; 4]; 2],
-            valid,
         }
     }
 
@@ -125,25 +145,29 @@ impl Board {
         p.x() < self.size && p.y() < self.size
     }
 
-    fn index(&self, p: Point) -> usize {
-        p.y() as usize * self.size as usize + p.x() as usize
-    }
-
     /// The stone on a point, if any. Points off the board are empty.
+    #[inline]
     pub fn get(&self, p: Point) -> Option<Color> {
         if !self.contains(p) {
             return None;
         }
-        match self.cells[self.index(p)] {
-            1 => Some(Color::Black),
-            2 => Some(Color::White),
-            _ => None,
+        let bit = 1 << (p.x() as u32 + PAD);
+        let row = p.y() as usize;
+        if self.masks[0][0][row] & bit != 0 {
+            Some(Color::Black)
+        } else if self.masks[1][0][row] & bit != 0 {
+            Some(Color::White)
+        } else {
+            None
         }
     }
 
     /// Whether the point is on the board and empty.
+    #[inline]
     pub fn is_empty_at(&self, p: Point) -> bool {
-        self.contains(p) && self.cells[self.index(p)] == EMPTY
+        let bit = 1 << (p.x() as u32 + PAD);
+        let row = p.y() as usize;
+        self.contains(p) && (self.masks[0][0][row] | self.masks[1][0][row]) & bit == 0
     }
 
     /// `(line, pos)` of a point along a direction.
@@ -180,7 +204,7 @@ impl Board {
     /// The mask of points of a line that are on the board.
     #[inline]
     pub(crate) fn valid(&self, d: usize, line: usize) -> u32 {
-        self.valid[d][line]
+        VALID[self.size as usize - 5][d][line]
     }
 
     /// Puts a stone on an empty point of the board.
@@ -189,8 +213,6 @@ impl Board {
     /// When the point is off the board or occupied: callers check first ([`Board::is_empty_at`]).
     pub fn place(&mut self, p: Point, color: Color) {
         assert!(self.is_empty_at(p), "place on {p}: not an empty point");
-        let i = self.index(p);
-        self.cells[i] = 1 + color as u8;
         self.stones += 1;
         for d in 0..4 {
             let (line, pos) = self.line_pos(p, d);
@@ -206,8 +228,6 @@ impl Board {
         let color = self
             .get(p)
             .unwrap_or_else(|| panic!("remove from {p}: no stone"));
-        let i = self.index(p);
-        self.cells[i] = EMPTY;
         self.stones -= 1;
         for d in 0..4 {
             let (line, pos) = self.line_pos(p, d);
@@ -218,12 +238,19 @@ impl Board {
     /// Length of the unbroken run of `color` through `p` along direction `d`, counting `p` itself as that colour.
     #[inline]
     pub fn run_through(&self, p: Point, d: Direction, color: Color) -> u32 {
+        let (down, up) = self.run_ends(p, d, color);
+        1 + up + down
+    }
+
+    /// How many stones of `color` follow `p` along `d` unbroken: `(before, after)` it in line order.
+    #[inline]
+    pub(crate) fn run_ends(&self, p: Point, d: Direction, color: Color) -> (u32, u32) {
         let (line, pos) = self.line_pos(p, d as usize);
         let bit = pos + PAD;
         let m = self.mask(color, d as usize, line) | (1 << bit);
         let up = (!(m >> bit)).trailing_zeros() - 1;
         let down = (!(m << (31 - bit))).leading_zeros() - 1;
-        1 + up + down
+        (down, up)
     }
 
     /// The points of the run of `color` through `p` along `d` (with `p` counted as that colour), in line order.

@@ -343,39 +343,51 @@ impl Game {
     }
 
     /// The winning line `color` would make with a stone on the empty point `p`.
+    #[inline]
     fn winning_line(&self, color: Color, p: Point) -> Option<Line> {
-        Direction::ALL.into_iter().find_map(|d| {
-            let len = self.board.run_through(p, d, color);
-            self.rules.is_winning_run(color, len).then(|| {
+        for d in Direction::ALL {
+            let (before, after) = self.board.run_ends(p, d, color);
+            let len = 1 + before + after;
+            if len >= 5 && self.rules.is_winning_run(color, len) {
                 let (dx, dy) = d.step();
-                let mut start = p;
-                while let Some(q) = start.offset(-dx, -dy, self.rules.size()) {
-                    if self.board.get(q) != Some(color) {
-                        break;
-                    }
-                    start = q;
-                }
-                Line {
+                let back = before as i32;
+                let start = p
+                    .offset(-back * dx, -back * dy, self.rules.size())
+                    .expect("a run stays on the board");
+                return Some(Line {
                     start,
                     direction: d,
                     len: len as u8,
-                }
-            })
-        })
+                });
+            }
+        }
+        None
     }
 
     /// Puts a stone of `color` on an empty point after the rule checks, and moves the game on.
     fn place(&mut self, color: Color, point: Point) -> Result<Event, IllegalAction> {
         let mut forbidden = None;
+        // Under Renju black wins only with exactly five, which the judgement of the point already tells: the
+        // winning line is looked for only then.
+        let mut may_win = true;
         if color == Color::Black && self.rules.restricts_black() {
-            if let BlackMove::Forbidden(kind) = renju::judge_black(&mut self.board, point) {
-                if self.rules.forbidden_policy() == ForbiddenPolicy::Reject {
-                    return Err(IllegalAction::Forbidden(kind));
+            match renju::judge_black(&mut self.board, point) {
+                BlackMove::Forbidden(kind) => {
+                    if self.rules.forbidden_policy() == ForbiddenPolicy::Reject {
+                        return Err(IllegalAction::Forbidden(kind));
+                    }
+                    forbidden = Some(kind);
+                    may_win = false;
                 }
-                forbidden = Some(kind);
+                BlackMove::Free => may_win = false,
+                BlackMove::Five => {}
             }
         }
-        let win = self.winning_line(color, point);
+        let win = if may_win {
+            self.winning_line(color, point)
+        } else {
+            None
+        };
         self.board.place(point, color);
         self.moves.push(point);
         let ply = self.moves.len();

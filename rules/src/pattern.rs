@@ -16,6 +16,8 @@ const CENTRE: usize = 5;
 pub(crate) struct LineInfo(u16);
 
 impl LineInfo {
+    /// Nothing on this line: the answer of every window with fewer than two black stones.
+    pub(crate) const NONE: LineInfo = LineInfo(0);
     const FIVE: u16 = 1;
     const OVERLINE: u16 = 2;
     const FOUR_SHIFT: u16 = 2;
@@ -29,19 +31,19 @@ impl LineInfo {
     }
 
     /// Exactly five through the centre.
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn five(self) -> bool {
         self.0 & Self::FIVE != 0
     }
 
     /// Six or more through the centre.
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn overline(self) -> bool {
         self.0 & Self::OVERLINE != 0
     }
 
     /// Fours through the centre on this line (0, 1 or 2: a line holds at most two).
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn fours(self) -> u32 {
         ((self.0 >> Self::FOUR_SHIFT) & 3) as u32
     }
@@ -51,6 +53,56 @@ impl LineInfo {
     #[inline]
     pub(crate) fn three_points(self) -> u32 {
         ((self.0 >> Self::THREE_SHIFT) & (0x7f << 2)) as u32
+    }
+}
+
+/// The four line answers of a point as one word, a 16-bit lane each, so that a verdict reads the four lines at
+/// once instead of one by one.
+#[derive(Clone, Copy)]
+pub(crate) struct Lines(u64);
+
+impl Lines {
+    /// One in every lane.
+    const LANES: u64 = 0x0001_0001_0001_0001;
+
+    /// The answers of the four lines through a point.
+    #[inline]
+    pub(crate) fn of(infos: &[LineInfo; 4]) -> Lines {
+        Lines(
+            infos[0].0 as u64
+                | (infos[1].0 as u64) << 16
+                | (infos[2].0 as u64) << 32
+                | (infos[3].0 as u64) << 48,
+        )
+    }
+
+    /// Some line makes exactly five.
+    #[inline]
+    pub(crate) fn five(self) -> bool {
+        self.0 & (LineInfo::FIVE as u64 * Self::LANES) != 0
+    }
+
+    /// Some line makes an overline.
+    #[inline]
+    pub(crate) fn overline(self) -> bool {
+        self.0 & (LineInfo::OVERLINE as u64 * Self::LANES) != 0
+    }
+
+    /// Fours on all four lines together.
+    #[inline]
+    pub(crate) fn fours(self) -> u32 {
+        // Each lane holds at most 2 (in 2 bits); the multiplication adds the four lanes into the top one.
+        ((((self.0 >> LineInfo::FOUR_SHIFT) & (3 * Self::LANES)).wrapping_mul(Self::LANES)) >> 48)
+            as u32
+    }
+
+    /// How many lines offer a three.
+    #[inline]
+    pub(crate) fn three_lines(self) -> u32 {
+        // The three points of a lane lie in its bits 4..=10: adding 0x7ff carries into bit 11 exactly when one
+        // is set, and never out of the lane.
+        let threes = self.0 & (0x7f0 * Self::LANES);
+        (((threes + 0x7ff * Self::LANES) >> 11) & Self::LANES).count_ones()
     }
 }
 
@@ -134,13 +186,15 @@ fn evaluate(cells: &mut [Cell; WINDOW]) -> u16 {
     info
 }
 
-struct Tables {
+/// The precomputed answers (see the module comment).
+pub(crate) struct Tables {
     /// Base-3 value of an 11-bit mask (each set bit counts 3^k).
     ternary: [u32; 1 << WINDOW],
     infos: Vec<LineInfo>,
 }
 
-fn tables() -> &'static Tables {
+/// The tables, built on first use. A caller that reads many windows in a row takes them once.
+pub(crate) fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| {
         let mut ternary = [0u32; 1 << WINDOW];
@@ -178,14 +232,21 @@ fn tables() -> &'static Tables {
 /// centre must be empty in both.
 #[inline]
 pub(crate) fn line_info(black: u32, blocked: u32) -> LineInfo {
-    // Every shape needs the centre and at least two more black stones (a three: those, and one more to make a
-    // straight four); most windows have fewer, and need no table.
-    if black.count_ones() < 2 {
-        return LineInfo(0);
+    tables().info(black, blocked)
+}
+
+impl Tables {
+    /// [`line_info`] with the tables in hand.
+    #[inline]
+    pub(crate) fn info(&self, black: u32, blocked: u32) -> LineInfo {
+        // Every shape needs the centre and at least two more black stones (a three: those, and one more to make
+        // a straight four); most windows have fewer, and need no table.
+        if black.count_ones() < 2 {
+            return LineInfo(0);
+        }
+        let idx = self.ternary[black as usize] + 2 * self.ternary[blocked as usize];
+        self.infos[idx as usize]
     }
-    let t = tables();
-    let idx = t.ternary[black as usize] + 2 * t.ternary[blocked as usize];
-    t.infos[idx as usize]
 }
 
 /// Builds the tables now rather than on first use.
@@ -209,6 +270,36 @@ mod tests {
             }
         }
         line_info(b, o)
+    }
+
+    #[test]
+    fn the_four_lines_read_at_once_agree_with_each_line() {
+        let windows = [
+            "...XX_XX...",
+            "..XXX_XX...",
+            "..X.X_X.X..",
+            "...XX_.X...",
+            "....._XX...",
+            "...X._X....",
+            "...O._XX...",
+            "..........X",
+            ".XX.X_.XX..",
+        ];
+        for a in windows {
+            for b in windows {
+                for c in windows {
+                    for d in windows {
+                        let infos = [info(a), info(b), info(c), info(d)];
+                        let lines = Lines::of(&infos);
+                        assert_eq!(lines.five(), infos.iter().any(|i| i.five()));
+                        assert_eq!(lines.overline(), infos.iter().any(|i| i.overline()));
+                        assert_eq!(lines.fours(), infos.iter().map(|i| i.fours()).sum::<u32>());
+                        let threes = infos.iter().filter(|i| i.three_points() != 0).count();
+                        assert_eq!(lines.three_lines(), threes as u32);
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -12,7 +12,8 @@
 use std::fmt;
 
 use crate::board::PAD;
-use crate::pattern::{line_info, LineInfo, WINDOW};
+use crate::pattern::{line_info, tables, LineInfo, Lines, WINDOW};
+use crate::point::MAX_SIZE;
 use crate::{Board, Color, Point};
 
 /// Which Renju restriction a black move breaks. When several apply, the first of this order is named.
@@ -90,11 +91,13 @@ fn verdict(board: &mut Board, p: Point, infos: &[LineInfo; 4]) -> (BlackMove, Op
     }
 }
 
+#[inline]
 fn line_infos(board: &Board, p: Point) -> [LineInfo; 4] {
-    std::array::from_fn(|d| {
+    let info = |d| {
         let (b, o) = window(board, p, d);
         line_info(b, o)
-    })
+    };
+    [info(0), info(1), info(2), info(3)]
 }
 
 /// Judges a black stone on the empty point `p`. The board is used as scratch space for the recursive three
@@ -117,23 +120,16 @@ fn judge_black_at(board: &mut Board, p: Point, depth: u8, reach: &mut u8) -> Bla
 
 /// The verdict from the line answers alone, or `None` when two or more lines offer a three to be checked.
 /// A five wins over everything; then overline, double-four, and fewer than two threes is free.
+#[inline]
 fn verdict_local(infos: &[LineInfo; 4]) -> Option<BlackMove> {
-    let mut fours = 0;
-    let mut overline = false;
-    let mut three_lines = 0;
-    for info in infos {
-        if info.five() {
-            return Some(BlackMove::Five);
-        }
-        overline |= info.overline();
-        fours += info.fours();
-        three_lines += (info.three_points() != 0) as u32;
-    }
-    if overline {
+    let lines = Lines::of(infos);
+    if lines.five() {
+        Some(BlackMove::Five)
+    } else if lines.overline() {
         Some(BlackMove::Forbidden(ForbiddenKind::Overline))
-    } else if fours >= 2 {
+    } else if lines.fours() >= 2 {
         Some(BlackMove::Forbidden(ForbiddenKind::DoubleFour))
-    } else if three_lines < 2 {
+    } else if lines.three_lines() < 2 {
         Some(BlackMove::Free)
     } else {
         None
@@ -198,11 +194,14 @@ fn may_matter(board: &Board, p: Point) -> bool {
 /// Every empty point where black may not play, with the restriction it breaks, in board order (bottom row
 /// first). Points where black makes exactly five are never forbidden.
 pub fn forbidden_points(board: &Board) -> Vec<(Point, ForbiddenKind)> {
-    // First find, line by line, the empty points that could matter (see `may_matter`): a bit-sliced counter of
-    // the black stones within five cells, on lines that hold two black stones or more. Most lines hold fewer.
-    const STRONG: u8 = 0x10;
+    // Line by line, the answers of the empty points with two black stones or more within five cells (a
+    // bit-sliced count), on lines that hold two or more: the only answers that are not nothing (see `line_info`).
+    // Most lines hold fewer. Then every point with an answer gets its verdict, in board order.
     let n = board.size() as usize;
-    let mut score = [0u8; 361];
+    let mut infos = [[LineInfo::NONE; 4]; CELLS];
+    let mut answered = [0u64; WORDS];
+    // `d` picks the board's masks as well as the answer's slot.
+    #[allow(clippy::needless_range_loop)]
     for d in 0..4 {
         let lines = if d < 2 { n } else { 2 * n - 1 };
         for line in 0..lines {
@@ -210,38 +209,45 @@ pub fn forbidden_points(board: &Board) -> Vec<(Point, ForbiddenKind)> {
             if black.count_ones() < 2 {
                 continue;
             }
-            let empty = board.valid(d, line) & !black & !board.mask(Color::White, d, line);
-            let (mut c0, mut c1, mut c2) = (0u32, 0u32, 0u32);
+            let white = board.mask(Color::White, d, line);
+            let valid = board.valid(d, line);
+            let blocked = white | !valid;
+            let (mut one, mut two) = (0u32, 0u32);
             for k in 1..=5 {
                 for shifted in [black << k, black >> k] {
-                    let carry0 = c0 & shifted;
-                    c0 ^= shifted;
-                    let carry1 = c1 & carry0;
-                    c1 ^= carry0;
-                    c2 |= carry1;
+                    two |= one & shifted;
+                    one |= shifted;
                 }
             }
-            let strong = c2 & empty;
-            let mut two = (c1 | c2) & empty;
-            while two != 0 {
-                let bit = two.trailing_zeros();
-                two &= two - 1;
-                let p = board.point_at(d, line, bit - PAD);
-                let i = p.y() as usize * n + p.x() as usize;
-                score[i] += 1;
-                if strong & (1 << bit) != 0 {
-                    score[i] |= STRONG;
+            let mut points = two & valid & !black & !white;
+            while points != 0 {
+                let pos = points.trailing_zeros() - PAD;
+                points &= points - 1;
+                let info = line_info((black >> pos) & WINDOW_MASK, (blocked >> pos) & WINDOW_MASK);
+                if !info.is_empty() {
+                    let i = cell(board.point_at(d, line, pos));
+                    infos[i][d] = info;
+                    answered[i / 64] |= 1 << (i % 64);
                 }
             }
         }
     }
     let mut scratch = None;
     let mut out = Vec::new();
-    for (i, &s) in score[..n * n].iter().enumerate() {
-        if s & 0x0f >= 2 || s & STRONG != 0 {
-            let p = Point::new((i % n) as u8, (i / n) as u8).expect("on the board");
-            let scratch = scratch.get_or_insert_with(|| board.clone());
-            if let BlackMove::Forbidden(kind) = judge_black(scratch, p) {
+    for (w, &word) in answered.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let i = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let p = point_of(i);
+            let verdict = match verdict_local(&infos[i]) {
+                Some(local) => local,
+                None => {
+                    let scratch = scratch.get_or_insert_with(|| board.clone());
+                    count_threes(scratch, p, &infos[i], 1, &mut 1)
+                }
+            };
+            if let BlackMove::Forbidden(kind) = verdict {
                 out.push((p, kind));
             }
         }
@@ -249,97 +255,162 @@ pub fn forbidden_points(board: &Board) -> Vec<(Point, ForbiddenKind)> {
     out
 }
 
+/// [`judge_black`] on a shared board: most verdicts are local and read the board only, so a scratch copy (kept in
+/// `scratch` for the next point) is made only for a recursive three check.
+#[inline]
+fn judge_black_on(board: &Board, scratch: &mut Option<Board>, p: Point) -> BlackMove {
+    let infos = line_infos(board, p);
+    match verdict_local(&infos) {
+        Some(local) => local,
+        None => {
+            let scratch = scratch.get_or_insert_with(|| board.clone());
+            count_threes(scratch, p, &infos, 1, &mut 1)
+        }
+    }
+}
+
 /// Whether black may not play `p` (an empty point) on this board, and why.
 pub fn forbidden_at(board: &Board, p: Point) -> Option<ForbiddenKind> {
     if !board.is_empty_at(p) || !may_matter(board, p) {
         return None;
     }
-    match judge_black(&mut board.clone(), p) {
+    match judge_black_on(board, &mut None, p) {
         BlackMove::Forbidden(kind) => Some(kind),
         _ => None,
     }
 }
 
-/// Black's forbidden points kept up to date as stones are placed, without rescanning the whole board. Each empty
-/// point keeps its four line answers; a stone changes only the answers of the points within five cells of it
-/// along its four lines. Verdicts that rest on other points (possible double-threes, few) are all judged again.
-#[derive(Clone, Debug)]
+/// Points of the largest board, the length of the kept set's per-point tables.
+const CELLS: usize = MAX_SIZE as usize * MAX_SIZE as usize;
+/// Words of a bit set over [`CELLS`] points.
+const WORDS: usize = CELLS.div_ceil(64);
+/// The kept set indexes points as `y * MAX_SIZE + x` whatever the board's side, so that a step along a line is a
+/// constant: one cell along each direction (see [`Board::line_pos`]).
+const STEP: [isize; 4] = [
+    1,
+    MAX_SIZE as isize,
+    MAX_SIZE as isize + 1,
+    1 - MAX_SIZE as isize,
+];
+
+#[inline]
+fn cell(p: Point) -> usize {
+    p.y() as usize * MAX_SIZE as usize + p.x() as usize
+}
+
+#[inline]
+fn point_of(i: usize) -> Point {
+    Point::new((i % MAX_SIZE as usize) as u8, (i / MAX_SIZE as usize) as u8)
+        .expect("a cell of the board")
+}
+
+/// Black's forbidden points kept up to date as stones are placed and removed, without rescanning the whole board.
+/// Each empty point keeps its four line answers; a stone changes only the answers of the points within five cells
+/// of it along its four lines. Verdicts that rest on other points (possible double-threes, few) are judged again
+/// when the stone lies within their reach.
+///
+/// Every table has a fixed size and the set owns no allocation, so a fresh set is a few kilobytes of zeros (on an
+/// empty board every answer is "nothing") and a clone is one copy, as a search that keeps a set per node needs.
+///
+/// Two sets are equal when every kept table is: a set kept stone by stone equals the fresh set of its board.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ForbiddenSet {
     board: Board,
-    infos: Vec<[LineInfo; 4]>,
-    kinds: Vec<Option<ForbiddenKind>>,
-    /// Points whose verdict depends on other points: judged again after any stone within their reach.
-    dependent: Vec<Point>,
+    infos: [[LineInfo; 4]; CELLS],
+    kinds: [Option<ForbiddenKind>; CELLS],
     /// For each point, 0 when its verdict is local, else how deep its three check went.
-    reach: Vec<u8>,
-    /// Some point became dependent or stopped being so since `dependent` was last brought up to date.
-    dependents_changed: bool,
+    reach: [u8; CELLS],
+    /// The points whose `reach` is not 0: their verdict depends on other points and is judged again after any
+    /// stone within their reach.
+    dependent: [u64; WORDS],
 }
 
 impl ForbiddenSet {
     /// The forbidden points of a board.
+    // Inlined so that the set is built where the caller keeps it, not built and then copied there (the copy
+    // cost as much as the zeros).
+    #[inline]
     pub fn new(board: Board) -> ForbiddenSet {
-        let cells = board.size() as usize * board.size() as usize;
         let mut set = ForbiddenSet {
-            infos: vec![[LineInfo::default(); 4]; cells],
-            kinds: vec![None; cells],
-            dependent: Vec::new(),
-            reach: vec![0; cells],
-            dependents_changed: false,
             board,
+            infos: [[LineInfo::NONE; 4]; CELLS],
+            kinds: [None; CELLS],
+            reach: [0; CELLS],
+            dependent: [0; WORDS],
         };
-        let points: Vec<Point> = set
-            .board
-            .points()
-            .filter(|&p| set.board.is_empty_at(p))
-            .collect();
-        for &p in &points {
-            let i = set.index(p);
-            set.infos[i] = line_infos(&set.board, p);
+        // Only lines with two black stones or more have an answer anywhere (see `line_info`); an empty board
+        // (the common start) has none, and its set is the zeros above.
+        if set.board.stone_count() != 0 {
+            set.answer_all();
         }
-        for &p in &points {
-            set.judge(p);
-        }
-        set.collect_dependent(&points);
         set
     }
 
-    fn index(&self, p: Point) -> usize {
-        p.y() as usize * self.board.size() as usize + p.x() as usize
+    /// Computes the answers and verdicts of a set of zeros from its board.
+    fn answer_all(&mut self) {
+        let set = self;
+        let n = set.board.size() as usize;
+        let mut judge = [0u64; WORDS];
+        for d in 0..4 {
+            let lines = if d < 2 { n } else { 2 * n - 1 };
+            for line in 0..lines {
+                let black = set.board.mask(Color::Black, d, line);
+                if black.count_ones() < 2 {
+                    continue;
+                }
+                let white = set.board.mask(Color::White, d, line);
+                let valid = set.board.valid(d, line);
+                let blocked = white | !valid;
+                let mut empty = valid & !black & !white;
+                while empty != 0 {
+                    let pos = empty.trailing_zeros() - PAD;
+                    empty &= empty - 1;
+                    let i = cell(set.board.point_at(d, line, pos));
+                    let info =
+                        line_info((black >> pos) & WINDOW_MASK, (blocked >> pos) & WINDOW_MASK);
+                    set.infos[i][d] = info;
+                    if !info.is_empty() {
+                        judge[i / 64] |= 1 << (i % 64);
+                    }
+                }
+            }
+        }
+        set.judge_all(&judge);
     }
 
-    fn judge(&mut self, p: Point) {
-        let i = self.index(p);
+    /// Judges every point of a bit set.
+    fn judge_all(&mut self, judge: &[u64; WORDS]) {
+        for (w, &word) in judge.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                self.judge(i);
+            }
+        }
+    }
+
+    fn judge(&mut self, i: usize) {
         let infos = self.infos[i];
-        // Occupied points and points with nothing on their lines (the common case) are free.
-        let (verdict, reach) =
-            if infos.iter().any(|info| !info.is_empty()) && self.board.is_empty_at(p) {
-                verdict(&mut self.board, p, &infos)
-            } else {
-                (BlackMove::Free, None)
-            };
+        // Points with nothing on their lines (the common case, and every occupied point) are free.
+        let (verdict, reach) = if infos != [LineInfo::NONE; 4] {
+            let p = point_of(i);
+            debug_assert!(self.board.is_empty_at(p));
+            verdict(&mut self.board, p, &infos)
+        } else {
+            (BlackMove::Free, None)
+        };
         self.kinds[i] = match verdict {
             BlackMove::Forbidden(kind) => Some(kind),
             _ => None,
         };
         let reach = reach.unwrap_or(0);
-        self.dependents_changed |= (self.reach[i] == 0) != (reach == 0);
         self.reach[i] = reach;
-    }
-
-    /// Brings the list of dependent points in line with their flags after some were judged.
-    fn collect_dependent(&mut self, judged: &[Point]) {
-        if !std::mem::take(&mut self.dependents_changed) {
-            return;
-        }
-        let size = self.board.size() as usize;
-        let reach = &self.reach;
-        self.dependent
-            .retain(|q| reach[q.y() as usize * size + q.x() as usize] != 0);
-        for &q in judged {
-            if self.reach[self.index(q)] != 0 && !self.dependent.contains(&q) {
-                self.dependent.push(q);
-            }
+        let bit = 1 << (i % 64);
+        if reach != 0 {
+            self.dependent[i / 64] |= bit;
+        } else {
+            self.dependent[i / 64] &= !bit;
         }
     }
 
@@ -361,58 +432,71 @@ impl ForbiddenSet {
     }
 
     fn refresh_around(&mut self, p: Point) {
-        let mut touched = [p; 41];
-        let mut count = 1;
-        for d in 0..4 {
+        let centre = cell(p);
+        // The points to judge again: `p` itself, those whose line answers changed, and the dependent ones within
+        // reach; each once.
+        let mut judge = [0u64; WORDS];
+        judge[centre / 64] |= 1 << (centre % 64);
+        let patterns = tables();
+        for (d, step) in STEP.into_iter().enumerate() {
             // The line's masks are the same for every point on it: read them once.
             let (line, pos) = self.board.line_pos(p, d);
             let black = self.board.mask(Color::Black, d, line);
             let white = self.board.mask(Color::White, d, line);
             let valid = self.board.valid(d, line);
+            // With fewer than two black stones on the line before and after the change, every answer on it is
+            // nothing, both times (and `p` itself has none, empty or not).
+            if (black | 1 << (pos + PAD)).count_ones() < 2 {
+                continue;
+            }
+            let empty = valid & !(black | white);
             let blocked = white | !valid;
-            for k in -5i32..=5 {
-                let qpos = pos as i32 + k;
-                let bit = qpos + PAD as i32;
-                if qpos < 0 || valid & (1 << bit) == 0 {
-                    continue;
+            // `p` itself: placed, it has no answers; emptied, it has the window's.
+            let own = if empty & (1 << (pos + PAD)) != 0 {
+                patterns.info((black >> pos) & WINDOW_MASK, (blocked >> pos) & WINDOW_MASK)
+            } else {
+                LineInfo::NONE
+            };
+            self.infos[centre][d] = own;
+            // Bit j of the window is the point j - 5 cells from `p` along the line; bits off the board are clear.
+            // An occupied point other than `p` was occupied before too and has no answers: only the empty ones
+            // are computed again.
+            let mut cells = (empty >> pos) & WINDOW_MASK & !(1 << 5);
+            while cells != 0 {
+                let j = cells.trailing_zeros();
+                cells &= cells - 1;
+                let q = (centre as isize + (j as isize - 5) * step) as usize;
+                let shift = pos + j - 5;
+                let info = patterns.info(
+                    (black >> shift) & WINDOW_MASK,
+                    (blocked >> shift) & WINDOW_MASK,
+                );
+                let slot = &mut self.infos[q][d];
+                if *slot != info {
+                    *slot = info;
+                    judge[q / 64] |= 1 << (q % 64);
                 }
-                let q = self.board.point_at(d, line, qpos as u32);
-                let i = self.index(q);
-                let info = if (black | white) & (1 << bit) == 0 {
-                    let shift = qpos as u32;
-                    line_info(
-                        (black >> shift) & WINDOW_MASK,
-                        (blocked >> shift) & WINDOW_MASK,
-                    )
-                } else {
-                    LineInfo::default()
-                };
-                // A point whose line answers did not change keeps a local verdict; a dependent one is judged
-                // again below anyway (it lies within its own reach of the stone).
-                if self.infos[i][d] != info && k != 0 {
-                    touched[count] = q;
-                    count += 1;
-                }
-                self.infos[i][d] = info;
             }
         }
-        for &q in &touched[..count] {
-            self.judge(q);
-        }
-        for k in 0..self.dependent.len() {
-            let q = self.dependent[k];
-            let distance = q.x().abs_diff(p.x()).max(q.y().abs_diff(p.y())) as u32;
-            if distance <= 4 * self.reach[self.index(q)] as u32 + 5 {
-                self.judge(q);
+        for (w, &word) in self.dependent.iter().enumerate() {
+            let mut bits = word & !judge[w];
+            while bits != 0 {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let q = point_of(w * 64 + b);
+                let distance = q.x().abs_diff(p.x()).max(q.y().abs_diff(p.y())) as u32;
+                if distance <= 4 * self.reach[w * 64 + b] as u32 + 5 {
+                    judge[w] |= 1 << b;
+                }
             }
         }
-        self.collect_dependent(&touched[..count]);
+        self.judge_all(&judge);
     }
 
     /// Whether black may not play `p`, and why.
     pub fn kind_at(&self, p: Point) -> Option<ForbiddenKind> {
         if self.board.contains(p) {
-            self.kinds[self.index(p)]
+            self.kinds[cell(p)]
         } else {
             None
         }

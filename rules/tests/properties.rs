@@ -139,6 +139,28 @@ proptest! {
     }
 
     #[test]
+    fn a_kept_set_is_exactly_the_fresh_set_of_its_board_and_removing_a_stone_restores_the_one_before(
+        seed in any::<u64>(), plies in 10usize..80,
+    ) {
+        let g = random_game(Rules::renju(ForbiddenPolicy::Claim), seed, plies);
+        let mut set = renju::ForbiddenSet::new(Board::new(15));
+        let mut before = vec![set.clone()];
+        for (i, &p) in g.moves().iter().enumerate() {
+            set.place(p, if i % 2 == 0 { Color::Black } else { Color::White });
+            // Every kept table, not only the forbidden points: equal to a set built from the board at once.
+            prop_assert_eq!(&set, &renju::ForbiddenSet::new(set.board().clone()), "after move {}", i + 1);
+            before.push(set.clone());
+        }
+        before.pop();
+        for &p in g.moves().iter().rev() {
+            set.remove(p);
+            prop_assert_eq!(&set, &before.pop().unwrap(), "after removing {}", p);
+        }
+        // Emptied again, it is the fresh set of an empty board.
+        prop_assert_eq!(set, renju::ForbiddenSet::new(Board::new(15)));
+    }
+
+    #[test]
     fn every_point_reported_legal_plays_and_every_other_is_refused(
         rules in any_rules(), seed in any::<u64>(), plies in 0usize..70,
     ) {
