@@ -19,45 +19,62 @@ trap 'kill "${server:-}" "${flood:-}" 2>/dev/null || true; rm -rf "$dir"' EXIT
 server=$!
 sleep 2
 loadgen="$root/target/release/loadgen"
+# What a flood met, in one line: its attempts by outcome, and when the server closed slowloris connections.
+cat >"$dir/met.py" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+line = str(r["attempts"]) + " attempts: " + ", ".join(f"{k} {v}" for k, v in r["outcomes"].items())
+c = r.get("closed_after_secs") or []
+if c:
+    line += f"; closed after {c[0]:.1f}-{c[-1]:.1f} s (median {c[len(c) // 2]:.1f})"
+print(line)
+PY
 url="ws://127.0.0.1:$port/ws"
 
-# kind rate: each flood runs a little longer than the game so it covers the whole measured window.
+# kind, attempts per second, attacker addresses: each flood runs a little longer than the game so it covers the
+# whole measured window, from addresses of its own (127.0.N.x), so one flood's spent allowance does not meet the
+# next.
 floods=(
-  "none 0"
-  "guests ${GUEST_RATE:-50}"
-  "rooms ${ROOM_RATE:-50}"
-  "logins ${LOGIN_RATE:-50}"
-  "slowloris ${SLOWLORIS_RATE:-200}"
-  "chat ${CHAT_RATE:-50}"
+  "none 0 0"
+  "guests ${GUEST_RATE:-50} 1"
+  "guests ${GUEST_SPREAD_RATE:-500} 100"
+  "rooms ${ROOM_RATE:-50} 1"
+  "rooms ${ROOM_SPREAD_RATE:-200} 50"
+  "logins ${LOGIN_RATE:-50} 1"
+  "slowloris ${SLOWLORIS_RATE:-200} 1"
+  "chat ${CHAT_RATE:-50} 1"
 )
-printf '%-10s %8s %10s %10s %8s  %s\n' flood rate p50_ms p99_ms errors "what the flood met"
+printf '%-10s %6s %5s %8s %8s %6s  %s\n' flood rate addrs p50_ms p99_ms errors "what the flood met"
+n=1
 for entry in "${floods[@]}"; do
-  read -r kind rate <<<"$entry"
+  read -r kind rate addrs <<<"$entry"
+  n=$((n + 1))
   flood=
   if [ "$kind" != none ]; then
-    "$loadgen" flood --url "$url" --kind "$kind" --rate "$rate" --secs "$((secs + 4))" --json \
-        >"$dir/flood-$kind.json" 2>"$dir/flood-$kind.log" &
+    "$loadgen" flood --url "$url" --kind "$kind" --rate "$rate" --secs "$((secs + 4))" \
+        --source-ip "127.0.$n.1" --source-ips "$addrs" --json \
+        >"$dir/flood-$kind-$n.json" 2>"$dir/flood-$kind-$n.log" &
     flood=$!
     sleep 1
   fi
   "$loadgen" run --url "$url" --games "$games" --think-ms "$think" --ramp-secs 1 --room-ramp-secs 1 \
-      --hold-secs 0.5 --duration-secs "$secs" --source-ips 20 --json >"$dir/run-$kind.json" 2>"$dir/run-$kind.log" \
+      --hold-secs 0.5 --duration-secs "$secs" --source-ips 20 --json >"$dir/run-$kind-$n.json" 2>"$dir/run-$kind-$n.log" \
       || true
   met="-"
   if [ -n "$flood" ]; then
     wait "$flood" || true
     flood=
-    met=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["attempts"], "attempts:", ", ".join(f"{k} {v}" for k, v in r["outcomes"].items()))' "$dir/flood-$kind.json" 2>/dev/null || echo "flood failed: $(tail -1 "$dir/flood-$kind.log")")
+    met=$(python3 "$dir/met.py" "$dir/flood-$kind-$n.json" 2>/dev/null || echo "flood failed: $(tail -1 "$dir/flood-$kind-$n.log")")
   fi
-  python3 - "$dir/run-$kind.json" "$kind" "$rate" "$met" <<'PY'
+  python3 - "$dir/run-$kind-$n.json" "$kind" "$rate" "$addrs" "$met" <<'PY'
 import json, sys
-path, kind, rate, met = sys.argv[1:]
+path, kind, rate, addrs, met = sys.argv[1:]
 try:
     r = json.load(open(path))
-except Exception as e:
-    print(f"{kind:<10} {rate:>8} {'run failed':>10}"); sys.exit(0)
+except Exception:
+    print(f"{kind:<10} {rate:>6} {addrs:>5} {'run failed':>8}"); sys.exit(0)
 o = r["opponent"]
-print(f"{kind:<10} {rate:>8} {o['p50_ms']:>10.2f} {o['p99_ms']:>10.2f} {sum(r['errors'].values()):>8}  {met}")
+print(f"{kind:<10} {rate:>6} {addrs:>5} {o['p50_ms']:>8.2f} {o['p99_ms']:>8.2f} {sum(r['errors'].values()):>6}  {met}")
 PY
   sleep 2
 done
