@@ -623,10 +623,10 @@ impl Conn {
             colour,
         };
         self.keep_guest(&identity).await?;
-        let handle = self
-            .state
-            .rooms
-            .create(&self.state, settings, &identity, address_key(self.peer))?;
+        let handle =
+            self.state
+                .rooms
+                .create(&self.state, settings, &identity, address_key(self.peer))?;
         handle
             .join(
                 identity,
