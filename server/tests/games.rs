@@ -308,27 +308,11 @@ async fn a_repeated_place_is_acknowledged_not_replayed_and_an_old_ply_is_stale()
     assert_eq!(snap.moves, vec![p("h8"), p("a1")]);
 }
 
-/// A registered user with a session token, made directly in the store.
-async fn registered(server: &TestServer, name: &str) -> Client {
-    let store = &server.state.store;
-    let user = store.create_user(name, "not-a-real-hash", 0).await.unwrap();
-    let token = server::identity::new_token();
-    store
-        .create_session(
-            &server::identity::hash_token(&token),
-            &store::SessionOwner::User(user),
-            i64::MAX,
-        )
-        .await
-        .unwrap();
-    Client::hello(server.addr, Some(&token)).await
-}
-
 #[tokio::test]
 async fn a_rated_game_shows_ratings_on_the_seats_and_rating_changes_at_the_end() {
     let (server, _db) = TestServer::start().await;
-    let mut alice = registered(&server, "alice").await;
-    let mut bob = registered(&server, "bob").await;
+    let mut alice = server.registered("alice").await.client;
+    let mut bob = server.registered("bob").await.client;
     assert_eq!(alice.name, "alice");
     let reply = alice
         .request(ClientMessage::CreateRoom {

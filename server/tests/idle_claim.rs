@@ -106,18 +106,7 @@ async fn a_stalled_rated_game_is_won_and_rated() {
     let server = TestServer::start_on(&db, test_config()).await;
     let mut players = Vec::new();
     for name in ["alice", "bob"] {
-        let store = &server.state.store;
-        let user = store.create_user(name, "not-a-real-hash", 0).await.unwrap();
-        let token = server::identity::new_token();
-        store
-            .create_session(
-                &server::identity::hash_token(&token),
-                &store::SessionOwner::User(user),
-                i64::MAX,
-            )
-            .await
-            .unwrap();
-        players.push(Client::hello(server.addr, Some(&token)).await);
+        players.push(server.registered(name).await.client);
     }
     let (mut alice, mut bob) = (players.remove(0), players.remove(0));
     let reply = alice

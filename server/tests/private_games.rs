@@ -6,22 +6,6 @@ mod common;
 use common::*;
 use protocol::{ClientMessage, ColourChoice, JoinRole, RoomEvent, ServerMessage, TimeControl};
 
-/// A registered user with a session token, made directly in the store, and connected; also returns the token.
-async fn registered(server: &TestServer, name: &str) -> (Client, String) {
-    let store = &server.state.store;
-    let user = store.create_user(name, "not-a-real-hash", 0).await.unwrap();
-    let token = server::identity::new_token();
-    store
-        .create_session(
-            &server::identity::hash_token(&token),
-            &store::SessionOwner::User(user),
-            i64::MAX,
-        )
-        .await
-        .unwrap();
-    (Client::hello(server.addr, Some(&token)).await, token)
-}
-
 /// `black` opens a casual room (listed or private) and `white` sits down; returns the room, the game's integer
 /// id and its public id as the players were told them.
 async fn play_in(black: &mut Client, white: &mut Client, public: bool) -> (String, i64, String) {
@@ -131,8 +115,16 @@ async fn public_ids_are_long_random_and_only_whole_ones_are_found() {
 #[tokio::test]
 async fn a_profile_lists_private_games_to_their_player_only() {
     let (server, _db) = TestServer::start().await;
-    let (mut ann, ann_token) = registered(&server, "ann").await;
-    let (mut bob, bob_token) = registered(&server, "bob").await;
+    let Registered {
+        client: mut ann,
+        token: ann_token,
+        ..
+    } = server.registered("ann").await;
+    let Registered {
+        client: mut bob,
+        token: bob_token,
+        ..
+    } = server.registered("bob").await;
     let (_, public_game, _) = play_in(&mut ann, &mut bob, true).await;
     let (_, private_game, _) = play_in(&mut bob, &mut ann, false).await;
     let ids = |body: &serde_json::Value| -> Vec<i64> {

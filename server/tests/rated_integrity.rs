@@ -10,23 +10,6 @@ use protocol::{ClientMessage, ColourChoice, GameResult, JoinRole, RoomEvent, Ser
 use server::Config;
 use store::UserId;
 
-/// A registered user with a session token, made directly in the store, and connected.
-async fn registered(server: &TestServer, name: &str) -> (Client, UserId) {
-    let store = &server.state.store;
-    let user = store.create_user(name, "not-a-real-hash", 0).await.unwrap();
-    let id = user.id;
-    let token = server::identity::new_token();
-    store
-        .create_session(
-            &server::identity::hash_token(&token),
-            &store::SessionOwner::User(user),
-            i64::MAX,
-        )
-        .await
-        .unwrap();
-    (Client::hello(server.addr, Some(&token)).await, id)
-}
-
 /// Two registered players at a rated table; `black` created it and holds black.
 struct Rated {
     room: String,
@@ -37,8 +20,16 @@ struct Rated {
 
 impl Rated {
     async fn open(server: &TestServer) -> Rated {
-        let (mut black, a) = registered(server, "alice").await;
-        let (mut white, b) = registered(server, "bob").await;
+        let Registered {
+            client: mut black,
+            user_id: a,
+            ..
+        } = server.registered("alice").await;
+        let Registered {
+            client: mut white,
+            user_id: b,
+            ..
+        } = server.registered("bob").await;
         let reply = black
             .request(ClientMessage::CreateRoom {
                 rules: freestyle(),

@@ -32,29 +32,12 @@ pub fn from_headers(headers: &HeaderMap) -> Option<String> {
 /// a sibling subdomain, so without this check any such page could play under the visitor's account.
 pub fn for_upgrade(headers: &HeaderMap) -> Option<String> {
     bearer(headers).or_else(|| {
-        if same_origin(headers) {
+        if crate::http::origin::origin_is_host(headers) {
             cookie(headers)
         } else {
             None
         }
     })
-}
-
-/// Whether a request's `Origin` (when present) names the host it was sent to.
-fn same_origin(headers: &HeaderMap) -> bool {
-    let Some(origin) = headers.get(header::ORIGIN) else {
-        return true;
-    };
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    let origin_host = origin
-        .to_str()
-        .ok()
-        .and_then(|o| o.split_once("://"))
-        .map(|(_, rest)| rest.trim_end_matches('/'));
-    match (origin_host, host) {
-        (Some(o), Some(h)) => o.eq_ignore_ascii_case(h.trim()),
-        _ => false,
-    }
 }
 
 /// The token of an `Authorization: Bearer …` header, if it carries a plausible one.

@@ -38,6 +38,12 @@ fn same_origin(headers: &HeaderMap) -> bool {
         // `none`: the user did it (typed the address, a bookmark), no page did.
         return site == "same-origin" || site == "none";
     }
+    origin_is_host(headers)
+}
+
+/// Whether a request's `Origin`, when it has one, names the host the request was sent to (no `Origin`: not a
+/// page's request, so nothing to compare). Also the check of WebSocket upgrades that carry a session cookie.
+pub(crate) fn origin_is_host(headers: &HeaderMap) -> bool {
     let Some(origin) = headers.get(header::ORIGIN) else {
         return true;
     };

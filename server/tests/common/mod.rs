@@ -156,6 +156,28 @@ impl TestServer {
     }
 
     /// A connected client that said hello as a new guest.
+    /// A registered user made directly in the store (no password to hash), connected with a fresh session
+    /// token: the client, the token and the user's id.
+    pub async fn registered(&self, name: &str) -> Registered {
+        let store = &self.state.store;
+        let user = store.create_user(name, "not-a-real-hash", 0).await.unwrap();
+        let user_id = user.id;
+        let token = server::identity::new_token();
+        store
+            .create_session(
+                &server::identity::hash_token(&token),
+                &store::SessionOwner::User(user),
+                i64::MAX,
+            )
+            .await
+            .unwrap();
+        Registered {
+            client: Client::hello(self.addr, Some(&token)).await,
+            token,
+            user_id,
+        }
+    }
+
     pub async fn client(&self) -> Client {
         Client::hello(self.addr, None).await
     }
@@ -172,6 +194,16 @@ impl Drop for TestServer {
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// What a client received that was not a reply it waited for.
+/// A user made by [`TestServer::registered`].
+pub struct Registered {
+    /// Connected and welcomed under the user's session.
+    pub client: Client,
+    /// The session token.
+    pub token: String,
+    /// The user's id.
+    pub user_id: store::UserId,
+}
+
 pub struct Client {
     ws: Ws,
     /// The player's id from `welcome` (empty before hello).
