@@ -33,6 +33,8 @@ pub const NOT_IN_ROOM: &str = "not_in_room";
 pub const GAME_NOT_STARTED: &str = "game_not_started";
 /// The game is over.
 pub const GAME_OVER: &str = "game_over";
+/// The game has been decided but its result is still being stored; it is announced (`game_over`) once stored.
+pub const RESULT_PENDING: &str = "result_pending";
 /// A `place` named a ply that is not the next one.
 pub const STALE_PLY: &str = "stale_ply";
 /// The same kind of offer by the same player is already pending.

@@ -54,6 +54,14 @@ impl RoomError {
         )
     }
 
+    /// The game is decided but its result is not stored yet (the room keeps retrying; `game_over` follows).
+    fn result_pending() -> RoomError {
+        RoomError::new(
+            code::RESULT_PENDING,
+            "the game is decided and its result is being saved; it is announced once saved",
+        )
+    }
+
     fn unknown_room() -> RoomError {
         RoomError::new(code::UNKNOWN_ROOM, "no such room")
     }

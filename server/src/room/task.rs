@@ -13,7 +13,7 @@ use protocol::{
     RulesSpec, Seat, Seats, ServerMessage, TimeControl, VersionedEvent,
 };
 use rules::{Action, Color, Event, Game, Phase, Point, Rules, Status, WinReason};
-use store::{GameEnd, GameId, GameRecord, NewGame, StoredAction};
+use store::{Finished, GameEnd, GameId, GameRecord, NewGame, StoredAction};
 use tokio::sync::mpsc;
 
 use super::{chat, Act, Command, GameClock, Offers, Pairing, RoomError, Settings};
@@ -31,6 +31,12 @@ const UNRATED_REPEATED: &str = "repeated_pairing";
 
 /// How often a room retries resynchronising a client that fell behind.
 const RESYNC_RETRY: Duration = Duration::from_millis(250);
+
+/// How long a room waits before it first retries storing a result the board or the clock decided; each retry
+/// waits twice as long as the one before, up to [`RESULT_RETRY_MAX`].
+const RESULT_RETRY_FIRST: Duration = Duration::from_millis(100);
+/// The longest wait between two attempts to store a decided result (the room keeps trying until it is stored).
+const RESULT_RETRY_MAX: Duration = Duration::from_secs(5);
 
 /// Reads the time control stored with a game (`{"kind":"none"}` when unreadable).
 pub(crate) fn stored_time_control(json: &str) -> TimeControl {
@@ -171,6 +177,15 @@ struct Ending {
 }
 
 impl Ending {
+    /// Whether a player asked for this ending (resign, agreed draw, claims): if it cannot be stored the request
+    /// is refused and the game goes on. Other endings (the board, a clock, an absence) cannot be refused.
+    fn by_request(&self) -> bool {
+        matches!(
+            self.reason,
+            "resign" | "draw_agreed" | "idle" | "forbidden_claimed"
+        )
+    }
+
     fn won(winner: usize, reason: &'static str) -> Ending {
         Ending {
             winner: Some(winner),
@@ -193,6 +208,23 @@ impl Ending {
 }
 
 type Actor = Option<(ConnId, Option<u64>)>;
+
+/// A result the board, a clock or an absence decided that the store has not taken yet. Until it is stored the
+/// game takes no action (`result_pending`) and nobody hears of the result.
+struct PendingResult {
+    ending: Ending,
+    /// Attempts made so far (the backoff grows with them).
+    attempts: u32,
+    /// When the room tries again.
+    retry_at: Instant,
+}
+
+/// A game's end as stored, ready to be announced.
+struct Recorded {
+    ending: Ending,
+    unrated: Option<&'static str>,
+    finished: Option<Finished>,
+}
 
 pub(crate) struct Room {
     id: Arc<str>,
@@ -219,6 +251,8 @@ pub(crate) struct Room {
     version: u64,
     log: VecDeque<VersionedEvent>,
     offers: Offers,
+    /// A decided result still waiting to be stored.
+    pending: Option<PendingResult>,
     state: AppState,
     closed: bool,
 }
@@ -278,6 +312,7 @@ impl Room {
             version: 0,
             log: VecDeque::new(),
             offers: Offers::default(),
+            pending: None,
             state,
             closed: false,
         }
@@ -376,7 +411,8 @@ impl Room {
     pub(crate) async fn run(mut self, mut rx: mpsc::Receiver<Command>) {
         self.state.metrics.rooms.fetch_add(1, Ordering::Relaxed);
         // A restored game decided before the crash (its last move stored, its end not) is finished now.
-        self.finish_if_decided(None).await;
+        // Not stored now, it is retried on the room's clock.
+        let _ = self.finish_if_decided(None).await;
         for seat in 0..2 {
             // A restored room learns its registered players' ratings.
             let identity = self.seats[seat].as_ref().map(|h| h.identity.clone());
@@ -608,7 +644,8 @@ impl Room {
     }
 
     fn maybe_close(&mut self) {
-        if self.closed || self.seats.iter().any(Option::is_some) {
+        // A room whose result waits to be stored stays until it is (or the game would stay unfinished).
+        if self.closed || self.pending.is_some() || self.seats.iter().any(Option::is_some) {
             return;
         }
         self.closed = true;
@@ -785,10 +822,15 @@ impl Room {
             .values()
             .any(|m| m.behind_since.is_some())
             .then(|| self.state.clock.now() + RESYNC_RETRY);
-        [clock, grace, waiting, resync].into_iter().flatten().min()
+        let result = self.pending.as_ref().map(|p| p.retry_at);
+        [clock, grace, waiting, resync, result]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     async fn on_deadline(&mut self) {
+        self.retry_result().await;
         let now = self.state.clock.now();
         let flagged = self
             .live
@@ -797,7 +839,8 @@ impl Room {
             .and_then(|l| l.clock.as_ref())
             .and_then(|c| c.flagged(now));
         if let Some(seat) = flagged {
-            self.finish(Ending::won(other(seat), "timeout"), None).await;
+            // Not stored now, it is retried on the room's clock.
+            let _ = self.finish(Ending::won(other(seat), "timeout"), None).await;
         }
         let expired: Vec<usize> = (0..2)
             .filter(|&s| {
@@ -808,7 +851,8 @@ impl Room {
             })
             .collect();
         if !expired.is_empty() {
-            if let Some(live) = self.live.as_ref().filter(|l| l.running()) {
+            let undecided = self.pending.is_none();
+            if let Some(live) = self.live.as_ref().filter(|l| l.running() && undecided) {
                 let loser = match (expired.as_slice(), live.to_act()) {
                     ([only], _) => *only,
                     (_, Some(colour)) => live.seat_of(colour),
@@ -819,7 +863,7 @@ impl Room {
                 } else {
                     Ending::won(other(loser), "abandoned")
                 };
-                self.finish(ending, None).await;
+                let _ = self.finish(ending, None).await;
             }
             for seat in expired {
                 self.free_seat(seat);
@@ -1023,8 +1067,10 @@ impl Room {
                 self.spectator_gone(None);
             }
             Some(seat) => {
-                if self.live.as_ref().is_some_and(Live::running) {
-                    self.finish(Ending::won(other(seat), "resign"), None).await;
+                if self.live.as_ref().is_some_and(Live::running) && self.pending.is_none() {
+                    // A resignation that cannot be stored keeps the player seated (they may leave again).
+                    self.finish(Ending::won(other(seat), "resign"), None)
+                        .await?;
                 }
                 self.members.remove(&conn);
                 if let Some(h) = self.seats[seat].as_mut() {
@@ -1178,6 +1224,9 @@ impl Room {
     }
 
     fn running_live(&self) -> Result<(), RoomError> {
+        if self.pending.is_some() {
+            return Err(RoomError::result_pending());
+        }
         match (&self.live, self.room_state()) {
             (Some(l), _) if l.running() => Ok(()),
             (Some(_), RoomState::Over) => Err(RoomError::new(code::GAME_OVER, "the game is over")),
@@ -1220,28 +1269,29 @@ impl Room {
             Act::Rules(action) => self.play(seat, actor, action).await,
             Act::Resign => {
                 self.running_live()?;
-                self.finish(Ending::won(other(seat), "resign"), actor).await;
-                Ok(())
+                self.finish(Ending::won(other(seat), "resign"), actor).await
             }
             Act::OfferDraw => {
                 self.running_live()?;
                 if self.offers.is_pending(OfferKind::Draw, other(seat)) {
-                    // Both want a draw.
+                    // Both want a draw. The offer stands if the draw cannot be stored.
+                    let recorded = self.record(Ending::no_winner("draw_agreed", false)).await?;
                     self.offers.take(OfferKind::Draw, other(seat));
-                    self.finish(Ending::no_winner("draw_agreed", false), actor)
-                        .await;
+                    self.announce(recorded, actor);
                     return Ok(());
                 }
                 self.offer(seat, OfferKind::Draw, actor)
             }
             Act::AnswerDraw(accept) => {
                 self.running_live()?;
-                self.answer(seat, OfferKind::Draw, accept, actor)?;
-                if accept {
-                    self.finish(Ending::no_winner("draw_agreed", false), None)
-                        .await;
+                if !(accept && self.offers.is_pending(OfferKind::Draw, other(seat))) {
+                    return self.answer(seat, OfferKind::Draw, accept, actor);
                 }
-                Ok(())
+                // Stored before the answer is announced: a draw that cannot be stored leaves the offer standing.
+                let recorded = self.record(Ending::no_winner("draw_agreed", false)).await?;
+                let answered = self.answer(seat, OfferKind::Draw, accept, actor);
+                self.announce(recorded, None);
+                answered
             }
             Act::RequestTakeback => {
                 self.running_live()?;
@@ -1378,8 +1428,7 @@ impl Room {
                 format!("the opponent still has {left} s to act"),
             ));
         }
-        self.finish(Ending::won(seat, "idle"), actor).await;
-        Ok(())
+        self.finish(Ending::won(seat, "idle"), actor).await
     }
 
     fn offer(&mut self, seat: usize, kind: OfferKind, actor: Actor) -> Result<(), RoomError> {
@@ -1488,6 +1537,9 @@ impl Room {
         point: Point,
         ply: u32,
     ) -> Result<(), RoomError> {
+        if self.pending.is_some() {
+            return Err(RoomError::result_pending());
+        }
         let Some(live) = self.current() else {
             return self.running_live();
         };
@@ -1524,12 +1576,13 @@ impl Room {
             .and_then(|c| c.flagged(now));
         if let Some(flagged) = flagged {
             self.finish(Ending::won(other(flagged), "timeout"), None)
-                .await;
+                .await?;
             return Err(RoomError::new(code::GAME_OVER, "time ran out"));
         }
         let live = self.live.as_mut().expect("running");
         let colour = live.colour_of(seat);
         let clock_before = live.clock.clone();
+        let last_before = live.last_action;
         let event = live.game.apply_as(colour, action)?;
         let next = live.game.to_act().map(|c| live.seat_of(c));
         let mut used = 0;
@@ -1603,24 +1656,60 @@ impl Room {
             Event::FifthProposed { points } => Some(RoomEvent::FifthProposed { points, clocks }),
             Event::ForbiddenClaimed { .. } => None,
         };
+        let claimed = event.is_none();
         if matches!(action, Action::Place { .. } | Action::ChooseFifth { .. }) {
             self.offers.stone_played();
         }
-        let announced = event.is_some();
         if let Some(event) = event {
             self.emit(event, actor, None);
         }
-        self.finish_if_decided(if announced { None } else { actor })
-            .await;
-        Ok(())
+        match self
+            .finish_if_decided(if claimed { actor } else { None })
+            .await
+        {
+            Err(e) if claimed && e.code == code::INTERNAL => {
+                self.withdraw_claim(clock_before, last_before, actor).await
+            }
+            Err(e) if claimed => Err(e),
+            // A decided move was stored and announced (its reply); its result follows once stored.
+            _ => Ok(()),
+        }
     }
 
-    async fn finish_if_decided(&mut self, actor: Actor) {
-        let Some(live) = self.live.as_ref().filter(|l| l.running()) else {
-            return;
-        };
+    /// A claim whose result could not be stored is taken back, so the game goes on as if it had not been made
+    /// (the claim may be made again). If even that cannot be stored, the claim stands and its result is stored
+    /// like any decided result.
+    async fn withdraw_claim(
+        &mut self,
+        clock_before: Option<GameClock>,
+        last_before: Instant,
+        actor: Actor,
+    ) -> Result<(), RoomError> {
+        let live = self.live.as_mut().expect("running");
+        let keep = (live.game.actions().len() - 1) as u32;
+        match self.state.store.truncate_actions(live.id, keep).await {
+            Ok(()) => {
+                live.game.undo();
+                live.actors.pop();
+                live.clock = clock_before;
+                live.last_action = last_before;
+                Err(RoomError::internal())
+            }
+            Err(e) => {
+                tracing::error!(game = live.id, error = %e, "could not withdraw a claim");
+                match self.decided_ending() {
+                    Some(ending) => self.settle(ending, actor).await,
+                    None => Err(RoomError::internal()),
+                }
+            }
+        }
+    }
+
+    /// How the rules ended the running game, if they did.
+    fn decided_ending(&self) -> Option<Ending> {
+        let live = self.live.as_ref().filter(|l| l.running())?;
         let ending = match live.game.status() {
-            Status::Ongoing { .. } => return,
+            Status::Ongoing { .. } => return None,
             Status::Drawn => Ending::no_winner("board_full", false),
             Status::Won { winner, reason } => {
                 let mut e = Ending::won(live.seat_of(winner), reason.code());
@@ -1634,17 +1723,95 @@ impl Room {
                 e
             }
         };
-        self.finish(ending, actor).await;
+        Some(ending)
     }
 
-    /// Ends the running game: stored first (exactly once), then announced. A rated game that ends by a player's
-    /// choice or absence before both sides moved is aborted instead (rating farming by instant resignation).
-    async fn finish(&mut self, mut ending: Ending, actor: Actor) {
+    /// Ends the game if the rules decided it (see [`Room::finish`] for the errors).
+    async fn finish_if_decided(&mut self, actor: Actor) -> Result<(), RoomError> {
+        if self.pending.is_some() {
+            return Err(RoomError::result_pending());
+        }
+        match self.decided_ending() {
+            Some(ending) => self.finish(ending, actor).await,
+            None => Ok(()),
+        }
+    }
+
+    /// Ends the running game: stored first (exactly once), then announced; nobody hears of a result that is not
+    /// stored. A player's request that cannot be stored is refused with `internal` and the game goes on; any
+    /// other ending that cannot be stored is kept and retried (`result_pending` meanwhile).
+    async fn finish(&mut self, ending: Ending, actor: Actor) -> Result<(), RoomError> {
+        let recorded = self.record(ending).await?;
+        self.announce(recorded, actor);
+        Ok(())
+    }
+
+    /// Stores an ending (as [`Room::finish`], without announcing it).
+    async fn record(&mut self, ending: Ending) -> Result<Recorded, RoomError> {
+        self.running_live()?;
+        let by_request = ending.by_request();
+        match self.store_ending(ending).await {
+            Ok(recorded) => Ok(recorded),
+            Err(_) if by_request => Err(RoomError::internal()),
+            Err(ending) => {
+                self.hold(ending, 1);
+                Err(RoomError::result_pending())
+            }
+        }
+    }
+
+    /// Stores an ending that cannot be refused, then announces it; if the store fails it is kept and retried.
+    async fn settle(&mut self, ending: Ending, actor: Actor) -> Result<(), RoomError> {
+        match self.store_ending(ending).await {
+            Ok(recorded) => {
+                self.announce(recorded, actor);
+                Ok(())
+            }
+            Err(ending) => {
+                self.hold(ending, 1);
+                Err(RoomError::result_pending())
+            }
+        }
+    }
+
+    /// Keeps a decided ending that the store refused, to retry after a backoff on the room's clock. The clocks
+    /// stop: the game is decided, only its record is missing.
+    fn hold(&mut self, ending: Ending, attempts: u32) {
         let now = self.state.clock.now();
-        let min_moves = self.state.config.rated_min_moves;
-        let Some(live) = self.live.as_mut().filter(|l| l.running()) else {
+        if let Some(c) = self.live.as_mut().and_then(|l| l.clock.as_mut()) {
+            c.freeze(now);
+        }
+        let wait = RESULT_RETRY_FIRST
+            .saturating_mul(1 << attempts.saturating_sub(1).min(16))
+            .min(RESULT_RETRY_MAX);
+        self.pending = Some(PendingResult {
+            ending,
+            attempts,
+            retry_at: now + wait,
+        });
+    }
+
+    /// Tries again to store a pending result whose time has come; announces it once stored.
+    async fn retry_result(&mut self) {
+        let now = self.state.clock.now();
+        let Some(pending) = self.pending.take_if(|p| p.retry_at <= now) else {
             return;
         };
+        match self.store_ending(pending.ending).await {
+            Ok(recorded) => {
+                self.announce(recorded, None);
+                self.maybe_close();
+            }
+            Err(ending) => self.hold(ending, pending.attempts + 1),
+        }
+    }
+
+    /// Writes an ending to the store (one attempt). A rated game that ends by a player's choice or absence before
+    /// both sides moved is aborted instead (rating farming by instant resignation). Gives the ending back when
+    /// the store fails; nothing in the room changes either way.
+    async fn store_ending(&self, mut ending: Ending) -> Result<Recorded, Ending> {
+        let min_moves = self.state.config.rated_min_moves;
+        let live = self.live.as_ref().expect("a running game");
         let decided_on_board = matches!(
             ending.reason,
             "five" | "forbidden_move" | "forbidden_claimed" | "board_full"
@@ -1653,10 +1820,40 @@ impl Room {
             ending = Ending::no_winner("aborted", true);
         }
         let mut unrated = live.unrated;
-        if ending.aborted {
-            if live.rated {
-                unrated = Some(UNRATED_TOO_FEW_MOVES);
+        if ending.aborted && live.rated {
+            unrated = Some(UNRATED_TOO_FEW_MOVES);
+        }
+        let end = GameEnd {
+            winner: ending.winner.map(|s| live.colour_of(s)),
+            aborted: ending.aborted,
+            reason: ending.reason.to_owned(),
+            ended_at: unix_ms(),
+        };
+        match self.state.writer.finish_game(live.id, end).await {
+            Ok(finished) => Ok(Recorded {
+                ending,
+                unrated,
+                finished,
+            }),
+            Err(e) => {
+                tracing::error!(game = live.id, error = %e, "could not store a result");
+                Err(ending)
             }
+        }
+    }
+
+    /// Announces a stored ending: the room's game is over.
+    fn announce(&mut self, recorded: Recorded, actor: Actor) {
+        let Recorded {
+            ending,
+            unrated,
+            finished,
+        } = recorded;
+        let now = self.state.clock.now();
+        let Some(live) = self.live.as_mut().filter(|l| l.running()) else {
+            return;
+        };
+        if ending.aborted {
             if let Some(p) = live.pairing.take() {
                 self.state.rooms.release_rated(p);
             }
@@ -1665,25 +1862,6 @@ impl Room {
             c.freeze(now);
         }
         let winner = ending.winner.map(|s| live.colour_of(s));
-        let end = GameEnd {
-            winner,
-            aborted: ending.aborted,
-            reason: ending.reason.to_owned(),
-            ended_at: unix_ms(),
-        };
-        let mut finished = None;
-        for attempt in 1..=3 {
-            match self.state.writer.finish_game(live.id, end.clone()).await {
-                Ok(f) => {
-                    finished = f;
-                    break;
-                }
-                Err(e) => {
-                    tracing::error!(game = live.id, attempt, error = %e, "could not store a result");
-                    tokio::time::sleep(Duration::from_millis(50 * attempt)).await;
-                }
-            }
-        }
         let name_of = |c: Color| {
             self.seats[live.seat_of(c)]
                 .as_ref()

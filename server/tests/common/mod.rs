@@ -79,6 +79,11 @@ impl TestServer {
     /// A server on the given database and config.
     pub async fn start_on(db: &Db, config: Config) -> TestServer {
         let store = store::open(&db.url).await.expect("open store");
+        TestServer::start_with_store(store, config).await
+    }
+
+    /// A server on a store the test made (a wrapper that fails on demand, say).
+    pub async fn start_with_store(store: Arc<dyn store::Store>, config: Config) -> TestServer {
         let clock = ManualClock::new();
         let state = AppState::with_clock(config, store, clock.clone())
             .await
