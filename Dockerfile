@@ -1,6 +1,18 @@
 # The game server in a small image. Build: docker build -t gomoku . ; run with docker-compose.yml (server + Postgres).
-FROM rust:1.95-slim-bookworm AS build
+#
+# The dependencies are built in a layer of their own (cargo-chef's recipe holds only the manifests and the lock
+# file), so a change to the project's sources rebuilds the project, not every crate it depends on.
+FROM rust:1.95-slim-bookworm AS chef
+RUN cargo install cargo-chef --locked
 WORKDIR /src
+
+FROM chef AS planner
+COPY . .
+RUN cargo chef prepare --recipe-path recipe.json
+
+FROM chef AS build
+COPY --from=planner /src/recipe.json recipe.json
+RUN cargo chef cook --release -p server --recipe-path recipe.json
 COPY . .
 RUN cargo build --release -p server
 

@@ -221,6 +221,24 @@ impl Config {
         Duration::from_secs(self.waiting_room_secs)
     }
 
+    /// Where the data lives, for people: a SQLite database as its absolute file path, Postgres as its URL with
+    /// the password hidden.
+    pub fn database_location(&self) -> String {
+        let url = self.database_url();
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            return redact(&url);
+        }
+        let path = url
+            .strip_prefix("sqlite://")
+            .or_else(|| url.strip_prefix("sqlite:"))
+            .unwrap_or(&url);
+        let path = path.split('?').next().unwrap_or(path);
+        match std::path::absolute(path) {
+            Ok(abs) => format!("SQLite file {}", abs.display()),
+            Err(_) => format!("SQLite file {path}"),
+        }
+    }
+
     /// The grace period as a duration.
     pub fn grace(&self) -> Duration {
         Duration::from_secs(self.grace_secs)
@@ -356,6 +374,25 @@ mod tests {
         assert_eq!(shown, ["10.0.0.0/8", "192.168.1.7/32", "::1/128"]);
         assert!(Config::default().trusted_proxies.is_empty());
         assert!(Config::try_parse_from(["server", "--trusted-proxies", "proxy.local"]).is_err());
+    }
+
+    #[test]
+    fn the_database_location_is_an_absolute_file_or_a_redacted_url() {
+        let here = std::env::current_dir().unwrap();
+        assert_eq!(
+            Config::default().database_location(),
+            format!("SQLite file {}", here.join("data/gomoku.db").display())
+        );
+        let file = Config {
+            database_url: Some("sqlite:///tmp/g.db?mode=rwc".into()),
+            ..Config::default()
+        };
+        assert_eq!(file.database_location(), "SQLite file /tmp/g.db");
+        let pg = Config {
+            database_url: Some("postgres://game:hunter2@db:5432/gomoku".into()),
+            ..Config::default()
+        };
+        assert_eq!(pg.database_location(), "postgres://game:***@db:5432/gomoku");
     }
 
     #[test]

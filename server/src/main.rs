@@ -16,8 +16,11 @@ async fn main() -> anyhow::Result<()> {
         .init();
     let mut config = Config::parse();
     fit_connections_to_fd_limit(&mut config, raise_fd_limit());
-    tracing::info!(?config, "starting");
+    // The whole configuration only at debug: at the default level the start-up says where to go and where the
+    // data lives, not forty flags.
+    tracing::debug!(?config, "configuration");
     let url = config.database_url();
+    let config_database = config.database_location();
     let store = store::open(&url)
         .await
         .with_context(|| format!("opening the database {}", config.database_url_redacted()))?;
@@ -38,7 +41,9 @@ async fn main() -> anyhow::Result<()> {
         tracing::info!(addr = %metrics_listener.local_addr()?, "serving /metrics");
         tokio::spawn(server::run_metrics(metrics_listener, state.clone()));
     }
+    let database = config_database;
     println!("Gomoku server listening: open http://{addr}/");
+    println!("Database: {database}");
     server::run(listener, state, shutdown_signal()).await?;
     Ok(())
 }
