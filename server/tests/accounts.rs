@@ -67,7 +67,7 @@ async fn registering_sets_an_http_only_lax_cookie_and_keeps_the_token_out_of_the
         .and_then(|rest| rest.split_once(';'))
         .map(|(token, _)| token.to_owned())
         .unwrap();
-    assert!(token.len() >= 22, "at least 128 bits of base64: {token}");
+    assert_eq!(token.len(), 43, "256 bits of unpadded base64: {token}");
     assert_eq!(
         cookie,
         format!("gomoku_session={token}; Path=/; Max-Age=2592000; HttpOnly; SameSite=Lax")
@@ -1217,8 +1217,12 @@ async fn a_rated_game_over_carries_both_ratings_before_and_after(db: Db) {
     assert_eq!(deltas[1]["name"], "bob");
     assert_eq!(deltas[0]["before"], 1500.0);
     assert_eq!(deltas[1]["before"], 1500.0);
-    assert!(deltas[0]["after"].as_f64().unwrap() > 1500.0);
-    assert!(deltas[1]["after"].as_f64().unwrap() < 1500.0);
+    // Exactly one Glicko-2 period between two new players, alice winning.
+    let (won, lost) =
+        ratings::glicko2::rate_game(ratings::Rating::default(), ratings::Rating::default(), 1.0);
+    assert!((deltas[0]["after"].as_f64().unwrap() - won.rating).abs() < 1e-9);
+    assert!((deltas[1]["after"].as_f64().unwrap() - lost.rating).abs() < 1e-9);
+    assert!(won.rating > 1500.0 && lost.rating < 1500.0);
     assert_eq!(
         deltas[0]["tier"], "Unranked",
         "one game leaves a rating provisional"

@@ -132,12 +132,34 @@ async fn a_client_behind_gets_a_snapshot_when_it_has_room_and_is_closed_when_it_
     };
     assert_eq!(snapshot.moves.len(), 2);
     // The players were never held up.
-    let mut seen = 0;
+    // Each as its wire type, the event's kind and the move's point, so the whole sequence is compared.
+    let mut seen = Vec::new();
     while let Ok(out) = black.rx.try_recv() {
-        message(out);
-        seen += 1;
+        let v: serde_json::Value =
+            serde_json::from_str(&protocol::encode(&message(out), None)).unwrap();
+        let event = &v["event"];
+        seen.push(
+            [&v["t"], &event["kind"], &event["count"], &event["point"]]
+                .into_iter()
+                .filter(|x| !x.is_null())
+                .map(|x| x.to_string().trim_matches('"').to_owned())
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
     }
-    assert!(seen >= 5, "the black player got every event ({seen})");
+    assert_eq!(
+        seen,
+        [
+            "room",
+            "event spectators 1",
+            "event spectators 2",
+            "event player_joined",
+            "event game_started",
+            "event move h8",
+            "event move a1",
+        ],
+        "the black player got every event, in order, while the spectators fell behind"
+    );
 
     // The other one never reads: after the slow-client limit it is closed.
     clock.advance(Duration::from_secs(11));
