@@ -291,7 +291,10 @@ test('under the lose policy a tap on a forbidden point asks first', async (t) =>
   await s.p.waitForSelector('.board .forbidden[data-point="j8"]');
   s.p.once('dialog', (d) => d.dismiss());
   await clickPoint(s.p, 'j8');
-  await s.p.waitForTimeout(200);
+  // A chat line after the dismissed tap: the socket is ordered, so a place sent by the tap would arrive first.
+  await s.p.fill('input[name="chat"]', 'marker');
+  await s.p.press('input[name="chat"]', 'Enter');
+  await waitFor(() => s.sent.find((x) => x.t === 'chat' && x.text === 'marker'), 'the chat line after the tap');
   assert.equal(s.sent.filter((m) => m.t === 'place').length, 0, 'dismissed: nothing sent');
   s.p.once('dialog', (d) => {
     assert.match(d.message(), /j8 is forbidden for black \(double three\)/);
