@@ -215,6 +215,21 @@ async fn swap_after_three_exchanges_the_players_colours() {
     let snap = t.black.join(&room, JoinRole::Player).await;
     assert!(snap.swapped);
     assert_eq!(snap.you, Some(Color::White));
+
+    // The record names the players by the colours they held at the end, as the room did, and says who won.
+    let record_id = snap.record.clone().expect("the game's record id");
+    let (status, record) = server.get_json(&format!("/api/games/{record_id}")).await;
+    assert_eq!(status, 200);
+    assert_eq!(record["swapped"], true);
+    assert_eq!(record["black"]["name"], t.white.name.as_str(), "the joiner swapped to black");
+    assert_eq!(record["white"]["name"], t.black.name.as_str());
+    assert_eq!(record["result"]["winner"], "black");
+    assert_eq!(record["result"]["winner_name"], t.white.name.as_str());
+    assert_eq!(
+        record["result"]["line"],
+        serde_json::to_value(result.line.unwrap()).unwrap(),
+        "the winning line, as game_over gave it"
+    );
 }
 
 #[tokio::test]

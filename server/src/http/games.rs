@@ -8,7 +8,7 @@ use axum::extract::{Path, State};
 use axum::routing::get;
 use axum::{Json, Router};
 use protocol::{RulesSpec, TimeControl};
-use rules::{Action, Color, Game, Point};
+use rules::{Action, Color, Game, Point, Status, WinReason};
 use serde::Serialize;
 use store::{GameId, GameRecord, PlayerRef};
 
@@ -45,6 +45,10 @@ struct ActionView {
 #[derive(Serialize)]
 struct EndView {
     winner: Option<Color>,
+    /// The winner's name (the player who held the winning colour at the end).
+    winner_name: Option<String>,
+    /// A five's stones, when a five decided the game.
+    line: Option<Vec<Point>>,
     aborted: bool,
     reason: String,
     ended_at: i64,
@@ -69,16 +73,16 @@ struct GameView {
     rules: RulesSpec,
     time_control: TimeControl,
     rated: bool,
-    /// The player who started with black.
+    /// The player who held black at the end (after any swap), as the room and profiles name them.
     black: PlayerView,
-    /// The player who started with white.
+    /// The player who held white at the end.
     white: PlayerView,
     started_at: i64,
     /// Every action in order.
     actions: Vec<ActionView>,
     /// The stones in order (black first, alternating).
     moves: Vec<Point>,
-    /// Whether the players exchanged colours after move 3.
+    /// Whether the players exchanged colours after move 3 (so `black` started with white).
     swapped: bool,
     result: Option<EndView>,
     ratings: Option<Vec<RatingView>>,
@@ -109,6 +113,25 @@ fn view(record: GameRecord) -> GameView {
             })
             .collect()
     });
+    // One rule everywhere (the room, profiles, records): the players as they held the colours at the end. The store
+    // keeps the seats at the start; a swap in the opening exchanged them.
+    let swapped = replay.as_ref().is_some_and(Game::colours_swapped);
+    let (black, white) = if swapped {
+        (&record.game.white, &record.game.black)
+    } else {
+        (&record.game.black, &record.game.white)
+    };
+    let line = replay.as_ref().and_then(|g| match g.status() {
+        Status::Won {
+            reason: WinReason::Five { line },
+            ..
+        } => Some(line.points().to_vec()),
+        _ => None,
+    });
+    let winner_name = |c: Color| match c {
+        Color::Black => black.name.clone(),
+        Color::White => white.name.clone(),
+    };
     GameView {
         id: record.id,
         public_id: record.game.public_id.clone(),
@@ -116,14 +139,14 @@ fn view(record: GameRecord) -> GameView {
         rules: RulesSpec::from(record.game.rules),
         time_control: stored_time_control(&record.game.time_control),
         rated: record.game.rated,
-        black: player(&record.game.black),
-        white: player(&record.game.white),
+        black: player(black),
+        white: player(white),
         started_at: record.game.started_at,
         moves: replay
             .as_ref()
             .map(|g| g.moves().to_vec())
             .unwrap_or_default(),
-        swapped: replay.as_ref().is_some_and(Game::colours_swapped),
+        swapped,
         actions: record
             .actions
             .into_iter()
@@ -137,6 +160,8 @@ fn view(record: GameRecord) -> GameView {
             .collect(),
         result: record.end.map(|e| EndView {
             winner: e.winner,
+            winner_name: e.winner.map(winner_name),
+            line,
             aborted: e.aborted,
             reason: e.reason,
             ended_at: e.ended_at,
