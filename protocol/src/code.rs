@@ -45,6 +45,9 @@ pub const OFFER_TOO_SOON: &str = "offer_too_soon";
 pub const NO_OFFER: &str = "no_offer";
 /// Nothing to take back (no move of the requester on the board).
 pub const NOTHING_TO_TAKE_BACK: &str = "nothing_to_take_back";
+/// A takeback would undo an opening decision (the swap, the fifth-move proposal or choice), which stands once made:
+/// undoing it would hand the colours or the choice back without either player deciding again.
+pub const OPENING_DECIDED: &str = "opening_decided";
 /// A rematch can be offered only after game over.
 pub const GAME_NOT_OVER: &str = "game_not_over";
 /// The chat text is empty or too long.

@@ -221,7 +221,11 @@ async fn swap_after_three_exchanges_the_players_colours() {
     let (status, record) = server.get_json(&format!("/api/games/{record_id}")).await;
     assert_eq!(status, 200);
     assert_eq!(record["swapped"], true);
-    assert_eq!(record["black"]["name"], t.white.name.as_str(), "the joiner swapped to black");
+    assert_eq!(
+        record["black"]["name"],
+        t.white.name.as_str(),
+        "the joiner swapped to black"
+    );
     assert_eq!(record["white"]["name"], t.black.name.as_str());
     assert_eq!(record["result"]["winner"], "black");
     assert_eq!(record["result"]["winner_name"], t.white.name.as_str());

@@ -1478,13 +1478,32 @@ impl Room {
     fn takeback_count(&self, seat: usize) -> Result<usize, RoomError> {
         let live = self.live.as_ref().expect("checked running");
         let n = live.actors.len();
-        match live.actors.iter().rposition(|&s| s == seat) {
-            Some(last) if n - last <= 2 => Ok(n - last),
-            _ => Err(RoomError::new(
-                code::NOTHING_TO_TAKE_BACK,
-                "you have no move to take back",
-            )),
+        let count = match live.actors.iter().rposition(|&s| s == seat) {
+            Some(last) if n - last <= 2 => n - last,
+            _ => {
+                return Err(RoomError::new(
+                    code::NOTHING_TO_TAKE_BACK,
+                    "you have no move to take back",
+                ))
+            }
+        };
+        // Takebacks stop at an opening decision: undoing a swap would give the colours back silently.
+        let actions = live.game.actions();
+        let undone = &actions[actions.len().saturating_sub(count)..];
+        if undone.iter().any(|a| {
+            matches!(
+                a,
+                Action::DecideSwap { .. }
+                    | Action::ProposeFifth { .. }
+                    | Action::ChooseFifth { .. }
+            )
+        }) {
+            return Err(RoomError::new(
+                code::OPENING_DECIDED,
+                "an opening decision cannot be taken back",
+            ));
         }
+        Ok(count)
     }
 
     async fn take_back(&mut self, seat: usize) -> Result<(), RoomError> {
