@@ -388,3 +388,92 @@ async fn a_rated_game_shows_ratings_on_the_seats_and_rating_changes_at_the_end()
         "one game leaves a new player provisional"
     );
 }
+
+/// The answer to a request, as `Ok(version)` for an `ack` and `Err(reply)` for anything else.
+async fn acked(client: &mut Client, msg: ClientMessage) -> Result<u64, ServerMessage> {
+    match client.request(msg).await {
+        ServerMessage::Ack {
+            version: Some(v), ..
+        } => Ok(v),
+        other => Err(other),
+    }
+}
+
+#[tokio::test]
+async fn opening_decisions_are_safe_to_retry() {
+    let (server, _db) = TestServer::start().await;
+    let rules = common::rules(
+        RuleSet::Renju,
+        ForbiddenPolicy::Reject,
+        Opening::SwapAfterThreeFifthTwoOptions,
+    );
+    let mut t = Table::open(&server, rules, TimeControl::None).await;
+    t.play(true, &["h8", "h9", "j10"], 1).await;
+    let room = t.room.clone();
+    let swap = ClientMessage::DecideSwap {
+        room: room.clone(),
+        swap: false,
+    };
+    t.white.act(swap.clone()).await.unwrap();
+    // The answer was lost; the same decision again is acknowledged at the room's version, and changes nothing.
+    let (version, _) = t
+        .black
+        .event_where(|e| matches!(e, RoomEvent::SwapDecided { .. }))
+        .await;
+    assert_eq!(acked(&mut t.white, swap).await, Ok(version));
+    assert_eq!(
+        t.white
+            .act(ClientMessage::DecideSwap {
+                room: room.clone(),
+                swap: true,
+            })
+            .await,
+        Err("no_swap_pending".into()),
+        "a different decision is no retry"
+    );
+    t.white.place(&room, "g10", 4).await.unwrap();
+    let propose = ClientMessage::ProposeFifth {
+        room: room.clone(),
+        points: [p("k11"), p("a1")],
+    };
+    t.black.act(propose.clone()).await.unwrap();
+    let (version, _) = t
+        .white
+        .event_where(|e| matches!(e, RoomEvent::FifthProposed { .. }))
+        .await;
+    assert_eq!(acked(&mut t.black, propose).await, Ok(version));
+    let choose = ClientMessage::ChooseFifth {
+        room: room.clone(),
+        point: p("k11"),
+    };
+    t.white.act(choose.clone()).await.unwrap();
+    let (version, _) = t
+        .black
+        .event_where(|e| matches!(e, RoomEvent::Move { ply: 5, .. }))
+        .await;
+    assert_eq!(acked(&mut t.white, choose).await, Ok(version));
+    let snap = t.black.join(&room, JoinRole::Player).await;
+    assert_eq!(snap.moves.len(), 5, "no retry played anything");
+    assert!(!snap.swapped);
+}
+
+#[tokio::test]
+async fn a_forbidden_claim_is_safe_to_retry_after_it_ended_the_game() {
+    let (server, _db) = TestServer::start().await;
+    let rules = common::rules(RuleSet::Renju, ForbiddenPolicy::Claim, Opening::None);
+    let mut t = Table::open(&server, rules, TimeControl::None).await;
+    t.play(true, &DOUBLE_THREE_SETUP, 1).await;
+    t.black.place(&t.room, "h8", 9).await.unwrap();
+    let claim = ClientMessage::ClaimForbidden {
+        room: t.room.clone(),
+    };
+    assert!(matches!(
+        t.white.act(claim.clone()).await,
+        Ok(RoomEvent::GameOver { .. })
+    ));
+    let (version, _) = t
+        .black
+        .event_where(|e| matches!(e, RoomEvent::GameOver { .. }))
+        .await;
+    assert_eq!(acked(&mut t.white, claim).await, Ok(version));
+}

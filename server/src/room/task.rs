@@ -796,6 +796,32 @@ impl Room {
         self.send_to(conn, &msg, rid);
     }
 
+    /// Answers a requester `ack` with the room's version: its request changed nothing because it already stands.
+    fn ack_actor(&mut self, actor: Actor) {
+        if let Some((conn, rid)) = actor {
+            let msg = ServerMessage::Ack {
+                room: Some(self.id.to_string()),
+                version: Some(self.version),
+            };
+            self.send_to(conn, &msg, rid);
+        }
+    }
+
+    /// Whether `seat` already made this opening decision or claim in the current (or just finished) game: each is
+    /// made at most once a game, so the same one again is a retry.
+    fn already_made(&self, seat: usize, action: Action) -> bool {
+        if matches!(action, Action::Place { .. }) {
+            return false;
+        }
+        self.live.as_ref().is_some_and(|live| {
+            live.game
+                .actions()
+                .iter()
+                .zip(&live.actors)
+                .any(|(a, &s)| *a == action && s == seat)
+        })
+    }
+
     fn ack(&mut self, outbox: &Outbox, rid: Option<u64>) {
         let msg = ServerMessage::Ack {
             room: Some(self.id.to_string()),
@@ -1266,6 +1292,12 @@ impl Room {
         let actor = Some((conn, rid));
         match act {
             Act::Place { point, ply } => self.place(seat, actor, point, ply).await,
+            Act::Rules(action) if self.already_made(seat, action) => {
+                // A retry of a decision or claim that already stands (its answer was lost on the way): the same
+                // action is made at most once a game, so answering `ack` is safe, as for a `place` played before.
+                self.ack_actor(actor);
+                Ok(())
+            }
             Act::Rules(action) => self.play(seat, actor, action).await,
             Act::Resign => {
                 self.running_live()?;
@@ -1567,13 +1599,7 @@ impl Room {
             let same = ply >= 1
                 && live.stone_action((ply - 1) as usize) == Some((Action::Place { point }, seat));
             if same && ply < expected {
-                if let Some((conn, rid)) = actor {
-                    let msg = ServerMessage::Ack {
-                        room: Some(self.id.to_string()),
-                        version: Some(self.version),
-                    };
-                    self.send_to(conn, &msg, rid);
-                }
+                self.ack_actor(actor);
                 return Ok(());
             }
             return Err(RoomError::new(
