@@ -46,6 +46,13 @@ const ROOMS = {
     moves: ['h8', 'g9', 'i8', 'k11', 'j8', 'f6', 'k8', 'l12', 'l8', 'm9', 'g8'],
     result: { winner: 'black', winner_name: 'lin_yue', reason: 'five', line: ['g8', 'h8', 'i8', 'j8', 'k8'], ratings: [{ name: 'lin_yue', before: 1612, after: 1627.4, tier: 'Club Player' }, { name: 'kenta', before: 1588, after: 1573.1, tier: 'Amateur' }] },
   }),
+  // A guest beat an account by resignation, watched by us; fifteen stones, the last on l8.
+  r10: snapshot('r10', {
+    state: 'over', phase: 'none', to_act: null, forbidden: [], clocks: { ...clocks(null) }, you: null, rated: false,
+    seats: { black: { id: 'g5d0c3b8a1e6f2947c0d1', name: 'guest-pshskv', guest: true, connected: true }, white: seat('kenta', { rating: 1588, tier: 'Amateur' }) },
+    moves: ['h8', 'g9', 'i8', 'k11', 'j8', 'f6', 'k9', 'l12', 'm8', 'm9', 'g8', 'h9', 'j10', 'f7', 'l8'],
+    result: { winner: 'black', winner_name: 'guest-pshskv', reason: 'resign' },
+  }),
 };
 
 /** A scripted server: answers hello, lobby and join from ROOMS, echoes places as moves, records every frame. */
@@ -199,6 +206,8 @@ test('a game record replays with arrow keys and keeps the move in a shareable UR
   if (!s) return;
   await s.p.goto(`${ORIGIN}/#/game/3`);
   await s.p.waitForSelector('#record-result');
+  assert.equal(await s.p.textContent('#record-result'), 'lin_yue wins with five in a row');
+  assert.equal(await s.p.textContent('#record-moves [data-ply="11"]'), '11.g8');
   assert.equal(await s.p.textContent('#ply-counter'), 'Move 11 of 11');
   await s.p.keyboard.press('ArrowLeft');
   await s.p.keyboard.press('ArrowLeft');
@@ -303,4 +312,67 @@ test('under the lose policy a tap on a forbidden point asks first', async (t) =>
   await clickPoint(s.p, 'j8');
   const m = await waitFor(() => s.sent.find((x) => x.t === 'place'), 'place after confirming');
   assert.equal(m.point, 'j8');
+});
+
+/** Opens room r10 (a guest's win by resignation, watched) at a viewport in a language. */
+async function finishedRoom(t, viewport, lang) {
+  const s = await page(t, viewport);
+  if (!s) return null;
+  if (lang === 'zh') await s.context.addInitScript(() => localStorage.setItem('gomoku.lang', 'zh'));
+  await s.p.goto(`${ORIGIN}/#/room/r10`);
+  await s.p.waitForSelector('#game-over');
+  return s;
+}
+
+const SIZES = [[{ width: 1280, height: 860 }, 'en'], [{ width: 390, height: 844 }, 'zh']];
+
+test('a finished game says in words who won and why', async (t) => {
+  for (const [viewport, lang] of SIZES) {
+    const s = await finishedRoom(t, viewport, lang);
+    if (!s) return;
+    assert.equal(await s.p.textContent('#game-over .go-reason'), lang === 'en' ? 'guest-pshskv wins: kenta resigned' : 'kenta 认输，guest-pshskv 获胜');
+    await shot(s.p, `scripted-result-${viewport.width}-${lang}`);
+  }
+});
+
+test('the room\'s move list numbers every stone, as the board does', async (t) => {
+  const s = await finishedRoom(t, ...SIZES[0]);
+  if (!s) return;
+  const moves = await s.p.$$eval('#moves li', (els) => els.map((e) => e.textContent));
+  assert.equal(moves.length, 15);
+  assert.deepEqual([moves[0], moves[1], moves[14]], ['1.h8', '2.g9', '15.l8']);
+});
+
+test('only an account\'s name links to a profile, a guest\'s is plain text', async (t) => {
+  const s = await finishedRoom(t, ...SIZES[0]);
+  if (!s) return;
+  assert.deepEqual(await s.p.$$eval('.pcard .pname', (els) => els.map((e) => [e.tagName, e.textContent])), [['A', 'kenta'], ['SPAN', 'guest-pshskv']]);
+  await s.p.goto(`${ORIGIN}/#/`);
+  await s.p.waitForSelector('#waiting-rooms .room-row');
+  assert.equal(await s.p.locator('.pchip a.pname', { hasText: 'guest-' }).count(), 0);
+  assert.ok(await s.p.locator('.pchip a.pname', { hasText: 'mei' }).count() > 0);
+});
+
+test('in Chinese, tier names and dates follow the chosen language', async (t) => {
+  const profile = {
+    name: 'lin_yue',
+    ratings: [
+      { pool: 'renju', rating: 1627.4, deviation: 70, provisional: false, tier: 'Club Player', tier_code: 'club_player', games: 24, wins: 14, losses: 9, draws: 1, history: [] },
+      { pool: 'freestyle', rating: 1500, deviation: 340, provisional: true, tier: 'Unranked', tier_code: 'unranked', games: 1, wins: 0, losses: 1, draws: 0, history: [] },
+    ],
+    games: [{ id: 3, room: 'r3', pool: 'renju', rules: renju, rated: true, black: { name: 'lin_yue', guest: false }, white: { name: 'kenta', guest: false }, swapped: false, started_at: Date.UTC(2023, 11, 8, 10), ended_at: Date.UTC(2023, 11, 8, 12), state: 'over', winner: 'black', winner_name: 'lin_yue', reason: 'five', rating_before: 1612, rating_after: 1627.4 }],
+    next_before: null,
+  };
+  const json = (body) => (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
+  for (const viewport of [{ width: 1280, height: 860 }, { width: 390, height: 844 }]) {
+    const s = await page(t, viewport, { api: { '/api/players/lin_yue': json(profile) } });
+    if (!s) return;
+    // A browser in English, a player who chose Chinese.
+    await s.context.addInitScript(() => localStorage.setItem('gomoku.lang', 'zh'));
+    await s.p.goto(`${ORIGIN}/#/player/lin_yue`);
+    await s.p.waitForSelector('.game-row time', { state: 'attached' }); // phones hide the date column
+    assert.deepEqual(await s.p.$$eval('.pool-card .tier', (els) => els.map((e) => e.textContent)), ['俱乐部棋手', '未定级']);
+    assert.equal(await s.p.textContent('.game-row time'), '2023年12月8日');
+    await shot(s.p, `scripted-profile-zh-${viewport.width}`);
+  }
 });

@@ -297,7 +297,7 @@ test('takeback, draw offer, chat, resignation and rematch go through the opponen
   await a.page.click('#resign');
   for (const p of both) await p.waitForSelector('#game-over', { timeout: 15_000 });
   assert.match(await a.page.textContent('#game-over'), /You lose/);
-  assert.match(await b.page.textContent('#game-over'), /resignation/);
+  assert.equal(await b.page.textContent('#game-over .go-reason'), `${b.name} wins: ${a.name} resigned`);
 
   // A rematch starts a new game with colours exchanged.
   await b.page.click('#rematch');

@@ -1,6 +1,7 @@
 // Every user-visible string, in English and Simplified Chinese. Keys are flat dotted names; the unit tests
-// check that both dictionaries hold exactly the same keys with the same {placeholders}. Tier names are not
-// here: the server sends them (issue 4 keeps the tier table in one place).
+// check that both dictionaries hold exactly the same keys with the same {placeholders}. Tier names are here by
+// the tier's code only to translate them: the server keeps the table (issue 4) and sends English names, which a
+// code without words here still shows.
 
 /** English strings. */
 export const en = {
@@ -134,6 +135,31 @@ export const en = {
   'over.aborted': 'Aborted',
   'over.you_win': 'You win',
   'over.you_lose': 'You lose',
+  'tier.unranked': 'Unranked',
+  'tier.beginner': 'Beginner',
+  'tier.novice': 'Novice',
+  'tier.apprentice': 'Apprentice',
+  'tier.amateur': 'Amateur',
+  'tier.club_player': 'Club Player',
+  'tier.advanced': 'Advanced',
+  'tier.expert': 'Expert',
+  'tier.candidate_master': 'Candidate Master',
+  'tier.master': 'Master',
+  'tier.international_master': 'International Master',
+  'tier.grand_master': 'Grand Master',
+  'result.five': '{winner} wins with five in a row',
+  'result.resign': '{winner} wins: {loser} resigned',
+  'result.timeout': '{winner} wins: {loser} ran out of time',
+  'result.forbidden_move': '{winner} wins: {loser} played a forbidden move ({detail})',
+  'result.forbidden_move_plain': '{winner} wins: {loser} played a forbidden move',
+  'result.forbidden_claimed': '{winner} wins by pointing out {loser}\'s forbidden move ({detail})',
+  'result.forbidden_claimed_plain': '{winner} wins by pointing out {loser}\'s forbidden move',
+  'result.forbidden_detail': '{kind} at {point}',
+  'result.abandoned': '{winner} wins: {loser} left and did not come back',
+  'result.idle': '{winner} wins: {loser} stopped moving',
+  'result.other': '{winner} wins ({reason})',
+  'result.draw_agreed': 'Drawn by agreement',
+  'result.board_full': 'Drawn: the board is full',
   'reason.five': 'five in a row',
   'reason.forbidden_move': 'forbidden move',
   'reason.forbidden_claimed': 'forbidden move claimed',
@@ -400,6 +426,31 @@ export const zh = {
   'over.aborted': '对局作废',
   'over.you_win': '你赢了',
   'over.you_lose': '你输了',
+  'tier.unranked': '未定级',
+  'tier.beginner': '入门',
+  'tier.novice': '新手',
+  'tier.apprentice': '学徒',
+  'tier.amateur': '业余',
+  'tier.club_player': '俱乐部棋手',
+  'tier.advanced': '高级',
+  'tier.expert': '专家',
+  'tier.candidate_master': '候补大师',
+  'tier.master': '大师',
+  'tier.international_master': '国际大师',
+  'tier.grand_master': '特级大师',
+  'result.five': '{winner} 五子连珠获胜',
+  'result.resign': '{loser} 认输，{winner} 获胜',
+  'result.timeout': '{loser} 超时，{winner} 获胜',
+  'result.forbidden_move': '{loser} 走出禁手（{detail}），{winner} 获胜',
+  'result.forbidden_move_plain': '{loser} 走出禁手，{winner} 获胜',
+  'result.forbidden_claimed': '{winner} 指出 {loser} 的禁手（{detail}）获胜',
+  'result.forbidden_claimed_plain': '{winner} 指出 {loser} 的禁手获胜',
+  'result.forbidden_detail': '{point} {kind}',
+  'result.abandoned': '{loser} 断线未归，{winner} 获胜',
+  'result.idle': '{loser} 停止落子，{winner} 获胜',
+  'result.other': '{winner} 获胜（{reason}）',
+  'result.draw_agreed': '双方同意和棋',
+  'result.board_full': '棋盘已满，和棋',
   'reason.five': '五子连珠',
   'reason.forbidden_move': '禁手',
   'reason.forbidden_claimed': '被指出禁手',
@@ -573,6 +624,16 @@ export function has(key) {
 /** The current language code. */
 export function lang() {
   return current;
+}
+
+/** The BCP 47 locale of the current language, for dates and numbers (the browser's own may be another). */
+export function locale() {
+  return current === 'zh' ? 'zh-CN' : 'en';
+}
+
+/** A date (milliseconds since the epoch) in the chosen language, not the browser's. */
+export function formatDate(ms) {
+  return new Date(ms).toLocaleDateString(locale(), { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
 /** Changes the language, remembers it and updates the document (listeners re-render their views). */

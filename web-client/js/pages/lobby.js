@@ -6,6 +6,7 @@ import { t, errorText } from '../i18n.js';
 import { href } from '../router.js';
 import { describeTimeControl } from '../clock.js';
 import { tierBadge } from '../tier.js';
+import { playerName } from '../player.js';
 import { renderBoard } from '../board.js';
 
 /** Folds lobby messages into a list of rooms (pure; newest first as the server sends them). */
@@ -53,7 +54,7 @@ export function playerChip(p) {
     'span',
     { class: 'pchip' },
     p.colour ? h('span', { class: `dot ${p.colour}` }) : null,
-    h('a', { href: href('player', { name: p.name }), class: 'pname' }, p.name),
+    playerName(p, { class: 'pname' }),
     p.rating != null ? h('span', { class: 'rating' }, Math.round(p.rating) + (p.provisional ? '?' : '')) : null,
     tierBadge(p.tier),
   );

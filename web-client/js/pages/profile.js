@@ -2,7 +2,7 @@
 // to their records.
 
 import { h, mount } from '../dom.js';
-import { t, errorText } from '../i18n.js';
+import { t, errorText, formatDate } from '../i18n.js';
 import { href } from '../router.js';
 import { accounts } from '../api.js';
 import { ratingChart } from '../chart.js';
@@ -48,7 +48,7 @@ function gameRow(g, name) {
     h('span', { class: 'muted pool' }, g.pool ? t(`rule.${g.pool}`) : g.rules?.rule_set ? t(`rule.${g.rules.rule_set}`) : ''),
     o ? h('span', { class: `outcome ${o}` }, t(o === 'win' ? 'profile.win' : o === 'loss' ? 'profile.loss' : 'profile.drawn')) : h('span', {}),
     delta != null ? h('span', { class: delta >= 0 ? 'up' : 'down' }, `${delta >= 0 ? '+' : ''}${delta}`) : null,
-    when ? h('time', { class: 'muted', datetime: new Date(when).toISOString() }, new Date(when).toLocaleDateString()) : null);
+    when ? h('time', { class: 'muted', datetime: new Date(when).toISOString() }, formatDate(when)) : null);
 }
 
 /** Mounts the profile page; returns its cleanup. */

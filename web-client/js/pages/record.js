@@ -6,7 +6,9 @@ import { t, errorText } from '../i18n.js';
 import { href } from '../router.js';
 import { accounts } from '../api.js';
 import { createBoardView } from '../boardview.js';
-import { resultHeadline, reasonText } from './room.js';
+import { resultHeadline, resultSentence } from '../result.js';
+import { playerName } from '../player.js';
+import { moveItems } from '../movelist.js';
 
 /** The stones of a stored action list, in order: places and the chosen fifth move (a proposal lays no stone). */
 export function stonesOf(moves) {
@@ -100,18 +102,16 @@ export function render(view, params) {
     mount(head,
       h('h2', {}, t('record.title', { id: rec.id })),
       h('div', { class: 'versus' },
-        h('span', { class: 'stone-icon black' }), rec.black ? h('a', { href: href('player', { name: rec.black }) }, rec.black) : '—',
+        h('span', { class: 'stone-icon black' }), rec.black ? playerName(rec.black) : '—',
         h('span', { class: 'muted' }, ' vs '),
-        h('span', { class: 'stone-icon white' }), rec.white ? h('a', { href: href('player', { name: rec.white }) }, rec.white) : '—'),
+        h('span', { class: 'stone-icon white' }), rec.white ? playerName(rec.white) : '—'),
       rec.rules.rule_set ? h('p', { class: 'muted' }, t(`rule.${rec.rules.rule_set}`), rec.rules.opening && rec.rules.opening !== 'none' ? ` · ${t(`opening.${rec.rules.opening}`)}` : '') : null,
       r
-        ? h('p', { class: 'result', id: 'record-result' }, h('b', {}, resultHeadline(r, null)), ' · ', reasonText(r))
+        ? h('p', { class: 'result', id: 'record-result' }, h('b', {}, resultSentence(r, { black: rec.black, white: rec.white }) || resultHeadline(r, null)))
         : h('p', { class: 'muted' }, t('record.live'), rec.room ? [' ', h('a', { href: href('room', { id: rec.room, watch: true }) }, t('record.watch_live'))] : null),
       h('button', { class: 'btn', type: 'button', onclick: share }, t('record.share')),
     );
-    const items = [];
-    rec.moves.forEach((m, i) => items.push(h('li', { dataset: { ply: i + 1 }, class: i % 2 ? 'w' : 'b', onclick: () => go(i + 1) }, m)));
-    mount(list, items);
+    mount(list, moveItems(h, rec.moves, (e) => ({ onclick: () => go(e.n) })));
   }
 
   const onKey = (e) => {

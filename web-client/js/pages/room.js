@@ -8,7 +8,10 @@ import { createBoardView } from '../boardview.js';
 import { fromSnapshot, applyEvent, applyCatchUp, controls, visibleForbidden, clockFigures, seatOf, other } from '../state.js';
 import { clockAt, formatClock, describeTimeControl } from '../clock.js';
 import { tierBadge } from '../tier.js';
+import { playerName } from '../player.js';
+import { moveItems } from '../movelist.js';
 import { playStone } from '../sound.js';
+import { resultHeadline, resultSentence } from '../result.js';
 
 /** The room page rebuilds its own labels on a language change instead of being remounted (which would rejoin). */
 export const relabels = true;
@@ -29,24 +32,6 @@ function saveSettings(s) {
   } catch {
     // Settings then last for this page.
   }
-}
-
-/** The game-over headline for a result as seen by `you` (null for spectators). */
-export function resultHeadline(result, you) {
-  if (!result) return '';
-  if (result.reason === 'aborted') return t('over.aborted');
-  if (!result.winner) return t('over.draw');
-  if (you) return result.winner === you ? t('over.you_win') : t('over.you_lose');
-  return result.winner === 'black' ? t('over.black_wins') : t('over.white_wins');
-}
-
-/** The reason in words, with the forbidden kind when there is one. */
-export function reasonText(result) {
-  if (!result) return '';
-  const key = result.reason === 'draw_agreed' ? 'reason.agreement' : `reason.${result.reason}`;
-  let text = t(key);
-  if (result.forbidden) text += ` (${t(`kind.${result.forbidden.kind}`)} ${result.forbidden.point})`;
-  return text;
 }
 
 /** Mounts the room page; returns its cleanup. */
@@ -150,7 +135,7 @@ export function render(view, params, app) {
       h('span', { class: `stone-icon ${colour}` }),
       h('div', { class: 'pinfo' },
         seat
-          ? h('a', { class: 'pname', href: href('player', { name: seat.name }) }, seat.name)
+          ? playerName(seat, { class: 'pname' })
           : h('span', { class: 'pname muted' }, t('room.waiting')),
         h('div', { class: 'psub' },
           seat?.rating != null ? h('span', { class: 'rating' }, Math.round(seat.rating) + (seat.provisional ? '?' : '')) : null,
@@ -187,7 +172,7 @@ export function render(view, params, app) {
         h('div', { class: 'gameover', id: 'game-over' },
           h('div', { class: 'go-title' }, t('over.title')),
           h('div', { class: 'go-head' }, resultHeadline(r, you)),
-          r?.reason === 'aborted' ? null : h('div', { class: 'go-reason' }, r?.winner_name ? `${r.winner_name} · ` : '', reasonText(r)),
+          r?.reason === 'aborted' ? null : h('div', { class: 'go-reason', id: 'result-sentence' }, resultSentence(r, { black: room.seats.black?.name, white: room.seats.white?.name })),
           r?.unrated ? h('div', { class: 'go-unrated muted', id: 'unrated' }, t(`unrated.${r.unrated}`)) : null,
           r?.ratings?.length
             ? h('div', { class: 'go-ratings' }, r.ratings.map((d) => {
@@ -273,11 +258,7 @@ export function render(view, params, app) {
   }
 
   function drawMoves() {
-    const items = [];
-    for (let i = 0; i < room.moves.length; i += 2) {
-      items.push(h('li', {}, h('span', { class: 'mv b' }, room.moves[i]), room.moves[i + 1] ? h('span', { class: 'mv w' }, room.moves[i + 1]) : null));
-    }
-    mount(movesBox, items);
+    mount(movesBox, moveItems(h, room.moves));
     movesBox.scrollTop = movesBox.scrollHeight;
   }
 

@@ -1,0 +1,16 @@
+// The list of moves beside a board. Every stone gets its own number, as the board's numbered stones and the
+// record do: pairing moves chess-style ("8. l8" for stone 15) made the list disagree with the board.
+
+/** The moves as list entries: `n` is the stone's number from 1, `colour` the colour of the stone placed. */
+export function moveEntries(moves) {
+  return moves.map((point, i) => ({ n: i + 1, point, colour: i % 2 ? 'white' : 'black' }));
+}
+
+/** The list items for `moves`, built with `h`; `attrs(entry)` adds attributes to an item (a click to replay it). */
+export function moveItems(h, moves, attrs = () => ({})) {
+  return moveEntries(moves).map((e) => {
+    const extra = attrs(e);
+    return h('li', { ...extra, class: [e.colour === 'black' ? 'b' : 'w', extra.class].filter(Boolean).join(' '), dataset: { ply: e.n } },
+      h('span', { class: 'n' }, `${e.n}.`), h('span', { class: 'mv' }, e.point));
+  });
+}
