@@ -47,6 +47,8 @@ pub const NO_OFFER: &str = "no_offer";
 pub const NOTHING_TO_TAKE_BACK: &str = "nothing_to_take_back";
 /// A rematch can be offered only after game over.
 pub const GAME_NOT_OVER: &str = "game_not_over";
+/// A rematch in a finished room whose other player has left (a game with anyone else needs a new room).
+pub const OPPONENT_LEFT: &str = "opponent_left";
 /// The chat text is empty or too long.
 pub const BAD_CHAT: &str = "bad_chat";
 /// The room's chat (or this member's share of it) takes no more messages for a moment.

@@ -265,6 +265,8 @@ export const en = {
   'theme.light': 'light',
   'theme.dark': 'dark',
   'foot.source': 'Rules: freestyle, standard, Renju (RIF).',
+  // Finished rooms and tokens (issue #14).
+  'err.opponent_left': 'Your opponent left this room; open a new room for another game.',
 };
 
 /** Simplified Chinese strings. */
@@ -530,6 +532,8 @@ export const zh = {
   'theme.light': '浅色',
   'theme.dark': '深色',
   'foot.source': '规则：无禁手、标准、连珠（RIF）。',
+  // Finished rooms and tokens (issue #14).
+  'err.opponent_left': '对手已离开这个房间；再来一局请新开房间。',
 };
 
 /** The dictionaries by language code, in the order the switcher shows them. */
