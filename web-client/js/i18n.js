@@ -267,6 +267,7 @@ export const en = {
   'foot.source': 'Rules: freestyle, standard, Renju (RIF).',
   // Finished rooms and tokens (issue #14).
   'err.opponent_left': 'Your opponent left this room; open a new room for another game.',
+  'err.invalid_token': 'Your saved sign-in has expired; you play on as a new guest.',
 };
 
 /** Simplified Chinese strings. */
@@ -534,6 +535,7 @@ export const zh = {
   'foot.source': '规则：无禁手、标准、连珠（RIF）。',
   // Finished rooms and tokens (issue #14).
   'err.opponent_left': '对手已离开这个房间；再来一局请新开房间。',
+  'err.invalid_token': '保存的登录已过期；你将以新游客身份继续。',
 };
 
 /** The dictionaries by language code, in the order the switcher shows them. */
