@@ -205,6 +205,25 @@ test('a revoked session forgets its token, so the reconnect says hello without i
   conn.close();
 });
 
+test('a stored token the server no longer accepts is forgotten and hello is said again without it', () => {
+  const conn = fakeConnection();
+  conn.storage.setItem('gomoku.token', 'stale');
+  const errors = [];
+  conn.on('error', (e) => errors.push(e.code));
+  conn.connect();
+  const s1 = FakeSocket.all[0];
+  s1.onopen();
+  assert.deepEqual(s1.sent[0], { t: 'hello', version: 1, token: 'stale' });
+  s1.serve({ t: 'error', code: 'invalid_token', message: 'this token is unknown or expired' });
+  assert.equal(conn.token(), undefined);
+  assert.deepEqual(s1.sent[1], { t: 'hello', version: 1 }, 'on the same socket, as a new guest');
+  assert.deepEqual(errors, ['invalid_token'], 'the page hears of it');
+  welcome(s1, 'guest-b', 'tokB');
+  assert.equal(conn.ready, true);
+  assert.equal(conn.token(), 'tokB');
+  conn.close();
+});
+
 test('requests reject with the server error code and back-off grows to a ceiling', async () => {
   const conn = fakeConnection();
   conn.connect();

@@ -19,7 +19,8 @@ pub const HELLO_REQUIRED: &str = "hello_required";
 pub const ALREADY_HELLO: &str = "already_hello";
 /// The client speaks a protocol version the server does not.
 pub const UNSUPPORTED_VERSION: &str = "unsupported_version";
-/// The token in `hello` is unknown or expired (a fresh guest identity is issued instead).
+/// The token in `hello` (or, when `hello` brings none, the upgrade request's session) is unknown or expired. The
+/// connection stays open without an identity; a `hello` without a token then makes a new guest.
 pub const INVALID_TOKEN: &str = "invalid_token";
 /// No such room.
 pub const UNKNOWN_ROOM: &str = "unknown_room";
@@ -50,6 +51,8 @@ pub const NOTHING_TO_TAKE_BACK: &str = "nothing_to_take_back";
 pub const OPENING_DECIDED: &str = "opening_decided";
 /// A rematch can be offered only after game over.
 pub const GAME_NOT_OVER: &str = "game_not_over";
+/// A rematch in a finished room whose other player has left (a game with anyone else needs a new room).
+pub const OPPONENT_LEFT: &str = "opponent_left";
 /// The chat text is empty or too long.
 pub const BAD_CHAT: &str = "bad_chat";
 /// The room's chat (or this member's share of it) takes no more messages for a moment.
@@ -68,12 +71,13 @@ pub const TOO_MANY_ROOMS: &str = "too_many_rooms";
 pub const RATE_LIMITED: &str = "rate_limited";
 /// The server holds as many connections as allowed (overall or from this address).
 pub const TOO_MANY_CONNECTIONS: &str = "too_many_connections";
-/// The client fell too far behind; a snapshot follows or the connection closes.
+/// The client fell too far behind its events; close code 1008 follows (sent only when the socket still takes
+/// frames). Reconnecting with `since` catches up.
 pub const SLOW_CLIENT: &str = "slow_client";
 /// The session this connection was opened with was signed out (logout, "log out everywhere" or a new login in
 /// its place); close code 4001 follows.
 pub const SESSION_REVOKED: &str = "session_revoked";
-/// The server is shutting down.
+/// The server is shutting down; close code 1001 follows.
 pub const SHUTTING_DOWN: &str = "shutting_down";
 /// Something failed inside the server (details are logged, never sent).
 pub const INTERNAL: &str = "internal";

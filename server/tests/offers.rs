@@ -205,7 +205,7 @@ async fn resigning_loses_and_a_rematch_exchanges_colours() {
 }
 
 #[tokio::test]
-async fn leaving_a_running_game_resigns_and_frees_the_seat() {
+async fn leaving_a_running_game_resigns_it_and_the_room_stays_over() {
     let (server, _db) = TestServer::start().await;
     let Table {
         room,
@@ -222,12 +222,9 @@ async fn leaving_a_running_game_resigns_and_frees_the_seat() {
         (result.reason.as_str(), result.winner),
         ("resign", Some(Color::Black))
     );
+    // The room does not wait for a new opponent: another game is a new room (tests/finished_rooms.rs).
     let snap = black.join(&room, JoinRole::Player).await;
-    assert_eq!(snap.state, RoomState::Waiting);
-    let mut newcomer = server.client().await;
-    let joined = newcomer.join(&room, JoinRole::Player).await;
-    assert_eq!(joined.state, RoomState::Playing);
-    assert!(joined.moves.is_empty());
+    assert_eq!(snap.state, RoomState::Over);
 }
 
 #[tokio::test]

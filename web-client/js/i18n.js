@@ -292,6 +292,9 @@ export const en = {
   'theme.light': 'light',
   'theme.dark': 'dark',
   'foot.source': 'Rules: freestyle, standard, Renju (RIF).',
+  // Finished rooms and tokens (issue #14).
+  'err.opponent_left': 'Your opponent left this room; open a new room for another game.',
+  'err.invalid_token': 'Your saved sign-in has expired; you play on as a new guest.',
 };
 
 /** Simplified Chinese strings. */
@@ -583,6 +586,9 @@ export const zh = {
   'theme.light': '浅色',
   'theme.dark': '深色',
   'foot.source': '规则：无禁手、标准、连珠（RIF）。',
+  // Finished rooms and tokens (issue #14).
+  'err.opponent_left': '对手已离开这个房间；再来一局请新开房间。',
+  'err.invalid_token': '保存的登录已过期；你将以新游客身份继续。',
 };
 
 /** The dictionaries by language code, in the order the switcher shows them. */

@@ -166,6 +166,14 @@ export class Connection {
       this.ws?.close();
       return;
     }
+    // The stored token (or the session cookie) names nobody any more: forget it and say hello again on this socket
+    // without it, as a new guest, instead of reconnecting for ever with a token the server refuses.
+    if (!this.ready && msg.t === 'error' && msg.code === 'invalid_token') {
+      this.forgetToken();
+      this.ws?.send(JSON.stringify({ t: 'hello', version: PROTOCOL_VERSION }));
+      this.emit('error', msg);
+      return;
+    }
     // Signed out elsewhere (a logout, "sign out everywhere"): the token no longer stands for anyone, and the close
     // that follows reconnects as whoever the browser is now.
     if (msg.t === 'error' && msg.code === 'session_revoked') this.forgetToken();

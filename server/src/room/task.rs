@@ -494,16 +494,16 @@ impl Room {
     fn room_state(&self) -> RoomState {
         match &self.live {
             Some(l) if l.running() => RoomState::Playing,
-            Some(_) if self.seats.iter().all(Option::is_some) => RoomState::Over,
-            _ => RoomState::Waiting,
+            // A finished game is the room's last state: its seats are its two players' (for a rematch) even once
+            // one has left, never a newcomer's; a new game with someone else is a new room.
+            Some(_) => RoomState::Over,
+            None => RoomState::Waiting,
         }
     }
 
-    /// The live game when it is the room's current one (not a finished game whose seats changed since).
+    /// The room's game, running or finished (none before the first game).
     fn current(&self) -> Option<&Live> {
-        self.live
-            .as_ref()
-            .filter(|_| self.room_state() != RoomState::Waiting)
+        self.live.as_ref()
     }
 
     fn seat_colour(&self, seat: usize) -> Color {
@@ -927,14 +927,7 @@ impl Room {
         let Some(holder) = self.seats[seat].take() else {
             return;
         };
-        let colour = if self.live.as_ref().is_some_and(|l| !l.running()) {
-            // After a game the seat keeps the colour it ended with.
-            self.live
-                .as_ref()
-                .map_or(Color::Black, |l| l.colour_of(seat))
-        } else {
-            self.seat_colour(seat)
-        };
+        let colour = self.seat_colour(seat);
         for conn in &holder.conns {
             if let Some(m) = self.members.get_mut(conn) {
                 // Another tab of the same player stays as a spectator (and reads the spectators' chat as one).
@@ -944,8 +937,11 @@ impl Room {
             }
         }
         self.offers.clear();
-        // Back to waiting for a player, for at most the waiting time again.
-        self.waiting_until = Some(self.state.clock.now() + self.state.config.waiting_room());
+        if self.live.is_none() {
+            // Back to waiting for a player, for at most the waiting time again (a room that had a game never
+            // waits again: it ends when its last player leaves).
+            self.waiting_until = Some(self.state.clock.now() + self.state.config.waiting_room());
+        }
         self.emit(
             RoomEvent::PlayerLeft {
                 colour,
@@ -1343,12 +1339,7 @@ impl Room {
                 Ok(())
             }
             Act::OfferRematch => {
-                if self.room_state() != RoomState::Over {
-                    return Err(RoomError::new(
-                        code::GAME_NOT_OVER,
-                        "a rematch follows a finished game with both players seated",
-                    ));
-                }
+                self.rematch_possible()?;
                 if self.offers.is_pending(OfferKind::Rematch, other(seat)) {
                     self.offers.take(OfferKind::Rematch, other(seat));
                     return self.start_rematch(actor).await;
@@ -1356,12 +1347,7 @@ impl Room {
                 self.offer(seat, OfferKind::Rematch, actor)
             }
             Act::AnswerRematch(accept) => {
-                if self.room_state() != RoomState::Over {
-                    return Err(RoomError::new(
-                        code::GAME_NOT_OVER,
-                        "a rematch follows a finished game with both players seated",
-                    ));
-                }
+                self.rematch_possible()?;
                 self.answer(seat, OfferKind::Rematch, accept, actor)?;
                 if accept {
                     self.start_rematch(None).await?;
@@ -1571,6 +1557,23 @@ impl Room {
         };
         self.offers.stone_played();
         self.emit(event, None, None);
+        Ok(())
+    }
+
+    /// A rematch needs a finished game and both of its players still seated.
+    fn rematch_possible(&self) -> Result<(), RoomError> {
+        if self.room_state() != RoomState::Over {
+            return Err(RoomError::new(
+                code::GAME_NOT_OVER,
+                "a rematch follows a finished game",
+            ));
+        }
+        if self.seats.iter().any(Option::is_none) {
+            return Err(RoomError::new(
+                code::OPPONENT_LEFT,
+                "your opponent left this room; open a new room for another game",
+            ));
+        }
         Ok(())
     }
 

@@ -117,8 +117,17 @@ async fn write<S>(
                 }
             },
             () = &mut kicked => {
-                let frame = CloseFrame { code: CLOSE_POLICY, reason: "too slow".into() };
-                let _ = tokio::time::timeout(CLOSE_WAIT, sink.send(Message::Close(Some(frame)))).await;
+                // Ahead of the frames it could not take, so the client learns why it is closed (and that a
+                // reconnect with `since` catches it up). A socket that takes nothing gets no close frame either.
+                let why = ServerMessage::error(
+                    code::SLOW_CLIENT,
+                    "this connection fell too far behind its events; reconnect to catch up",
+                );
+                let told = sink.send(Message::Text(encode(&why, None).into()));
+                if matches!(tokio::time::timeout(CLOSE_WAIT, told).await, Ok(Ok(()))) {
+                    let frame = CloseFrame { code: CLOSE_POLICY, reason: "too slow".into() };
+                    let _ = tokio::time::timeout(CLOSE_WAIT, sink.send(Message::Close(Some(frame)))).await;
+                }
                 break;
             }
             _ = ping.tick() => {
@@ -239,6 +248,9 @@ impl Conn {
             let next = tokio::select! {
                 biased;
                 () = &mut shutting_down => {
+                    // Told before the close, so a client can tell a restart (come back soon) from a lost network.
+                    self.error(code::SHUTTING_DOWN, "the server is shutting down; reconnect in a moment", None)
+                        .await;
                     let _ = self.outbox.send(Out::Close(CLOSE_GOING_AWAY, "server shutting down")).await;
                     return;
                 }
@@ -389,8 +401,10 @@ impl Conn {
         // The token in `hello` first, then the upgrade request's; a cookie's token is never echoed back to scripts.
         let candidates = [(token, true), (self.ambient_token.take(), false)];
         let mut resumed = None;
+        let mut offered = false;
         for (candidate, echo) in candidates {
             let Some(t) = candidate else { continue };
+            offered = true;
             // Watched before it is read, so a logout in between still reaches this connection.
             let live = (self.state.live_sessions).watch(hash_token(&t), self.outbox.clone());
             match self.state.identities.resume(&t).await {
@@ -408,6 +422,18 @@ impl Conn {
         }
         let (identity, token, session_token, live) = match resumed {
             Some(found) => found,
+            // A client that meant to be someone is told it is not, rather than made a stranger: it may sign in
+            // again, or say hello without a token to be a new guest (the upgrade's token is used up, so that
+            // second hello makes one).
+            None if offered => {
+                return self
+                    .error(
+                        code::INVALID_TOKEN,
+                        "this token is unknown or expired; say hello without it to be a new guest",
+                        rid,
+                    )
+                    .await;
+            }
             None => match self.state.identities.new_guest(self.peer).await {
                 Ok((identity, token)) => {
                     let live =
@@ -782,7 +808,7 @@ mod tests {
     }
 
     #[tokio::test(start_paused = true)]
-    async fn a_kick_after_frames_went_out_closes_with_1008_too_slow() {
+    async fn a_kick_after_frames_went_out_says_slow_client_then_closes_with_1008_too_slow() {
         let (tx, rx) = mpsc::channel(4);
         let kick = Arc::new(Notify::new());
         let (done, _done_rx) = oneshot::channel();
@@ -802,9 +828,21 @@ mod tests {
             code: CLOSE_POLICY,
             reason: "too slow".into(),
         }));
+        let [a, b, Message::Text(why), last] = &sent.0[..] else {
+            panic!("{:?}", sent.0);
+        };
         assert_eq!(
-            sent.0,
-            vec![Message::Text("a".into()), Message::Text("b".into()), close]
+            (a, b, last),
+            (
+                &Message::Text("a".into()),
+                &Message::Text("b".into()),
+                &close
+            )
+        );
+        let why = decode::<ServerMessage>(why, usize::MAX).unwrap().msg;
+        assert!(
+            matches!(&why, ServerMessage::Error { code, .. } if code == code::SLOW_CLIENT),
+            "{why:?}"
         );
     }
 
@@ -817,7 +855,7 @@ mod tests {
         let mut sent = Sent::default();
         write(&mut sent, rx, kick, Duration::from_secs(60), done).await;
         assert!(
-            matches!(&sent.0[..], [Message::Close(Some(f))] if f.code == CLOSE_POLICY),
+            matches!(&sent.0[..], [Message::Text(_), Message::Close(Some(f))] if f.code == CLOSE_POLICY),
             "{:?}",
             sent.0
         );
@@ -932,7 +970,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn shutdown_closes_a_connection_with_1001() {
+    async fn shutdown_says_shutting_down_then_closes_a_connection_with_1001() {
         let (state, _dir) = state(60).await;
         // Paused only once the store is open: a paused clock would jump past its pool's connect timeout.
         tokio::time::pause();
@@ -944,6 +982,10 @@ mod tests {
             state.shutdown.send_replace(true);
         };
         tokio::join!(conn.read(stream::pending(), writer_done), shut);
+        match rx.try_recv() {
+            Ok(Out::Text(t)) => assert!(t.contains(code::SHUTTING_DOWN), "{t}"),
+            other => panic!("expected an error frame, got {other:?}"),
+        }
         assert!(matches!(rx.try_recv(), Ok(Out::Close(CLOSE_GOING_AWAY, _))));
         conn.close().await;
     }

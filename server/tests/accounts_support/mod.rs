@@ -271,6 +271,17 @@ impl App {
         id
     }
 
+    /// Connects a WebSocket and says hello with `token`; returns the server's answer, whatever it is (an
+    /// `invalid_token` error for a token that names nobody).
+    pub async fn hello_answer(&self, token: &str) -> Value {
+        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{}/ws", self.addr))
+            .await
+            .expect("websocket connects");
+        let mut socket = Socket { ws };
+        let hello = json!({"t": "hello", "version": protocol::PROTOCOL_VERSION, "token": token});
+        socket.request(hello, 1).await
+    }
+
     /// Connects a WebSocket and says hello with `token`; returns the socket and the `welcome`.
     pub async fn socket(&self, token: Option<&str>) -> (Socket, Value) {
         self.socket_with(token, &[]).await
