@@ -135,7 +135,8 @@ function start() {
     renderHeader();
   });
   app.conn.on('error', (e) => {
-    if (e.code === 'session_revoked') toast(t('err.session_revoked'));
+    // Signed out elsewhere, or a saved sign-in the server no longer knows: say so, the reconnect is a guest.
+    if (e.code === 'session_revoked' || e.code === 'invalid_token') toast(t(`err.${e.code}`));
   });
   app.conn.on('welcome', (w) => {
     app.you = w.you;
