@@ -144,6 +144,12 @@ pub enum RoomEvent {
         clocks: Option<Clocks>,
         /// Black's forbidden points (none on an empty board; present for uniformity).
         forbidden: Vec<ForbiddenPoint>,
+        /// Who acts first (black), so a client following events never has to know the rule.
+        #[serde(default)]
+        to_act: Option<Color>,
+        /// What they must do first.
+        #[serde(default)]
+        phase: RoomPhase,
         /// In a rated room, `repeated_pairing` when this game will not change ratings (see
         /// [`GameResult::unrated`]).
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -188,6 +194,12 @@ pub enum RoomEvent {
     FifthProposed {
         /// The two points.
         points: [Point; 2],
+        /// Who acts next: white, to choose one of them.
+        #[serde(default)]
+        to_act: Option<Color>,
+        /// What they must do (`choose_fifth`).
+        #[serde(default)]
+        phase: RoomPhase,
         /// Clocks.
         clocks: Option<Clocks>,
     },

@@ -183,10 +183,11 @@ pub enum RoomState {
 }
 
 /// What the side to act must do now.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RoomPhase {
     /// No game is running (waiting, or over).
+    #[default]
     None,
     /// Place a stone (white may also claim a forbidden move when `claimable` is set).
     Place,

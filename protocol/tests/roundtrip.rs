@@ -166,6 +166,8 @@ fn all_events() -> Vec<RoomEvent> {
             white: seat("b"),
             clocks: Some(clocks()),
             forbidden: vec![],
+            to_act: Some(Color::Black),
+            phase: RoomPhase::Place,
             unrated: Some("repeated_pairing".into()),
         },
         Move {
@@ -191,6 +193,8 @@ fn all_events() -> Vec<RoomEvent> {
         },
         FifthProposed {
             points: [p("g9"), p("j10")],
+            to_act: Some(Color::White),
+            phase: RoomPhase::ChooseFifth,
             clocks: None,
         },
         TakenBack {
@@ -455,6 +459,29 @@ fn a_welcome_and_a_seat_without_ids_from_an_older_server_still_read() {
     let seat: Seat =
         serde_json::from_str(r#"{"name":"guest-ab12","guest":true,"connected":true}"#).unwrap();
     assert_eq!(seat.id, "");
+}
+
+#[test]
+fn game_started_and_fifth_proposed_from_an_older_server_still_read() {
+    let started: RoomEvent = serde_json::from_str(
+        r#"{"kind":"game_started","game_id":1,"black":{"name":"a","guest":true,"connected":true},"white":{"name":"b","guest":true,"connected":true},"clocks":null,"forbidden":[]}"#,
+    )
+    .unwrap();
+    assert!(matches!(
+        started,
+        RoomEvent::GameStarted {
+            to_act: None,
+            phase: RoomPhase::None,
+            ..
+        }
+    ));
+    let proposed: RoomEvent =
+        serde_json::from_str(r#"{"kind":"fifth_proposed","points":["g9","j10"],"clocks":null}"#)
+            .unwrap();
+    assert!(matches!(
+        proposed,
+        RoomEvent::FifthProposed { to_act: None, .. }
+    ));
 }
 
 fn code_of(text: &str) -> (&'static str, Option<u64>) {

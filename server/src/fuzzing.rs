@@ -1596,8 +1596,12 @@ fn follow(game: &mut GameView, event: &RoomEvent) -> Result<(), String> {
             game_id,
             black,
             white,
+            to_act,
             ..
         } => {
+            if *to_act != Some(Color::Black) {
+                return Err(format!("game_started says {to_act:?} acts first"));
+            }
             game.game_id = Some(*game_id);
             game.names = [Some(black.name.clone()), Some(white.name.clone())];
             game.to_act = Some(Color::Black);
@@ -1640,8 +1644,11 @@ fn follow(game: &mut GameView, event: &RoomEvent) -> Result<(), String> {
                 ));
             }
         }
-        RoomEvent::FifthProposed { points, .. } => {
+        RoomEvent::FifthProposed { points, to_act, .. } => {
             // White chooses which of the two stays.
+            if *to_act != Some(Color::White) {
+                return Err(format!("fifth_proposed says {to_act:?} chooses"));
+            }
             game.to_act = Some(Color::White);
             game.fifth = Some(*points);
         }

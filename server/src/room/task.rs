@@ -1240,6 +1240,8 @@ impl Room {
             white: seats.white.expect("white seated"),
             clocks: live.clocks(now),
             forbidden: live.forbidden(),
+            to_act: live.to_act(),
+            phase: live.phase(),
             unrated: live.unrated.map(str::to_owned),
         };
         self.emit(event, actor, skip);
@@ -1701,7 +1703,12 @@ impl Room {
                     clocks,
                 })
             }
-            Event::FifthProposed { points } => Some(RoomEvent::FifthProposed { points, clocks }),
+            Event::FifthProposed { points } => Some(RoomEvent::FifthProposed {
+                points,
+                to_act: live.to_act(),
+                phase: live.phase(),
+                clocks,
+            }),
             Event::ForbiddenClaimed { .. } => None,
         };
         let claimed = event.is_none();
