@@ -241,8 +241,8 @@ test('the leaderboard shows tiers as badges and the profile charts the rating hi
     name: 'lin_yue',
     // The shape of docs/accounts.md.
     ratings: [
-      { pool: 'renju', rating: 1627.4, deviation: 70, provisional: false, tier: 'Club Player', tier_code: 'club_player', games: 24, wins: 14, losses: 9, draws: 1, history },
-      { pool: 'freestyle', rating: 1500, deviation: 340, provisional: true, tier: 'Unranked', tier_code: 'unranked', games: 1, wins: 0, losses: 1, draws: 0, history: [] },
+      { pool: 'renju', rating: 1627.4, deviation: 70, provisional: false, tier: 'Club Player', tier_code: 'club_player', games: 24, wins: 14, losses: 9, draws: 1, history, leaderboard: { listed: true, min_games: 10, max_deviation: 110 } },
+      { pool: 'freestyle', rating: 1500, deviation: 340, provisional: true, tier: 'Unranked', tier_code: 'unranked', games: 1, wins: 0, losses: 1, draws: 0, history: [], leaderboard: { listed: false, min_games: 10, max_deviation: 110 } },
     ],
     games: [{ id: 3, room: 'r3', pool: 'renju', rules: renju, rated: true, black: { name: 'lin_yue', guest: false }, white: { name: 'kenta', guest: false }, swapped: false, started_at: 1_702_000_000_000, ended_at: 1_702_000_600_000, state: 'over', winner: 'black', winner_name: 'lin_yue', reason: 'five', rating_before: 1612, rating_after: 1627.4 }],
     next_before: null,
@@ -257,6 +257,9 @@ test('the leaderboard shows tiers as badges and the profile charts the rating hi
   await s.p.goto(`${ORIGIN}/#/player/lin_yue`);
   await s.p.waitForSelector('.chart .line');
   assert.match(await s.p.textContent('[data-pool="freestyle"]'), /1500\?/);
+  // Each pool says where it stands against the leaderboard's whole rule (games and deviation).
+  assert.equal(await s.p.textContent('[data-pool="renju"] .lb-progress'), 'On the leaderboard.');
+  assert.match(await s.p.textContent('[data-pool="freestyle"] .lb-progress'), /1 of 10 rated games; rating deviation 340, listed at 110 or less/);
   assert.equal(await s.p.getAttribute('.game-row', 'href'), '#/game/3');
   await shot(s.p, 'scripted-profile');
 });

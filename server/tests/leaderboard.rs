@@ -356,6 +356,50 @@ async fn games_page_through_every_game_newest_first(db: Db) {
     app.stop().await;
 }
 
+async fn a_profile_says_whether_the_player_is_listed_exactly_as_the_leaderboard_does(db: Db) {
+    let app = app(db).await;
+    let (regulars, others) = arrange(&app).await;
+    let board = app
+        .get_json("/api/leaderboard?pool=renju&limit=100&offset=0", 200)
+        .await;
+    let listed: Vec<&str> = board["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+
+    let mut seen = (0, 0);
+    for user in regulars.iter().chain(&others) {
+        let body = app
+            .get_json(&format!("/api/players/{}", user.name), 200)
+            .await;
+        let Some(renju) = body["ratings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["pool"] == "renju")
+        else {
+            continue;
+        };
+        let progress = &renju["leaderboard"];
+        assert_eq!(progress["min_games"], 10);
+        assert_eq!(progress["max_deviation"], 110.0);
+        let on_board = listed.contains(&user.name.as_str());
+        assert_eq!(progress["listed"], on_board, "{}: {renju}", user.name);
+        let by_rule =
+            renju["games"].as_u64().unwrap() >= 10 && renju["deviation"].as_f64().unwrap() <= 110.0;
+        assert_eq!(on_board, by_rule, "{}", user.name);
+        if on_board {
+            seen.0 += 1
+        } else {
+            seen.1 += 1
+        }
+    }
+    assert!(seen.0 > 0 && seen.1 > 0, "both kinds of player: {seen:?}");
+    app.stop().await;
+}
+
 async fn an_unknown_player_is_not_found(db: Db) {
     let app = app(db).await;
     for path in [
@@ -384,4 +428,5 @@ on_both_stores!(
     a_game_summary_names_the_winner_and_both_rating_changes,
     games_page_through_every_game_newest_first,
     an_unknown_player_is_not_found,
+    a_profile_says_whether_the_player_is_listed_exactly_as_the_leaderboard_does,
 );

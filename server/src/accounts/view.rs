@@ -49,6 +49,33 @@ pub struct StandingView {
     pub losses: u32,
     /// Rated draws.
     pub draws: u32,
+    /// Where the player stands against the leaderboard's rule.
+    pub leaderboard: LeaderboardProgress,
+}
+
+/// The leaderboard's rule for one pool, and how far a player is along it: listed once they have played
+/// `min_games` rated games there **and** their rating deviation is at most `max_deviation`. The deviation falls with
+/// every rated game, faster against many different opponents, so the games alone may not be enough.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LeaderboardProgress {
+    /// Whether both parts of the rule hold, so the player is listed.
+    pub listed: bool,
+    /// Rated games the rule asks for.
+    pub min_games: u32,
+    /// The highest rating deviation the rule allows.
+    pub max_deviation: f64,
+}
+
+impl LeaderboardProgress {
+    /// Where `games` rated games at `rating` stand.
+    pub fn of(games: u32, rating: &ratings::Rating) -> LeaderboardProgress {
+        let min_games = super::leaderboard::MIN_GAMES;
+        LeaderboardProgress {
+            listed: games >= min_games && !rating.is_provisional(),
+            min_games,
+            max_deviation: ratings::PROVISIONAL_DEVIATION,
+        }
+    }
 }
 
 impl From<&PoolStanding> for StandingView {
@@ -60,6 +87,7 @@ impl From<&PoolStanding> for StandingView {
             wins: s.wins,
             losses: s.losses,
             draws: s.draws,
+            leaderboard: LeaderboardProgress::of(s.games, &s.rating),
         }
     }
 }

@@ -8,6 +8,20 @@ import { accounts } from '../api.js';
 import { ratingChart } from '../chart.js';
 import { tierBadge } from '../tier.js';
 
+/**
+ * Where a pool's rating stands against the leaderboard's rule (both parts: enough rated games and a settled
+ * deviation), as the server reports it; nothing for an older server that does not.
+ */
+export function leaderboardProgress(r) {
+  const p = r.leaderboard;
+  if (!p) return null;
+  if (p.listed) return h('div', { class: 'small lb-progress listed' }, t('profile.lb_listed'));
+  return h('div', { class: 'small muted lb-progress', title: t('profile.lb_hint') }, t('profile.lb_progress', {
+    games: Math.min(r.games ?? 0, p.min_games), min: p.min_games,
+    dev: Math.round(r.deviation ?? 0), max: Math.round(p.max_deviation),
+  }));
+}
+
 /** Per-pool ratings as a list [{pool, rating, deviation, tier, provisional, wins, losses, draws, history}]. */
 export function poolsOf(p) {
   const r = p.ratings || p.pools || [];
@@ -81,7 +95,8 @@ export function render(view, params, app) {
           h('div', { class: 'muted' }, t(`pool.${r.pool}`)),
           h('div', { class: 'big-rating' }, Math.round(r.rating) + (r.provisional ? '?' : '')),
           tierBadge(r.tier, r.tier_code),
-          h('div', { class: 'muted small' }, t('profile.record', { w: r.wins ?? 0, l: r.losses ?? 0, d: r.draws ?? 0 }))))),
+          h('div', { class: 'muted small' }, t('profile.record', { w: r.wins ?? 0, l: r.losses ?? 0, d: r.draws ?? 0 })),
+          leaderboardProgress(r)))),
         pools.some((r) => r.history?.length)
           ? [h('h2', {}, t('profile.history')), ...pools.filter((r) => r.history?.length).map((r) => {
               const box = h('div', { class: 'chart-box' }, h('div', { class: 'muted' }, t(`pool.${r.pool}`)));
