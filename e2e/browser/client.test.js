@@ -53,12 +53,19 @@ const ROOMS = {
     moves: ['h8', 'g9', 'i8', 'k11', 'j8', 'f6', 'k9', 'l12', 'm8', 'm9', 'g8', 'h9', 'j10', 'f7', 'l8'],
     result: { winner: 'black', winner_name: 'guest-pshskv', reason: 'resign' },
   }),
+  // Over, with the record's public id; its test closes it.
+  r11: snapshot('r11', {
+    state: 'over', phase: 'none', to_act: null, forbidden: [], clocks: { ...clocks(null) }, game_id: 11, record: 'x7k2m9q4w8p3z6c5',
+    result: { winner: 'black', winner_name: 'lin_yue', reason: 'resign' },
+  }),
 };
 
 /** A scripted server: answers hello, lobby and join from ROOMS, echoes places as moves, records every frame. */
 async function scripted(context, me = 'lin_yue') {
   const sent = [];
   await context.routeWebSocket(`ws://gomoku.test/ws`, (ws) => {
+    // The page's current socket, for tests that push events unasked.
+    sent.ws = ws;
     ws.onMessage((text) => {
       const m = JSON.parse(text);
       sent.push(m);
@@ -378,4 +385,25 @@ test('in Chinese, tier names and dates follow the chosen language', async (t) =>
     assert.equal(await s.p.textContent('.game-row time'), '2023年12月8日');
     await shot(s.p, `scripted-profile-zh-${viewport.width}`);
   }
+});
+
+test('a room that closes after its game leads to the record, and so does its link later', async (t) => {
+  const s = await page(t);
+  if (!s) return;
+  await s.p.goto(`${ORIGIN}/#/room/r11`);
+  await s.p.waitForSelector('#game-over');
+  assert.equal(await s.p.inputValue('#share-link'), `${ORIGIN}/#/game/x7k2m9q4w8p3z6c5`, 'the link to share is the record\'s');
+  s.sent.ws.send(JSON.stringify({ t: 'event', room: 'r11', version: 21, event: { kind: 'room_closed', reason: 'expired' } }));
+  await s.p.waitForSelector('#room-closed');
+  assert.equal(await s.p.getAttribute('#room-closed #closed-record', 'href'), '#/game/x7k2m9q4w8p3z6c5');
+  await shot(s.p, 'scripted-room-closed-record');
+  // The server forgets a closed room; the page remembers which game it held.
+  const r11 = ROOMS.r11;
+  delete ROOMS.r11;
+  t.after(() => { ROOMS.r11 = r11; });
+  await s.p.goto(`${ORIGIN}/#/`);
+  await s.p.goto(`${ORIGIN}/#/room/r11`);
+  await s.p.waitForSelector('#room-gone');
+  assert.match(await s.p.textContent('#room-gone p'), /has closed/);
+  assert.equal(await s.p.getAttribute('#room-gone #gone-record', 'href'), '#/game/x7k2m9q4w8p3z6c5');
 });

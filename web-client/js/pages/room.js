@@ -34,6 +34,41 @@ function saveSettings(s) {
   }
 }
 
+const RECORDS_KEY = 'gomoku.room_records';
+const RECORDS_KEPT = 50;
+
+/**
+ * The record of the last game seen in each room, kept so that a link to a room that has since closed (the server
+ * then answers `unknown_room` and knows nothing more) can still lead to the game that was played there.
+ */
+function loadRecords() {
+  try {
+    return JSON.parse(localStorage.getItem(RECORDS_KEY) || '{}') || {};
+  } catch {
+    return {};
+  }
+}
+
+function rememberRecord(roomId, record) {
+  const all = loadRecords();
+  if (all[roomId] === record) return;
+  delete all[roomId];
+  all[roomId] = record;
+  // Insertion order is age: the oldest rooms go first.
+  const ids = Object.keys(all);
+  for (const old of ids.slice(0, Math.max(0, ids.length - RECORDS_KEPT))) delete all[old];
+  try {
+    localStorage.setItem(RECORDS_KEY, JSON.stringify(all));
+  } catch {
+    // Without storage a closed room's link just says the room is gone.
+  }
+}
+
+/** The record page of a room's game: its public id when the server sent one, else the game number. */
+function recordOf(room) {
+  return room.record ?? room.game_id ?? null;
+}
+
 /** Mounts the room page; returns its cleanup. */
 export function render(view, params, app) {
   const id = params.id;
@@ -163,7 +198,10 @@ export function render(view, params, app) {
       ];
     }
     if (room.state === 'closed') {
-      return [h('div', { class: 'card notice', id: 'room-closed' }, h('p', {}, t('room.closed_expired')),
+      // A room that closed after a game still has that game: its record outlives the room.
+      const rec = recordOf(room);
+      return [h('div', { class: 'card notice', id: 'room-closed' }, h('p', {}, t(rec != null ? 'room.closed_after_game' : 'room.closed_expired')),
+        rec != null ? h('a', { class: 'btn primary', id: 'closed-record', href: href('game', { id: rec }) }, t('room.record')) : null,
         h('a', { class: 'btn', href: '#/' }, t('nav.lobby')))];
     }
     if (room.state === 'over') {
@@ -181,8 +219,9 @@ export function render(view, params, app) {
                   h('span', { class: diff >= 0 ? 'up' : 'down' }, `${diff >= 0 ? '+' : ''}${diff}`), tierBadge(d.tier, d.tier_code));
               }))
             : null,
-          room.game_id != null ? h('a', { class: 'link', href: href('game', { id: room.record ?? room.game_id }) }, t('room.record')) : null,
+          room.game_id != null ? h('a', { class: 'link', href: href('game', { id: recordOf(room) }) }, t('room.record')) : null,
         ),
+        room.game_id != null ? shareRecord(recordOf(room)) : null,
         c.answerRematch ? offerPrompt('rematch', t('room.rematch_requested', { name: name(other(you)) })) : null,
       ];
     }
@@ -218,6 +257,16 @@ export function render(view, params, app) {
     if (c.answerDraw) out.push(offerPrompt('draw', t('room.draw_offered', { name: name(other(you)) })));
     if (c.answerTakeback) out.push(offerPrompt('takeback', t('room.takeback_requested', { name: name(other(you)) })));
     return out;
+  }
+
+  /** The link to share once a game is over: its record, which stays when the room closes; the room's does not. */
+  function shareRecord(rec) {
+    const link = `${location.origin}${location.pathname}${href('game', { id: rec })}`;
+    return h('div', { class: 'invite share' },
+      h('input', { type: 'text', readonly: true, value: link, 'aria-label': t('room.share_record'), id: 'share-link' }),
+      h('button', { class: 'btn', type: 'button', onclick: async (e) => {
+        try { await navigator.clipboard.writeText(link); e.target.textContent = t('room.copied'); } catch { document.getElementById('share-link').select(); }
+      } }, t('room.copy')));
   }
 
   function offerPrompt(kind, text) {
@@ -353,6 +402,7 @@ export function render(view, params, app) {
   function setRoom(next) {
     const before = room;
     room = next;
+    if (room.record != null) rememberRecord(id, room.record);
     if (room.needsResync) {
       room = { ...room, needsResync: false };
       conn.request({ t: 'join', room: id, as: params.watch || !seatOf(room) ? 'spectator' : 'player' }).catch(() => {});
@@ -419,7 +469,11 @@ export function render(view, params, app) {
         }
       }
       if (e.code === 'disconnected') return;
-      mount(view, h('div', { class: 'card notice' }, h('p', {}, e.code === 'unknown_room' ? t('room.unknown') : errorText(e.code, e.message)),
+      // A room we saw a game in has closed since: its game lives on as a record.
+      const rec = e.code === 'unknown_room' ? loadRecords()[id] : undefined;
+      const text = e.code === 'unknown_room' ? t(rec != null ? 'room.gone_after_game' : 'room.unknown') : errorText(e.code, e.message);
+      mount(view, h('div', { class: 'card notice', id: 'room-gone' }, h('p', {}, text),
+        rec != null ? h('a', { class: 'btn primary', id: 'gone-record', href: href('game', { id: rec }) }, t('room.record')) : null,
         h('a', { class: 'btn', href: '#/' }, t('nav.lobby'))));
     }
   };
