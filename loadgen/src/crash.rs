@@ -213,7 +213,8 @@ pub async fn crash(args: &CrashArgs) -> anyhow::Result<Vec<String>> {
 
     let seen = ctx.ledger.games();
     let target = Target::parse(&run.url)?;
-    failures.extend(resumable(&target, &seen).await);
+    let mut gone = Vec::new();
+    failures.extend(resumable(&target, &seen, &mut gone).await);
 
     server.kill().await?;
     let store = store::open(&server.db).await?;
@@ -227,6 +228,7 @@ pub async fn crash(args: &CrashArgs) -> anyhow::Result<Vec<String>> {
     if !v.ok() && v.failures.is_empty() {
         failures.push("the durability check failed".into());
     }
+    failures.extend(ended_unseen(&*store, &gone).await?);
     failures.extend(duplicates(&*store, &seen).await?);
     if server.starts < args.kills as u32 + 1 {
         failures.push(format!(
@@ -243,8 +245,13 @@ pub async fn crash(args: &CrashArgs) -> anyhow::Result<Vec<String>> {
 }
 
 /// Every game without a result must be the current game of its room and resumable: its player can rejoin and
-/// gets the game in play with the stones seen so far. Earlier games of a room must all have ended.
-async fn resumable(target: &Target, seen: &BTreeMap<i64, SeenGame>) -> Vec<String> {
+/// gets the game in play with the stones seen so far. Earlier games of a room must all have ended. A game whose
+/// room is gone goes into `gone`, for [`ended_unseen`] to check against the store once the server is stopped.
+async fn resumable(
+    target: &Target,
+    seen: &BTreeMap<i64, SeenGame>,
+    gone: &mut Vec<i64>,
+) -> Vec<String> {
     let mut failures = Vec::new();
     let mut checked = 0;
     let mut latest: BTreeMap<&str, i64> = BTreeMap::new();
@@ -265,7 +272,8 @@ async fn resumable(target: &Target, seen: &BTreeMap<i64, SeenGame>) -> Vec<Strin
         }
         checked += 1;
         match rejoin(target, g).await {
-            Ok((RoomState::Playing, Some(gid), stones)) if gid == *id => {
+            Ok(Rejoin::Gone) => gone.push(*id),
+            Ok(Rejoin::Room(RoomState::Playing, Some(gid), stones)) if gid == *id => {
                 let seen_n = g.moves.len();
                 if stones < seen_n {
                     failures.push(format!(
@@ -273,8 +281,8 @@ async fn resumable(target: &Target, seen: &BTreeMap<i64, SeenGame>) -> Vec<Strin
                     ));
                 }
             }
-            Ok((RoomState::Over, Some(gid), _)) if gid == *id => {}
-            Ok((state, gid, _)) => failures.push(format!(
+            Ok(Rejoin::Room(RoomState::Over, Some(gid), _)) if gid == *id => {}
+            Ok(Rejoin::Room(state, gid, _)) => failures.push(format!(
                 "game {id} is not resumable: its room says {state:?}, game {gid:?}"
             )),
             Err(e) => failures.push(format!("game {id} is not resumable: {e:#}")),
@@ -287,8 +295,38 @@ async fn resumable(target: &Target, seen: &BTreeMap<i64, SeenGame>) -> Vec<Strin
     failures
 }
 
-/// Rejoins a game's room as one of its players; returns the room's state, game id and stone count.
-async fn rejoin(target: &Target, g: &SeenGame) -> anyhow::Result<(RoomState, Option<i64>, usize)> {
+/// What a player rejoining a game's room finds.
+enum Rejoin {
+    /// The room: its state, game id and stone count.
+    Room(RoomState, Option<i64>, usize),
+    /// No such room (`unknown_room`).
+    Gone,
+}
+
+/// A game whose room was gone at the end is fine only if its result is stored: it ended just before a kill, which
+/// took the `game_over` with it (a result is stored before it is announced, never the other way round).
+async fn ended_unseen(store: &dyn store::Store, gone: &[i64]) -> anyhow::Result<Vec<String>> {
+    let mut failures = Vec::new();
+    for &id in gone {
+        match store.game(id).await? {
+            Some(record) if record.end.is_some() => {}
+            _ => failures.push(format!(
+                "game {id} is not resumable: its room is gone and it has no stored result"
+            )),
+        }
+    }
+    if !gone.is_empty() {
+        eprintln!(
+            "ended unseen: {} games whose game_over a kill took had their result stored; {} had none",
+            gone.len() - failures.len(),
+            failures.len()
+        );
+    }
+    Ok(failures)
+}
+
+/// Rejoins a game's room as one of its players.
+async fn rejoin(target: &Target, g: &SeenGame) -> anyhow::Result<Rejoin> {
     let token = g.tokens.first().context("no player token was seen")?;
     let mut ws = conn::connect(target, None).await?;
     let hello = ClientMessage::Hello {
@@ -311,7 +349,10 @@ async fn rejoin(target: &Target, g: &SeenGame) -> anyhow::Result<(RoomState, Opt
         let Message::Text(text) = msg else { continue };
         match conn::parse(text.as_str())?.msg {
             ServerMessage::Room { room } => {
-                return Ok((room.state, room.game_id, room.moves.len()));
+                return Ok(Rejoin::Room(room.state, room.game_id, room.moves.len()));
+            }
+            ServerMessage::Error { code, .. } if code == protocol::code::UNKNOWN_ROOM => {
+                return Ok(Rejoin::Gone)
             }
             ServerMessage::Error { code, message } => bail!("{code}: {message}"),
             _ => {}
