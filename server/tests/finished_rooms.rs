@@ -29,13 +29,6 @@ async fn finished_and_left(server: &TestServer) -> Table {
     table
 }
 
-fn error_code(msg: ServerMessage) -> String {
-    match msg {
-        ServerMessage::Error { code, .. } => code,
-        other => panic!("expected an error, got {other:?}"),
-    }
-}
-
 #[tokio::test]
 async fn a_newcomer_cannot_take_the_seat_a_player_left_in_a_finished_room() {
     let (server, _db) = TestServer::start().await;

@@ -25,21 +25,6 @@ async fn start_with_guest_limit(burst: u32, per_minute: f64) -> (TestServer, Db)
     (server, db)
 }
 
-fn hello(token: Option<&str>) -> ClientMessage {
-    ClientMessage::Hello {
-        version: protocol::PROTOCOL_VERSION,
-        token: token.map(str::to_owned),
-    }
-}
-
-/// The error code a reply carries (panics on anything else).
-fn error_code(reply: ServerMessage) -> String {
-    match reply {
-        ServerMessage::Error { code, .. } => code,
-        other => panic!("expected an error, got {other:?}"),
-    }
-}
-
 #[tokio::test]
 async fn a_guest_given_another_guests_name_cannot_take_or_play_that_guests_seat() {
     let (server, _db) = TestServer::start().await;

@@ -4,22 +4,7 @@
 mod common;
 
 use common::*;
-use protocol::{code, ClientMessage, ServerMessage};
-
-fn hello(token: Option<&str>) -> ClientMessage {
-    ClientMessage::Hello {
-        version: protocol::PROTOCOL_VERSION,
-        token: token.map(str::to_owned),
-    }
-}
-
-/// The error code a reply carries (panics on anything else).
-fn error_code(reply: ServerMessage) -> String {
-    match reply {
-        ServerMessage::Error { code, .. } => code,
-        other => panic!("expected an error, got {other:?}"),
-    }
-}
+use protocol::{code, ServerMessage};
 
 #[tokio::test]
 async fn a_hello_with_an_unknown_token_is_answered_invalid_token() {

@@ -494,6 +494,22 @@ fn outcome(reply: ServerMessage) -> Result<RoomEvent, String> {
     }
 }
 
+/// A `hello` of this protocol version, with or without a token.
+pub fn hello(token: Option<&str>) -> ClientMessage {
+    ClientMessage::Hello {
+        version: protocol::PROTOCOL_VERSION,
+        token: token.map(str::to_owned),
+    }
+}
+
+/// The error code a reply carries (panics on anything else).
+pub fn error_code(reply: ServerMessage) -> String {
+    match reply {
+        ServerMessage::Error { code, .. } => code,
+        other => panic!("expected an error, got {other:?}"),
+    }
+}
+
 /// The `create_room` a test sends by default: casual, listed in the lobby, the creator takes black.
 pub fn create_room(rules: RulesSpec, time_control: TimeControl) -> ClientMessage {
     ClientMessage::CreateRoom {
