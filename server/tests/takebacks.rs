@@ -19,13 +19,12 @@ fn request(room: &str) -> ClientMessage {
     ClientMessage::RequestTakeback { room: room.into() }
 }
 
-#[tokio::test]
-async fn neither_player_can_take_back_across_the_swap_decision() {
-    let (server, _db) = TestServer::start().await;
-    let mut t = Table::open(&server, swap_rules(), TimeControl::None).await;
+/// A Renju table after three stones where the joiner (white) swapped: the joiner now holds black, the creator
+/// white. Returns the table (seat clients as they sat down) and the room id.
+async fn swapped(server: &TestServer) -> (Table, String) {
+    let mut t = Table::open(server, swap_rules(), TimeControl::None).await;
     t.play(true, &["h8", "h9", "j10"], 1).await;
     let room = t.room.clone();
-    // The joiner (white) swaps: the joiner now holds black, the creator white.
     t.white
         .act(ClientMessage::DecideSwap {
             room: room.clone(),
@@ -33,6 +32,13 @@ async fn neither_player_can_take_back_across_the_swap_decision() {
         })
         .await
         .unwrap();
+    (t, room)
+}
+
+#[tokio::test]
+async fn neither_player_can_take_back_across_the_swap_decision() {
+    let (server, _db) = TestServer::start().await;
+    let (mut t, room) = swapped(&server).await;
 
     // The swapper's own last action is the decision; the creator's is move 3, with the decision after it.
     assert_eq!(
@@ -54,16 +60,7 @@ async fn neither_player_can_take_back_across_the_swap_decision() {
 #[tokio::test]
 async fn a_move_after_the_swap_is_taken_back_and_the_colours_stay_swapped() {
     let (server, _db) = TestServer::start().await;
-    let mut t = Table::open(&server, swap_rules(), TimeControl::None).await;
-    t.play(true, &["h8", "h9", "j10"], 1).await;
-    let room = t.room.clone();
-    t.white
-        .act(ClientMessage::DecideSwap {
-            room: room.clone(),
-            swap: true,
-        })
-        .await
-        .unwrap();
+    let (mut t, room) = swapped(&server).await;
     // The creator, now white, plays move 4 and takes it back; the joiner (black) accepts.
     t.black.place(&room, "g8", 4).await.unwrap();
     t.black.act(request(&room)).await.unwrap();
