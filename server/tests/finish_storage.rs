@@ -220,6 +220,23 @@ async fn settle(server: &TestServer, room: &str) {
     assert!(handle.barrier().await, "the room task is running");
 }
 
+/// The game over `watcher` hears and the stored end agree: `reason`, won by `winner`.
+async fn announced_and_stored(
+    server: &TestServer,
+    watcher: &mut Client,
+    game_id: i64,
+    reason: &str,
+    winner: Color,
+) {
+    let result = watcher.game_over().await;
+    assert_eq!(
+        (result.reason.as_str(), result.winner),
+        (reason, Some(winner))
+    );
+    let end = stored_end(server, game_id).await.expect("stored as ended");
+    assert_eq!((end.reason.as_str(), end.winner), (reason, Some(winner)));
+}
+
 #[tokio::test]
 async fn a_resign_that_cannot_be_stored_is_refused_and_the_game_goes_on() {
     let db = Db::sqlite();
@@ -259,18 +276,7 @@ async fn a_resign_that_cannot_be_stored_is_refused_and_the_game_goes_on() {
         .await
         .expect("the resign is stored");
     assert!(matches!(over, RoomEvent::GameOver { .. }), "{over:?}");
-    let result = t.white.game_over().await;
-    assert_eq!(
-        (result.reason.as_str(), result.winner),
-        ("resign", Some(Color::White))
-    );
-    let end = stored_end(&server, t.game_id)
-        .await
-        .expect("stored as ended");
-    assert_eq!(
-        (end.reason.as_str(), end.winner),
-        ("resign", Some(Color::White))
-    );
+    announced_and_stored(&server, &mut t.white, t.game_id, "resign", Color::White).await;
     server.stop().await;
 }
 
@@ -404,17 +410,13 @@ async fn a_forbidden_claim_that_cannot_be_stored_is_refused_and_can_be_made_agai
     store.fail_finishes(false);
     let over = t.white.act(claim).await.expect("the claim is stored");
     assert!(matches!(over, RoomEvent::GameOver { .. }), "{over:?}");
-    let result = t.black.game_over().await;
-    assert_eq!(
-        (result.reason.as_str(), result.winner),
-        ("forbidden_claimed", Some(Color::White))
-    );
-    let end = stored_end(&server, t.game_id)
-        .await
-        .expect("stored as ended");
-    assert_eq!(
-        (end.reason.as_str(), end.winner),
-        ("forbidden_claimed", Some(Color::White))
-    );
+    announced_and_stored(
+        &server,
+        &mut t.black,
+        t.game_id,
+        "forbidden_claimed",
+        Color::White,
+    )
+    .await;
     server.stop().await;
 }
