@@ -6,7 +6,6 @@
 
 pub mod accounts;
 pub mod config;
-pub mod fuzzing;
 pub mod http;
 pub mod identity;
 pub mod limits;

@@ -1,4 +1,4 @@
-//! The room-session fuzz check (`server::fuzzing`, also the `room_session` fuzz target) on random bytes, and
+//! The room-session fuzz check (`testkit::fuzzing`, also the `room_session` fuzz target) on random bytes, and
 //! hand-written scripts proving the harness reaches deep room states (so these tests fail if the byte mapping
 //! or the harness stops reaching the rooms).
 
@@ -6,7 +6,7 @@ use protocol::{ColourChoice, RulesSpec, TimeControl};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rules::{ForbiddenPolicy, Opening, RuleSet};
-use server::fuzzing::{
+use testkit::fuzzing::{
     run_room_session, run_script, Msg, Op, Ply, Report, RoomPick, Script, Since, Spot, Tuning,
 };
 

@@ -6,7 +6,7 @@
 //! on and off the board, swap and fifth-move decisions, claims, offers and answers, chat, leaving, mutated and
 //! raw frames, messages for unknown rooms), close and reconnect, stop reading for a while, and move the server's
 //! [`ManualClock`] (flag falls, grace periods, resynchronisation of clients that fell behind). After every step
-//! every room has handled everything due ([`crate::room::RoomHandle::barrier`]), every frame queued for a reading
+//! every room has handled everything due ([`server::room::RoomHandle::barrier`]), every frame queued for a reading
 //! client is taken, and [`run_script`] panics if one of these promises is broken:
 //!
 //! - no room task is gone while its room is still registered (a panicking room task would be), and no request
@@ -39,11 +39,11 @@ use protocol::{
 use rules::{Color, ForbiddenPolicy, Game, IllegalAction, Opening, Point, RuleSet, Status};
 use store::{GameId, SessionOwner, Store};
 
-use crate::identity::hash_token;
-use crate::time::ManualClock;
-use crate::ws::outbox::Out;
-use crate::ws::virtual_conn::VirtualConn;
-use crate::{AppState, Config};
+use server::identity::hash_token;
+use server::time::ManualClock;
+use server::ws::outbox::Out;
+use server::ws::virtual_conn::VirtualConn;
+use server::{AppState, Config};
 
 /// How many connections a session drives (two players and a third: spectator, intruder or second tab).
 pub const CONNECTIONS: usize = 3;

@@ -205,7 +205,7 @@ impl RoomHandle {
 
     /// Resolves once the room has handled every command sent before this one and every deadline (flag fall, grace
     /// period) already due on its clock; `false` when the room's task is gone. For harnesses that drive the
-    /// clock by hand ([`crate::fuzzing`]): after it, everything the room will do about the past has been done.
+    /// clock by hand (`testkit::fuzzing`): after it, everything the room will do about the past has been done.
     pub async fn barrier(&self) -> bool {
         let (reply, answer) = oneshot::channel();
         self.tx.send(Command::Barrier { reply }).await.is_ok() && answer.await.is_ok()

@@ -2,6 +2,8 @@
 
 mod conn;
 pub mod outbox;
+// A connection without a socket, for the fuzz harness in the `testkit` crate: not in the production build.
+#[cfg(feature = "testkit")]
 pub mod virtual_conn;
 
 use axum::extract::{State, WebSocketUpgrade};

@@ -1,6 +1,6 @@
-//! A connection without a socket, for the fuzz harness ([`crate::fuzzing`]) and tests: the same reader state
+//! A connection without a socket, for the fuzz harness (`testkit::fuzzing`) and tests: the same reader state
 //! (`Conn`) a real socket gets, driven frame by frame, with the outbox's receiving end kept by the caller
-//! instead of a writer task.
+//! instead of a writer task. Compiled only with the `testkit` feature, which only the `testkit` crate enables.
 
 use std::future::Future as _;
 use std::sync::Arc;

@@ -1,0 +1,15 @@
+//! Test machinery, kept out of the production build (the server binary does not depend on this crate, and the
+//! server's `testkit` feature, which only this crate turns on, is what exposes its socket-less connection):
+//!
+//! - [`test_server`]: the one test server (the real app on 127.0.0.1:0 with a fresh database, on a hand-driven or
+//!   the real clock) that the server's tests, the hostile-input suite and loadgen's own tests start;
+//! - [`table`]: the server tests' client ([`table::Client`], the typed [`client::Connection`] with the tests'
+//!   panics and helpers) and a two-player [`table::Table`];
+//! - [`fuzzing`]: the room-session fuzz harness over [`server::ws::virtual_conn::VirtualConn`] (the `room_session`
+//!   fuzz target and `server/tests/room_fuzz.rs`).
+
+#![warn(missing_docs)]
+
+pub mod fuzzing;
+pub mod table;
+pub mod test_server;
