@@ -95,15 +95,15 @@ pub async fn connect(target: &Target, source: Option<IpAddr>) -> anyhow::Result<
     Ok(ws)
 }
 
-/// Sends one client message.
+/// Sends one client message (as the typed client's `Connection::send_as` does, on loadgen's socket type).
 pub async fn send(ws: &mut Ws, msg: &ClientMessage, rid: Option<u64>) -> anyhow::Result<()> {
     ws.send(Message::text(protocol::encode(msg, rid))).await?;
     Ok(())
 }
 
-/// Reads a server frame. Servers are trusted to stay under any size, so no limit applies.
+/// Reads a server frame: the typed client's [`client::decode`] (servers are trusted to stay under any size).
 pub fn parse(text: &str) -> Result<Frame<ServerMessage>, DecodeError> {
-    protocol::decode(text, usize::MAX)
+    client::decode(text)
 }
 
 #[cfg(test)]

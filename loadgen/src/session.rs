@@ -18,6 +18,8 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::Message;
 
+use client::Requests;
+
 use crate::conn::{self, Target, Ws};
 use crate::ledger::Ledger;
 use crate::picker::Replica;
@@ -143,7 +145,8 @@ struct Client {
     next_at: Option<Instant>,
     create_at: Option<Instant>,
     await_room: bool,
-    rid: u64,
+    /// Request ids (kept across reconnects, so an answer to an old socket's request is never mistaken).
+    requests: Requests,
 }
 
 impl Client {
@@ -165,7 +168,7 @@ impl Client {
             next_at: None,
             create_at: None,
             await_room: false,
-            rid: 0,
+            requests: Requests::new(),
         }
     }
 
@@ -209,14 +212,11 @@ impl Client {
         }
     }
 
-    fn next_rid(&mut self) -> u64 {
-        self.rid += 1;
-        self.rid
-    }
-
+    /// Sends `msg` under the client's next request id (the typed client's bookkeeping; the socket loop is
+    /// loadgen's own, which waits on timers and the room's watch as well as the socket).
     async fn send(&mut self, ws: &mut Ws, msg: ClientMessage) -> anyhow::Result<u64> {
-        let rid = self.next_rid();
-        conn::send(ws, &msg, Some(rid)).await?;
+        let (rid, text) = self.requests.encode(&msg);
+        ws.send(Message::text(text)).await?;
         Ok(rid)
     }
 
@@ -329,7 +329,7 @@ impl Client {
         ctx: &Ctx,
         table: &Table,
     ) -> anyhow::Result<()> {
-        let frame = match conn::parse(text) {
+        let frame = match client::decode(text) {
             Ok(f) => f,
             Err(e) => {
                 ctx.rec.error(&format!("undecodable_{}", e.code()));

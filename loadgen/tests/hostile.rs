@@ -3,11 +3,11 @@
 //! and per address, frame size, message rate, rooms per player).
 
 use std::collections::BTreeMap;
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 use std::time::Duration;
 
-use futures_util::{SinkExt, StreamExt};
-use loadgen::conn::{self, Target, Ws};
+use client::{Connection, Next, Replica};
+use loadgen::conn::{self, Target};
 use loadgen::picker::pick;
 use protocol::{
     ClientMessage, ColourChoice, Frame, JoinRole, RoomEvent, RulesSpec, ServerMessage, TimeControl,
@@ -16,135 +16,80 @@ use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rules::{Action, Color, ForbiddenPolicy, Game, Opening, Point, RuleSet, Rules};
-use server::time::ManualClock;
-use server::{AppState, Config};
-use tokio::net::TcpListener;
-use tokio::sync::{oneshot, watch};
-use tokio::task::JoinHandle;
-use tokio_tungstenite::tungstenite::Message;
+use server::Config;
+use testkit::test_server::{test_config, TestServer};
+use tokio::net::TcpStream;
+use tokio::sync::watch;
 
-/// How long any one answer may take before the test calls it missing.
-const WAIT: Duration = Duration::from_secs(10);
+/// A client connection as loadgen opens it (small buffers, a chosen source address), speaking through the typed
+/// client; every wait is bounded by the client's wait (10 s), after which it reports [`Next::Silent`].
+type Conn = Connection<TcpStream>;
 
-/// The real server on 127.0.0.1:0 with a fresh database.
-struct TestServer {
-    addr: SocketAddr,
-    stop: Option<oneshot::Sender<()>>,
-    task: Option<JoinHandle<std::io::Result<()>>>,
-    _dir: tempfile::TempDir,
+/// The real server on 127.0.0.1:0 with a fresh database of its own; with `manual_clock` its rate limits only
+/// refill when the test says (never, here), so the limit tests count exactly.
+async fn start(config: Config, manual_clock: bool) -> TestServer {
+    if manual_clock {
+        TestServer::start_fresh(config).await
+    } else {
+        TestServer::start_real_time_fresh(config).await
+    }
 }
 
-impl TestServer {
-    /// Starts a server; with `manual_clock` its rate limits only refill when the test says (never, here), so the
-    /// limit tests count exactly.
-    async fn start(config: Config, manual_clock: bool) -> TestServer {
-        let dir = tempfile::tempdir().unwrap();
-        let url = dir.path().join("hostile.db").to_string_lossy().into_owned();
-        let store = store::open(&url).await.unwrap();
-        let state = if manual_clock {
-            AppState::with_clock(config, store, ManualClock::new()).await
-        } else {
-            AppState::new(config, store).await
-        }
-        .unwrap();
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(server::run(listener, state, async move {
-            let _ = stopped.await;
-        }));
-        TestServer {
-            addr,
-            stop: Some(stop),
-            task: Some(task),
-            _dir: dir,
-        }
-    }
+fn target(server: &TestServer) -> Target {
+    Target::parse(&server.ws_url()).unwrap()
+}
 
-    fn target(&self) -> Target {
-        Target::parse(&format!("ws://{}/ws", self.addr)).unwrap()
-    }
+async fn open(target: &Target, source: Option<IpAddr>) -> Conn {
+    Connection::new(conn::connect(target, source).await.unwrap())
+}
 
-    async fn connect(&self) -> Ws {
-        conn::connect(&self.target(), None).await.unwrap()
-    }
+async fn connect(server: &TestServer) -> Conn {
+    open(&target(server), None).await
+}
 
-    async fn connect_from(&self, ip: &str) -> Ws {
-        let ip: IpAddr = ip.parse().unwrap();
-        conn::connect(&self.target(), Some(ip)).await.unwrap()
-    }
-
-    async fn stop(mut self) {
-        let _ = self.stop.take().unwrap().send(());
-        tokio::time::timeout(Duration::from_secs(20), self.task.take().unwrap())
-            .await
-            .expect("the server stops in time")
-            .unwrap()
-            .unwrap();
-    }
+async fn connect_from(server: &TestServer, ip: &str) -> Conn {
+    let ip: IpAddr = ip.parse().unwrap();
+    open(&target(server), Some(ip)).await
 }
 
 fn config() -> Config {
-    Config {
-        bind: "127.0.0.1:0".parse().unwrap(),
-        ..Config::default()
-    }
+    test_config()
 }
 
-/// What came back from the server.
-// Replies live for one match statement; boxing the message would only add noise.
-#[allow(clippy::large_enum_variant)]
-#[derive(Debug)]
-enum Reply {
-    Msg(Frame<ServerMessage>),
-    /// A close frame, with its code.
-    Closed(Option<u16>),
-    /// The socket ended without a close frame.
-    Dropped,
-    /// Nothing within [`WAIT`].
-    Silent,
-}
-
-async fn next(ws: &mut Ws) -> Reply {
+/// The next frame, a close, the socket's end or silence; binary frames are skipped, and a text frame that is not
+/// a server message fails the test.
+async fn next(c: &mut Conn) -> Next {
     loop {
-        match tokio::time::timeout(WAIT, ws.next()).await {
-            Err(_) => return Reply::Silent,
-            Ok(None) | Ok(Some(Err(_))) => return Reply::Dropped,
-            Ok(Some(Ok(Message::Close(f)))) => {
-                return Reply::Closed(f.map(|f| u16::from(f.code)));
+        match c.next_wire().await {
+            Next::Binary(_) => continue,
+            Next::Undecodable { text, error } => {
+                panic!("the server sends protocol frames, not {text:?} ({error})")
             }
-            Ok(Some(Ok(Message::Text(t)))) => {
-                let frame = protocol::decode::<ServerMessage>(t.as_str(), usize::MAX)
-                    .expect("the server sends protocol frames");
-                return Reply::Msg(frame);
-            }
-            Ok(Some(Ok(_))) => continue,
+            other => return other,
         }
     }
 }
 
-async fn send(ws: &mut Ws, msg: &ClientMessage, rid: u64) {
-    conn::send(ws, msg, Some(rid)).await.unwrap();
+/// Sends a message under a fresh request id; returns the id.
+async fn send(c: &mut Conn, msg: &ClientMessage) -> u64 {
+    c.send(msg).await.unwrap()
 }
 
-/// Waits for the message answering `rid`, skipping room events and other traffic.
-async fn answer(ws: &mut Ws, rid: u64) -> ServerMessage {
-    loop {
-        match next(ws).await {
-            Reply::Msg(f) if f.rid == Some(rid) => return f.msg,
-            Reply::Msg(_) => continue,
-            other => panic!("no answer to request {rid}: {other:?}"),
-        }
+/// Waits for the message answering `rid`, keeping room events and other traffic aside.
+async fn answer(c: &mut Conn, rid: u64) -> ServerMessage {
+    match c.reply_to(rid).await {
+        Ok(msg) => msg,
+        Err(other) => panic!("no answer to request {rid}: {other:?}"),
     }
 }
 
-async fn hello(ws: &mut Ws) -> String {
+async fn hello(c: &mut Conn) -> String {
     let msg = ClientMessage::Hello {
         version: protocol::PROTOCOL_VERSION,
         token: None,
     };
-    send(ws, &msg, 1).await;
-    match answer(ws, 1).await {
+    let rid = send(c, &msg).await;
+    match answer(c, rid).await {
         ServerMessage::Welcome { you, .. } => you.name,
         other => panic!("expected welcome, got {other:?}"),
     }
@@ -169,32 +114,51 @@ fn create_room() -> ClientMessage {
     }
 }
 
-async fn create(ws: &mut Ws, rid: u64) -> String {
-    send(ws, &create_room(), rid).await;
-    match answer(ws, rid).await {
+async fn create(c: &mut Conn) -> String {
+    let rid = send(c, &create_room()).await;
+    match answer(c, rid).await {
         ServerMessage::Room { room } => room.id,
         other => panic!("expected a room snapshot, got {other:?}"),
     }
 }
 
-async fn join(ws: &mut Ws, room: &str, rid: u64) {
+async fn join(c: &mut Conn, room: &str) {
     let msg = ClientMessage::Join {
         room: room.to_owned(),
         role: JoinRole::Player,
         since: None,
     };
-    send(ws, &msg, rid).await;
-    match answer(ws, rid).await {
+    let rid = send(c, &msg).await;
+    match answer(c, rid).await {
         ServerMessage::Room { .. } | ServerMessage::Event { .. } => {}
         other => panic!("join refused: {other:?}"),
     }
 }
 
+/// The next frame as [`next`] reads it; a room event also goes into `view`, the honest client's replica of its
+/// game, which must be able to follow it.
+async fn next_seen(ws: &mut Conn, view: &mut Option<&mut Replica>) -> Next {
+    let next = next(ws).await;
+    if let (
+        Next::Frame(Frame {
+            msg: ServerMessage::Event { version, event, .. },
+            ..
+        }),
+        Some(view),
+    ) = (&next, view)
+    {
+        if let Err(e) = view.apply(*version, event) {
+            panic!("an honest client's replica cannot follow {event:?}: {e}");
+        }
+    }
+    next
+}
+
 /// Waits on `ws` for the `move` event of `ply`; returns its point. Any error on an honest socket fails the test.
-async fn wait_move(ws: &mut Ws, ply: u32) -> Point {
+async fn wait_move(ws: &mut Conn, ply: u32, mut view: Option<&mut Replica>) -> Point {
     loop {
-        match next(ws).await {
-            Reply::Msg(Frame {
+        match next_seen(ws, &mut view).await {
+            Next::Frame(Frame {
                 msg:
                     ServerMessage::Event {
                         event: RoomEvent::Move { ply: p, point, .. },
@@ -202,20 +166,21 @@ async fn wait_move(ws: &mut Ws, ply: u32) -> Point {
                     },
                 ..
             }) if p == ply => return point,
-            Reply::Msg(Frame {
+            Next::Frame(Frame {
                 msg: ServerMessage::Error { code, message },
                 ..
             }) => panic!("honest client got error {code}: {message}"),
-            Reply::Msg(_) => continue,
+            Next::Frame(_) => continue,
             other => panic!("honest client lost its socket: {other:?}"),
         }
     }
 }
 
-async fn wait_game_over(ws: &mut Ws) -> String {
+async fn wait_game_over(ws: &mut Conn, view: &mut Replica) -> String {
+    let mut view = Some(view);
     loop {
-        match next(ws).await {
-            Reply::Msg(Frame {
+        match next_seen(ws, &mut view).await {
+            Next::Frame(Frame {
                 msg:
                     ServerMessage::Event {
                         event: RoomEvent::GameOver { result, .. },
@@ -223,11 +188,11 @@ async fn wait_game_over(ws: &mut Ws) -> String {
                     },
                 ..
             }) => return result.reason,
-            Reply::Msg(Frame {
+            Next::Frame(Frame {
                 msg: ServerMessage::Error { code, message },
                 ..
             }) => panic!("honest client got error {code}: {message}"),
-            Reply::Msg(_) => continue,
+            Next::Frame(_) => continue,
             other => panic!("honest client lost its socket: {other:?}"),
         }
     }
@@ -239,16 +204,30 @@ async fn honest_game(
     target: Target,
     room_tx: watch::Sender<Option<String>>,
 ) -> (i64, Vec<Point>, String) {
-    let mut black = conn::connect(&target, None).await.unwrap();
-    let mut white = conn::connect(&target, None).await.unwrap();
-    hello(&mut black).await;
-    hello(&mut white).await;
-    let room = create(&mut black, 2).await;
+    let mut black = open(&target, None).await;
+    let mut white = open(&target, None).await;
+    let black_name = hello(&mut black).await;
+    let white_name = hello(&mut white).await;
+    let rid = send(&mut black, &create_room()).await;
+    let ServerMessage::Room { room: snap } = answer(&mut black, rid).await else {
+        panic!("the honest room was not created");
+    };
+    let room = snap.id.clone();
+    let mut black_view = Replica::from_snapshot(&snap, Some(&black_name));
     room_tx.send_replace(Some(room.clone()));
-    join(&mut white, &room, 2).await;
+    let join_msg = ClientMessage::Join {
+        room: room.clone(),
+        role: JoinRole::Player,
+        since: None,
+    };
+    let rid = send(&mut white, &join_msg).await;
+    let ServerMessage::Room { room: snap } = answer(&mut white, rid).await else {
+        panic!("the honest joiner got no snapshot");
+    };
+    let mut white_view = Replica::from_snapshot(&snap, Some(&white_name));
     let game_id = loop {
-        match next(&mut black).await {
-            Reply::Msg(Frame {
+        match next_seen(&mut black, &mut Some(&mut black_view)).await {
+            Next::Frame(Frame {
                 msg:
                     ServerMessage::Event {
                         event: RoomEvent::GameStarted { game_id, .. },
@@ -256,36 +235,49 @@ async fn honest_game(
                     },
                 ..
             }) => break game_id,
-            Reply::Msg(_) => continue,
+            Next::Frame(_) => continue,
             other => panic!("the honest game did not start: {other:?}"),
         }
     };
     let mut rng = StdRng::seed_from_u64(42);
     let mut game = Game::new(Rules::freestyle());
-    let mut rid = 10;
     while let Some(colour) = game.to_act() {
         let point = pick(&game, colour, &mut rng).expect("a legal stone");
         let ply = game.ply() as u32 + 1;
-        let (mover, other) = if colour == Color::Black {
-            (&mut black, &mut white)
+        let (mover, other, mover_view, other_view) = if colour == Color::Black {
+            (&mut black, &mut white, &mut black_view, &mut white_view)
         } else {
-            (&mut white, &mut black)
+            (&mut white, &mut black, &mut white_view, &mut black_view)
         };
-        rid += 1;
+        assert!(
+            mover_view.my_turn() && !other_view.my_turn(),
+            "{colour:?} to play ply {ply}"
+        );
+        assert_eq!(mover_view.next_ply(), ply);
         let msg = ClientMessage::Place {
             room: room.clone(),
             point,
             ply,
         };
-        send(mover, &msg, rid).await;
-        assert_eq!(wait_move(mover, ply).await, point);
-        assert_eq!(wait_move(other, ply).await, point);
+        send(mover, &msg).await;
+        assert_eq!(wait_move(mover, ply, Some(mover_view)).await, point);
+        assert_eq!(wait_move(other, ply, Some(other_view)).await, point);
         game.apply(Action::Place { point }).unwrap();
         // Slow enough that the game spans the barrage.
         tokio::time::sleep(Duration::from_millis(30)).await;
     }
-    let reason = wait_game_over(&mut black).await;
-    assert_eq!(wait_game_over(&mut white).await, reason);
+    let reason = wait_game_over(&mut black, &mut black_view).await;
+    assert_eq!(wait_game_over(&mut white, &mut white_view).await, reason);
+    // Both replicas, kept from the snapshot and the events alone, hold the game as played.
+    for view in [&black_view, &white_view] {
+        assert_eq!(view.game_id, Some(game_id));
+        assert_eq!(view.moves, game.moves());
+        assert_eq!(view.state, protocol::RoomState::Over);
+        assert_eq!(
+            view.result.as_ref().map(|r| r.reason.as_str()),
+            Some(reason.as_str())
+        );
+    }
     (game_id, game.moves().to_vec(), reason)
 }
 
@@ -496,11 +488,11 @@ impl Tally {
 async fn attacker(target: Target, room: String, frames: usize, seed: u64) -> Tally {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut tally = Tally::default();
-    let mut ws: Option<Ws> = None;
+    let mut ws: Option<Conn> = None;
     let mut greeted = false;
     for i in 0..frames {
         if ws.is_none() {
-            let mut fresh = conn::connect(&target, None).await.unwrap();
+            let mut fresh = open(&target, None).await;
             // Most attackers say hello first so their frames reach the room code; some never do.
             greeted = rng.random_bool(0.85);
             if greeted {
@@ -511,15 +503,15 @@ async fn attacker(target: Target, room: String, frames: usize, seed: u64) -> Tal
         let socket = ws.as_mut().unwrap();
         let payload = hostile(&mut rng, &room, greeted);
         let sent = match &payload {
-            Payload::Text(t) => socket.send(Message::text(t.clone())).await,
-            Payload::Binary(b) => socket.send(Message::binary(b.clone())).await,
+            Payload::Text(t) => socket.send_text(t.clone()).await,
+            Payload::Binary(b) => socket.send_binary(b.clone()).await,
         };
         let last = payload;
         tally.frames += 1;
         if sent.is_err() {
             // The server closed while we wrote (a frame far over the limit): the close must still say why.
             match next(socket).await {
-                Reply::Closed(Some(code)) => *tally.closes.entry(code).or_default() += 1,
+                Next::Closed(Some(code)) => *tally.closes.entry(code).or_default() += 1,
                 other => tally
                     .failures
                     .push(format!("frame {i}: write failed, then {other:?}")),
@@ -529,7 +521,7 @@ async fn attacker(target: Target, room: String, frames: usize, seed: u64) -> Tal
         }
         loop {
             match next(socket).await {
-                Reply::Msg(Frame {
+                Next::Frame(Frame {
                     msg: ServerMessage::Error { code, .. },
                     ..
                 }) => {
@@ -537,14 +529,14 @@ async fn attacker(target: Target, room: String, frames: usize, seed: u64) -> Tal
                     break;
                 }
                 // Room traffic (a snapshot of a room we were told about, spectator counts) is not an answer.
-                Reply::Msg(Frame { rid: None, .. }) => continue,
-                Reply::Msg(f) => {
+                Next::Frame(Frame { rid: None, .. }) => continue,
+                Next::Frame(f) => {
                     tally
                         .failures
                         .push(format!("frame {i} was accepted: {:?}", f.msg));
                     break;
                 }
-                Reply::Closed(Some(code)) => {
+                Next::Closed(Some(code)) => {
                     *tally.closes.entry(code).or_default() += 1;
                     ws = None;
                     break;
@@ -566,26 +558,24 @@ async fn attacker(target: Target, room: String, frames: usize, seed: u64) -> Tal
 /// occupied points, moves out of turn, answers to offers never made, phase actions out of phase.
 async fn sparring(target: Target, frames: usize, seed: u64) -> Tally {
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut black = conn::connect(&target, None).await.unwrap();
-    let mut white = conn::connect(&target, None).await.unwrap();
+    let mut black = open(&target, None).await;
+    let mut white = open(&target, None).await;
     hello(&mut black).await;
     hello(&mut white).await;
-    let room = create(&mut black, 2).await;
-    join(&mut white, &room, 2).await;
+    let room = create(&mut black).await;
+    join(&mut white, &room).await;
     for (ws, ply, point) in [(&mut black, 1, "h8"), (&mut white, 2, "a1")] {
         let msg = ClientMessage::Place {
             room: room.clone(),
             point: point.parse().unwrap(),
             ply,
         };
-        send(ws, &msg, 3).await;
-        wait_move(ws, ply).await;
+        send(ws, &msg).await;
+        wait_move(ws, ply, None).await;
     }
     // Black is to play ply 3.
     let mut tally = Tally::default();
-    let mut rid = 100;
     for i in 0..frames {
-        rid += 1;
         let r = room.clone();
         let (ws, msg) = match rng.random_range(0..11) {
             0 => (
@@ -657,7 +647,7 @@ async fn sparring(target: Target, frames: usize, seed: u64) -> Tally {
                 },
             ),
         };
-        send(ws, &msg, rid).await;
+        let rid = send(ws, &msg).await;
         tally.frames += 1;
         match answer(ws, rid).await {
             ServerMessage::Error { code, .. } => *tally.errors.entry(code).or_default() += 1,
@@ -671,7 +661,7 @@ async fn sparring(target: Target, frames: usize, seed: u64) -> Tally {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ten_thousand_hostile_frames_leave_the_server_up_and_the_honest_game_intact() {
-    let server = TestServer::start(
+    let server = start(
         Config {
             // Attackers here are measured on what they send, not throttled before it is read.
             msg_rate: 100_000.0,
@@ -684,7 +674,7 @@ async fn ten_thousand_hostile_frames_leave_the_server_up_and_the_honest_game_int
         false,
     )
     .await;
-    let target = server.target();
+    let target = target(&server);
     let (room_tx, mut room_rx) = watch::channel(None);
     let honest = tokio::spawn(honest_game(target.clone(), room_tx));
     let room = room_rx
@@ -798,41 +788,41 @@ async fn ten_thousand_hostile_frames_leave_the_server_up_and_the_honest_game_int
         .await
         .unwrap();
     assert!(health.status().is_success());
-    let mut ws = server.connect().await;
+    let mut ws = connect(&server).await;
     hello(&mut ws).await;
     drop(ws);
     server.stop().await;
 }
 
 /// Opens a connection and says hello; `Err` with the refusal's error code and close code when refused.
-async fn try_hello(ws: &mut Ws) -> Result<(), (String, Option<u16>)> {
+async fn try_hello(ws: &mut Conn) -> Result<(), (String, Option<u16>)> {
     let msg = ClientMessage::Hello {
         version: protocol::PROTOCOL_VERSION,
         token: None,
     };
-    let _ = conn::send(ws, &msg, Some(1)).await;
+    let _ = ws.send(&msg).await;
     let mut code = String::new();
     loop {
         match next(ws).await {
-            Reply::Msg(Frame {
+            Next::Frame(Frame {
                 msg: ServerMessage::Welcome { .. },
                 ..
             }) => return Ok(()),
-            Reply::Msg(Frame {
+            Next::Frame(Frame {
                 msg: ServerMessage::Error { code: c, .. },
                 ..
             }) => code = c,
-            Reply::Msg(_) => {}
-            Reply::Closed(close) => return Err((code, close)),
+            Next::Frame(_) => {}
+            Next::Closed(close) => return Err((code, close)),
             other => panic!("neither welcome nor a close: {other:?}"),
         }
     }
 }
 
 /// Polls until a refused address is admitted again (the server frees a place when a closed socket's task ends).
-async fn admitted_eventually(server: &TestServer, ip: &str) -> Ws {
+async fn admitted_eventually(server: &TestServer, ip: &str) -> Conn {
     for _ in 0..100 {
-        let mut ws = server.connect_from(ip).await;
+        let mut ws = connect_from(server, ip).await;
         if try_hello(&mut ws).await.is_ok() {
             return ws;
         }
@@ -843,7 +833,7 @@ async fn admitted_eventually(server: &TestServer, ip: &str) -> Ws {
 
 #[tokio::test]
 async fn connections_over_the_overall_limit_are_refused_with_a_code_until_one_closes() {
-    let server = TestServer::start(
+    let server = start(
         Config {
             max_connections: 3,
             ..config()
@@ -853,18 +843,18 @@ async fn connections_over_the_overall_limit_are_refused_with_a_code_until_one_cl
     .await;
     let mut open = Vec::new();
     for ip in ["127.0.0.1", "127.0.0.2", "127.0.0.3"] {
-        let mut ws = server.connect_from(ip).await;
+        let mut ws = connect_from(&server, ip).await;
         try_hello(&mut ws).await.unwrap();
         open.push(ws);
     }
-    let mut extra = server.connect_from("127.0.0.4").await;
+    let mut extra = connect_from(&server, "127.0.0.4").await;
     let (code, close) = try_hello(&mut extra).await.unwrap_err();
     assert_eq!(code, "too_many_connections");
     assert_eq!(close, Some(1013));
 
     let mut first = open.remove(0);
     first.close(None).await.unwrap();
-    while let Some(Ok(_)) = first.next().await {}
+    while let Next::Frame(_) = next(&mut first).await {}
     let _again = admitted_eventually(&server, "127.0.0.4").await;
     drop(open);
     server.stop().await;
@@ -872,7 +862,7 @@ async fn connections_over_the_overall_limit_are_refused_with_a_code_until_one_cl
 
 #[tokio::test]
 async fn connections_over_the_per_address_limit_are_refused_while_other_addresses_are_served() {
-    let server = TestServer::start(
+    let server = start(
         Config {
             max_connections_per_ip: 2,
             ..config()
@@ -880,22 +870,22 @@ async fn connections_over_the_per_address_limit_are_refused_while_other_addresse
         true,
     )
     .await;
-    let mut a1 = server.connect_from("127.0.0.1").await;
-    let mut a2 = server.connect_from("127.0.0.1").await;
+    let mut a1 = connect_from(&server, "127.0.0.1").await;
+    let mut a2 = connect_from(&server, "127.0.0.1").await;
     try_hello(&mut a1).await.unwrap();
     try_hello(&mut a2).await.unwrap();
-    let mut a3 = server.connect_from("127.0.0.1").await;
+    let mut a3 = connect_from(&server, "127.0.0.1").await;
     let (code, close) = try_hello(&mut a3).await.unwrap_err();
     assert_eq!(code, "too_many_connections");
     assert_eq!(close, Some(1013));
-    let mut b = server.connect_from("127.0.0.2").await;
+    let mut b = connect_from(&server, "127.0.0.2").await;
     try_hello(&mut b).await.unwrap();
     server.stop().await;
 }
 
 #[tokio::test]
 async fn a_frame_over_the_size_limit_gets_too_large_and_one_at_the_limit_is_served() {
-    let server = TestServer::start(
+    let server = start(
         Config {
             max_frame_bytes: 1024,
             ..config()
@@ -903,25 +893,25 @@ async fn a_frame_over_the_size_limit_gets_too_large_and_one_at_the_limit_is_serv
         true,
     )
     .await;
-    let mut ws = server.connect().await;
+    let mut ws = connect(&server).await;
     hello(&mut ws).await;
     let ping = r#"{"t":"ping","rid":7}"#;
     let at_limit = format!("{ping}{}", " ".repeat(1024 - ping.len()));
-    ws.send(Message::text(at_limit)).await.unwrap();
+    ws.send_text(at_limit).await.unwrap();
     assert!(matches!(answer(&mut ws, 7).await, ServerMessage::Pong {}));
     let over = format!("{ping}{}", " ".repeat(1025 - ping.len()));
-    ws.send(Message::text(over)).await.unwrap();
+    ws.send_text(over).await.unwrap();
     match next(&mut ws).await {
-        Reply::Msg(Frame {
+        Next::Frame(Frame {
             msg: ServerMessage::Error { code, .. },
             ..
         }) => assert_eq!(code, "too_large"),
         other => panic!("expected too_large, got {other:?}"),
     }
     // Far over the limit the frame is not even read: the connection closes with a code.
-    let _ = ws.send(Message::text("x".repeat(300_000))).await;
+    let _ = ws.send_text("x".repeat(300_000)).await;
     match next(&mut ws).await {
-        Reply::Closed(Some(code)) => assert!(code == 1008 || code == 1009, "{code}"),
+        Next::Closed(Some(code)) => assert!(code == 1008 || code == 1009, "{code}"),
         other => panic!("expected a close with a code, got {other:?}"),
     }
     server.stop().await;
@@ -930,7 +920,7 @@ async fn a_frame_over_the_size_limit_gets_too_large_and_one_at_the_limit_is_serv
 #[tokio::test]
 async fn a_flood_is_rate_limited_and_then_closed_with_1008() {
     // On a clock that never moves the buckets never refill, so the counts are exact.
-    let server = TestServer::start(
+    let server = start(
         Config {
             msg_rate: 5.0,
             msg_burst: 10,
@@ -940,27 +930,27 @@ async fn a_flood_is_rate_limited_and_then_closed_with_1008() {
         true,
     )
     .await;
-    let mut ws = server.connect().await;
+    let mut ws = connect(&server).await;
     hello(&mut ws).await; // one message of the burst
     for rid in 100..130u64 {
-        let _ = conn::send(&mut ws, &ClientMessage::Ping {}, Some(rid)).await;
+        let _ = ws.send_as(&ClientMessage::Ping {}, Some(rid)).await;
     }
     let (mut pongs, mut limited) = (0, 0);
     let close = loop {
         match next(&mut ws).await {
-            Reply::Msg(Frame {
+            Next::Frame(Frame {
                 msg: ServerMessage::Pong {},
                 ..
             }) => pongs += 1,
-            Reply::Msg(Frame {
+            Next::Frame(Frame {
                 msg: ServerMessage::Error { code, .. },
                 ..
             }) => {
                 assert_eq!(code, "rate_limited");
                 limited += 1;
             }
-            Reply::Msg(other) => panic!("unexpected {other:?}"),
-            Reply::Closed(code) => break code,
+            Next::Frame(other) => panic!("unexpected {other:?}"),
+            Next::Closed(code) => break code,
             other => panic!("expected a close, got {other:?}"),
         }
     };
@@ -972,7 +962,7 @@ async fn a_flood_is_rate_limited_and_then_closed_with_1008() {
 
 #[tokio::test]
 async fn a_player_cannot_hold_more_rooms_than_allowed() {
-    let server = TestServer::start(
+    let server = start(
         Config {
             max_rooms_per_player: 2,
             ..config()
@@ -980,12 +970,12 @@ async fn a_player_cannot_hold_more_rooms_than_allowed() {
         true,
     )
     .await;
-    let mut ws = server.connect().await;
+    let mut ws = connect(&server).await;
     hello(&mut ws).await;
-    create(&mut ws, 2).await;
-    create(&mut ws, 3).await;
-    send(&mut ws, &create_room(), 4).await;
-    match answer(&mut ws, 4).await {
+    create(&mut ws).await;
+    create(&mut ws).await;
+    let rid = send(&mut ws, &create_room()).await;
+    match answer(&mut ws, rid).await {
         ServerMessage::Error { code, .. } => assert_eq!(code, "too_many_rooms"),
         other => panic!("a third room was created: {other:?}"),
     }

@@ -3,27 +3,13 @@
 
 use loadgen::plan::RunArgs;
 use loadgen::run::{self, Mode};
-use server::{AppState, Config};
-use tokio::net::TcpListener;
-use tokio::sync::oneshot;
+use testkit::test_server::{test_config, Db, TestServer};
 
-/// Starts the server; returns its WebSocket URL, the database URL, the stop switch and the folder to keep alive.
-async fn start_server() -> (String, String, oneshot::Sender<()>, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("sqlite://{}", dir.path().join("run.db").display());
-    let store = store::open(&db).await.unwrap();
-    let config = Config {
-        bind: "127.0.0.1:0".parse().unwrap(),
-        ..Config::default()
-    };
-    let state = AppState::new(config, store).await.unwrap();
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("ws://{}/ws", listener.local_addr().unwrap());
-    let (stop, stopped) = oneshot::channel::<()>();
-    tokio::spawn(server::run(listener, state, async move {
-        let _ = stopped.await;
-    }));
-    (url, db, stop, dir)
+/// Starts the server (the kit's test server on tokio's clock: loadgen's think time is real) on a fresh SQLite file.
+async fn start_server() -> (TestServer, Db) {
+    let db = Db::sqlite();
+    let server = TestServer::start_real_time(&db, test_config()).await;
+    (server, db)
 }
 
 fn short_run(url: String) -> RunArgs {
@@ -50,8 +36,8 @@ fn short_run(url: String) -> RunArgs {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_short_run_plays_measures_and_finds_every_stone_stored_over_http() {
-    let (url, _db, stop, _dir) = start_server().await;
-    let args = short_run(url);
+    let (server, _db) = start_server().await;
+    let args = short_run(server.ws_url());
     let report = run::run(&args, Mode::Game, None, true).await.unwrap();
 
     assert!(report.clean(), "{report}");
@@ -69,20 +55,20 @@ async fn a_short_run_plays_measures_and_finds_every_stone_stored_over_http() {
     // The server runs in this process, which loadgen finds from the listening port.
     let memory = report.memory.as_ref().unwrap();
     assert_eq!(memory.pid, std::process::id());
-    let _ = stop.send(());
+    drop(server);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_durability_check_can_read_the_database_itself() {
-    let (url, db, stop, _dir) = start_server().await;
+    let (server, db) = start_server().await;
     let args = RunArgs {
         verify: false,
-        verify_db: Some(db),
-        ..short_run(url)
+        verify_db: Some(format!("sqlite://{}", db.url)),
+        ..short_run(server.ws_url())
     };
     let report = run::run(&args, Mode::Game, None, true).await.unwrap();
     assert!(report.clean(), "{report}");
     let v = report.verification.as_ref().unwrap();
     assert!(v.ok() && v.stones >= report.moves && v.games >= 4, "{v:?}");
-    let _ = stop.send(());
+    drop(server);
 }
