@@ -162,6 +162,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
 mod tests {
     use super::*;
     use tokio::net::TcpListener;
+    use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
     /// A WebSocket server on port 0 that sends `frames` to its one client, then closes with 1000.
     async fn serving(frames: Vec<Message>) -> String {
@@ -173,7 +174,11 @@ mod tests {
             for f in frames {
                 ws.send(f).await.unwrap();
             }
-            let _ = ws.close(None).await;
+            let normal = CloseFrame {
+                code: CloseCode::Normal,
+                reason: "".into(),
+            };
+            let _ = ws.close(Some(normal)).await;
             while let Some(Ok(_)) = ws.next().await {}
         });
         url

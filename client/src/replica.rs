@@ -285,7 +285,7 @@ mod tests {
         let text = r#"{"t":"room","room":{"id":"r1","version":1,
             "rules":{"size":15,"rule_set":"freestyle","forbidden_policy":"reject","opening":"none"},
             "time_control":{"kind":"none"},"rated":false,"public":true,"game_id":null,"state":"waiting",
-            "seats":{"black":{"id":"p1","name":"ann","guest":true},"white":null},"you":"black","phase":"none",
+            "seats":{"black":{"id":"p1","name":"ann","guest":true,"connected":true},"white":null},"you":"black","phase":"none",
             "to_act":null,"moves":[],"swapped":false,"clocks":null,"forbidden":[],"claimable":null,
             "fifth_options":null,"offers":[],"spectators":0,"result":null}}"#;
         match frame(text) {
@@ -304,7 +304,7 @@ mod tests {
     fn started(version: u64, black: &str, white: &str) -> (u64, RoomEvent) {
         event(&format!(
             r#"{{"t":"event","room":"r1","version":{version},"event":{{"kind":"game_started","game_id":7,
-            "black":{{"id":"a","name":"{black}","guest":true}},"white":{{"id":"b","name":"{white}","guest":true}},
+            "black":{{"id":"a","name":"{black}","guest":true,"connected":true}},"white":{{"id":"b","name":"{white}","guest":true,"connected":true}},
             "clocks":null,"forbidden":[],"to_act":"black","phase":"place"}}}}"#
         ))
     }
