@@ -12,7 +12,7 @@ use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use protocol::{code, decode, encode, ClientMessage, Frame, ServerMessage, You};
 use tokio::sync::{mpsc, oneshot, Notify};
 
-use super::outbox::{ConnId, Out, Outbox};
+use super::outbox::{Out, Outbox};
 use crate::accounts::live::LiveSession;
 use crate::identity::{hash_token, Identity, NewGuestError};
 use crate::limits::{address_key, ConnectionPermit, TokenBucket};
@@ -201,12 +201,15 @@ impl Conn {
             .fetch_sub(1, Ordering::Relaxed);
     }
 
-    /// The connection's id.
-    pub(super) fn id(&self) -> ConnId {
+    /// The connection's id (for the socket-less connection of the `testkit` feature).
+    #[cfg(feature = "testkit")]
+    pub(super) fn id(&self) -> super::outbox::ConnId {
         self.outbox.id
     }
 
-    /// Whether the connection decided to close (it queued a close frame after too many bad frames).
+    /// Whether the connection decided to close (it queued a close frame after too many bad frames); for the
+    /// socket-less connection of the `testkit` feature.
+    #[cfg(feature = "testkit")]
     pub(super) fn closing(&self) -> bool {
         self.closing
     }
