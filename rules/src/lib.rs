@@ -27,7 +27,6 @@ pub mod renju;
 mod ruleset;
 mod status;
 mod symmetry;
-mod variant;
 
 pub use action::{Action, Event};
 pub use board::{Board, Direction};
@@ -40,4 +39,3 @@ pub use renju::ForbiddenKind;
 pub use ruleset::{ForbiddenPolicy, Opening, RuleSet, Rules, RulesError};
 pub use status::{Line, Phase, Status, WinReason};
 pub use symmetry::{points_equivalent, Symmetry};
-pub use variant::TwoPlayerGame;
