@@ -1,0 +1,343 @@
+//! The closed enum over the games (as shakmaty's `VariantPosition`): the types the room, the protocol and the
+//! store hold, each an enum with one variant per game. [`AnyGame`] is itself a [`Game`], so the layers above are
+//! typed against the trait and this enum alone. A game added here adds a variant to each enum and an arm to each
+//! match; the compiler lists every place.
+
+use std::fmt;
+
+use rules::{Color, IllegalAction, Phase};
+
+use crate::game::{Coded, Game, GameConfig, Outcome, PoolKey, ReplayError, Seat, Status};
+use crate::gomoku::{Gomoku, GomokuConfig, GomokuDelta, GomokuDetail, GomokuLegal, GomokuView};
+use crate::notation::NotationError;
+use crate::storage::DecodeError;
+use crate::GameKind;
+
+/// Any game's configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AnyConfig {
+    /// Gomoku or Renju.
+    Gomoku(GomokuConfig),
+}
+
+/// Any game's action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AnyAction {
+    /// Gomoku or Renju.
+    Gomoku(rules::Action),
+}
+
+/// Any game's refusal of an action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AnyIllegal {
+    /// Gomoku or Renju.
+    Gomoku(IllegalAction),
+}
+
+/// Any game's phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnyPhase {
+    /// Gomoku or Renju.
+    Gomoku(Phase),
+}
+
+/// Any game's outcome detail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnyDetail {
+    /// Gomoku or Renju.
+    Gomoku(GomokuDetail),
+}
+
+/// Any game's public view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnyView {
+    /// Gomoku or Renju.
+    Gomoku(GomokuView),
+}
+
+/// Any game's per-action delta.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnyDelta {
+    /// Gomoku or Renju.
+    Gomoku(GomokuDelta),
+}
+
+/// Any game's legal-action listing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnyLegal {
+    /// Gomoku or Renju.
+    Gomoku(GomokuLegal),
+}
+
+/// Any game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnyGame {
+    /// Gomoku or Renju.
+    Gomoku(Gomoku),
+}
+
+/// Why a stored game does not replay: an action's text does not decode, or the action is illegal there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoredReplayError {
+    /// The stored text is no action of the game.
+    Decode(DecodeError),
+    /// The action is illegal at that point of the game.
+    Illegal(AnyIllegal),
+}
+
+impl StoredReplayError {
+    /// Stable snake_case code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            StoredReplayError::Decode(e) => e.code(),
+            StoredReplayError::Illegal(e) => e.code(),
+        }
+    }
+}
+
+impl fmt::Display for StoredReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StoredReplayError::Decode(e) => e.fmt(f),
+            StoredReplayError::Illegal(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for StoredReplayError {}
+
+impl AnyAction {
+    /// The game the action belongs to.
+    pub const fn kind(&self) -> GameKind {
+        match self {
+            AnyAction::Gomoku(_) => GameKind::Gomoku,
+        }
+    }
+
+    /// The action's notation.
+    pub fn notation(&self) -> String {
+        match self {
+            AnyAction::Gomoku(a) => Gomoku::notation(a),
+        }
+    }
+}
+
+impl fmt::Display for AnyAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.notation())
+    }
+}
+
+impl GameConfig for AnyConfig {
+    fn kind(&self) -> GameKind {
+        match self {
+            AnyConfig::Gomoku(c) => c.kind(),
+        }
+    }
+
+    fn pool(&self) -> PoolKey {
+        match self {
+            AnyConfig::Gomoku(c) => c.pool(),
+        }
+    }
+
+    fn encode(&self) -> String {
+        match self {
+            AnyConfig::Gomoku(c) => c.encode(),
+        }
+    }
+}
+
+impl Coded for AnyIllegal {
+    fn code(&self) -> &'static str {
+        match self {
+            AnyIllegal::Gomoku(e) => Coded::code(e),
+        }
+    }
+}
+
+impl fmt::Display for AnyIllegal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnyIllegal::Gomoku(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for AnyIllegal {}
+
+impl Coded for AnyPhase {
+    fn code(&self) -> &'static str {
+        match self {
+            AnyPhase::Gomoku(p) => p.code(),
+        }
+    }
+}
+
+fn any_status<P, D>(
+    status: Status<P, D>,
+    phase: impl FnOnce(P) -> AnyPhase,
+    detail: impl FnOnce(D) -> AnyDetail,
+) -> Status<AnyPhase, AnyDetail> {
+    match status {
+        Status::Ongoing { to_act, phase: p } => Status::Ongoing {
+            to_act,
+            phase: phase(p),
+        },
+        Status::Over(o) => Status::Over(Outcome {
+            winner: o.winner,
+            reason: o.reason,
+            detail: detail(o.detail),
+        }),
+    }
+}
+
+impl AnyGame {
+    /// The game's kind.
+    pub fn kind(&self) -> GameKind {
+        match self {
+            AnyGame::Gomoku(_) => GameKind::Gomoku,
+        }
+    }
+
+    /// Replays a stored game: its configuration, the seat that held the first colour at the start, and its
+    /// actions' stored texts in order (notation, or the JSON stored before it).
+    pub fn replay_stored<S: AsRef<str>>(
+        config: AnyConfig,
+        first_seat: Seat,
+        texts: &[S],
+    ) -> Result<AnyGame, ReplayError<StoredReplayError>> {
+        let kind = config.kind();
+        let mut game = AnyGame::new(config, first_seat);
+        for (index, text) in texts.iter().enumerate() {
+            let action = AnyAction::decode(kind, text.as_ref()).map_err(|e| ReplayError {
+                index,
+                reason: StoredReplayError::Decode(e),
+            })?;
+            game.apply(action).map_err(|e| ReplayError {
+                index,
+                reason: StoredReplayError::Illegal(e),
+            })?;
+        }
+        Ok(game)
+    }
+}
+
+impl Game for AnyGame {
+    type Config = AnyConfig;
+    type Action = AnyAction;
+    type Illegal = AnyIllegal;
+    type Phase = AnyPhase;
+    type Detail = AnyDetail;
+    type View = AnyView;
+    type Delta = AnyDelta;
+    type Legal = AnyLegal;
+
+    fn new(config: AnyConfig, first_seat: Seat) -> AnyGame {
+        match config {
+            AnyConfig::Gomoku(c) => AnyGame::Gomoku(Gomoku::new(c, first_seat)),
+        }
+    }
+
+    fn config(&self) -> AnyConfig {
+        match self {
+            AnyGame::Gomoku(g) => AnyConfig::Gomoku(g.config()),
+        }
+    }
+
+    fn status(&self) -> Status<AnyPhase, AnyDetail> {
+        match self {
+            AnyGame::Gomoku(g) => any_status(g.status(), AnyPhase::Gomoku, AnyDetail::Gomoku),
+        }
+    }
+
+    fn first_colour(&self) -> Color {
+        match self {
+            AnyGame::Gomoku(g) => g.first_colour(),
+        }
+    }
+
+    fn first_seat(&self) -> Seat {
+        match self {
+            AnyGame::Gomoku(g) => g.first_seat(),
+        }
+    }
+
+    fn apply(&mut self, action: AnyAction) -> Result<AnyDelta, AnyIllegal> {
+        match (self, action) {
+            (AnyGame::Gomoku(g), AnyAction::Gomoku(a)) => {
+                g.apply(a).map(AnyDelta::Gomoku).map_err(AnyIllegal::Gomoku)
+            }
+        }
+    }
+
+    fn apply_as(&mut self, seat: Seat, action: AnyAction) -> Result<AnyDelta, AnyIllegal> {
+        match (self, action) {
+            (AnyGame::Gomoku(g), AnyAction::Gomoku(a)) => g
+                .apply_as(seat, a)
+                .map(AnyDelta::Gomoku)
+                .map_err(AnyIllegal::Gomoku),
+        }
+    }
+
+    fn undo(&mut self) -> Option<AnyAction> {
+        match self {
+            AnyGame::Gomoku(g) => g.undo().map(AnyAction::Gomoku),
+        }
+    }
+
+    fn action_count(&self) -> usize {
+        match self {
+            AnyGame::Gomoku(g) => g.action_count(),
+        }
+    }
+
+    fn actions(&self) -> Vec<AnyAction> {
+        match self {
+            AnyGame::Gomoku(g) => g
+                .rules_game()
+                .actions()
+                .iter()
+                .map(|&a| AnyAction::Gomoku(a))
+                .collect(),
+        }
+    }
+
+    fn ply(&self) -> u32 {
+        match self {
+            AnyGame::Gomoku(g) => g.ply(),
+        }
+    }
+
+    fn is_move(action: &AnyAction) -> bool {
+        match action {
+            AnyAction::Gomoku(a) => Gomoku::is_move(a),
+        }
+    }
+
+    fn is_opening_decision(action: &AnyAction) -> bool {
+        match action {
+            AnyAction::Gomoku(a) => Gomoku::is_opening_decision(a),
+        }
+    }
+
+    fn legal(&self) -> AnyLegal {
+        match self {
+            AnyGame::Gomoku(g) => AnyLegal::Gomoku(g.legal()),
+        }
+    }
+
+    fn view(&self, room_result: bool) -> AnyView {
+        match self {
+            AnyGame::Gomoku(g) => AnyView::Gomoku(g.view(room_result)),
+        }
+    }
+
+    fn notation(action: &AnyAction) -> String {
+        action.notation()
+    }
+
+    fn parse_action(&self, text: &str) -> Result<AnyAction, NotationError> {
+        self.kind().parse_action(text)
+    }
+}
