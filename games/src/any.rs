@@ -321,6 +321,12 @@ impl Game for AnyGame {
         }
     }
 
+    fn at_most_once(action: &AnyAction) -> bool {
+        match action {
+            AnyAction::Gomoku(a) => Gomoku::at_most_once(a),
+        }
+    }
+
     fn legal(&self) -> AnyLegal {
         match self {
             AnyGame::Gomoku(g) => AnyLegal::Gomoku(g.legal()),

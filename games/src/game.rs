@@ -217,6 +217,10 @@ pub trait Game: Sized + Clone + fmt::Debug + Send + 'static {
     /// Whether an action is an opening decision a takeback must never undo (it would give colours back silently).
     fn is_opening_decision(action: &Self::Action) -> bool;
 
+    /// Whether a game takes this action at most once from a seat (a decision, a claim), so that a repeat of it from
+    /// the seat that already made it is a retry the room may acknowledge without applying anything.
+    fn at_most_once(action: &Self::Action) -> bool;
+
     /// The legal actions now (empty once over).
     fn legal(&self) -> Self::Legal;
 

@@ -399,6 +399,11 @@ impl Game for Gomoku {
         )
     }
 
+    /// Everything but `place`: the swap decision, the proposal and the choice come once a game, and a claim ends it.
+    fn at_most_once(action: &Action) -> bool {
+        !matches!(action, Action::Place { .. })
+    }
+
     fn legal(&self) -> GomokuLegal {
         let rules::Status::Ongoing { to_act, phase } = self.game.status() else {
             return GomokuLegal::default();

@@ -118,17 +118,18 @@ fn undoing_a_swap_gives_the_colours_back_so_only_the_room_may_refuse_it() {
 }
 
 #[test]
-fn which_actions_are_moves_and_which_are_opening_decisions() {
-    for (text, is_move, opening) in [
-        ("h8", true, false),
-        ("swap", false, true),
-        ("keep", false, true),
-        ("propose:a1,o15", false, true),
-        ("choose:a1", true, true),
-        ("claim", false, false),
+fn which_actions_are_moves_opening_decisions_or_made_at_most_once() {
+    for (text, is_move, opening, once) in [
+        ("h8", true, false, false),
+        ("swap", false, true, true),
+        ("keep", false, true, true),
+        ("propose:a1,o15", false, true, true),
+        ("choose:a1", true, true, true),
+        ("claim", false, false, true),
     ] {
         let a = act(text);
         assert_eq!(AnyGame::is_move(&a), is_move, "{text}");
         assert_eq!(AnyGame::is_opening_decision(&a), opening, "{text}");
+        assert_eq!(AnyGame::at_most_once(&a), once, "{text}");
     }
 }
