@@ -251,6 +251,29 @@ proptest! {
     }
 
     #[test]
+    fn arbitrary_actions_never_panic_and_a_refused_one_changes_nothing(
+        config in any_config(),
+        picks in proptest::collection::vec((0u8..19, 0u8..19, 0u8..19, 0u8..19, 0usize..6), 0..80),
+    ) {
+        let mut game = AnyGame::new(config, Seat::Zero);
+        for (x, y, x2, y2, form) in picks {
+            let (p, q) = (Point::new(x, y).unwrap(), Point::new(x2, y2).unwrap());
+            let action = AnyAction::Gomoku([
+                Action::place(p),
+                Action::DecideSwap { swap: x % 2 == 0 },
+                Action::DecideSwap { swap: false },
+                Action::ProposeFifth { points: [p, q] },
+                Action::ChooseFifth { point: p },
+                Action::ClaimForbidden,
+            ][form]);
+            let before = game.clone();
+            if game.apply(action).is_err() {
+                prop_assert_eq!(&game, &before);
+            }
+        }
+    }
+
+    #[test]
     fn every_action_has_one_text_that_parses_back(
         x in 0u8..19, y in 0u8..19, x2 in 0u8..19, y2 in 0u8..19, form in 0usize..6,
     ) {
@@ -371,4 +394,33 @@ fn the_random_games_reach_every_kind_of_action_and_ending() {
             && seen.forbidden_losses > 0,
         "{seen:?}"
     );
+}
+
+#[test]
+fn a_point_off_the_chosen_board_is_refused_at_its_edge() {
+    for (size, inside, outside) in [(15, "o15", ["p1", "a16"]), (19, "s19", ["t1", "a20"])] {
+        let config = AnyConfig::Gomoku(
+            GomokuConfig::new(
+                size,
+                RuleSet::Freestyle,
+                ForbiddenPolicy::Reject,
+                Opening::None,
+            )
+            .unwrap(),
+        );
+        let mut game = AnyGame::new(config, Seat::Zero);
+        for text in outside {
+            // Beyond the largest board the notation refuses it; beyond this board the rules do.
+            let refused = match GameKind::Gomoku.parse_action(text) {
+                Ok(action) => {
+                    game.apply(action) == Err(games::AnyIllegal::Gomoku(IllegalAction::OffBoard))
+                }
+                Err(e) => e.code() == "off_board",
+            };
+            assert!(refused, "{text} on {size}x{size}");
+        }
+        assert!(game
+            .apply(GameKind::Gomoku.parse_action(inside).unwrap())
+            .is_ok());
+    }
 }
