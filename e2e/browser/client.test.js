@@ -570,10 +570,10 @@ test('"1 player online", and a guest is not offered a rated game but told once w
   const form = await s.p.textContent('#create-form');
   assert.equal(form.split('Rated games need an account').length - 1, 1, 'the sentence is there exactly once');
   assert.equal(await s.p.isVisible('#rated-guest'), true);
+  await shot(s.p, 'scripted-create-guest');
   await s.p.click('#create-submit');
   const create = await waitFor(() => s.sent.find((m) => m.t === 'create_room'), 'create_room');
   assert.equal(create.rated, false);
-  await shot(s.p, 'scripted-create-guest');
 });
 
 test('a declined offer says what was declined, in a toast that covers neither the rules line nor the record link nor Leave', async (t) => {
@@ -596,7 +596,7 @@ test('a declined offer says what was declined, in a toast that covers neither th
       const overlap = box.x < tb.x + tb.width && tb.x < box.x + box.width && box.y < tb.y + tb.height && tb.y < box.y + box.height;
       assert.equal(overlap, false, `${sel} is not covered at ${viewport.width} px`);
     }
-    await s.p.locator('#room-rules').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await s.p.locator('#room-rules').evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await shot(s.p, `scripted-toast-${viewport.width}`);
   }
 });
@@ -805,4 +805,19 @@ test('the logo\'s black stone stands out from the header in dark mode as in ligh
     mkdirSync(SHOTS_DIR, { recursive: true });
     await s.p.locator('.topbar').screenshot({ path: `${SHOTS_DIR}/scripted-logo-${colorScheme}.png` });
   }
+});
+
+test('in Chinese on a dark phone the forbidden-move rule and its feedback are in words too', async (t) => {
+  const s = await page(t, { width: 360, height: 740 }, { colorScheme: 'dark', handle: forbiddenPlay, init: () => localStorage.setItem('gomoku.lang', 'zh') });
+  if (!s) return;
+  await s.p.goto(`${ORIGIN}/#/room/r12`);
+  await s.p.waitForSelector('.board .forbidden[data-point="j8"]');
+  assert.match(await s.p.textContent('#room-rules'), /白方可指出禁手获胜/);
+  s.p.on('dialog', (d) => d.accept());
+  await clickPoint(s.p, 'j8');
+  await s.p.waitForSelector('#claimable-note');
+  assert.equal(await s.p.textContent('#claimable-note'), '你走出了禁手（j8 三三）：白方现在可以指出禁手获胜。');
+  await s.p.locator('#claimable-note').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await shot(s.p, 'scripted-forbidden-claim-360-zh-dark');
+  assert.equal(await s.p.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'no sideways scroll');
 });
