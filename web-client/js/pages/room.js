@@ -166,7 +166,7 @@ export function render(view, params, app) {
       conn.request({ t: 'place', room: id, point, ply: room.moves.length + 1 }).catch((e) => {
         if (e.code === 'disconnected') return;
         // Refused: the move was not played and it is still black's turn.
-        if (f && e.code.startsWith('forbidden_')) toast(t('room.forbidden_refused', { point, kind }), 'error');
+        if (f && String(e.code).startsWith('forbidden_')) toast(t('room.forbidden_refused', { point, kind }), 'error');
         else toast(errorText(e.code, e.message), 'error');
       });
     } else if (c.proposeFifth) {
