@@ -21,6 +21,7 @@ mod color;
 pub mod fuzzing;
 mod game;
 mod illegal;
+pub mod othello;
 mod pattern;
 mod point;
 pub mod renju;
