@@ -299,3 +299,19 @@ fn a_board_text_that_is_not_a_position_is_refused() {
         Err(PositionError::Malformed)
     );
 }
+
+#[test]
+fn a_record_with_characters_of_several_bytes_is_unreadable_not_a_panic() {
+    assert_eq!(
+        Game::from_record("\u{feff}f5"),
+        Err(RecordError::Unreadable { offset: 0 })
+    );
+    assert_eq!(
+        Game::from_record("f5p\u{e4}ss"),
+        Err(RecordError::Unreadable { offset: 2 })
+    );
+    assert_eq!(
+        Game::from_record("f5d\u{e4}"),
+        Err(RecordError::Unreadable { offset: 2 })
+    );
+}

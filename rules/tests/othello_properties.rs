@@ -197,3 +197,29 @@ proptest! {
         prop_assert_eq!(undone.undo(), None);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Arbitrary move sequences never panic; every refusal leaves the game as it was.
+    #[test]
+    fn arbitrary_moves_never_panic_and_refusals_change_nothing(moves in proptest::collection::vec(0u8..65, 0..150)) {
+        let mut game = Game::new();
+        for m in moves {
+            let mv = Square::new(m).map_or(Move::Pass, Move::Place);
+            let before = game.clone();
+            if game.play(mv).is_err() {
+                prop_assert_eq!(&game, &before);
+            }
+        }
+    }
+
+    /// Arbitrary text, and text made of move-like pieces, never panics the record reader.
+    #[test]
+    fn arbitrary_records_never_panic(text in ".{0,300}", pieces in proptest::collection::vec("[a-iA-I][0-9]|pass|pa|--| ", 0..80)) {
+        let _ = Game::from_record(&text);
+        if let Ok(game) = Game::from_record(&pieces.concat()) {
+            prop_assert_eq!(Game::from_record(&game.record()).unwrap(), game);
+        }
+    }
+}

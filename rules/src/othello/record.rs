@@ -103,10 +103,12 @@ impl Game {
                 continue;
             }
             let rest = &text[at..];
-            let (mv, len) = if let Some(p) = PASSES
-                .iter()
-                .find(|p| rest.len() >= p.len() && rest[..p.len()].eq_ignore_ascii_case(p))
-            {
+            let (mv, len) = if let Some(p) = PASSES.iter().find(|p| {
+                // Bytes, not a `str` slice: the text may hold any character where a pass could start.
+                rest.as_bytes()
+                    .get(..p.len())
+                    .is_some_and(|b| b.eq_ignore_ascii_case(p.as_bytes()))
+            }) {
                 (Move::Pass, p.len())
             } else {
                 let square = rest
