@@ -10,6 +10,9 @@ use rules::{Color, IllegalAction, Phase};
 use crate::game::{Coded, Game, GameConfig, Outcome, PoolKey, ReplayError, Seat, Status};
 use crate::gomoku::{Gomoku, GomokuConfig, GomokuDelta, GomokuDetail, GomokuLegal, GomokuView};
 use crate::notation::NotationError;
+use crate::othello::{
+    Othello, OthelloConfig, OthelloDelta, OthelloDetail, OthelloLegal, OthelloPhase, OthelloView,
+};
 use crate::storage::DecodeError;
 use crate::GameKind;
 
@@ -18,6 +21,8 @@ use crate::GameKind;
 pub enum AnyConfig {
     /// Gomoku or Renju.
     Gomoku(GomokuConfig),
+    /// Othello.
+    Othello(OthelloConfig),
 }
 
 /// Any game's action.
@@ -25,6 +30,8 @@ pub enum AnyConfig {
 pub enum AnyAction {
     /// Gomoku or Renju.
     Gomoku(rules::Action),
+    /// Othello.
+    Othello(rules::othello::Move),
 }
 
 /// Any game's refusal of an action.
@@ -32,6 +39,10 @@ pub enum AnyAction {
 pub enum AnyIllegal {
     /// Gomoku or Renju.
     Gomoku(IllegalAction),
+    /// Othello.
+    Othello(rules::othello::IllegalMove),
+    /// An action of another game than the one it was applied to.
+    WrongGame,
 }
 
 /// Any game's phase.
@@ -39,6 +50,8 @@ pub enum AnyIllegal {
 pub enum AnyPhase {
     /// Gomoku or Renju.
     Gomoku(Phase),
+    /// Othello.
+    Othello(OthelloPhase),
 }
 
 /// Any game's outcome detail.
@@ -46,6 +59,8 @@ pub enum AnyPhase {
 pub enum AnyDetail {
     /// Gomoku or Renju.
     Gomoku(GomokuDetail),
+    /// Othello.
+    Othello(OthelloDetail),
 }
 
 /// Any game's public view.
@@ -53,6 +68,8 @@ pub enum AnyDetail {
 pub enum AnyView {
     /// Gomoku or Renju.
     Gomoku(GomokuView),
+    /// Othello.
+    Othello(OthelloView),
 }
 
 /// Any game's per-action delta.
@@ -60,6 +77,8 @@ pub enum AnyView {
 pub enum AnyDelta {
     /// Gomoku or Renju.
     Gomoku(GomokuDelta),
+    /// Othello.
+    Othello(OthelloDelta),
 }
 
 /// Any game's legal-action listing.
@@ -67,13 +86,20 @@ pub enum AnyDelta {
 pub enum AnyLegal {
     /// Gomoku or Renju.
     Gomoku(GomokuLegal),
+    /// Othello.
+    Othello(OthelloLegal),
 }
 
 /// Any game.
+// A room holds one game for its life and moves it rarely; boxing Gomoku's board would cost every Gomoku access
+// an indirection to save Othello's few hundred bytes.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AnyGame {
     /// Gomoku or Renju.
     Gomoku(Gomoku),
+    /// Othello.
+    Othello(Othello),
 }
 
 /// Why a stored game does not replay: an action's text does not decode, or the action is illegal there.
@@ -111,6 +137,7 @@ impl AnyAction {
     pub const fn kind(&self) -> GameKind {
         match self {
             AnyAction::Gomoku(_) => GameKind::Gomoku,
+            AnyAction::Othello(_) => GameKind::Othello,
         }
     }
 
@@ -118,6 +145,7 @@ impl AnyAction {
     pub fn notation(&self) -> String {
         match self {
             AnyAction::Gomoku(a) => Gomoku::notation(a),
+            AnyAction::Othello(a) => Othello::notation(a),
         }
     }
 }
@@ -132,18 +160,21 @@ impl GameConfig for AnyConfig {
     fn kind(&self) -> GameKind {
         match self {
             AnyConfig::Gomoku(c) => c.kind(),
+            AnyConfig::Othello(c) => c.kind(),
         }
     }
 
     fn pool(&self) -> PoolKey {
         match self {
             AnyConfig::Gomoku(c) => c.pool(),
+            AnyConfig::Othello(c) => c.pool(),
         }
     }
 
     fn encode(&self) -> String {
         match self {
             AnyConfig::Gomoku(c) => c.encode(),
+            AnyConfig::Othello(c) => c.encode(),
         }
     }
 }
@@ -152,6 +183,8 @@ impl Coded for AnyIllegal {
     fn code(&self) -> &'static str {
         match self {
             AnyIllegal::Gomoku(e) => Coded::code(e),
+            AnyIllegal::Othello(e) => Coded::code(e),
+            AnyIllegal::WrongGame => "wrong_game",
         }
     }
 }
@@ -160,6 +193,8 @@ impl fmt::Display for AnyIllegal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AnyIllegal::Gomoku(e) => e.fmt(f),
+            AnyIllegal::Othello(e) => e.fmt(f),
+            AnyIllegal::WrongGame => f.write_str("the action belongs to another game"),
         }
     }
 }
@@ -170,6 +205,7 @@ impl Coded for AnyPhase {
     fn code(&self) -> &'static str {
         match self {
             AnyPhase::Gomoku(p) => p.code(),
+            AnyPhase::Othello(p) => p.code(),
         }
     }
 }
@@ -197,6 +233,7 @@ impl AnyGame {
     pub fn kind(&self) -> GameKind {
         match self {
             AnyGame::Gomoku(_) => GameKind::Gomoku,
+            AnyGame::Othello(_) => GameKind::Othello,
         }
     }
 
@@ -236,30 +273,35 @@ impl Game for AnyGame {
     fn new(config: AnyConfig, first_seat: Seat) -> AnyGame {
         match config {
             AnyConfig::Gomoku(c) => AnyGame::Gomoku(Gomoku::new(c, first_seat)),
+            AnyConfig::Othello(c) => AnyGame::Othello(Othello::new(c, first_seat)),
         }
     }
 
     fn config(&self) -> AnyConfig {
         match self {
             AnyGame::Gomoku(g) => AnyConfig::Gomoku(g.config()),
+            AnyGame::Othello(g) => AnyConfig::Othello(g.config()),
         }
     }
 
     fn status(&self) -> Status<AnyPhase, AnyDetail> {
         match self {
             AnyGame::Gomoku(g) => any_status(g.status(), AnyPhase::Gomoku, AnyDetail::Gomoku),
+            AnyGame::Othello(g) => any_status(g.status(), AnyPhase::Othello, AnyDetail::Othello),
         }
     }
 
     fn first_colour(&self) -> Color {
         match self {
             AnyGame::Gomoku(g) => g.first_colour(),
+            AnyGame::Othello(g) => g.first_colour(),
         }
     }
 
     fn first_seat(&self) -> Seat {
         match self {
             AnyGame::Gomoku(g) => g.first_seat(),
+            AnyGame::Othello(g) => g.first_seat(),
         }
     }
 
@@ -268,6 +310,11 @@ impl Game for AnyGame {
             (AnyGame::Gomoku(g), AnyAction::Gomoku(a)) => {
                 g.apply(a).map(AnyDelta::Gomoku).map_err(AnyIllegal::Gomoku)
             }
+            (AnyGame::Othello(g), AnyAction::Othello(a)) => g
+                .apply(a)
+                .map(AnyDelta::Othello)
+                .map_err(AnyIllegal::Othello),
+            _ => Err(AnyIllegal::WrongGame),
         }
     }
 
@@ -277,18 +324,25 @@ impl Game for AnyGame {
                 .apply_as(seat, a)
                 .map(AnyDelta::Gomoku)
                 .map_err(AnyIllegal::Gomoku),
+            (AnyGame::Othello(g), AnyAction::Othello(a)) => g
+                .apply_as(seat, a)
+                .map(AnyDelta::Othello)
+                .map_err(AnyIllegal::Othello),
+            _ => Err(AnyIllegal::WrongGame),
         }
     }
 
     fn undo(&mut self) -> Option<AnyAction> {
         match self {
             AnyGame::Gomoku(g) => g.undo().map(AnyAction::Gomoku),
+            AnyGame::Othello(g) => g.undo().map(AnyAction::Othello),
         }
     }
 
     fn action_count(&self) -> usize {
         match self {
             AnyGame::Gomoku(g) => g.action_count(),
+            AnyGame::Othello(g) => g.action_count(),
         }
     }
 
@@ -300,42 +354,54 @@ impl Game for AnyGame {
                 .iter()
                 .map(|&a| AnyAction::Gomoku(a))
                 .collect(),
+            AnyGame::Othello(g) => g
+                .rules_game()
+                .moves()
+                .iter()
+                .map(|&a| AnyAction::Othello(a))
+                .collect(),
         }
     }
 
     fn ply(&self) -> u32 {
         match self {
             AnyGame::Gomoku(g) => g.ply(),
+            AnyGame::Othello(g) => g.ply(),
         }
     }
 
     fn is_move(action: &AnyAction) -> bool {
         match action {
             AnyAction::Gomoku(a) => Gomoku::is_move(a),
+            AnyAction::Othello(a) => Othello::is_move(a),
         }
     }
 
     fn is_opening_decision(action: &AnyAction) -> bool {
         match action {
             AnyAction::Gomoku(a) => Gomoku::is_opening_decision(a),
+            AnyAction::Othello(a) => Othello::is_opening_decision(a),
         }
     }
 
     fn at_most_once(action: &AnyAction) -> bool {
         match action {
             AnyAction::Gomoku(a) => Gomoku::at_most_once(a),
+            AnyAction::Othello(a) => Othello::at_most_once(a),
         }
     }
 
     fn legal(&self) -> AnyLegal {
         match self {
             AnyGame::Gomoku(g) => AnyLegal::Gomoku(g.legal()),
+            AnyGame::Othello(g) => AnyLegal::Othello(g.legal()),
         }
     }
 
     fn view(&self, room_result: bool) -> AnyView {
         match self {
             AnyGame::Gomoku(g) => AnyView::Gomoku(g.view(room_result)),
+            AnyGame::Othello(g) => AnyView::Othello(g.view(room_result)),
         }
     }
 

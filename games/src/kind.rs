@@ -4,6 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::notation::{parse_gomoku, NotationError};
+use crate::othello::parse_othello;
 use crate::AnyAction;
 
 /// Which game: the tag of every `Any…` value, stored and sent as its name.
@@ -11,16 +12,19 @@ use crate::AnyAction;
 pub enum GameKind {
     /// Gomoku and Renju (five in a row; the rule set is part of the configuration).
     Gomoku,
+    /// Othello (Reversi); the scoring of an unfinished board is part of the configuration.
+    Othello,
 }
 
 impl GameKind {
     /// Every game.
-    pub const ALL: [GameKind; 1] = [GameKind::Gomoku];
+    pub const ALL: [GameKind; 2] = [GameKind::Gomoku, GameKind::Othello];
 
     /// Stable name, as stored and sent (`gomoku`).
     pub const fn as_str(self) -> &'static str {
         match self {
             GameKind::Gomoku => "gomoku",
+            GameKind::Othello => "othello",
         }
     }
 
@@ -28,6 +32,7 @@ impl GameKind {
     pub fn parse_action(self, text: &str) -> Result<AnyAction, NotationError> {
         match self {
             GameKind::Gomoku => parse_gomoku(text).map(AnyAction::Gomoku),
+            GameKind::Othello => parse_othello(text).map(AnyAction::Othello),
         }
     }
 }

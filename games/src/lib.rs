@@ -27,6 +27,7 @@ mod game;
 mod gomoku;
 mod kind;
 pub mod notation;
+mod othello;
 pub mod storage;
 
 pub use any::{
@@ -39,4 +40,8 @@ pub use gomoku::{
 };
 pub use kind::GameKind;
 pub use notation::NotationError;
+pub use othello::{
+    parse_othello, Othello, OthelloChange, OthelloConfig, OthelloDelta, OthelloDetail,
+    OthelloLegal, OthelloPhase, OthelloView,
+};
 pub use storage::{ConfigError, DecodeError, StoredConfig};

@@ -4,16 +4,19 @@
 //!   fixed order: `size=15,rule_set=renju,forbidden_policy=reject,opening=none`. The values are the texts of the
 //!   columns stored before the seam (`board_size`, `rule_set`, `forbidden_policy`, `opening`), which
 //!   [`GomokuConfig::from_columns`] still reads.
+//! - Othello's text is its one field, `scoring=japanese` or `scoring=european`; its actions are `f5` and `pass`.
 //! - An action is stored as its notation ([`crate::notation`]). The JSON stored before the notation
 //!   (`{"action":"place","point":"h8"}`) is read as well, as the rules crate's serde derives read it.
 
 use std::fmt;
 
+use rules::othello::Scoring;
 use rules::{Action, ForbiddenPolicy, Opening, Point, RuleSet, RulesError};
 use serde_json::Value;
 
 use crate::gomoku::GomokuConfig;
 use crate::notation::{parse_gomoku, NotationError};
+use crate::othello::{parse_othello, OthelloConfig};
 use crate::{AnyAction, AnyConfig, GameKind};
 
 /// Why a stored configuration cannot be read.
@@ -25,7 +28,7 @@ pub enum ConfigError {
     Malformed,
     /// A field holds a value it never takes.
     UnknownValue {
-        /// The field (`size`, `rule_set`, `forbidden_policy`, `opening`).
+        /// The field (`size`, `rule_set`, `forbidden_policy`, `opening`; `scoring` for Othello).
         field: &'static str,
     },
     /// The values are known but do not make a playable configuration.
@@ -219,6 +222,29 @@ impl GomokuConfig {
     }
 }
 
+const SCORINGS: [(Scoring, &str); 2] = [
+    (Scoring::Japanese, "japanese"),
+    (Scoring::European, "european"),
+];
+
+pub(crate) fn othello_config_text(config: &OthelloConfig) -> String {
+    format!("scoring={}", text_of(&SCORINGS, config.scoring()))
+}
+
+impl OthelloConfig {
+    /// A configuration from its stored text (exactly as [`crate::GameConfig::encode`] writes it:
+    /// `scoring=japanese` or `scoring=european`).
+    pub fn decode(text: &str) -> Result<OthelloConfig, ConfigError> {
+        let value = text
+            .strip_prefix("scoring=")
+            .ok_or(ConfigError::Malformed)?;
+        if value.contains(',') {
+            return Err(ConfigError::Malformed);
+        }
+        value_of(&SCORINGS, "scoring", value).map(OthelloConfig::new)
+    }
+}
+
 impl AnyConfig {
     /// The configuration as stored.
     pub fn stored(&self) -> StoredConfig {
@@ -233,6 +259,7 @@ impl AnyConfig {
     pub fn decode(game: &str, text: &str) -> Result<AnyConfig, ConfigError> {
         match game.parse::<GameKind>() {
             Ok(GameKind::Gomoku) => GomokuConfig::decode(text).map(AnyConfig::Gomoku),
+            Ok(GameKind::Othello) => OthelloConfig::decode(text).map(AnyConfig::Othello),
             Err(_) => Err(ConfigError::UnknownGame),
         }
     }
@@ -251,6 +278,7 @@ impl AnyAction {
                 legacy_gomoku_action(text).map(AnyAction::Gomoku)
             }
             GameKind::Gomoku => Ok(AnyAction::Gomoku(parse_gomoku(text)?)),
+            GameKind::Othello => Ok(AnyAction::Othello(parse_othello(text)?)),
         }
     }
 }

@@ -97,8 +97,12 @@ fn every_forbidden_vector_that_is_a_game_gives_the_listed_status_and_forbidden_p
             failures.push(format!("{}: status {:?}", case.id, game.status()));
             continue;
         }
-        let AnyGame::Gomoku(member) = &game;
-        let AnyView::Gomoku(view) = game.view(false);
+        let AnyGame::Gomoku(member) = &game else {
+            panic!("a Gomoku game");
+        };
+        let AnyView::Gomoku(view) = game.view(false) else {
+            panic!("a Gomoku game");
+        };
         let want: BTreeSet<String> = case.forbidden.iter().cloned().collect();
         // The view shows black's forbidden points while black is to place; the member tells them for any side.
         let shown = if to_move == Color::Black {
@@ -146,7 +150,10 @@ fn every_finished_game_is_won_through_the_seam_by_the_listed_side_with_the_liste
         let action = game.parse_action(last).unwrap();
         let AnyDelta::Gomoku(delta) = game
             .apply_as(game.seat_of(game.to_act().unwrap()), action)
-            .unwrap_or_else(|e| panic!("{}: {e}", case.id));
+            .unwrap_or_else(|e| panic!("{}: {e}", case.id))
+        else {
+            panic!("a Gomoku game");
+        };
         let winner = colour(&case.winner);
         assert_eq!(
             delta.change,

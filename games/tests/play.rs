@@ -45,7 +45,9 @@ fn any_config() -> impl Strategy<Value = AnyConfig> {
 }
 
 fn gomoku_legal(game: &AnyGame) -> GomokuLegal {
-    let AnyLegal::Gomoku(legal) = game.legal();
+    let AnyLegal::Gomoku(legal) = game.legal() else {
+        panic!("a Gomoku game");
+    };
     legal
 }
 
@@ -77,7 +79,9 @@ fn pick(game: &AnyGame, rng: &mut Rng) -> Option<Action> {
     if legal.places.is_empty() {
         return None;
     }
-    let AnyGame::Gomoku(g) = game;
+    let AnyGame::Gomoku(g) = game else {
+        panic!("a Gomoku game");
+    };
     let stones = g.rules_game().moves();
     let near: Vec<Point> = legal
         .places
@@ -98,7 +102,9 @@ fn pick(game: &AnyGame, rng: &mut Rng) -> Option<Action> {
 fn check_listing(game: &AnyGame, rng: &mut Rng) -> Result<(), TestCaseError> {
     let legal = gomoku_legal(game);
     let plays = |a: Action| game.clone().apply(AnyAction::Gomoku(a)).is_ok();
-    let AnyGame::Gomoku(g) = game;
+    let AnyGame::Gomoku(g) = game else {
+        panic!("a Gomoku game");
+    };
     let size = g.rules_game().rules().size();
     let points: Vec<Point> = (0..size)
         .flat_map(|x| (0..size).map(move |y| Point::new(x, y).unwrap()))
@@ -182,14 +188,17 @@ fn walk(
             game.clone().apply_as(seat.other(), action).map(|_| ()),
             Err(games::AnyIllegal::Gomoku(IllegalAction::NotYourTurn))
         );
-        let AnyDelta::Gomoku(delta) = game.apply_as(seat, action).expect("a listed action plays");
+        let AnyDelta::Gomoku(delta) = game.apply_as(seat, action).expect("a listed action plays")
+        else {
+            panic!("a Gomoku game");
+        };
         texts.push(text);
         match action {
             AnyAction::Gomoku(Action::DecideSwap { .. }) => seen.swaps += 1,
             AnyAction::Gomoku(Action::ProposeFifth { .. }) => seen.proposals += 1,
             AnyAction::Gomoku(Action::ChooseFifth { .. }) => seen.choices += 1,
             AnyAction::Gomoku(Action::ClaimForbidden) => seen.claims += 1,
-            AnyAction::Gomoku(Action::Place { .. }) => {}
+            AnyAction::Gomoku(Action::Place { .. }) | AnyAction::Othello(_) => {}
         }
         match game.status().outcome().map(|o| o.reason) {
             Some("five") => seen.fives += 1,
@@ -197,9 +206,13 @@ fn walk(
             _ => {}
         }
         // The delta carries the new status and the forbidden points the view shows.
-        let AnyGame::Gomoku(member) = &game;
+        let AnyGame::Gomoku(member) = &game else {
+            panic!("a Gomoku game");
+        };
         prop_assert_eq!(&delta.status, &member.status());
-        let AnyView::Gomoku(view) = game.view(false);
+        let AnyView::Gomoku(view) = game.view(false) else {
+            panic!("a Gomoku game");
+        };
         prop_assert_eq!(&delta.forbidden, &view.forbidden);
         prop_assert_eq!(view.to_act, game.to_act());
         prop_assert_eq!(view.moves.len() as u32, game.ply());
@@ -213,8 +226,12 @@ fn walk(
         }
     }
     // A game ended by the room shows nobody to act and no hints, the same stones.
-    let AnyView::Gomoku(ended) = game.view(true);
-    let AnyView::Gomoku(live) = game.view(false);
+    let AnyView::Gomoku(ended) = game.view(true) else {
+        panic!("a Gomoku game");
+    };
+    let AnyView::Gomoku(live) = game.view(false) else {
+        panic!("a Gomoku game");
+    };
     prop_assert_eq!(
         (
             ended.to_act,

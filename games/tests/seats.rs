@@ -53,7 +53,9 @@ fn after_an_accepted_swap_the_other_seat_holds_black() {
         game.apply_as(Seat::Zero, act("swap")),
         Err(AnyIllegal::Gomoku(IllegalAction::NotYourTurn))
     );
-    let AnyDelta::Gomoku(delta) = game.apply_as(Seat::One, act("swap")).unwrap();
+    let AnyDelta::Gomoku(delta) = game.apply_as(Seat::One, act("swap")).unwrap() else {
+        panic!("a Gomoku game");
+    };
     assert_eq!(delta.change, GomokuChange::SwapDecided { swapped: true });
     assert_eq!(game.first_seat(), Seat::One);
     assert_eq!(game.seat_of(Color::Black), Seat::One);
@@ -70,7 +72,9 @@ fn after_an_accepted_swap_the_other_seat_holds_black() {
 #[test]
 fn after_a_declined_swap_the_seats_keep_their_colours() {
     let mut game = at_swap_decision(Seat::Zero);
-    let AnyDelta::Gomoku(delta) = game.apply_as(Seat::One, act("keep")).unwrap();
+    let AnyDelta::Gomoku(delta) = game.apply_as(Seat::One, act("keep")).unwrap() else {
+        panic!("a Gomoku game");
+    };
     assert_eq!(delta.change, GomokuChange::SwapDecided { swapped: false });
     assert_eq!(game.first_seat(), Seat::Zero);
     game.apply_as(Seat::One, act("k11")).unwrap();
@@ -90,7 +94,10 @@ fn the_fifth_proposal_and_choice_keep_the_colour_holder_a_swap_made() {
         );
         game.apply_as(black, act("propose:a1,o15")).unwrap();
         assert_eq!(game.seat_of(game.to_act().unwrap()), black.other());
-        let AnyDelta::Gomoku(delta) = game.apply_as(black.other(), act("choose:o15")).unwrap();
+        let AnyDelta::Gomoku(delta) = game.apply_as(black.other(), act("choose:o15")).unwrap()
+        else {
+            panic!("a Gomoku game");
+        };
         assert!(matches!(
             delta.change,
             GomokuChange::Placed {

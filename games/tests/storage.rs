@@ -388,10 +388,11 @@ fn a_text_that_is_no_action_gets_a_typed_error() {
         "non_canonical_notation"
     );
     assert_eq!(
-        "othello".parse::<GameKind>(),
+        "reversi".parse::<GameKind>(),
         Err(NotationError::UnknownGame)
     );
     assert_eq!("gomoku".parse::<GameKind>(), Ok(GameKind::Gomoku));
+    assert_eq!("othello".parse::<GameKind>(), Ok(GameKind::Othello));
 }
 
 #[test]

@@ -21,7 +21,9 @@ fn play(game: &mut AnyGame, text: &str) -> Result<AnyDelta, AnyIllegal> {
 }
 
 fn view(game: &AnyGame, room_result: bool) -> games::GomokuView {
-    let AnyView::Gomoku(v) = game.view(room_result);
+    let AnyView::Gomoku(v) = game.view(room_result) else {
+        panic!("a Gomoku game");
+    };
     v
 }
 
@@ -41,7 +43,9 @@ fn black_to_place_under_renju_sees_its_forbidden_points_and_cannot_place_there_u
     assert_eq!(v.to_act, Some(Color::Black));
     assert_eq!(v.phase, Some(Phase::Place));
     assert!(v.forbidden.contains(&(p("h8"), ForbiddenKind::Overline)));
-    let AnyLegal::Gomoku(legal) = game.legal();
+    let AnyLegal::Gomoku(legal) = game.legal() else {
+        panic!("a Gomoku game");
+    };
     assert!(!legal.places.contains(&p("h8")));
     assert!(legal.places.contains(&p("c8")));
     assert_eq!(
@@ -77,7 +81,9 @@ fn white_does_not_see_black_forbidden_points_and_freestyle_has_none() {
 #[test]
 fn a_standing_forbidden_stone_is_claimable_until_white_claims_it() {
     let mut game = before_overline(ForbiddenPolicy::Claim);
-    let AnyDelta::Gomoku(delta) = play(&mut game, "h8").unwrap();
+    let AnyDelta::Gomoku(delta) = play(&mut game, "h8").unwrap() else {
+        panic!("a Gomoku game");
+    };
     assert_eq!(
         delta.change,
         GomokuChange::Placed {
@@ -99,9 +105,13 @@ fn a_standing_forbidden_stone_is_claimable_until_white_claims_it() {
         Some((p("h8"), ForbiddenKind::Overline))
     );
     assert_eq!(view(&game, true).claimable, None);
-    let AnyLegal::Gomoku(legal) = game.legal();
+    let AnyLegal::Gomoku(legal) = game.legal() else {
+        panic!("a Gomoku game");
+    };
     assert!(legal.claim);
-    let AnyDelta::Gomoku(claimed) = play(&mut game, "claim").unwrap();
+    let AnyDelta::Gomoku(claimed) = play(&mut game, "claim").unwrap() else {
+        panic!("a Gomoku game");
+    };
     assert_eq!(
         claimed.change,
         GomokuChange::ForbiddenClaimed {
@@ -129,7 +139,9 @@ fn a_standing_forbidden_stone_is_claimable_until_white_claims_it() {
     // Over by the rules: the view shows no claim any more, and nothing is legal.
     assert_eq!(view(&game, false).claimable, None);
     assert_eq!(view(&game, false).to_act, None);
-    let AnyLegal::Gomoku(legal) = game.legal();
+    let AnyLegal::Gomoku(legal) = game.legal() else {
+        panic!("a Gomoku game");
+    };
     assert!(legal.is_empty());
 }
 
@@ -184,7 +196,9 @@ fn the_fifth_options_are_shown_while_white_chooses() {
         (v.to_act, v.phase),
         (Some(Color::White), Some(Phase::SwapDecision))
     );
-    let AnyLegal::Gomoku(legal) = game.legal();
+    let AnyLegal::Gomoku(legal) = game.legal() else {
+        panic!("a Gomoku game");
+    };
     assert!(legal.swap && legal.places.is_empty());
     play(&mut game, "keep").unwrap();
     play(&mut game, "k11").unwrap();
@@ -193,9 +207,13 @@ fn the_fifth_options_are_shown_while_white_chooses() {
         (v.to_act, v.phase),
         (Some(Color::Black), Some(Phase::ProposeFifth))
     );
-    let AnyLegal::Gomoku(legal) = game.legal();
+    let AnyLegal::Gomoku(legal) = game.legal() else {
+        panic!("a Gomoku game");
+    };
     assert!(legal.places.is_empty() && legal.fifth_classes.len() > 1);
-    let AnyDelta::Gomoku(delta) = play(&mut game, "propose:a1,o15").unwrap();
+    let AnyDelta::Gomoku(delta) = play(&mut game, "propose:a1,o15").unwrap() else {
+        panic!("a Gomoku game");
+    };
     assert_eq!(
         delta.change,
         GomokuChange::FifthProposed {
@@ -206,7 +224,9 @@ fn the_fifth_options_are_shown_while_white_chooses() {
     assert_eq!(v.fifth_options, Some([p("a1"), p("o15")]));
     assert_eq!(v.to_act, Some(Color::White));
     assert_eq!(view(&game, true).fifth_options, None);
-    let AnyLegal::Gomoku(legal) = game.legal();
+    let AnyLegal::Gomoku(legal) = game.legal() else {
+        panic!("a Gomoku game");
+    };
     assert_eq!(legal.choose, Some([p("a1"), p("o15")]));
     assert_eq!(
         play(&mut game, "choose:b2"),
@@ -233,7 +253,9 @@ fn symmetric_fifth_offers_share_a_class_and_are_refused_together() {
     for text in ["h8", "h9", "h7", "keep", "h6"] {
         play(&mut game, text).unwrap();
     }
-    let AnyLegal::Gomoku(legal) = game.legal();
+    let AnyLegal::Gomoku(legal) = game.legal() else {
+        panic!("a Gomoku game");
+    };
     let class = legal
         .fifth_classes
         .iter()

@@ -1,4 +1,5 @@
-//! Gomoku and Renju rules: the single source of truth for whether an action is legal and who has won.
+//! Gomoku and Renju rules: the single source of truth for whether an action is legal and who has won. Othello
+//! lives beside them in [`othello`] (its own squares, moves, passes and scoring; bitboard move generation).
 //!
 //! The crate is pure and deterministic: no I/O, no clocks, no randomness. Descriptions that come from outside (a
 //! list of actions from the wire or the database) become a [`Game`] only through [`Game::from_actions`], and a
@@ -21,6 +22,7 @@ mod color;
 pub mod fuzzing;
 mod game;
 mod illegal;
+pub mod othello;
 mod pattern;
 mod point;
 pub mod renju;
