@@ -18,6 +18,7 @@
 mod action;
 mod board;
 mod color;
+pub mod draughts;
 pub mod fuzzing;
 mod game;
 mod illegal;
