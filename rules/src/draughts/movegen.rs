@@ -130,8 +130,7 @@ impl Search<'_> {
     fn man(&mut self, cur: u8, captured: u64, n: u32) {
         let mut found = false;
         let live = self.them & !captured;
-        for d in 0..4 {
-            let mid = NEIGH[cur as usize][d];
+        for (d, &mid) in NEIGH[cur as usize].iter().enumerate() {
             if mid == NONE || live & (1 << mid) == 0 {
                 continue;
             }
@@ -154,11 +153,11 @@ impl Search<'_> {
     fn king(&mut self, cur: u8, captured: u64, n: u32, back: usize) {
         let mut found = false;
         let live = self.them & !captured;
-        for d in 0..4 {
+        for (d, &first) in NEIGH[cur as usize].iter().enumerate() {
             if d == back {
                 continue;
             }
-            let mut sq = NEIGH[cur as usize][d];
+            let mut sq = first;
             while sq != NONE && self.empty & (1 << sq) != 0 {
                 sq = NEIGH[sq as usize][d];
             }
@@ -252,8 +251,8 @@ pub(crate) fn generate(
     while bits != 0 {
         let from = bits.trailing_zeros() as u8;
         bits &= bits - 1;
-        for d in 0..4 {
-            let mut sq = NEIGH[from as usize][d];
+        for (d, &first) in NEIGH[from as usize].iter().enumerate() {
+            let mut sq = first;
             while sq != NONE && s.empty & (1 << sq) != 0 {
                 moves.push(RawMove {
                     from,

@@ -206,7 +206,7 @@ impl Position {
         }
     }
 
-    fn to_move(&self, raw: RawMove, path: Vec<Square>) -> Move {
+    fn listed(&self, raw: RawMove, path: Vec<Square>) -> Move {
         let from = 1u64 << raw.from;
         let role = if self.kings & from != 0 {
             Role::King
@@ -250,7 +250,7 @@ impl Position {
                         Square::from_bit(r.from.into()),
                         Square::from_bit(r.to.into()),
                     ];
-                    self.to_move(r, path)
+                    self.listed(r, path)
                 })
                 .collect()
         } else {
@@ -270,7 +270,7 @@ impl Position {
                     None => best.push((route.mv, path)),
                 }
             }
-            best.into_iter().map(|(r, p)| self.to_move(r, p)).collect()
+            best.into_iter().map(|(r, p)| self.listed(r, p)).collect()
         };
         moves.sort_by(|a, b| (a.from(), a.to(), &a.path).cmp(&(b.from(), b.to(), &b.path)));
         moves

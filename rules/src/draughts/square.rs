@@ -67,7 +67,7 @@ impl Square {
         let n = self.0 - 1;
         let row_from_top = n / 5;
         let c = n % 5;
-        if row_from_top % 2 == 0 {
+        if row_from_top.is_multiple_of(2) {
             2 * c + 1
         } else {
             2 * c
@@ -80,10 +80,10 @@ impl Square {
             return None;
         }
         let row_from_top = 9 - row_from_white;
-        let dark = if row_from_top % 2 == 0 {
+        let dark = if row_from_top.is_multiple_of(2) {
             file % 2 == 1
         } else {
-            file % 2 == 0
+            file.is_multiple_of(2)
         };
         if !dark {
             return None;
