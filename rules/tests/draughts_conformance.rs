@@ -70,3 +70,29 @@ fn the_tables_checked_are_the_upstream_readmes() {
         assert_eq!(&listed[..deep_enough], *table, "{name}");
     }
 }
+
+#[test]
+fn a_corrupted_record_is_reported_not_passed() {
+    let text = data("positions.jsonl");
+    let line = text.lines().next().unwrap();
+    let corrupted = line
+        .replace("\"perft\":{\"1\":9,", "\"perft\":{\"1\":10,")
+        .replace("\"fen_after\":\"B:W26,32", "\"fen_after\":\"B:W25,32")
+        .replace("\"max_captured\":0", "\"max_captured\":1");
+    let case: PositionCase = serde_json::from_str(&corrupted).unwrap();
+    let errors = check_position(&case).unwrap();
+    assert_eq!(errors.len(), 3, "{errors:?}");
+    assert!(errors
+        .iter()
+        .any(|e| e.contains("perft(1) = 9, expected 10")));
+    assert!(errors.iter().any(|e| e.contains("move 31-26")));
+    assert!(errors
+        .iter()
+        .any(|e| e.contains("max_captured 0, expected 1")));
+    let mut missing: PositionCase = serde_json::from_str(line).unwrap();
+    missing.legal_moves.pop();
+    assert_eq!(
+        check_position(&missing).unwrap(),
+        ["move 35-30 is legal here but not in the record"]
+    );
+}

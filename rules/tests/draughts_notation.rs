@@ -127,7 +127,7 @@ fn routes_with_the_same_start_end_and_captures_are_one_move_either_route_names_i
         Ok(moves[0].clone()),
         "short form: one move"
     );
-    let after = p.play(&moves[0]);
+    let after = p.play(&moves[0]).unwrap();
     assert_eq!(
         after.fen(),
         "B:WK2:B",

@@ -67,7 +67,7 @@ fn check_move_plays(p: &Position, m: &Move) -> Result<(), TestCaseError> {
     let mut game = Game::from_position(*p);
     prop_assert!(game.play(m).is_ok(), "{m} plays in {p}");
     let after = *game.position();
-    prop_assert_eq!(after, p.play(m));
+    prop_assert_eq!(Ok(after), p.play(m));
     prop_assert_eq!(total(&after, mover), total(p, mover));
     prop_assert_eq!(total(&after, other), total(p, other) - m.captured().len());
     prop_assert!(m.captured().iter().all(|s| p.pieces(other).contains(s)));
@@ -185,6 +185,29 @@ proptest! {
         }
         let pdn = game.to_pdn(None);
         prop_assert_eq!(Game::from_pdn(&pdn).unwrap(), game);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn a_move_of_another_position_plays_only_if_it_is_legal_there(a in position(), b in position()) {
+        let legal_in_b = b.legal_moves();
+        for m in a.legal_moves() {
+            let legal = legal_in_b.iter().any(|n| n.from() == m.from() && n.to() == m.to() && n.captured() == m.captured());
+            prop_assert_eq!(b.play(&m).is_ok(), legal, "{} from {} in {}", m, a, b);
+        }
+    }
+
+    #[test]
+    fn arbitrary_text_never_panics_the_readers(t in "\\PC{0,40}", u in "[-0-9xKWB:,. ]{0,40}") {
+        let p = Position::initial();
+        for text in [&t, &u] {
+            let _ = Position::from_fen(text);
+            let _ = p.parse_move(text);
+            let _ = Game::from_pdn(text);
+        }
     }
 }
 

@@ -325,7 +325,7 @@ impl Game {
 
     fn push(&mut self, mv: Move) {
         let before = self.counters();
-        let after = self.position().play(&mv);
+        let after = self.position().play_raw(mv.raw);
         let counters = Counters {
             king_plies: if mv.role() == Role::King && !mv.is_capture() {
                 before.king_plies + 1

@@ -3,6 +3,7 @@
 use std::fmt;
 
 use super::movegen::{self, RawMove, Route, Sides, BLACK_CROWN, VALID, WHITE_CROWN};
+use super::notation::MoveError;
 use super::square::{Square, SquareSet};
 use crate::Color;
 
@@ -282,10 +283,16 @@ impl Position {
         movegen::count(self.sides(), &mut buf) > 0
     }
 
-    /// The position after a move listed by [`Position::legal_moves`] of this position. A move of another position
-    /// gives a position that does not follow the rules; [`super::Game`] checks that.
-    pub fn play(&self, mv: &Move) -> Position {
-        self.play_raw(mv.raw)
+    /// The position after a legal move of this position; a move listed by another position that is not legal
+    /// here is refused ([`MoveError::Illegal`]), so playing never makes a position the rules cannot reach.
+    pub fn play(&self, mv: &Move) -> Result<Position, MoveError> {
+        let mut moves = Vec::new();
+        movegen::generate(self.sides(), &mut moves, None);
+        if moves.contains(&mv.raw) {
+            Ok(self.play_raw(mv.raw))
+        } else {
+            Err(MoveError::Illegal)
+        }
     }
 
     pub(crate) fn play_raw(&self, mv: RawMove) -> Position {
