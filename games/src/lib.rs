@@ -23,6 +23,7 @@
 #![warn(missing_docs)]
 
 mod any;
+mod draughts;
 mod game;
 mod gomoku;
 mod kind;
@@ -33,6 +34,11 @@ pub mod storage;
 pub use any::{
     AnyAction, AnyConfig, AnyDelta, AnyDetail, AnyGame, AnyIllegal, AnyLegal, AnyPhase, AnyView,
     StoredReplayError,
+};
+pub use draughts::{
+    draughts_text, parse_draughts, Draughts, DraughtsAction, DraughtsChange, DraughtsConfig,
+    DraughtsCounters, DraughtsDelta, DraughtsDetail, DraughtsIllegal, DraughtsLegal,
+    DraughtsLegalMove, DraughtsPhase, DraughtsView, DRAUGHTS,
 };
 pub use game::{Coded, Game, GameConfig, Outcome, PoolKey, ReplayError, Seat, Status};
 pub use gomoku::{

@@ -19,6 +19,7 @@
 mod action;
 mod board;
 mod color;
+pub mod draughts;
 pub mod fuzzing;
 mod game;
 mod illegal;
