@@ -1,5 +1,6 @@
 //! Gomoku and Renju rules: the single source of truth for whether an action is legal and who has won. Othello
-//! lives beside them in [`othello`] (its own squares, moves, passes and scoring; bitboard move generation).
+//! lives beside them in [`othello`] (its own squares, moves, passes and scoring; bitboard move generation), and
+//! international draughts in [`draughts`] (paths, majority captures, flying kings, the draw rules).
 //!
 //! The crate is pure and deterministic: no I/O, no clocks, no randomness. Descriptions that come from outside (a
 //! list of actions from the wire or the database) become a [`Game`] only through [`Game::from_actions`], and a
