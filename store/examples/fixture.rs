@@ -13,7 +13,10 @@
 mod dump;
 
 use rules::{Action, Color, ForbiddenPolicy, Game, Opening, Point, Rules};
-use store::{GameEnd, GameId, Guest, NewGame, PlayerRef, SessionOwner, Store, StoredAction, User};
+use store::{
+    Finish, GameEnd, GameId, Guest, NewGame, PlayerRef, Rater, SeatsAtEnd, SessionOwner, Store,
+    StoredAction, User,
+};
 
 /// Milliseconds of the fixture's first game.
 const T0: i64 = 1_763_000_000_000;
@@ -85,7 +88,10 @@ impl Fixture {
             .create_game(&NewGame {
                 public_id: format!("fixture{n:09}"),
                 room: format!("room{n:03}"),
+                kind: "gomoku".to_owned(),
                 rules: spec.rules,
+                // As the server names them (and migration 20261201000500 fills them in for v1's games).
+                pool: pool_of(&spec.rules),
                 time_control: spec.time_control.to_owned(),
                 public: spec.public,
                 rated: spec.rated,
@@ -117,10 +123,29 @@ impl Fixture {
                 reason: reason.to_owned(),
                 ended_at: started_at + 1_000 * (stored.len() as i64 + 2),
             };
-            self.store.finish_game(id, &end).await.expect("finish");
+            let finish = Finish {
+                end,
+                seats: if replay.colours_swapped() {
+                    SeatsAtEnd::Exchanged
+                } else {
+                    SeatsAtEnd::AsStarted
+                },
+                rater: Rater(ratings::glicko2::rate_game),
+            };
+            self.store.finish_game(id, &finish).await.expect("finish");
         }
         id
     }
+}
+
+/// The pool of a game under these rules, named as the server names it.
+fn pool_of(rules: &Rules) -> ratings::Pool {
+    let variant = match rules.rule_set() {
+        rules::RuleSet::Freestyle => "freestyle",
+        rules::RuleSet::Standard => "standard",
+        rules::RuleSet::Renju => "renju",
+    };
+    ratings::Pool::new("gomoku", variant)
 }
 
 fn user(u: &User) -> PlayerRef {

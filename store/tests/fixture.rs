@@ -6,13 +6,50 @@
 #[path = "fixture/dump.rs"]
 mod dump;
 
+use rules::Color;
 use serde_json::Value;
+use store::{Finish, GameEnd, Rater, SeatsAtEnd, Store};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
 
 fn expected() -> Value {
     let text = std::fs::read_to_string(format!("{DATA}/v1.json")).expect("v1.json");
     serde_json::from_str(&text).expect("v1.json is JSON")
+}
+
+/// What the migration added: every v1 game is a `gomoku` game in the pool named after its rule set, and an
+/// unfinished v1 game is rated in that pool when it ends now. Game 10 is bob (black) against dee after an
+/// accepted swap, so dee holds black at the end.
+async fn check_migrated_columns(store: &dyn Store) {
+    let mut id = 1;
+    while let Some(record) = store.game(id).await.expect("game") {
+        assert_eq!(record.game.kind, "gomoku", "game {id}");
+        let rule_set = format!("{:?}", record.game.rules.rule_set()).to_lowercase();
+        assert_eq!(record.game.pool.name(), rule_set, "game {id}");
+        id += 1;
+    }
+    let finish = Finish {
+        end: GameEnd {
+            winner: Some(Color::Black),
+            aborted: false,
+            reason: "resign".to_owned(),
+            ended_at: dump::NOW,
+        },
+        seats: SeatsAtEnd::Exchanged,
+        rater: Rater(ratings::glicko2::rate_game),
+    };
+    let finished = store
+        .finish_game(10, &finish)
+        .await
+        .expect("finish")
+        .expect("first finish");
+    let [black, white] = finished
+        .rating_changes
+        .expect("a rated game between two users");
+    let dee = store.user_by_name("dee").await.expect("dee").expect("dee");
+    assert_eq!(black.user_id, dee.id);
+    assert_eq!(black.pool, ratings::Pool::new("gomoku", "renju"));
+    assert!(black.after.rating > black.before.rating && white.after.rating < white.before.rating);
 }
 
 /// Compares two dumps game by game first, so a difference names the game it is in.
@@ -42,6 +79,7 @@ async fn a_sqlite_database_of_the_first_release_reads_back_identically_after_the
         .await
         .expect("open and migrate the fixture");
     let read = dump::dump(store.as_ref()).await;
+    check_migrated_columns(store.as_ref()).await;
     store.close().await;
     assert_same(&read, &expected());
 }
@@ -75,6 +113,7 @@ async fn a_postgres_database_of_the_first_release_reads_back_identically_after_t
         .await
         .expect("open and migrate the fixture");
     let read = dump::dump(store.as_ref()).await;
+    check_migrated_columns(store.as_ref()).await;
     store.close().await;
     sqlx::raw_sql(&format!("DROP SCHEMA {schema} CASCADE"))
         .execute(&admin)
