@@ -24,6 +24,9 @@ pub(crate) const MAX_BATCH: usize = 512;
 /// Requests waiting for the writer before [`BatchWriter::append`] itself waits (back-pressure on the rooms).
 const QUEUE: usize = 4 * MAX_BATCH;
 
+// Nearly every request is a write (most of them one move), a flush is rare: boxing the write to shrink the flush
+// would allocate once per move instead.
+#[allow(clippy::large_enum_variant)]
 enum Request {
     Write {
         write: Write,
