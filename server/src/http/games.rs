@@ -8,9 +8,9 @@ use axum::extract::{Path, State};
 use axum::routing::get;
 use axum::{Json, Router};
 use protocol::{RulesSpec, TimeControl};
-use rules::{Action, Color, Game, Point, Status, WinReason};
+use rules::{Action, Color, Point, Status, WinReason};
 use serde::Serialize;
-use store::{GameId, GameRecord, PlayerRef};
+use store::{GameId, GameRecord, PlayerRef, SeatsAtEnd};
 
 use super::ApiError;
 use crate::room::stored_time_control;
@@ -96,8 +96,7 @@ fn player(p: &PlayerRef) -> PlayerView {
 }
 
 fn view(record: GameRecord) -> GameView {
-    let actions: Vec<Action> = record.actions.iter().map(|a| a.action).collect();
-    let replay = Game::from_actions(record.game.rules, &actions).ok();
+    let replay = crate::gomoku::replay(&record);
     let names = [&record.game.black, &record.game.white];
     let ratings = record.rating_changes.as_ref().map(|changes| {
         changes
@@ -115,12 +114,11 @@ fn view(record: GameRecord) -> GameView {
     });
     // One rule everywhere (the room, profiles, records): the players as they held the colours at the end. The store
     // keeps the seats at the start; a swap in the opening exchanged them.
-    let swapped = replay.as_ref().is_some_and(Game::colours_swapped);
-    let (black, white) = if swapped {
-        (&record.game.white, &record.game.black)
-    } else {
-        (&record.game.black, &record.game.white)
-    };
+    let seats = replay
+        .as_ref()
+        .map_or(SeatsAtEnd::AsStarted, crate::gomoku::seats_now);
+    let swapped = seats == SeatsAtEnd::Exchanged;
+    let (black, white) = seats.arrange(&record.game.black, &record.game.white);
     let line = replay.as_ref().and_then(|g| match g.status() {
         Status::Won {
             reason: WinReason::Five { line },

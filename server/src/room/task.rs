@@ -13,11 +13,12 @@ use protocol::{
     RulesSpec, Seat, Seats, ServerMessage, TimeControl, VersionedEvent,
 };
 use rules::{Action, Color, Event, Game, Phase, Point, Rules, Status, WinReason};
-use store::{Finished, GameEnd, GameId, GameRecord, NewGame, StoredAction};
+use store::{Finish, Finished, GameEnd, GameId, GameRecord, NewGame, SeatsAtEnd, StoredAction};
 use tokio::sync::mpsc;
 
 use super::{chat, Act, Command, GameClock, Offers, Pairing, RoomError, Settings};
 use crate::accounts::seat::{rating_in, SeatRating};
+use crate::gomoku;
 use crate::identity::Identity;
 use crate::limits::TokenBucket;
 use crate::time::unix_ms;
@@ -94,7 +95,7 @@ impl Live {
         } else {
             self.seat0.opposite()
         };
-        if self.game.colours_swapped() {
+        if gomoku::seats_now(&self.game) == SeatsAtEnd::Exchanged {
             c.opposite()
         } else {
             c
@@ -337,7 +338,7 @@ impl Room {
         let mut actors = Vec::with_capacity(actions.len());
         for &action in &actions {
             let colour = replay.to_act().ok_or("an action after the end")?;
-            let seat0 = if replay.colours_swapped() {
+            let seat0 = if gomoku::seats_now(&replay) == SeatsAtEnd::Exchanged {
                 Color::White
             } else {
                 Color::Black
@@ -526,7 +527,7 @@ impl Room {
     /// A registered player's rating in this room's pool (a store failure only hides it).
     async fn rating_of(&self, identity: &Identity) -> Option<SeatRating> {
         let user = identity.user_id?;
-        let pool = ratings::Pool::of(self.rules.rule_set());
+        let pool = gomoku::pool_of(&self.rules);
         match rating_in(self.state.store.as_ref(), user, pool).await {
             Ok(r) => Some(r),
             Err(e) => {
@@ -582,7 +583,7 @@ impl Room {
             phase: live.map_or(RoomPhase::None, Live::phase),
             to_act: live.and_then(Live::to_act),
             moves: live.map(|l| l.game.moves().to_vec()).unwrap_or_default(),
-            swapped: live.is_some_and(|l| l.game.colours_swapped()),
+            swapped: live.is_some_and(|l| gomoku::seats_now(&l.game) == SeatsAtEnd::Exchanged),
             clocks: live.and_then(|l| l.clocks(now)),
             forbidden: live.map(Live::forbidden).unwrap_or_default(),
             claimable: live
@@ -1180,7 +1181,9 @@ impl Room {
         let new_game = NewGame {
             public_id: store::new_public_id(),
             room: self.id.to_string(),
+            kind: gomoku::KIND.to_owned(),
             rules: self.rules,
+            pool: gomoku::pool_of(&self.rules),
             time_control: serde_json::to_string(&self.time_control)
                 .expect("a time control serialises"),
             public: self.public,
@@ -1878,13 +1881,17 @@ impl Room {
         if ending.aborted && live.rated {
             unrated = Some(UNRATED_TOO_FEW_MOVES);
         }
-        let end = GameEnd {
-            winner: ending.winner.map(|s| live.colour_of(s)),
-            aborted: ending.aborted,
-            reason: ending.reason.to_owned(),
-            ended_at: unix_ms(),
+        let finish = Finish {
+            end: GameEnd {
+                winner: ending.winner.map(|s| live.colour_of(s)),
+                aborted: ending.aborted,
+                reason: ending.reason.to_owned(),
+                ended_at: unix_ms(),
+            },
+            seats: gomoku::seats_now(&live.game),
+            rater: gomoku::RATER,
         };
-        match self.state.writer.finish_game(live.id, end).await {
+        match self.state.writer.finish_game(live.id, finish).await {
             Ok(finished) => Ok(Recorded {
                 ending,
                 unrated,
