@@ -295,6 +295,35 @@ async fn every_frame_of_real_games_matches_the_served_protocol_schema() {
     assert!(!server_v.is_valid(&broken));
 }
 
+#[tokio::test]
+async fn every_example_frame_of_the_protocol_doc_matches_the_served_schema() {
+    let (server, _db) = TestServer::start().await;
+    let schema: Value =
+        serde_json::from_str(&served(&server, "/api/protocol.schema.json").await.1).unwrap();
+    let client_v = validator_in(&schema, &json!({"$ref": "#/$defs/ClientMessage"}));
+    let server_v = validator_in(&schema, &json!({"$ref": "#/$defs/ServerMessage"}));
+    let doc = include_str!("../../docs/protocol.md");
+    let mut checked = 0;
+    for line in doc.lines() {
+        let (v, text) = if let Some(text) = line
+            .strip_prefix("→ ")
+            .or_else(|| line.strip_prefix("B → "))
+            .or_else(|| line.strip_prefix("S → "))
+        {
+            (&client_v, text)
+        } else if let Some(text) = line.strip_prefix("← ") {
+            (&server_v, text)
+        } else {
+            continue;
+        };
+        let frame: Value = serde_json::from_str(text).unwrap();
+        let wrong = errors(v, &frame);
+        assert!(wrong.is_empty(), "{text}: {wrong:?}");
+        checked += 1;
+    }
+    assert!(checked > 50, "only {checked} examples found");
+}
+
 /// The route template a request path matches in the document.
 fn template_of<'d>(doc: &'d Value, path: &str) -> &'d str {
     let path = path.split('?').next().unwrap();
