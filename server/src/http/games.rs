@@ -9,6 +9,7 @@ use axum::routing::get;
 use axum::{Json, Router};
 use protocol::{RulesSpec, TimeControl};
 use rules::{Action, Color, Point, Status, WinReason};
+use schemars::JsonSchema;
 use serde::Serialize;
 use store::{GameId, GameRecord, PlayerRef, SeatsAtEnd};
 
@@ -25,16 +26,17 @@ pub fn router() -> Router<AppState> {
 }
 
 /// A player of a game record.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct PlayerView {
     name: String,
     guest: bool,
 }
 
 /// One stored action.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct ActionView {
     seq: u32,
+    #[schemars(with = "protocol::schema::ActionDef")]
     action: Action,
     used_ms: i64,
     remaining_ms: Option<[i64; 2]>,
@@ -42,12 +44,14 @@ struct ActionView {
 }
 
 /// How the game ended.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct EndView {
+    #[schemars(with = "Option<protocol::schema::ColorDef>")]
     winner: Option<Color>,
     /// The winner's name (the player who held the winning colour at the end).
     winner_name: Option<String>,
     /// A five's stones, when a five decided the game.
+    #[schemars(with = "Option<Vec<protocol::schema::PointDef>>")]
     line: Option<Vec<Point>>,
     aborted: bool,
     reason: String,
@@ -55,7 +59,7 @@ struct EndView {
 }
 
 /// A rating change.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct RatingView {
     name: String,
     before: f64,
@@ -63,8 +67,8 @@ struct RatingView {
 }
 
 /// A game record as JSON.
-#[derive(Serialize)]
-struct GameView {
+#[derive(Serialize, JsonSchema)]
+pub(super) struct GameView {
     id: GameId,
     public_id: String,
     /// The room, for a public game only: a private room's id is its invite link, and a record may be shared
@@ -81,6 +85,7 @@ struct GameView {
     /// Every action in order.
     actions: Vec<ActionView>,
     /// The stones in order (black first, alternating).
+    #[schemars(with = "Vec<protocol::schema::PointDef>")]
     moves: Vec<Point>,
     /// Whether the players exchanged colours after move 3 (so `black` started with white).
     swapped: bool,

@@ -243,6 +243,8 @@ pub(crate) struct Room {
     log_chat_bytes: usize,
     /// The spectators' chat allowance, shared by all of them (one crowd cannot flood the room).
     spectator_chat: TokenBucket,
+    /// The last lines of both chats, for snapshots.
+    chat_history: chat::ChatHistory,
     seats: [Option<SeatHolder>; 2],
     /// The colour seat 0 takes in the next game.
     next_first: Color,
@@ -304,6 +306,10 @@ impl Room {
                 state.config.spectator_chat_per_minute / 60.0,
                 state.config.spectator_chat_burst,
                 state.clock.now(),
+            ),
+            chat_history: chat::ChatHistory::new(
+                state.config.chat_history_lines,
+                state.config.chat_history_bytes,
             ),
             seats: [None, None],
             next_first,
@@ -565,7 +571,8 @@ impl Room {
         seats
     }
 
-    fn snapshot(&self, you: Option<usize>) -> RoomSnapshot {
+    /// The room as a member sees it: `you` is its seat, `with_spectators` whether it reads the spectators' chat.
+    fn snapshot(&self, you: Option<usize>, with_spectators: bool) -> RoomSnapshot {
         let now = self.state.clock.now();
         let live = self.current();
         RoomSnapshot {
@@ -608,6 +615,7 @@ impl Room {
                 .collect(),
             spectators: self.spectators,
             result: live.and_then(|l| l.result.clone()),
+            chat: self.chat_history.lines(with_spectators),
         }
     }
 
@@ -762,7 +770,7 @@ impl Room {
         if m.outbox.capacity() == 0 {
             return;
         }
-        let snapshot = self.snapshot(m.seat);
+        let snapshot = self.snapshot(m.seat, m.show_spectators);
         let frame = encode(&ServerMessage::Room { room: snapshot }, rid);
         if let Some(m) = self.members.get_mut(&conn) {
             if m.outbox.try_send(frame.into()).is_ok() {
@@ -790,9 +798,16 @@ impl Room {
                 return;
             }
         }
-        let seat = self.members.get(&conn).and_then(|m| m.seat);
+        self.send_snapshot(conn, rid);
+    }
+
+    /// Sends a member the room's snapshot as it sees it (its seat, and the spectators' chat if it reads it).
+    fn send_snapshot(&mut self, conn: ConnId, rid: Option<u64>) {
+        let Some(m) = self.members.get(&conn) else {
+            return;
+        };
         let msg = ServerMessage::Room {
-            room: self.snapshot(seat),
+            room: self.snapshot(m.seat, m.show_spectators),
         };
         self.send_to(conn, &msg, rid);
     }
@@ -1275,8 +1290,13 @@ impl Room {
                     // Spectators see their own chat whatever they ask.
                     m.show_spectators = show || m.seat.is_none();
                 }
-                let outbox = self.members[&conn].outbox.clone();
-                self.ack(&outbox, rid);
+                if show {
+                    // The answer brings what the spectators said before (the snapshot's `chat`).
+                    self.send_snapshot(conn, rid);
+                } else {
+                    let outbox = self.members[&conn].outbox.clone();
+                    self.ack(&outbox, rid);
+                }
                 return Ok(());
             }
             _ => {}
@@ -1381,6 +1401,7 @@ impl Room {
         }
         let from = member.identity.name.clone();
         if member.seat.is_some() {
+            self.chat_history.say(from.clone(), text.clone(), false);
             let event = RoomEvent::Chat {
                 from,
                 spectator: false,
@@ -1395,6 +1416,7 @@ impl Room {
                 "the spectators' chat is busy; wait a moment",
             ));
         }
+        self.chat_history.say(from.clone(), text.clone(), true);
         let msg = ServerMessage::SpectatorChat {
             room: self.id.to_string(),
             from,
