@@ -7,6 +7,10 @@ use std::fmt;
 
 use rules::{Color, IllegalAction, Phase};
 
+use crate::draughts::{
+    Draughts, DraughtsAction, DraughtsConfig, DraughtsDelta, DraughtsDetail, DraughtsIllegal,
+    DraughtsLegal, DraughtsPhase, DraughtsView,
+};
 use crate::game::{Coded, Game, GameConfig, Outcome, PoolKey, ReplayError, Seat, Status};
 use crate::gomoku::{Gomoku, GomokuConfig, GomokuDelta, GomokuDetail, GomokuLegal, GomokuView};
 use crate::notation::NotationError;
@@ -23,24 +27,30 @@ pub enum AnyConfig {
     Gomoku(GomokuConfig),
     /// Othello.
     Othello(OthelloConfig),
+    /// International draughts.
+    Draughts(DraughtsConfig),
 }
 
-/// Any game's action.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Any game's action (not `Copy`: a draughts move holds its path).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum AnyAction {
     /// Gomoku or Renju.
     Gomoku(rules::Action),
     /// Othello.
     Othello(rules::othello::Move),
+    /// International draughts.
+    Draughts(DraughtsAction),
 }
 
-/// Any game's refusal of an action.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Any game's refusal of an action (not `Copy`: an ambiguous draughts move lists its candidates).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum AnyIllegal {
     /// Gomoku or Renju.
     Gomoku(IllegalAction),
     /// Othello.
     Othello(rules::othello::IllegalMove),
+    /// International draughts.
+    Draughts(DraughtsIllegal),
     /// An action of another game than the one it was applied to.
     WrongGame,
 }
@@ -52,6 +62,8 @@ pub enum AnyPhase {
     Gomoku(Phase),
     /// Othello.
     Othello(OthelloPhase),
+    /// International draughts.
+    Draughts(DraughtsPhase),
 }
 
 /// Any game's outcome detail.
@@ -61,6 +73,8 @@ pub enum AnyDetail {
     Gomoku(GomokuDetail),
     /// Othello.
     Othello(OthelloDetail),
+    /// International draughts.
+    Draughts(DraughtsDetail),
 }
 
 /// Any game's public view.
@@ -70,6 +84,8 @@ pub enum AnyView {
     Gomoku(GomokuView),
     /// Othello.
     Othello(OthelloView),
+    /// International draughts.
+    Draughts(DraughtsView),
 }
 
 /// Any game's per-action delta.
@@ -79,6 +95,8 @@ pub enum AnyDelta {
     Gomoku(GomokuDelta),
     /// Othello.
     Othello(OthelloDelta),
+    /// International draughts.
+    Draughts(DraughtsDelta),
 }
 
 /// Any game's legal-action listing.
@@ -88,6 +106,8 @@ pub enum AnyLegal {
     Gomoku(GomokuLegal),
     /// Othello.
     Othello(OthelloLegal),
+    /// International draughts.
+    Draughts(DraughtsLegal),
 }
 
 /// Any game.
@@ -100,6 +120,8 @@ pub enum AnyGame {
     Gomoku(Gomoku),
     /// Othello.
     Othello(Othello),
+    /// International draughts.
+    Draughts(Draughts),
 }
 
 /// Why a stored game does not replay: an action's text does not decode, or the action is illegal there.
@@ -138,6 +160,7 @@ impl AnyAction {
         match self {
             AnyAction::Gomoku(_) => GameKind::Gomoku,
             AnyAction::Othello(_) => GameKind::Othello,
+            AnyAction::Draughts(_) => GameKind::Draughts,
         }
     }
 
@@ -146,6 +169,7 @@ impl AnyAction {
         match self {
             AnyAction::Gomoku(a) => Gomoku::notation(a),
             AnyAction::Othello(a) => Othello::notation(a),
+            AnyAction::Draughts(a) => Draughts::notation(a),
         }
     }
 }
@@ -161,6 +185,7 @@ impl GameConfig for AnyConfig {
         match self {
             AnyConfig::Gomoku(c) => c.kind(),
             AnyConfig::Othello(c) => c.kind(),
+            AnyConfig::Draughts(c) => c.kind(),
         }
     }
 
@@ -168,6 +193,7 @@ impl GameConfig for AnyConfig {
         match self {
             AnyConfig::Gomoku(c) => c.pool(),
             AnyConfig::Othello(c) => c.pool(),
+            AnyConfig::Draughts(c) => c.pool(),
         }
     }
 
@@ -175,6 +201,7 @@ impl GameConfig for AnyConfig {
         match self {
             AnyConfig::Gomoku(c) => c.encode(),
             AnyConfig::Othello(c) => c.encode(),
+            AnyConfig::Draughts(c) => c.encode(),
         }
     }
 }
@@ -184,6 +211,7 @@ impl Coded for AnyIllegal {
         match self {
             AnyIllegal::Gomoku(e) => Coded::code(e),
             AnyIllegal::Othello(e) => Coded::code(e),
+            AnyIllegal::Draughts(e) => Coded::code(e),
             AnyIllegal::WrongGame => "wrong_game",
         }
     }
@@ -194,6 +222,7 @@ impl fmt::Display for AnyIllegal {
         match self {
             AnyIllegal::Gomoku(e) => e.fmt(f),
             AnyIllegal::Othello(e) => e.fmt(f),
+            AnyIllegal::Draughts(e) => e.fmt(f),
             AnyIllegal::WrongGame => f.write_str("the action belongs to another game"),
         }
     }
@@ -206,6 +235,7 @@ impl Coded for AnyPhase {
         match self {
             AnyPhase::Gomoku(p) => p.code(),
             AnyPhase::Othello(p) => p.code(),
+            AnyPhase::Draughts(p) => p.code(),
         }
     }
 }
@@ -234,6 +264,7 @@ impl AnyGame {
         match self {
             AnyGame::Gomoku(_) => GameKind::Gomoku,
             AnyGame::Othello(_) => GameKind::Othello,
+            AnyGame::Draughts(_) => GameKind::Draughts,
         }
     }
 
@@ -274,6 +305,7 @@ impl Game for AnyGame {
         match config {
             AnyConfig::Gomoku(c) => AnyGame::Gomoku(Gomoku::new(c, first_seat)),
             AnyConfig::Othello(c) => AnyGame::Othello(Othello::new(c, first_seat)),
+            AnyConfig::Draughts(c) => AnyGame::Draughts(Draughts::new(c, first_seat)),
         }
     }
 
@@ -281,6 +313,7 @@ impl Game for AnyGame {
         match self {
             AnyGame::Gomoku(g) => AnyConfig::Gomoku(g.config()),
             AnyGame::Othello(g) => AnyConfig::Othello(g.config()),
+            AnyGame::Draughts(g) => AnyConfig::Draughts(g.config()),
         }
     }
 
@@ -288,6 +321,7 @@ impl Game for AnyGame {
         match self {
             AnyGame::Gomoku(g) => any_status(g.status(), AnyPhase::Gomoku, AnyDetail::Gomoku),
             AnyGame::Othello(g) => any_status(g.status(), AnyPhase::Othello, AnyDetail::Othello),
+            AnyGame::Draughts(g) => any_status(g.status(), AnyPhase::Draughts, AnyDetail::Draughts),
         }
     }
 
@@ -295,6 +329,7 @@ impl Game for AnyGame {
         match self {
             AnyGame::Gomoku(g) => g.first_colour(),
             AnyGame::Othello(g) => g.first_colour(),
+            AnyGame::Draughts(g) => g.first_colour(),
         }
     }
 
@@ -302,6 +337,7 @@ impl Game for AnyGame {
         match self {
             AnyGame::Gomoku(g) => g.first_seat(),
             AnyGame::Othello(g) => g.first_seat(),
+            AnyGame::Draughts(g) => g.first_seat(),
         }
     }
 
@@ -314,6 +350,10 @@ impl Game for AnyGame {
                 .apply(a)
                 .map(AnyDelta::Othello)
                 .map_err(AnyIllegal::Othello),
+            (AnyGame::Draughts(g), AnyAction::Draughts(a)) => g
+                .apply(a)
+                .map(AnyDelta::Draughts)
+                .map_err(AnyIllegal::Draughts),
             _ => Err(AnyIllegal::WrongGame),
         }
     }
@@ -328,6 +368,10 @@ impl Game for AnyGame {
                 .apply_as(seat, a)
                 .map(AnyDelta::Othello)
                 .map_err(AnyIllegal::Othello),
+            (AnyGame::Draughts(g), AnyAction::Draughts(a)) => g
+                .apply_as(seat, a)
+                .map(AnyDelta::Draughts)
+                .map_err(AnyIllegal::Draughts),
             _ => Err(AnyIllegal::WrongGame),
         }
     }
@@ -336,6 +380,7 @@ impl Game for AnyGame {
         match self {
             AnyGame::Gomoku(g) => g.undo().map(AnyAction::Gomoku),
             AnyGame::Othello(g) => g.undo().map(AnyAction::Othello),
+            AnyGame::Draughts(g) => g.undo().map(AnyAction::Draughts),
         }
     }
 
@@ -343,6 +388,7 @@ impl Game for AnyGame {
         match self {
             AnyGame::Gomoku(g) => g.action_count(),
             AnyGame::Othello(g) => g.action_count(),
+            AnyGame::Draughts(g) => g.action_count(),
         }
     }
 
@@ -360,6 +406,7 @@ impl Game for AnyGame {
                 .iter()
                 .map(|&a| AnyAction::Othello(a))
                 .collect(),
+            AnyGame::Draughts(g) => g.actions().into_iter().map(AnyAction::Draughts).collect(),
         }
     }
 
@@ -367,6 +414,7 @@ impl Game for AnyGame {
         match self {
             AnyGame::Gomoku(g) => g.ply(),
             AnyGame::Othello(g) => g.ply(),
+            AnyGame::Draughts(g) => g.ply(),
         }
     }
 
@@ -374,6 +422,7 @@ impl Game for AnyGame {
         match action {
             AnyAction::Gomoku(a) => Gomoku::is_move(a),
             AnyAction::Othello(a) => Othello::is_move(a),
+            AnyAction::Draughts(a) => Draughts::is_move(a),
         }
     }
 
@@ -381,6 +430,7 @@ impl Game for AnyGame {
         match action {
             AnyAction::Gomoku(a) => Gomoku::is_opening_decision(a),
             AnyAction::Othello(a) => Othello::is_opening_decision(a),
+            AnyAction::Draughts(a) => Draughts::is_opening_decision(a),
         }
     }
 
@@ -388,6 +438,7 @@ impl Game for AnyGame {
         match action {
             AnyAction::Gomoku(a) => Gomoku::at_most_once(a),
             AnyAction::Othello(a) => Othello::at_most_once(a),
+            AnyAction::Draughts(a) => Draughts::at_most_once(a),
         }
     }
 
@@ -395,6 +446,7 @@ impl Game for AnyGame {
         match self {
             AnyGame::Gomoku(g) => AnyLegal::Gomoku(g.legal()),
             AnyGame::Othello(g) => AnyLegal::Othello(g.legal()),
+            AnyGame::Draughts(g) => AnyLegal::Draughts(g.legal()),
         }
     }
 
@@ -402,6 +454,7 @@ impl Game for AnyGame {
         match self {
             AnyGame::Gomoku(g) => AnyView::Gomoku(g.view(room_result)),
             AnyGame::Othello(g) => AnyView::Othello(g.view(room_result)),
+            AnyGame::Draughts(g) => AnyView::Draughts(g.view(room_result)),
         }
     }
 

@@ -16,7 +16,7 @@ use crate::notation::NotationError;
 use crate::storage::ConfigError;
 use crate::GameKind;
 
-/// The game's name, as stored (`draughts`).
+/// The game's name, as stored (`draughts`): [`GameKind::Draughts`]'s name.
 pub const DRAUGHTS: &str = "draughts";
 
 /// The only configuration text: international draughts, FMJD rules.
@@ -34,8 +34,12 @@ impl DraughtsConfig {
         DraughtsConfig { _variant: () }
     }
 
-    /// A configuration back from its stored text (`variant=international`, exactly).
+    /// A configuration back from its stored text (`variant=international`, exactly). A second field is
+    /// [`ConfigError::Malformed`], as for Othello.
     pub fn decode(text: &str) -> Result<DraughtsConfig, ConfigError> {
+        if text.contains(',') {
+            return Err(ConfigError::Malformed);
+        }
         match text.split_once('=') {
             Some(("variant", "international")) => Ok(DraughtsConfig::international()),
             Some(("variant", _)) => Err(ConfigError::UnknownValue { field: "variant" }),
@@ -51,15 +55,13 @@ impl Default for DraughtsConfig {
 }
 
 impl GameConfig for DraughtsConfig {
-    /// Draughts has no [`GameKind`] yet: the variant is added together with the `Any…` arms (issue #21), and this
-    /// becomes `GameKind::Draughts`. Nothing calls it before then.
     fn kind(&self) -> GameKind {
-        unimplemented!("GameKind::Draughts is added when draughts joins the Any… enums (issue #21)")
+        GameKind::Draughts
     }
 
     fn pool(&self) -> PoolKey {
         PoolKey {
-            game: DRAUGHTS,
+            game: GameKind::Draughts.as_str(),
             variant: "international",
         }
     }
@@ -129,7 +131,7 @@ pub fn parse_draughts(text: &str) -> Result<DraughtsAction, NotationError> {
 }
 
 /// Why a draughts action was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum DraughtsIllegal {
     /// The game is over.
     GameOver,

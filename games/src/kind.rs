@@ -3,6 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::draughts::parse_draughts;
 use crate::notation::{parse_gomoku, NotationError};
 use crate::othello::parse_othello;
 use crate::AnyAction;
@@ -14,17 +15,20 @@ pub enum GameKind {
     Gomoku,
     /// Othello (Reversi); the scoring of an unfinished board is part of the configuration.
     Othello,
+    /// International draughts (10x10, FMJD rules); the variant is part of the configuration.
+    Draughts,
 }
 
 impl GameKind {
     /// Every game.
-    pub const ALL: [GameKind; 2] = [GameKind::Gomoku, GameKind::Othello];
+    pub const ALL: [GameKind; 3] = [GameKind::Gomoku, GameKind::Othello, GameKind::Draughts];
 
     /// Stable name, as stored and sent (`gomoku`).
     pub const fn as_str(self) -> &'static str {
         match self {
             GameKind::Gomoku => "gomoku",
             GameKind::Othello => "othello",
+            GameKind::Draughts => "draughts",
         }
     }
 
@@ -33,6 +37,7 @@ impl GameKind {
         match self {
             GameKind::Gomoku => parse_gomoku(text).map(AnyAction::Gomoku),
             GameKind::Othello => parse_othello(text).map(AnyAction::Othello),
+            GameKind::Draughts => parse_draughts(text).map(AnyAction::Draughts),
         }
     }
 }

@@ -3,8 +3,9 @@
 //!
 //! Modelled on shakmaty's `VariantPosition`: each game is its own type implementing [`Game`] (with its own
 //! configuration, action, notation, status and outcome, view, delta and legal-action listing), and [`AnyGame`]
-//! is a closed enum over them that implements [`Game`] too. Gomoku/Renju ([`Gomoku`], wrapping [`rules::Game`])
-//! is the only member now. Storage encodings are explicit ([`storage`]); nothing here derives serde.
+//! is a closed enum over them that implements [`Game`] too. The members are Gomoku/Renju ([`Gomoku`], wrapping
+//! [`rules::Game`]), Othello ([`Othello`]) and international draughts ([`Draughts`]). Storage encodings are
+//! explicit ([`storage`]); nothing here derives serde.
 //!
 //! Pure and deterministic like `rules`: no I/O, no async, no clocks, no randomness.
 //!

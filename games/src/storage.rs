@@ -5,6 +5,8 @@
 //!   columns stored before the seam (`board_size`, `rule_set`, `forbidden_policy`, `opening`), which
 //!   [`GomokuConfig::from_columns`] still reads.
 //! - Othello's text is its one field, `scoring=japanese` or `scoring=european`; its actions are `f5` and `pass`.
+//! - Draughts' text is `variant=international` (the only variant); its actions are their paths, `32-28` and
+//!   `28x19x10`.
 //! - An action is stored as its notation ([`crate::notation`]). The JSON stored before the notation
 //!   (`{"action":"place","point":"h8"}`) is read as well, as the rules crate's serde derives read it.
 
@@ -14,6 +16,7 @@ use rules::othello::Scoring;
 use rules::{Action, ForbiddenPolicy, Opening, Point, RuleSet, RulesError};
 use serde_json::Value;
 
+use crate::draughts::{parse_draughts, DraughtsConfig};
 use crate::gomoku::GomokuConfig;
 use crate::notation::{parse_gomoku, NotationError};
 use crate::othello::{parse_othello, OthelloConfig};
@@ -28,7 +31,7 @@ pub enum ConfigError {
     Malformed,
     /// A field holds a value it never takes.
     UnknownValue {
-        /// The field (`size`, `rule_set`, `forbidden_policy`, `opening`; `scoring` for Othello).
+        /// The field (`size`, `rule_set`, `forbidden_policy`, `opening`; `scoring` for Othello; `variant` for draughts).
         field: &'static str,
     },
     /// The values are known but do not make a playable configuration.
@@ -260,6 +263,7 @@ impl AnyConfig {
         match game.parse::<GameKind>() {
             Ok(GameKind::Gomoku) => GomokuConfig::decode(text).map(AnyConfig::Gomoku),
             Ok(GameKind::Othello) => OthelloConfig::decode(text).map(AnyConfig::Othello),
+            Ok(GameKind::Draughts) => DraughtsConfig::decode(text).map(AnyConfig::Draughts),
             Err(_) => Err(ConfigError::UnknownGame),
         }
     }
@@ -279,6 +283,7 @@ impl AnyAction {
             }
             GameKind::Gomoku => Ok(AnyAction::Gomoku(parse_gomoku(text)?)),
             GameKind::Othello => Ok(AnyAction::Othello(parse_othello(text)?)),
+            GameKind::Draughts => Ok(AnyAction::Draughts(parse_draughts(text)?)),
         }
     }
 }

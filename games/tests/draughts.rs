@@ -1,10 +1,14 @@
-//! International draughts on the seam, tested directly (not through `AnyGame` yet): configuration and pool,
-//! notation and stored texts, colours, deltas, the legal listing, views and every outcome's reason code.
+//! International draughts on the seam: tested directly (configuration and pool, notation and stored texts,
+//! colours, deltas, the legal listing, views and every outcome's reason code), then through `AnyGame` and the
+//! stored texts of `AnyConfig`/`AnyAction` (golden texts, replay of whole random games).
 
+use games::storage::StoredConfig;
 use games::{
-    draughts_text, parse_draughts, Coded, Draughts, DraughtsAction, DraughtsChange, DraughtsConfig,
-    DraughtsCounters, DraughtsDetail, DraughtsIllegal, Game, GameConfig, NotationError, Outcome,
-    Seat, Status,
+    draughts_text, parse_draughts, AnyAction, AnyConfig, AnyDelta, AnyDetail, AnyGame, AnyIllegal,
+    AnyLegal, AnyPhase, AnyView, Coded, ConfigError, DecodeError, Draughts, DraughtsAction,
+    DraughtsChange, DraughtsConfig, DraughtsCounters, DraughtsDetail, DraughtsIllegal,
+    DraughtsLegal, DraughtsPhase, Game, GameConfig, GameKind, NotationError, Outcome, ReplayError,
+    Seat, Status, StoredReplayError,
 };
 use rules::draughts::{DrawReason, Position, Role, Square, SquareSet, WinReason};
 use rules::Color;
@@ -423,4 +427,406 @@ fn golden_stored_texts_of_a_short_game() {
         game.rules_game().position().fen(),
         "W:W31,32,33,34,35,36,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,15,16,18,20,21,23"
     );
+}
+
+// ---- Through `AnyGame` and the stored texts. ----
+
+fn any_config() -> AnyConfig {
+    AnyConfig::Draughts(DraughtsConfig::international())
+}
+
+fn any_act(text: &str) -> AnyAction {
+    GameKind::Draughts.parse_action(text).unwrap()
+}
+
+fn any_legal(game: &AnyGame) -> DraughtsLegal {
+    let AnyLegal::Draughts(legal) = game.legal() else {
+        panic!("a draughts game");
+    };
+    legal
+}
+
+#[test]
+fn draughts_is_a_game_kind_named_draughts() {
+    assert_eq!(GameKind::Draughts.as_str(), "draughts");
+    assert_eq!(GameKind::Draughts.to_string(), "draughts");
+    assert_eq!("draughts".parse::<GameKind>(), Ok(GameKind::Draughts));
+    assert_eq!(
+        "Draughts".parse::<GameKind>(),
+        Err(NotationError::UnknownGame)
+    );
+    assert_eq!(
+        "checkers".parse::<GameKind>(),
+        Err(NotationError::UnknownGame)
+    );
+    assert_eq!(
+        GameKind::ALL,
+        [GameKind::Gomoku, GameKind::Othello, GameKind::Draughts]
+    );
+    assert_eq!(games::DRAUGHTS, GameKind::Draughts.as_str());
+    assert_eq!(DraughtsConfig::international().kind(), GameKind::Draughts);
+}
+
+#[test]
+fn golden_the_configuration_is_stored_as_draughts_and_its_variant() {
+    let config = any_config();
+    assert_eq!(
+        config.stored(),
+        StoredConfig {
+            game: "draughts",
+            text: "variant=international".to_owned()
+        }
+    );
+    assert_eq!(config.kind(), GameKind::Draughts);
+    assert_eq!(config.encode(), "variant=international");
+    assert_eq!(
+        AnyConfig::decode("draughts", "variant=international"),
+        Ok(config)
+    );
+    let pool = config.pool();
+    assert_eq!((pool.game, pool.variant), ("draughts", "international"));
+    let game = AnyGame::new(config, Seat::Zero);
+    assert_eq!(game.kind(), GameKind::Draughts);
+    assert_eq!(game.config(), config);
+}
+
+#[test]
+fn a_stored_draughts_configuration_that_is_not_one_is_refused() {
+    for (text, err) in [
+        (
+            "variant=frisian",
+            ConfigError::UnknownValue { field: "variant" },
+        ),
+        ("variant=", ConfigError::UnknownValue { field: "variant" }),
+        ("variant=international,size=10", ConfigError::Malformed),
+        ("variant=international,", ConfigError::Malformed),
+        ("", ConfigError::Malformed),
+        ("variant", ConfigError::Malformed),
+        ("scoring=japanese", ConfigError::Malformed),
+        (" variant=international", ConfigError::Malformed),
+    ] {
+        assert_eq!(AnyConfig::decode("draughts", text), Err(err), "{text:?}");
+    }
+    assert_eq!(
+        AnyConfig::decode("Draughts", "variant=international"),
+        Err(ConfigError::UnknownGame)
+    );
+    // Another game's name does not read draughts' text, nor draughts' name another game's.
+    assert_eq!(
+        AnyConfig::decode("othello", "variant=international"),
+        Err(ConfigError::Malformed)
+    );
+    assert_eq!(
+        AnyConfig::decode("draughts", "scoring=european")
+            .unwrap_err()
+            .code(),
+        "malformed_config"
+    );
+}
+
+#[test]
+fn golden_draughts_actions_are_stored_as_their_paths() {
+    for (text, path, capture) in [
+        ("32-28", vec![32, 28], false),
+        ("46-5", vec![46, 5], false),
+        ("46x5", vec![46, 5], true),
+        ("28x19x10", vec![28, 19, 10], true),
+        ("2x11x22x13x2", vec![2, 11, 22, 13, 2], true),
+    ] {
+        let action = AnyAction::Draughts(DraughtsAction::Move {
+            path: path.into_iter().map(sq).collect(),
+            capture,
+        });
+        assert_eq!(action.encode(), text);
+        assert_eq!(action.to_string(), text);
+        assert_eq!(action.notation(), text);
+        assert_eq!(
+            AnyAction::decode(GameKind::Draughts, text),
+            Ok(action.clone())
+        );
+        assert_eq!(GameKind::Draughts.parse_action(text), Ok(action.clone()));
+        assert_eq!(action.kind(), GameKind::Draughts);
+        assert!(AnyGame::is_move(&action));
+        assert!(!AnyGame::is_opening_decision(&action));
+        assert!(!AnyGame::at_most_once(&action));
+    }
+}
+
+#[test]
+fn a_stored_text_that_is_no_draughts_action_gets_a_typed_error() {
+    assert_eq!(
+        AnyAction::decode(GameKind::Draughts, "032-28"),
+        Err(DecodeError::Notation(NotationError::NotCanonical {
+            canonical: "32-28".to_owned()
+        }))
+    );
+    // Gomoku's legacy JSON is read for Gomoku only; another game's notation is not a path.
+    for text in [
+        "",
+        "h8",
+        "pass",
+        "f5",
+        "{\"action\":\"place\",\"point\":\"h8\"}",
+        "32-28 ",
+        "51-46",
+        "32x",
+    ] {
+        assert_eq!(
+            AnyAction::decode(GameKind::Draughts, text),
+            Err(DecodeError::Notation(NotationError::Malformed)),
+            "{text:?}"
+        );
+        assert_eq!(
+            GameKind::Draughts.parse_action(text),
+            Err(NotationError::Malformed),
+            "{text:?}"
+        );
+    }
+    assert!(AnyAction::decode(GameKind::Othello, "32-28").is_err());
+    assert!(AnyAction::decode(GameKind::Gomoku, "32-28").is_err());
+}
+
+#[test]
+fn any_game_plays_draughts_with_its_phase_view_delta_and_refusals() {
+    let mut game = AnyGame::new(any_config(), Seat::One);
+    assert_eq!(game.first_colour(), Color::White);
+    assert_eq!(game.first_seat(), Seat::One);
+    assert_eq!(
+        game.status(),
+        Status::Ongoing {
+            to_act: Color::White,
+            phase: AnyPhase::Draughts(DraughtsPhase::Move)
+        }
+    );
+    assert_eq!(game.status().phase().unwrap().code(), "move");
+    let AnyView::Draughts(view) = game.view(false) else {
+        panic!("a draughts view");
+    };
+    assert_eq!((view.squares.len(), view.legal.len()), (50, 9));
+    assert_eq!(any_legal(&game).moves, view.legal);
+
+    let before = game.clone();
+    for (seat, text, code) in [
+        (Seat::Zero, "32-28", "not_your_turn"),
+        (Seat::One, "32-23", "illegal_move"),
+        (Seat::One, "19-23", "illegal_move"),
+    ] {
+        let err = game.apply_as(seat, any_act(text)).unwrap_err();
+        assert_eq!(err.code(), code, "{text}");
+        assert!(matches!(err, AnyIllegal::Draughts(_)));
+        assert_eq!(game, before, "a refusal changes nothing");
+    }
+    assert_eq!(
+        game.apply_as(Seat::Zero, any_act("32-28")),
+        Err(AnyIllegal::Draughts(DraughtsIllegal::NotYourTurn))
+    );
+    // Another game's action on a draughts game, and a draughts action on an Othello game.
+    let h8 = GameKind::Gomoku.parse_action("h8").unwrap();
+    assert_eq!(game.apply(h8.clone()), Err(AnyIllegal::WrongGame));
+    assert_eq!(game.apply_as(Seat::One, h8), Err(AnyIllegal::WrongGame));
+    let othello = AnyConfig::decode("othello", "scoring=japanese").unwrap();
+    assert_eq!(
+        AnyGame::new(othello, Seat::Zero).apply(any_act("32-28")),
+        Err(AnyIllegal::WrongGame)
+    );
+
+    let AnyDelta::Draughts(delta) = game.apply_as(Seat::One, any_act("32-28")).unwrap() else {
+        panic!("a draughts delta");
+    };
+    assert_eq!(delta.ply, 1);
+    assert_eq!(
+        delta.change,
+        DraughtsChange::Moved {
+            colour: Color::White,
+            path: vec![sq(32), sq(28)],
+            captured: SquareSet::EMPTY,
+            crowned: false
+        }
+    );
+    game.apply_as(Seat::Zero, any_act("19-23")).unwrap();
+    assert_eq!(game.ply(), 2);
+    assert_eq!(game.action_count(), 2);
+    assert_eq!(game.actions(), vec![any_act("32-28"), any_act("19-23")]);
+    assert_eq!(game.undo(), Some(any_act("19-23")));
+    assert_eq!(game.actions(), vec![any_act("32-28")]);
+}
+
+#[test]
+fn an_ambiguous_short_form_through_any_game_lists_its_candidates() {
+    let mut game = AnyGame::Draughts(setup("W:W9,46,K20:B8,10,16,22,37,38,41"));
+    let err = game.apply(any_act("20x2")).unwrap_err();
+    assert_eq!(err.code(), "ambiguous_move");
+    assert_eq!(
+        err.to_string(),
+        "several moves fit; play one of 20x42x31x13x2, 20x47x36x13x2"
+    );
+    assert_eq!(game.action_count(), 0);
+}
+
+#[test]
+fn golden_a_stored_short_draughts_game_replays_and_its_bad_texts_are_refused_where_they_are() {
+    let texts = ["32-28", "19-23", "28x19", "14x23", "37-32", "17-21"];
+    let game = AnyGame::replay_stored(any_config(), Seat::Zero, &texts).unwrap();
+    let stored: Vec<String> = game.actions().iter().map(AnyAction::encode).collect();
+    assert_eq!(stored, texts);
+    let AnyGame::Draughts(member) = &game else {
+        panic!("a draughts game");
+    };
+    assert_eq!(
+        member.rules_game().position().fen(),
+        "W:W31,32,33,34,35,36,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,15,16,18,20,21,23"
+    );
+    assert_eq!(game.first_seat(), Seat::Zero);
+
+    let refused =
+        |texts: &[&str]| AnyGame::replay_stored(any_config(), Seat::Zero, texts).unwrap_err();
+    assert_eq!(
+        refused(&["32-28", "19-023"]),
+        ReplayError {
+            index: 1,
+            reason: StoredReplayError::Decode(DecodeError::Notation(NotationError::NotCanonical {
+                canonical: "19-23".to_owned()
+            }))
+        }
+    );
+    assert_eq!(
+        refused(&["32-28", "19-23", "33-29"]),
+        ReplayError {
+            index: 2,
+            reason: StoredReplayError::Illegal(AnyIllegal::Draughts(DraughtsIllegal::IllegalMove))
+        },
+        "a quiet move where a capture is due"
+    );
+    assert_eq!(refused(&["h8"]).reason.code(), "malformed_action");
+}
+
+/// Plays a whole draughts game through `AnyGame` by its stored texts: a random listed move each turn, applied by
+/// the seat to act after the other seat is refused. Returns the game, every text, and the captures and crownings
+/// seen in the deltas.
+fn play_out(seed: u64, white: Seat) -> (AnyGame, Vec<String>, usize, usize) {
+    let mut rng = seed | 1;
+    let mut game = AnyGame::new(any_config(), white);
+    let (mut texts, mut captures, mut crownings) = (Vec::new(), 0, 0);
+    while let Some(colour) = game.to_act() {
+        let listing = any_legal(&game);
+        assert!(!listing.moves.is_empty(), "a running game has a move");
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let listed = &listing.moves[(rng % listing.moves.len() as u64) as usize];
+        let text = draughts_text(&listed.action());
+        let action = AnyAction::decode(GameKind::Draughts, &text).unwrap();
+        let seat = game.seat_of(colour);
+        assert_eq!(
+            game.clone().apply_as(seat.other(), action.clone()),
+            Err(AnyIllegal::Draughts(DraughtsIllegal::NotYourTurn))
+        );
+        let AnyDelta::Draughts(delta) = game.apply_as(seat, action).expect("a listed move plays")
+        else {
+            panic!("a draughts delta");
+        };
+        let DraughtsChange::Moved {
+            colour: mover,
+            path,
+            captured,
+            crowned,
+        } = &delta.change;
+        assert_eq!(*mover, colour);
+        assert_eq!(*path, listed.path);
+        assert_eq!((*captured, *crowned), (listed.captured, listed.crowned));
+        assert_eq!(captured.is_empty(), !listed.capture);
+        assert_eq!(delta.status, game.status().map_draughts());
+        captures += usize::from(!captured.is_empty());
+        crownings += usize::from(*crowned);
+        texts.push(text);
+        assert!(texts.len() < 2000, "a draughts game ends");
+    }
+    (game, texts, captures, crownings)
+}
+
+/// The draughts status inside an `AnyGame` status.
+trait MapDraughts {
+    fn map_draughts(self) -> Status<DraughtsPhase, DraughtsDetail>;
+}
+
+impl MapDraughts for Status<AnyPhase, AnyDetail> {
+    fn map_draughts(self) -> Status<DraughtsPhase, DraughtsDetail> {
+        match self {
+            Status::Ongoing {
+                to_act,
+                phase: AnyPhase::Draughts(phase),
+            } => Status::Ongoing { to_act, phase },
+            Status::Over(Outcome {
+                winner,
+                reason,
+                detail: AnyDetail::Draughts(detail),
+            }) => Status::Over(Outcome {
+                winner,
+                reason,
+                detail,
+            }),
+            other => panic!("not a draughts status: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn any_game_plays_whole_random_draughts_games_to_their_end_and_replays_them_from_their_texts() {
+    let mut reasons = std::collections::BTreeMap::new();
+    let (mut captures, mut crownings) = (0, 0);
+    for seed in 1..=40u64 {
+        let white = if seed % 2 == 0 { Seat::Zero } else { Seat::One };
+        let (game, texts, c, k) = play_out(seed, white);
+        captures += c;
+        crownings += k;
+        let outcome = game.status().outcome().cloned().expect("played to the end");
+        *reasons.entry(outcome.reason).or_insert(0) += 1;
+        match &outcome.detail {
+            AnyDetail::Draughts(DraughtsDetail::Win(reason)) => {
+                assert_eq!(outcome.reason, reason.code());
+                assert!(outcome.winner.is_some());
+            }
+            AnyDetail::Draughts(DraughtsDetail::Draw(reason)) => {
+                assert_eq!(outcome.reason, reason.code());
+                assert_eq!(outcome.winner, None);
+            }
+            other => panic!("not a draughts detail: {other:?}"),
+        }
+        assert_eq!(game.legal(), AnyLegal::Draughts(DraughtsLegal::default()));
+        assert_eq!(game.ply() as usize, texts.len());
+        assert_eq!(game.action_count(), texts.len());
+        let stored: Vec<String> = game.actions().iter().map(AnyAction::encode).collect();
+        assert_eq!(stored, texts, "the record is the texts played");
+
+        let replayed = AnyGame::replay_stored(any_config(), white, &texts).unwrap();
+        assert_eq!(replayed, game);
+        assert_eq!(replayed.view(false), game.view(false));
+        assert_eq!(replayed.status(), game.status());
+        let actions = game.actions();
+        assert_eq!(
+            AnyGame::from_actions(any_config(), white, &actions).unwrap(),
+            game
+        );
+        // One more move after the end is refused, and undo reopens the game.
+        let mut reopened = game.clone();
+        let last = reopened.undo().expect("a move was played");
+        assert_eq!(last, actions[actions.len() - 1]);
+        assert!(!reopened.status().is_over());
+        assert!(any_legal(&reopened).contains(match &last {
+            AnyAction::Draughts(a) => a,
+            other => panic!("not a draughts action: {other:?}"),
+        }));
+    }
+    assert!(
+        captures > 0 && crownings > 0,
+        "{captures} captures, {crownings} crownings"
+    );
+    let wins = reasons.get("no_pieces").copied().unwrap_or(0)
+        + reasons.get("no_moves").copied().unwrap_or(0);
+    let draws: usize = ["threefold", "twenty_five_moves", "endgame_limit"]
+        .iter()
+        .map(|r| reasons.get(r).copied().unwrap_or(0))
+        .sum();
+    assert!(wins > 0 && draws > 0, "{reasons:?}");
+    assert_eq!(wins + draws, 40, "{reasons:?}");
 }

@@ -125,7 +125,10 @@ fn actions_are_stored_as_their_notation() {
         let action = AnyAction::Othello(mv);
         assert_eq!(action.encode(), text);
         assert_eq!(action.to_string(), text);
-        assert_eq!(AnyAction::decode(GameKind::Othello, text), Ok(action));
+        assert_eq!(
+            AnyAction::decode(GameKind::Othello, text),
+            Ok(action.clone())
+        );
         assert_eq!(action.kind(), GameKind::Othello);
     }
 }
@@ -281,7 +284,7 @@ fn refusals_carry_their_codes_and_change_nothing() {
     }
     // A Gomoku action on an Othello game.
     let gomoku = GameKind::Gomoku.parse_action("h8").unwrap();
-    assert_eq!(game.apply(gomoku), Err(AnyIllegal::WrongGame));
+    assert_eq!(game.apply(gomoku.clone()), Err(AnyIllegal::WrongGame));
     assert_eq!(
         game.apply_as(Seat::Zero, gomoku),
         Err(AnyIllegal::WrongGame)

@@ -178,27 +178,32 @@ fn walk(
         let Some(action) = pick(&game, &mut rng) else {
             break;
         };
-        let action = AnyAction::Gomoku(action);
-        let text = action.encode();
-        prop_assert_eq!(AnyAction::decode(GameKind::Gomoku, &text), Ok(action));
-        prop_assert_eq!(game.parse_action(&text), Ok(action));
+        let played = action;
+        let action = || AnyAction::Gomoku(played);
+        let text = action().encode();
+        prop_assert_eq!(AnyAction::decode(GameKind::Gomoku, &text), Ok(action()));
+        prop_assert_eq!(game.parse_action(&text), Ok(action()));
         let before = game.clone();
         let seat = game.seat_of(game.to_act().unwrap());
         prop_assert_eq!(
-            game.clone().apply_as(seat.other(), action).map(|_| ()),
+            game.clone().apply_as(seat.other(), action()).map(|_| ()),
             Err(games::AnyIllegal::Gomoku(IllegalAction::NotYourTurn))
         );
-        let AnyDelta::Gomoku(delta) = game.apply_as(seat, action).expect("a listed action plays")
+        let AnyDelta::Gomoku(delta) = game
+            .apply_as(seat, action())
+            .expect("a listed action plays")
         else {
             panic!("a Gomoku game");
         };
         texts.push(text);
-        match action {
+        match action() {
             AnyAction::Gomoku(Action::DecideSwap { .. }) => seen.swaps += 1,
             AnyAction::Gomoku(Action::ProposeFifth { .. }) => seen.proposals += 1,
             AnyAction::Gomoku(Action::ChooseFifth { .. }) => seen.choices += 1,
             AnyAction::Gomoku(Action::ClaimForbidden) => seen.claims += 1,
-            AnyAction::Gomoku(Action::Place { .. }) | AnyAction::Othello(_) => {}
+            AnyAction::Gomoku(Action::Place { .. })
+            | AnyAction::Othello(_)
+            | AnyAction::Draughts(_) => {}
         }
         match game.status().outcome().map(|o| o.reason) {
             Some("five") => seen.fives += 1,
@@ -218,7 +223,7 @@ fn walk(
         prop_assert_eq!(view.moves.len() as u32, game.ply());
         // Undo gives back exactly the game before.
         let mut undone = game.clone();
-        prop_assert_eq!(undone.undo(), Some(action));
+        prop_assert_eq!(undone.undo(), Some(action()));
         prop_assert_eq!(&undone, &before);
         prop_assert_eq!(undone.view(false), before.view(false));
         if game.status().is_over() {

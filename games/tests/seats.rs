@@ -109,7 +109,7 @@ fn the_fifth_proposal_and_choice_keep_the_colour_holder_a_swap_made() {
         assert_eq!(game.first_seat(), black, "after {decision}");
         assert_eq!(game.seat_of(game.to_act().unwrap()), black.other());
         // A takeback of the fifth is refused by the room: it is an opening decision.
-        let last = *game.actions().last().unwrap();
+        let last = game.actions().last().unwrap().clone();
         assert!(AnyGame::is_opening_decision(&last));
         assert!(AnyGame::is_move(&last));
     }

@@ -14,10 +14,10 @@
 
 #[path = "../tests/support/conformance.rs"]
 mod conformance;
-#[path = "../tests/support/othello_conformance.rs"]
-mod othello_conformance;
 #[path = "../tests/support/draughts_conformance.rs"]
 mod draughts_conformance;
+#[path = "../tests/support/othello_conformance.rs"]
+mod othello_conformance;
 
 use std::process::ExitCode;
 
