@@ -5,7 +5,8 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserOrSkip, launch, serveClient, shot, clickPoint, stones, pointPosition } from './harness.js';
+import { browserOrSkip, launch, serveClient, shot, clickPoint, stones, pointPosition, SHOTS as SHOTS_DIR } from './harness.js';
+import { mkdirSync } from 'node:fs';
 
 const ORIGIN = 'http://gomoku.test';
 let chromium;
@@ -60,17 +61,24 @@ const ROOMS = {
   }),
 };
 
-/** A scripted server: answers hello, lobby and join from ROOMS, echoes places as moves, records every frame. */
-async function scripted(context, me = 'lin_yue') {
+/**
+ * A scripted server: answers hello, lobby and join from ROOMS, echoes places as moves, records every frame.
+ * `you(n)` says who the n-th hello (from 0) is; `handle(m, reply, ws)` may answer a frame first (true: handled).
+ */
+async function scripted(context, { you = () => ({ id: 'lin_yue', name: 'lin_yue', guest: false }), handle = () => false, closeAfterMs = 0 } = {}) {
   const sent = [];
+  let hellos = 0;
   await context.routeWebSocket(`ws://gomoku.test/ws`, (ws) => {
     // The page's current socket, for tests that push events unasked.
     sent.ws = ws;
+    // A real server answers a close after a round trip: meanwhile the page's socket is CLOSING.
+    if (closeAfterMs) ws.onClose((code, reason) => setTimeout(() => ws.close({ code, reason }), closeAfterMs));
     ws.onMessage((text) => {
       const m = JSON.parse(text);
       sent.push(m);
       const reply = (msg) => ws.send(JSON.stringify({ ...msg, rid: m.rid }));
-      if (m.t === 'hello') reply({ t: 'welcome', you: { id: me, name: me, guest: false }, token: 'tok', server_version: 'test' });
+      if (handle(m, reply, ws)) return;
+      if (m.t === 'hello') reply({ t: 'welcome', you: you(hellos++), token: 'tok', server_version: 'test' });
       else if (m.t === 'subscribe_lobby') {
         reply({ t: 'lobby', rooms: [
           { id: 'r9', rules: renju, time_control: fischer, rated: false, state: 'waiting', players: [{ name: 'guest-7kq2', colour: 'black' }], spectators: 0 },
@@ -96,17 +104,20 @@ async function page(t, viewport = { width: 1280, height: 860 }, opts = {}) {
     if (!chromium) return null;
     browser = await launch(chromium);
   }
-  const context = await browser.newContext({ viewport, colorScheme: opts.colorScheme || 'light', hasTouch: Boolean(opts.touch), isMobile: Boolean(opts.touch) });
+  const context = await browser.newContext({ viewport, colorScheme: opts.colorScheme || 'light', reducedMotion: opts.reducedMotion || 'no-preference', hasTouch: Boolean(opts.touch), isMobile: Boolean(opts.touch) });
   await serveClient(context, ORIGIN, opts.api || {});
-  const sent = await scripted(context);
+  if (opts.init) await context.addInitScript(opts.init);
+  const sent = await scripted(context, opts);
   const p = await context.newPage();
   const errors = [];
+  const consoleLines = [];
   p.on('pageerror', (e) => errors.push(e));
+  p.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
   t.after(async () => {
     await context.close();
     assert.deepEqual(errors.map(String), [], 'no uncaught page errors');
   });
-  return { p, sent, context };
+  return { p, sent, context, console: consoleLines };
 }
 
 const waitFor = async (fn, what, timeout = 5000) => {
@@ -214,7 +225,9 @@ test('a game record replays with arrow keys and keeps the move in a shareable UR
   await s.p.goto(`${ORIGIN}/#/game/3`);
   await s.p.waitForSelector('#record-result');
   assert.equal(await s.p.textContent('#record-result'), 'lin_yue wins with five in a row');
-  assert.equal(await s.p.textContent('#record-moves [data-ply="11"]'), '11.g8');
+  assert.equal(await s.p.textContent('#record-moves [data-ply="11"] .n'), '11.');
+  assert.equal(await s.p.textContent('#record-moves [data-ply="11"] .mv'), 'g8');
+  assert.equal(await s.p.textContent('#record-moves [data-ply="11"] .used'), '1.0s', 'each move with its time');
   assert.equal(await s.p.textContent('#ply-counter'), 'Move 11 of 11');
   await s.p.keyboard.press('ArrowLeft');
   await s.p.keyboard.press('ArrowLeft');
@@ -406,4 +419,405 @@ test('a room that closes after its game leads to the record, and so does its lin
   await s.p.waitForSelector('#room-gone');
   assert.match(await s.p.textContent('#room-gone p'), /has closed/);
   assert.equal(await s.p.getAttribute('#room-gone #gone-record', 'href'), '#/game/x7k2m9q4w8p3z6c5');
+});
+
+// ---- Issue #14 items 11, 12, 16, 20, 21 and issue #15's one dark palette ----
+
+ROOMS.r12 = snapshot('r12', { rules: { ...renju, forbidden_policy: 'claim' } });
+// Two guests showing the same name: only the ids tell them apart (we are the one holding white).
+ROOMS.r13 = snapshot('r13', {
+  rated: false, to_act: 'white', moves: ['h8'], forbidden: [], clocks: clocks('white'),
+  seats: { black: { id: 'g0a1', name: 'guest-x', guest: true, connected: true }, white: { id: 'lin_yue', name: 'guest-x', guest: true, connected: true } },
+});
+ROOMS.r14 = snapshot('r14', {
+  chat: [{ from: 'kenta', text: 'good luck', spectator: false }, { from: 'lin_yue', text: 'you too', spectator: false }],
+});
+
+/** The scripted server's answer to a place on a forbidden point, by the room's policy (docs/protocol.md). */
+function forbiddenPlay(m, reply) {
+  if (m.t !== 'place') return false;
+  const room = ROOMS[m.room];
+  const f = room.forbidden.find((x) => x.point === m.point);
+  if (!f) return false;
+  const policy = room.rules.forbidden_policy;
+  if (policy === 'reject') reply({ t: 'error', code: `forbidden_${f.kind}`, message: 'forbidden' });
+  else if (policy === 'claim') reply({ t: 'event', room: m.room, version: room.version + 1, event: { kind: 'move', colour: 'black', point: m.point, ply: m.ply, to_act: 'white', phase: 'place', clocks: clocks('white'), forbidden: [], claimable: f.kind } });
+  else reply({ t: 'event', room: m.room, version: room.version + 1, event: { kind: 'game_over', result: { winner: 'white', winner_name: 'kenta', reason: 'forbidden_move', forbidden: { point: m.point, kind: f.kind } }, clocks: clocks(null) } });
+  return true;
+}
+
+/** Sends the page an event of room `room` at `version`, as the server would unasked. */
+const push = (s, room, version, event) => s.sent.ws.send(JSON.stringify({ t: 'event', room, version, event }));
+
+/** Touches a point and keeps the finger down for `ms` before lifting it (a long press). */
+async function longPress(s, point, ms = 700) {
+  const cdp = await s.context.newCDPSession(s.p);
+  const at = await pointPosition(s.p, point);
+  const touch = [{ x: at.x, y: at.y, id: 1, radiusX: 2, radiusY: 2, force: 1 }];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: touch });
+  await s.p.waitForSelector('.board-tip:not(.confirm-hint):not([hidden])');
+  await new Promise((r) => setTimeout(r, Math.max(0, ms - 450)));
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+}
+
+test('a long press on a forbidden mark shows its kind and leaves no pending stone; the next tap asks before playing it', async (t) => {
+  const s = await page(t, { width: 390, height: 844 }, { touch: true, handle: forbiddenPlay });
+  if (!s) return;
+  await s.p.goto(`${ORIGIN}/#/room/r12`);
+  await s.p.waitForSelector('.board .forbidden[data-point="j8"]');
+  await longPress(s, 'j8');
+  assert.match(await s.p.textContent('.board-tip:not(.confirm-hint)'), /double three/);
+  // Let the lifted finger's click (if the browser sends one) arrive.
+  await s.p.waitForTimeout(300);
+  assert.equal(await s.p.locator('.board .pending').count(), 0, 'no pending stone on the forbidden point');
+  const dialogs = [];
+  s.p.on('dialog', (d) => {
+    dialogs.push(d.message());
+    d.dismiss();
+  });
+  const j8 = await pointPosition(s.p, 'j8');
+  await s.p.touchscreen.tap(j8.x, j8.y);
+  await waitFor(() => dialogs.length === 1, 'the warning before a forbidden point');
+  assert.match(dialogs[0], /j8 is forbidden for black \(double three\): if you play it, white may claim the win/);
+  await s.p.fill('input[name="chat"]', 'marker');
+  await s.p.press('input[name="chat"]', 'Enter');
+  await waitFor(() => s.sent.find((x) => x.t === 'chat' && x.text === 'marker'), 'the chat line after the tap');
+  assert.equal(s.sent.filter((m) => m.t === 'place').length, 0, 'the forbidden move was not sent');
+  assert.equal(await s.p.locator('.board .pending').count(), 0);
+});
+
+test('a tap waiting for its confirming tap says so next to the stone', async (t) => {
+  const s = await page(t, { width: 390, height: 844 }, { touch: true });
+  if (!s) return;
+  await s.p.goto(`${ORIGIN}/#/room/r1`);
+  await s.p.waitForSelector('.board .stone');
+  assert.equal(await s.p.isVisible('#confirm-hint'), false, 'no hint before a tap');
+  const k9 = await pointPosition(s.p, 'k9');
+  await s.p.touchscreen.tap(k9.x, k9.y);
+  await s.p.waitForSelector('.board .pending[data-point="k9"]');
+  await s.p.waitForSelector('#confirm-hint:not([hidden])');
+  assert.equal(await s.p.textContent('#confirm-hint'), 'Tap again to confirm');
+  const hint = await s.p.locator('#confirm-hint').boundingBox();
+  assert.ok(Math.abs(hint.x + hint.width / 2 - k9.x) < 2, 'the hint is over the pending stone');
+  await shot(s.p, 'scripted-confirm-hint-phone');
+  await s.p.touchscreen.tap(k9.x, k9.y);
+  await waitFor(() => s.sent.find((m) => m.t === 'place'), 'place after the confirming tap');
+  await s.p.waitForSelector('#confirm-hint', { state: 'hidden' });
+});
+
+for (const [room, policy, warning, after] of [
+  ['r1', 'reject', /the server will refuse it and you stay to move/, async (s) => {
+    await s.p.waitForSelector('.toast.error');
+    assert.equal(await s.p.textContent('.toast.error'), 'j8 was refused: it is forbidden for black (double three). It is still your move.');
+  }],
+  ['r12', 'claim', /if you play it, white may claim the win/, async (s) => {
+    await s.p.waitForSelector('#claimable-note');
+    assert.equal(await s.p.textContent('#claimable-note'), 'You played a forbidden point (double three at j8): white may now claim the win.');
+  }],
+  ['r7', 'lose', /playing it loses the game/, async (s) => {
+    await s.p.waitForSelector('#game-over');
+    assert.equal(await s.p.textContent('#result-sentence'), 'kenta wins: lin_yue played a forbidden move (double three at j8)');
+  }],
+]) {
+  test(`under the ${policy} policy black is warned before a marked forbidden point and told what happened after`, async (t) => {
+    const s = await page(t, undefined, { handle: forbiddenPlay });
+    if (!s) return;
+    await s.p.goto(`${ORIGIN}/#/room/${room}`);
+    await s.p.waitForSelector('.board .forbidden[data-point="j8"]');
+    const dialogs = [];
+    s.p.on('dialog', (d) => {
+      dialogs.push(d.message());
+      d.accept();
+    });
+    await clickPoint(s.p, 'j8');
+    await waitFor(() => s.sent.find((m) => m.t === 'place'), 'place after the warning');
+    assert.equal(dialogs.length, 1);
+    assert.match(dialogs[0], /^j8 is forbidden for black \(double three\)/);
+    assert.match(dialogs[0], warning);
+    await after(s);
+    await shot(s.p, `scripted-forbidden-${policy}`);
+  });
+}
+
+test('the room header and the lobby rows say the forbidden-move rule in words', async (t) => {
+  const s = await page(t);
+  if (!s) return;
+  await s.p.goto(`${ORIGIN}/#/`);
+  await s.p.waitForSelector('#waiting-rooms .room-row');
+  assert.match(await s.p.textContent('[data-room="r9"] .room-rules'), /^Renju · forbidden moves are refused/);
+  assert.match(await s.p.textContent('[data-room="r8"] .room-rules'), /^Renju · white may claim a forbidden move/);
+  assert.doesNotMatch(await s.p.textContent('#live-rooms [data-room="r7"] .room-rules'), /forbidden/, 'freestyle has no forbidden moves');
+  await s.p.goto(`${ORIGIN}/#/room/r7`);
+  await s.p.waitForSelector('#room-rules');
+  assert.match(await s.p.textContent('#room-rules'), /^Renju · a forbidden move loses/);
+});
+
+test('"1 player online", and a guest is not offered a rated game but told once why', async (t) => {
+  const s = await page(t, undefined, { you: () => ({ id: 'g1', name: 'guest-7kq2', guest: true }) });
+  if (!s) return;
+  await s.p.goto(`${ORIGIN}/#/`);
+  await s.p.waitForSelector('#waiting-rooms .room-row');
+  s.sent.ws.send(JSON.stringify({ t: 'lobby_online', online: 1 }));
+  await s.p.waitForFunction(() => document.querySelector('#online-count')?.textContent === '1 player online');
+  s.sent.ws.send(JSON.stringify({ t: 'lobby_online', online: 2 }));
+  await s.p.waitForFunction(() => document.querySelector('#online-count')?.textContent === '2 players online');
+  await s.p.click('#new-game');
+  await s.p.waitForSelector('#create-form');
+  assert.equal(await s.p.isDisabled('input[name="rated"][value="rated"]'), true);
+  assert.equal(await s.p.isChecked('input[name="rated"][value="casual"]'), true);
+  await s.p.click('text=Rated', { force: true });
+  assert.equal(await s.p.isChecked('input[name="rated"][value="casual"]'), true, 'a click on Rated changes nothing');
+  const form = await s.p.textContent('#create-form');
+  assert.equal(form.split('Rated games need an account').length - 1, 1, 'the sentence is there exactly once');
+  assert.equal(await s.p.isVisible('#rated-guest'), true);
+  await shot(s.p, 'scripted-create-guest');
+  await s.p.click('#create-submit');
+  const create = await waitFor(() => s.sent.find((m) => m.t === 'create_room'), 'create_room');
+  assert.equal(create.rated, false);
+});
+
+test('a declined offer says what was declined, in a toast that covers neither the rules line nor the record link nor Leave', async (t) => {
+  for (const viewport of [{ width: 1280, height: 860 }, { width: 390, height: 844 }, { width: 320, height: 640 }]) {
+    const s = await page(t, viewport);
+    if (!s) return;
+    await s.p.goto(`${ORIGIN}/#/room/r3`);
+    await s.p.waitForSelector('#game-over');
+    push(s, 'r3', 21, { kind: 'offered', offer: 'rematch', by: 'black' });
+    push(s, 'r3', 22, { kind: 'offer_answered', offer: 'rematch', by: 'white', accept: false });
+    await s.p.waitForSelector('.toast');
+    assert.equal(await s.p.textContent('.toast'), 'kenta declined your rematch offer.');
+    const toast = await s.p.locator('#toasts').boundingBox();
+    const header = await s.p.locator('.topbar').boundingBox();
+    assert.ok(toast.y + toast.height <= header.y + header.height + 0.5, `the toast stays over the header at ${viewport.width} px`);
+    for (const sel of ['#room-rules', '#game-over a.link', '#leave']) {
+      await s.p.locator(sel).evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      const box = await s.p.locator(sel).boundingBox();
+      const tb = await s.p.locator('#toasts').boundingBox();
+      const overlap = box.x < tb.x + tb.width && tb.x < box.x + box.width && box.y < tb.y + tb.height && tb.y < box.y + box.height;
+      assert.equal(overlap, false, `${sel} is not covered at ${viewport.width} px`);
+    }
+    await s.p.locator('#room-rules').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await shot(s.p, `scripted-toast-${viewport.width}`);
+  }
+});
+
+test('no takeback is offered before the player has moved', async (t) => {
+  const s = await page(t);
+  if (!s) return;
+  await s.p.goto(`${ORIGIN}/#/room/r13`);
+  await s.p.waitForSelector('#takeback');
+  assert.equal(await s.p.isDisabled('#takeback'), true, 'white has no stone yet');
+  await clickPoint(s.p, 'h9');
+  // The scripted server echoes a place as a black move; answer as the real one would, with white's stone.
+  await waitFor(() => s.sent.find((m) => m.t === 'place'), 'place');
+  push(s, 'r13', 22, { kind: 'move', colour: 'white', point: 'j9', ply: 2, to_act: 'black', phase: 'place', clocks: clocks('black'), forbidden: [] });
+  await s.p.waitForFunction(() => !document.querySelector('#takeback').disabled);
+});
+
+test('the own seat is found by the player id: two guests with one name are told apart', async (t) => {
+  const s = await page(t);
+  if (!s) return;
+  await s.p.goto(`${ORIGIN}/#/room/r13`);
+  await s.p.waitForSelector('.pcard.bottom[data-colour]');
+  assert.equal(await s.p.getAttribute('.pcard.bottom', 'data-colour'), 'white', 'our card is at the bottom');
+  assert.equal(await s.p.textContent('#prompt'), 'Your move');
+  assert.equal(await s.p.getAttribute('#room', 'data-role'), 'player');
+});
+
+test('an event redraws only what it changed: keyboard focus stays, and hovering never redraws the board', async (t) => {
+  const s = await page(t);
+  if (!s) return;
+  await s.p.goto(`${ORIGIN}/#/room/r1`);
+  await s.p.waitForSelector('.board .stone');
+  // Mark the nodes: a redraw would replace them.
+  await s.p.evaluate(() => {
+    document.querySelector('.board-wrap svg').dataset.mark = 'kept';
+    document.querySelector('.pcard.top .pname').dataset.mark = 'kept';
+  });
+  for (const point of ['a1', 'c3', 'k9', 'o15', 'k9']) {
+    const at = await pointPosition(s.p, point);
+    await s.p.mouse.move(at.x, at.y);
+  }
+  await s.p.waitForSelector('.board .ghost[data-point="k9"]');
+  assert.equal(await s.p.getAttribute('.board-wrap svg', 'data-mark'), 'kept', 'the board was not redrawn on hover');
+  await s.p.focus('#resign');
+  push(s, 'r1', 21, { kind: 'spectators', count: 5 });
+  push(s, 'r1', 22, { kind: 'chat', from: 'kenta', spectator: false, text: 'hi' });
+  await s.p.waitForSelector('#chat-log .msg');
+  assert.equal(await s.p.textContent('#spectators'), '5 watching');
+  assert.equal(await s.p.evaluate(() => document.activeElement?.id), 'resign', 'focus survives the events');
+  assert.equal(await s.p.getAttribute('.board-wrap svg', 'data-mark'), 'kept', 'chat and spectators leave the board alone');
+  assert.equal(await s.p.getAttribute('.pcard.top .pname', 'data-mark'), 'kept', 'and the player cards');
+  // A move changes the board, not the buttons. (The scripted echo of the place carries a version already seen.)
+  await clickPoint(s.p, 'k9');
+  await waitFor(() => s.sent.find((m) => m.t === 'place'), 'place');
+  push(s, 'r1', 23, { kind: 'move', colour: 'black', point: 'k9', ply: 9, to_act: 'white', phase: 'place', clocks: clocks('white'), forbidden: [] });
+  await s.p.waitForSelector('.board .stone[data-point="k9"]');
+  await s.p.focus('#resign');
+  push(s, 'r1', 24, { kind: 'move', colour: 'white', point: 'm13', ply: 10, to_act: 'black', phase: 'place', clocks: clocks('black'), forbidden: [] });
+  await s.p.waitForSelector('.board .stone[data-point="m13"]');
+  assert.equal(await s.p.evaluate(() => document.activeElement?.id), 'resign', 'focus survives a move');
+});
+
+test('the chat comes from every snapshot: history shown on arrival, a resync shows each line once', async (t) => {
+  const s = await page(t);
+  if (!s) return;
+  await s.p.goto(`${ORIGIN}/#/room/r14`);
+  await s.p.waitForSelector('#chat-log .msg');
+  const lines = () => s.p.$$eval('#chat-log .msg', (els) => els.map((e) => e.textContent));
+  assert.deepEqual(await lines(), ['kenta good luck', 'lin_yue you too']);
+  // A resync: the same snapshot again (the server sends one to a client that fell behind).
+  s.sent.ws.send(JSON.stringify({ t: 'room', room: { ...ROOMS.r14, version: 21, chat: [...ROOMS.r14.chat, { from: 'kenta', text: 'gg', spectator: false }] } }));
+  await s.p.waitForFunction(() => document.querySelectorAll('#chat-log .msg').length === 3);
+  assert.deepEqual(await lines(), ['kenta good luck', 'lin_yue you too', 'kenta gg']);
+  // Asking for the spectators' chat is answered with a snapshot that carries their lines too.
+  s.sent.length = 0;
+  await s.p.check('#show-spectator-chat input');
+  const ask = await waitFor(() => s.sent.find((m) => m.t === 'show_spectator_chat'), 'show_spectator_chat');
+  assert.equal(ask.show, true);
+  s.sent.ws.send(JSON.stringify({ t: 'room', rid: ask.rid, room: { ...ROOMS.r14, version: 21, chat: [...ROOMS.r14.chat, { from: 'guest-s1x9', text: 'nice fifth', spectator: true }, { from: 'kenta', text: 'gg', spectator: false }] } }));
+  await s.p.waitForSelector('#chat-log .msg.spec');
+  assert.deepEqual(await lines(), ['kenta good luck', 'lin_yue you too', 'kenta gg', 'guest-s1x9 nice fifth']);
+  assert.equal(s.sent.filter((m) => m.t === 'show_spectator_chat').length, 1, 'the snapshot answering the request does not ask again');
+});
+
+test('after signing out on the own profile it no longer offers "Sign out"', async (t) => {
+  const you = (n) => (n === 0 ? { id: 'u1', name: 'lin_yue', guest: false } : { id: 'g9', name: 'guest-q1w2', guest: true });
+  const profile = { name: 'lin_yue', ratings: [], games: [], next_before: null };
+  const api = {
+    '/api/players/lin_yue': (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(profile) }),
+    '/api/logout': (route) => route.fulfill({ status: 204, body: '' }),
+  };
+  const s = await page(t, undefined, { you, api });
+  if (!s) return;
+  await s.p.goto(`${ORIGIN}/#/player/lin_yue`);
+  await s.p.waitForSelector('#profile-signout');
+  await s.p.click('#profile-signout');
+  await s.p.waitForSelector('#user .who.guest');
+  assert.equal(await s.p.locator('#profile-signout').count(), 0);
+  assert.equal(await s.p.locator('button', { hasText: 'Sign out' }).count(), 0);
+});
+
+test('signing in logs no "WebSocket is already in CLOSING or CLOSED state"', async (t) => {
+  const you = (n) => (n === 0 ? { id: 'g9', name: 'guest-q1w2', guest: true } : { id: 'u1', name: 'lin_yue', guest: false });
+  const api = { '/api/login': (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ user: { name: 'lin_yue' } }) }) };
+  const s = await page(t, undefined, { you, api, closeAfterMs: 400 });
+  if (!s) return;
+  await s.p.goto(`${ORIGIN}/#/login`);
+  await s.p.waitForSelector('#user .who.guest');
+  await s.p.fill('#username', 'lin_yue');
+  await s.p.fill('#password', 'correct horse');
+  await s.p.click('#auth-submit');
+  await s.p.waitForSelector('#user a.who');
+  await s.p.waitForSelector('#waiting-rooms .room-row');
+  assert.equal(s.sent.filter((m) => m.t === 'hello').length, 2);
+  assert.deepEqual(s.console.filter((l) => /CLOSING or CLOSED/.test(l)), []);
+});
+
+test('a record shows the winning line, where the colours were swapped and each move\'s time', async (t) => {
+  // The shape GET /api/games/{id} answers (server/src/http/games.rs): stones in `moves`, actions with clocks.
+  // White's five on row 2; the swap after stone 3.
+  const points = ['h8', 'a2', 'j10', 'b2', 'l12', 'c2', 'n14', 'd2', 'o1', 'e2'];
+  const actions = [];
+  points.forEach((p, i) => {
+    actions.push({ seq: actions.length, action: { action: 'place', point: p }, used_ms: 1500 + i * 1000, remaining_ms: null, at: i });
+    if (i === 2) actions.push({ seq: actions.length, action: { action: 'decide_swap', swap: true }, used_ms: 9000, remaining_ms: null, at: i });
+  });
+  const record = {
+    id: 4, public_id: 'q4w8p3z6c5x7k2m9', room: null, rules: renju, time_control: fischer, rated: false,
+    black: { name: 'kenta', guest: false }, white: { name: 'lin_yue', guest: false }, started_at: 0, moves: points, actions, swapped: true,
+    result: { winner: 'white', winner_name: 'lin_yue', line: ['a2', 'b2', 'c2', 'd2', 'e2'], aborted: false, reason: 'five', ended_at: 9 },
+    ratings: null,
+  };
+  const api = { '/api/games/q4w8p3z6c5x7k2m9': (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(record) }) };
+  for (const [viewport, lang] of [[{ width: 1280, height: 860 }, 'en'], [{ width: 390, height: 844 }, 'zh'], [{ width: 360, height: 740 }, 'en'], [{ width: 320, height: 640 }, 'zh']]) {
+    const s = await page(t, viewport, { api, colorScheme: viewport.width === 390 ? 'dark' : 'light', init: lang === 'zh' ? () => localStorage.setItem('gomoku.lang', 'zh') : undefined });
+    if (!s) return;
+    await s.p.goto(`${ORIGIN}/#/game/q4w8p3z6c5x7k2m9`);
+    await s.p.waitForSelector('#record-result');
+    assert.equal(await s.p.locator('.board .winline').count(), 1, 'the winning line is drawn');
+    assert.equal(await s.p.locator('.board .stone.win').count(), 5);
+    // The marker sits right after stone 3.
+    assert.equal(await s.p.evaluate(() => document.querySelector('#swap-mark').previousElementSibling.dataset.ply), '3');
+    assert.equal(await s.p.textContent('#swap-mark'), lang === 'en' ? '⇄Colours swapped' : '⇄已交换');
+    assert.deepEqual(await s.p.$$eval('#record-moves .used', (els) => els.slice(0, 2).map((e) => e.textContent)), ['1.5s', '2.5s']);
+    assert.equal(await s.p.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'no sideways scroll');
+    await shot(s.p, `scripted-record-swap-${viewport.width}-${lang}`);
+  }
+});
+
+/** The computed colours of the page's main surfaces, for comparing two ways of getting one theme. */
+const palette = (p) => p.evaluate(() => {
+  const pick = (sel, props) => {
+    const el = document.querySelector(sel);
+    const cs = getComputedStyle(el);
+    return props.map((k) => `${sel} ${k}: ${cs.getPropertyValue(k)}`);
+  };
+  return [
+    ...pick('body', ['background-color', 'color']),
+    ...pick('.topbar', ['border-bottom-color']),
+    ...pick('.card', ['background-color', 'border-top-color', 'box-shadow']),
+    ...pick('.pcard.to-move', ['border-top-color', 'box-shadow']),
+    ...pick('.tier', ['color', 'background-color', 'border-top-color']),
+    ...pick('.logo-b', ['fill', 'stroke']),
+    ...pick('.board-wrap svg', ['background-image']),
+    ...pick('.board .grid line', ['stroke']),
+    ...pick('.badge.rated', ['color', 'background-color']),
+  ];
+});
+
+test('one dark palette: the system\'s dark and the chosen dark compute the same colours, and so do both lights', async (t) => {
+  const seen = {};
+  for (const [name, colorScheme, choice] of [['system-dark', 'dark', null], ['chosen-dark', 'light', 'dark'], ['system-light', 'light', null], ['chosen-light', 'dark', 'light']]) {
+    // Without transitions, so no colour is caught on its way.
+    const s = await page(t, undefined, { colorScheme, reducedMotion: 'reduce', init: choice ? new Function(`localStorage.setItem('gomoku.theme', '${choice}')`) : undefined });
+    if (!s) return;
+    await s.p.goto(`${ORIGIN}/#/room/r1`);
+    await s.p.waitForSelector('.board .stone');
+    await s.p.waitForSelector('.tier');
+    seen[name] = await palette(s.p);
+    await shot(s.p, `scripted-theme-${name}`);
+  }
+  assert.deepEqual(seen['chosen-dark'], seen['system-dark']);
+  assert.deepEqual(seen['chosen-light'], seen['system-light']);
+  assert.notDeepEqual(seen['system-dark'], seen['system-light'], 'the two themes differ');
+});
+
+/** WCAG contrast ratio of two computed rgb() colours. */
+function contrast(a, b) {
+  const lum = (c) => {
+    const [r, g, b2] = c.match(/[\d.]+/g).slice(0, 3).map(Number).map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b2;
+  };
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+test('the logo\'s black stone stands out from the header in dark mode as in light', async (t) => {
+  for (const colorScheme of ['dark', 'light']) {
+    const s = await page(t, undefined, { colorScheme });
+    if (!s) return;
+    await s.p.goto(`${ORIGIN}/#/`);
+    await s.p.waitForSelector('.logo-b');
+    const { stroke, bg } = await s.p.evaluate(() => ({ stroke: getComputedStyle(document.querySelector('.logo-b')).stroke, bg: getComputedStyle(document.body).backgroundColor }));
+    const ratio = contrast(stroke, bg);
+    assert.ok(ratio >= 3, `the rim's contrast against the page is ${ratio.toFixed(2)} in ${colorScheme}`);
+    mkdirSync(SHOTS_DIR, { recursive: true });
+    await s.p.locator('.topbar').screenshot({ path: `${SHOTS_DIR}/scripted-logo-${colorScheme}.png` });
+  }
+});
+
+test('in Chinese on a dark phone the forbidden-move rule and its feedback are in words too', async (t) => {
+  const s = await page(t, { width: 360, height: 740 }, { colorScheme: 'dark', handle: forbiddenPlay, init: () => localStorage.setItem('gomoku.lang', 'zh') });
+  if (!s) return;
+  await s.p.goto(`${ORIGIN}/#/room/r12`);
+  await s.p.waitForSelector('.board .forbidden[data-point="j8"]');
+  assert.match(await s.p.textContent('#room-rules'), /白方可指出禁手获胜/);
+  s.p.on('dialog', (d) => d.accept());
+  await clickPoint(s.p, 'j8');
+  await s.p.waitForSelector('#claimable-note');
+  assert.equal(await s.p.textContent('#claimable-note'), '你走出了禁手（j8 三三）：白方现在可以指出禁手获胜。');
+  await s.p.locator('#claimable-note').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await shot(s.p, 'scripted-forbidden-claim-360-zh-dark');
+  assert.equal(await s.p.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'no sideways scroll');
 });

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { en, zh, translate, interpolate, initialLanguage } from '../../web-client/js/i18n.js';
+import { en, zh, translate, interpolate, initialLanguage, plural } from '../../web-client/js/i18n.js';
 
 const placeholders = (s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
@@ -56,4 +56,13 @@ test('the language is the remembered one, else Chinese for Chinese browsers, els
   assert.equal(initialLanguage('zh', ['en-US']), 'zh');
   assert.equal(initialLanguage(null, ['zh-CN', 'en']), 'zh');
   assert.equal(initialLanguage('xx', ['de']), 'en');
+});
+
+// Issue #14 item 20: "1 players online".
+test('counts follow each language\'s plural rules', () => {
+  assert.equal(plural('en', 'lobby.online_now', 1), '1 player online');
+  assert.equal(plural('en', 'lobby.online_now', 0), '0 players online');
+  assert.equal(plural('en', 'lobby.online_now', 2), '2 players online');
+  assert.equal(plural('zh', 'lobby.online_now', 1), '1 位玩家在线');
+  assert.equal(plural('zh', 'lobby.online_now', 2), '2 位玩家在线');
 });

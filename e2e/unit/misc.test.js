@@ -274,3 +274,67 @@ test('a connection whose pings go unanswered is dropped and reconnects', (t) => 
   assert.equal(FakeSocket.all.length, 2, 'an unanswered ping drops the socket and a new one opens');
   conn.close();
 });
+
+// Issue #14 item 20: the record shows the swap and each move's time; the API has them in `actions`.
+test('a record from GET /api/games/{id} keeps each stone\'s time and where the colours were swapped', async () => {
+  const { normaliseRecord, actionDetails } = await import('../../web-client/js/pages/record.js');
+  const { formatUsed } = await import('../../web-client/js/movelist.js');
+  const actions = [
+    { seq: 0, action: { action: 'place', point: 'h8' }, used_ms: 1200, remaining_ms: null, at: 1 },
+    { seq: 1, action: { action: 'place', point: 'h9' }, used_ms: 3400, remaining_ms: null, at: 2 },
+    { seq: 2, action: { action: 'place', point: 'j10' }, used_ms: 59_999, remaining_ms: null, at: 3 },
+    { seq: 3, action: { action: 'decide_swap', swap: true }, used_ms: 8000, remaining_ms: null, at: 4 },
+    { seq: 4, action: { action: 'place', point: 'g9' }, used_ms: 65_000, remaining_ms: null, at: 5 },
+  ];
+  const rec = normaliseRecord({ id: 3, public_id: 'k3', rules: { size: 15, rule_set: 'renju' }, black: { name: 'bob', guest: false }, white: { name: 'ann', guest: false }, moves: ['h8', 'h9', 'j10', 'g9'], actions, swapped: true, result: null });
+  assert.deepEqual(rec.moves, ['h8', 'h9', 'j10', 'g9']);
+  assert.deepEqual(rec.times, [1200, 3400, 59_999, 65_000]);
+  assert.equal(rec.swapAfter, 3);
+  assert.equal(actionDetails(actions.map((a) => (a.seq === 3 ? { ...a, action: { action: 'decide_swap', swap: false } } : a))).swapAfter, null, 'kept colours: no marker');
+  assert.deepEqual([formatUsed(1200), formatUsed(59_999), formatUsed(60_000), formatUsed(65_000), formatUsed(undefined)], ['1.2s', '59.9s', '1:00', '1:05', '']);
+});
+
+/** A socket whose close completes later, as a browser's does; sending on it once closing is the console error. */
+class ClosingSocket extends FakeSocket {
+  constructor(url) {
+    super(url);
+    this.sentWhileClosing = [];
+  }
+  send(text) {
+    if (this.closing) this.sentWhileClosing.push(JSON.parse(text));
+    else super.send(text);
+  }
+  close() {
+    this.closing = true;
+  }
+  finishClose() {
+    this.onclose?.();
+  }
+}
+
+// Issue #14 item 20: "WebSocket is already in CLOSING or CLOSED state" on every sign-in.
+test('after a drop nothing is sent on the closing socket: requests wait for the next welcome', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  ClosingSocket.all = FakeSocket.all = [];
+  const conn = new Connection('ws://x/ws', { WebSocketImpl: ClosingSocket, storage: memoryStorage() });
+  conn.connect();
+  const s1 = FakeSocket.all[0];
+  s1.onopen();
+  welcome(s1, 'guest-a', 'tokA');
+  // Sent on the first socket: the drop loses its answer.
+  const first = conn.subscribeLobby().then(() => 'answered', (e) => e.code);
+  conn.drop();
+  // The page (the lobby after a sign-in) asks for things before the close completes.
+  const lobby = conn.subscribeLobby();
+  s1.finishClose();
+  assert.deepEqual(s1.sentWhileClosing, []);
+  assert.equal(await first, 'disconnected');
+  t.mock.timers.tick(backoff(0));
+  const s2 = FakeSocket.all[1];
+  s2.onopen();
+  welcome(s2, 'ann', 'tokB');
+  assert.deepEqual(s2.sent.map((m) => m.t), ['hello', 'subscribe_lobby'], 'the subscription goes once, on the new socket');
+  s2.serve({ t: 'lobby', rooms: [], rid: s2.sent[1].rid });
+  conn.close();
+  return lobby;
+});

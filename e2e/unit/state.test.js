@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { fromSnapshot, applyEvent, applyCatchUp, controls, visibleForbidden, clockFigures, seatOf } from '../../web-client/js/state.js';
+import { fromSnapshot, applyEvent, applyCatchUp, controls, visibleForbidden, clockFigures, seatOf, splitChat, canTakeBack, CHAT_KEPT } from '../../web-client/js/state.js';
 
 // Ids equal names here, so `me` reads as a name; the test of same-named guests gives them different ids.
 const seat = (name, id = name) => ({ id, name, guest: true, connected: true });
@@ -193,4 +193,67 @@ test('a room that closed for want of a second player says so and empties its sea
   assert.equal(r.closed, 'expired');
   assert.deepEqual(r.seats, { black: null, white: null });
   assert.equal(controls(r).seated, false);
+});
+
+// Issue #14 item 16: the room's chat comes with every snapshot (oldest first, omitted when empty).
+test("a snapshot's chat is the room's history: players' lines in the room, spectators' lines apart", () => {
+  const chat = [
+    { from: 'ann', text: 'good luck', spectator: false },
+    { from: 'guest-s1x9', text: 'nice fifth', spectator: true },
+    { from: 'bob', text: 'you too', spectator: false },
+  ];
+  const r = fromSnapshot(snapshot({ version: 9, chat }), 'ann', 0);
+  assert.deepEqual(r.chat, [{ from: 'ann', text: 'good luck', spectator: false }, { from: 'bob', text: 'you too', spectator: false }]);
+  assert.deepEqual(splitChat(chat).spectators, [{ from: 'guest-s1x9', text: 'nice fifth', spectator: true }]);
+});
+
+test('a snapshot without chat (the field is omitted when empty) has none, and a resync replaces the lines', () => {
+  assert.deepEqual(fromSnapshot(snapshot(), 'ann', 0).chat, []);
+  let r = fromSnapshot(snapshot({ version: 3, chat: [{ from: 'ann', text: 'hi', spectator: false }] }), 'ann', 0);
+  r = applyEvent(r, 4, { kind: 'chat', from: 'bob', spectator: false, text: 'hello' }, 0);
+  assert.equal(r.chat.length, 2);
+  // The resync's snapshot holds both lines; the page shows them once each.
+  const again = fromSnapshot(snapshot({ version: 4, chat: [{ from: 'ann', text: 'hi', spectator: false }, { from: 'bob', text: 'hello', spectator: false }] }), 'ann', 0);
+  assert.deepEqual(again.chat.map((m) => m.text), ['hi', 'hello']);
+});
+
+test('chat lines are kept up to their limit, the newest last', () => {
+  const lines = Array.from({ length: CHAT_KEPT + 1 }, (_, i) => ({ from: 'ann', text: String(i), spectator: false }));
+  const r = fromSnapshot(snapshot({ chat: lines }), 'ann', 0);
+  assert.equal(r.chat.length, CHAT_KEPT);
+  assert.equal(r.chat[0].text, '1');
+  assert.equal(r.chat[CHAT_KEPT - 1].text, String(CHAT_KEPT));
+  assert.equal(fromSnapshot(snapshot({ chat: lines.slice(1) }), 'ann', 0).chat.length, CHAT_KEPT, 'exactly the limit: all kept');
+});
+
+// Issue #14 item 20: no takeback offered before you have moved, nor one the server would refuse.
+const playing = (over) => fromSnapshot(snapshot({ state: 'playing', phase: 'place', seats: { black: seat('ann'), white: seat('bob') }, rules: { size: 15, rule_set: 'renju', forbidden_policy: 'claim', opening: 'none' }, ...over }), over.me || 'ann', 0);
+
+test('a player who has not moved yet is offered no takeback', () => {
+  const white = playing({ me: 'bob', moves: ['h8'], to_act: 'white' });
+  assert.equal(controls(white).takeback, false, 'white before its first stone');
+  const black = playing({ moves: [], to_act: 'black' });
+  assert.equal(controls(black).takeback, false, 'black before the first stone');
+  assert.equal(controls(playing({ moves: ['h8'], to_act: 'white' })).takeback, true, 'black after its first stone');
+});
+
+test('a takeback reaches the own last stone and one reply, no further', () => {
+  assert.equal(canTakeBack(playing({ moves: ['h8', 'h9'], to_act: 'black' }), 'black'), true, 'own stone then one reply');
+  assert.equal(canTakeBack(playing({ moves: ['h8', 'h9'], to_act: 'black' }), 'white'), true, 'own last stone');
+  assert.equal(canTakeBack(playing({ moves: ['h8', 'h9', 'h10'], to_act: 'white' }), 'white'), true);
+});
+
+test('a takeback never crosses the swap decision nor the chosen fifth', () => {
+  const swap = { size: 15, rule_set: 'renju', forbidden_policy: 'claim', opening: 'swap_after_three' };
+  // Three stones, white deciding: black may still take back its third.
+  assert.equal(canTakeBack(playing({ rules: swap, moves: ['h8', 'h9', 'j10'], phase: 'swap_decision', to_act: 'white' }), 'black'), true);
+  // Decided (kept): the third stone lies before the decision.
+  assert.equal(canTakeBack(playing({ rules: swap, moves: ['h8', 'h9', 'j10'], phase: 'place', to_act: 'white' }), 'black'), false);
+  assert.equal(canTakeBack(playing({ rules: swap, moves: ['h8', 'h9', 'j10', 'g9'], phase: 'place', to_act: 'black' }), 'white'), true, 'the fourth stone comes after it');
+  // Swapped: the player now holding white laid stones 1 and 3 as black; the new black laid stone 2.
+  assert.equal(canTakeBack(playing({ rules: swap, swapped: true, moves: ['h8', 'h9', 'j10'], phase: 'place', to_act: 'white' }), 'white'), false);
+  const fifth = { ...swap, opening: 'swap_after_three_fifth_two_options' };
+  assert.equal(canTakeBack(playing({ rules: fifth, moves: ['h8', 'h9', 'j10', 'g9'], phase: 'choose_fifth', to_act: 'white', fifth_options: ['k11', 'f7'] }), 'black'), false, 'the proposal is pending');
+  assert.equal(canTakeBack(playing({ rules: fifth, moves: ['h8', 'h9', 'j10', 'g9', 'k11'], phase: 'place', to_act: 'white' }), 'black'), false, 'the chosen fifth');
+  assert.equal(canTakeBack(playing({ rules: fifth, moves: ['h8', 'h9', 'j10', 'g9', 'k11', 'f7'], phase: 'place', to_act: 'black' }), 'white'), true, 'the sixth stone');
 });

@@ -1,6 +1,7 @@
 //! Messages from a client to the server.
 
 use rules::Point;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::frame::Tagged;
@@ -11,7 +12,7 @@ fn yes() -> bool {
 }
 
 /// A message from a client. Every one may carry a request id (`"rid"`) that the reply or the error echoes.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "t", rename_all = "snake_case")]
 pub enum ClientMessage {
     /// First message on a connection: the protocol version, and a token to resume an identity.
@@ -62,6 +63,7 @@ pub enum ClientMessage {
         /// Room id.
         room: String,
         /// The point.
+        #[schemars(with = "crate::schema::PointDef")]
         point: Point,
         /// The ply the stone is meant to be (1 for the first stone): a `place` for an older ply is acknowledged
         /// again when it was this player's same stone, and refused with `stale_ply` otherwise.
@@ -79,6 +81,7 @@ pub enum ClientMessage {
         /// Room id.
         room: String,
         /// The two points.
+        #[schemars(with = "[crate::schema::PointDef; 2]")]
         points: [Point; 2],
     },
     /// White chooses which proposed fifth move stays.
@@ -86,6 +89,7 @@ pub enum ClientMessage {
         /// Room id.
         room: String,
         /// One of the two proposed points.
+        #[schemars(with = "crate::schema::PointDef")]
         point: Point,
     },
     /// White claims black's forbidden move (claim policy).
@@ -142,7 +146,9 @@ pub enum ClientMessage {
         /// Up to [`crate::MAX_CHAT_CHARS`] characters (control, bidi and zero-width characters are removed).
         text: String,
     },
-    /// A player shows or hides the spectators' chat (hidden until shown; spectators always see it).
+    /// A player shows or hides the spectators' chat (hidden until shown; spectators always see it). Showing is
+    /// answered with the room's `room` snapshot, whose `chat` then holds the spectators' lines too; hiding with
+    /// `ack`.
     ShowSpectatorChat {
         /// Room id.
         room: String,

@@ -13,6 +13,7 @@
 mod client;
 pub mod code;
 mod frame;
+pub mod schema;
 mod server;
 mod types;
 
@@ -22,9 +23,9 @@ pub use frame::{
 };
 pub use server::{RoomEvent, ServerMessage, VersionedEvent};
 pub use types::{
-    Clocks, ColourChoice, ForbiddenPoint, GameResult, JoinRole, LobbyPlayer, LobbyRoom, OfferKind,
-    OfferState, RatingDelta, RoomPhase, RoomSnapshot, RoomState, RulesSpec, Seat, Seats, SideClock,
-    TimeControl, You,
+    ChatLine, Clocks, ColourChoice, ForbiddenPoint, GameResult, JoinRole, LobbyPlayer, LobbyRoom,
+    OfferKind, OfferState, RatingDelta, RoomPhase, RoomSnapshot, RoomState, RulesSpec, Seat, Seats,
+    SideClock, TimeControl, You,
 };
 
 /// The protocol version a client announces in `hello`.

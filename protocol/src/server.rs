@@ -1,6 +1,7 @@
 //! Messages from the server to a client.
 
 use rules::{Color, ForbiddenKind, Point};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::frame::{Frame, Tagged};
@@ -11,7 +12,7 @@ use crate::types::{
 /// A message from the server. Replies and errors carry the `"rid"` of the client message they answer.
 // Messages live only between building and encoding, so their size does not matter; plain fields keep matching easy.
 #[allow(clippy::large_enum_variant)]
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "t", rename_all = "snake_case")]
 pub enum ServerMessage {
     /// The answer to `hello`.
@@ -91,7 +92,8 @@ pub enum ServerMessage {
     /// The answer to `ping`.
     Pong {},
     /// A spectator said something: sent to the room's spectators and to the players who chose to see it. Not a
-    /// versioned event (not everyone in the room gets it), and not kept for reconnecting clients.
+    /// versioned event (not everyone in the room gets it, and `catch_up` does not bring it); the room's snapshots
+    /// carry the last lines in [`RoomSnapshot::chat`] for those who read it.
     SpectatorChat {
         /// Room id.
         room: String,
@@ -103,7 +105,7 @@ pub enum ServerMessage {
 }
 
 /// A room event with its version (inside `catch_up`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct VersionedEvent {
     /// The room's version after the event.
     pub version: u64,
@@ -112,12 +114,13 @@ pub struct VersionedEvent {
 }
 
 /// What happened in a room.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum RoomEvent {
     /// A player sat down in a waiting room.
     PlayerJoined {
         /// The seat's colour.
+        #[schemars(with = "crate::schema::ColorDef")]
         colour: Color,
         /// The player.
         player: Seat,
@@ -125,6 +128,7 @@ pub enum RoomEvent {
     /// A player left a waiting room.
     PlayerLeft {
         /// The seat's colour.
+        #[schemars(with = "crate::schema::ColorDef")]
         colour: Color,
         /// The player's name.
         name: String,
@@ -146,6 +150,7 @@ pub enum RoomEvent {
         forbidden: Vec<ForbiddenPoint>,
         /// Who acts first (black), so a client following events never has to know the rule.
         #[serde(default)]
+        #[schemars(with = "Option<crate::schema::ColorDef>")]
         to_act: Option<Color>,
         /// What they must do first.
         #[serde(default)]
@@ -158,15 +163,19 @@ pub enum RoomEvent {
     /// A stone was placed.
     Move {
         /// Its colour.
+        #[schemars(with = "crate::schema::ColorDef")]
         colour: Color,
         /// Where.
+        #[schemars(with = "crate::schema::PointDef")]
         point: Point,
         /// Stones on the board after it (the first stone is ply 1).
         ply: u32,
         /// Under the claim policy: the stone is forbidden for this reason and white may claim it now.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(with = "Option<crate::schema::ForbiddenKindDef>")]
         claimable: Option<ForbiddenKind>,
         /// Who acts next (`null` when the game is over).
+        #[schemars(with = "Option<crate::schema::ColorDef>")]
         to_act: Option<Color>,
         /// What they must do.
         phase: RoomPhase,
@@ -184,6 +193,7 @@ pub enum RoomEvent {
         /// Who holds white now.
         white: String,
         /// Who acts next.
+        #[schemars(with = "Option<crate::schema::ColorDef>")]
         to_act: Option<Color>,
         /// What they must do.
         phase: RoomPhase,
@@ -193,9 +203,11 @@ pub enum RoomEvent {
     /// Black proposed two fifth moves; white chooses.
     FifthProposed {
         /// The two points.
+        #[schemars(with = "[crate::schema::PointDef; 2]")]
         points: [Point; 2],
         /// Who acts next: white, to choose one of them.
         #[serde(default)]
+        #[schemars(with = "Option<crate::schema::ColorDef>")]
         to_act: Option<Color>,
         /// What they must do (`choose_fifth`).
         #[serde(default)]
@@ -208,8 +220,10 @@ pub enum RoomEvent {
         /// Stones on the board after the takeback.
         ply: u32,
         /// The stones in order after it.
+        #[schemars(with = "Vec<crate::schema::PointDef>")]
         moves: Vec<Point>,
         /// Who acts next.
+        #[schemars(with = "Option<crate::schema::ColorDef>")]
         to_act: Option<Color>,
         /// What they must do.
         phase: RoomPhase,
@@ -223,6 +237,7 @@ pub enum RoomEvent {
         /// What.
         offer: OfferKind,
         /// The offering player's colour.
+        #[schemars(with = "crate::schema::ColorDef")]
         by: Color,
     },
     /// The opponent answered an offer.
@@ -230,6 +245,7 @@ pub enum RoomEvent {
         /// What was offered.
         offer: OfferKind,
         /// The answering player's colour.
+        #[schemars(with = "crate::schema::ColorDef")]
         by: Color,
         /// Accepted?
         accept: bool,
@@ -237,6 +253,7 @@ pub enum RoomEvent {
     /// A seated player lost their connection; the seat is kept for `grace_ms`.
     PlayerDisconnected {
         /// The seat's colour.
+        #[schemars(with = "crate::schema::ColorDef")]
         colour: Color,
         /// The player's name.
         name: String,
@@ -247,6 +264,7 @@ pub enum RoomEvent {
     /// A disconnected player is back.
     PlayerReconnected {
         /// The seat's colour.
+        #[schemars(with = "crate::schema::ColorDef")]
         colour: Color,
         /// The player's name.
         name: String,

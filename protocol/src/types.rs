@@ -1,6 +1,7 @@
 //! Plain data carried inside messages: rules, time controls, clocks, seats, snapshots, lobby entries, results.
 
 use rules::{Color, ForbiddenKind, ForbiddenPolicy, Opening, Point, RuleSet};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 fn default_size() -> u8 {
@@ -12,18 +13,21 @@ fn is_default<T: Default + PartialEq>(v: &T) -> bool {
 }
 
 /// The rules a room plays, as described on the wire (checked by `rules::Rules::new` on the server).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct RulesSpec {
     /// Board side, 15 (default) or 19 (not for renju).
     #[serde(default = "default_size")]
     pub size: u8,
     /// `freestyle`, `standard` or `renju`.
+    #[schemars(with = "crate::schema::RuleSetDef")]
     pub rule_set: RuleSet,
     /// `lose`, `reject` (default) or `claim`; meaningful under renju only.
     #[serde(default)]
+    #[schemars(with = "crate::schema::ForbiddenPolicyDef")]
     pub forbidden_policy: ForbiddenPolicy,
     /// `none` (default), `swap_after_three` or `swap_after_three_fifth_two_options`.
     #[serde(default)]
+    #[schemars(with = "crate::schema::OpeningDef")]
     pub opening: Opening,
 }
 
@@ -51,7 +55,7 @@ impl From<rules::Rules> for RulesSpec {
 }
 
 /// A time control. Times are in milliseconds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum TimeControl {
     /// No clocks.
@@ -77,7 +81,7 @@ pub enum TimeControl {
 }
 
 /// Which colour the room's creator takes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ColourChoice {
     /// Black (the default).
@@ -90,7 +94,7 @@ pub enum ColourChoice {
 }
 
 /// How a connection joins a room.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum JoinRole {
     /// Take the free seat (or resume one's own seat).
@@ -101,7 +105,7 @@ pub enum JoinRole {
 }
 
 /// One side's clock.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct SideClock {
     /// Main time left; under byo-yomi once the main time is spent (`byo_yomi` true), the time left in the
     /// current period.
@@ -115,27 +119,30 @@ pub struct SideClock {
 }
 
 /// Both clocks as of the moment the message was sent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Clocks {
     /// Black's clock.
     pub black: SideClock,
     /// White's clock.
     pub white: SideClock,
     /// Whose clock runs, if any.
+    #[schemars(with = "Option<crate::schema::ColorDef>")]
     pub running: Option<Color>,
 }
 
 /// A forbidden point for black and why.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ForbiddenPoint {
     /// The point.
+    #[schemars(with = "crate::schema::PointDef")]
     pub point: Point,
     /// `double_three`, `double_four` or `overline`.
+    #[schemars(with = "crate::schema::ForbiddenKindDef")]
     pub kind: ForbiddenKind,
 }
 
 /// A seated player.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Seat {
     /// The player's unique id (as in [`You::id`]): a client finds its own seat by it, not by the name. Empty
     /// only from a server that predates it.
@@ -162,7 +169,7 @@ pub struct Seat {
 }
 
 /// The players by their current colour.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Seats {
     /// Whoever holds black now.
     pub black: Option<Seat>,
@@ -171,7 +178,7 @@ pub struct Seats {
 }
 
 /// Where a room stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RoomState {
     /// Waiting for a second player.
@@ -183,7 +190,7 @@ pub enum RoomState {
 }
 
 /// What the side to act must do now.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RoomPhase {
     /// No game is running (waiting, or over).
@@ -211,7 +218,7 @@ impl From<rules::Phase> for RoomPhase {
 }
 
 /// The kinds of offer that need the opponent's consent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum OfferKind {
     /// End the game drawn.
@@ -223,16 +230,17 @@ pub enum OfferKind {
 }
 
 /// A pending offer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct OfferState {
     /// What is offered.
     pub kind: OfferKind,
     /// The colour of the player who offered it (as seated now).
+    #[schemars(with = "crate::schema::ColorDef")]
     pub by: Color,
 }
 
 /// One player's rating change from a rated game.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RatingDelta {
     /// The player.
     pub name: String,
@@ -250,9 +258,10 @@ pub struct RatingDelta {
 }
 
 /// How a game ended.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct GameResult {
     /// The winning colour (as seated at the end); `null` for a draw or an aborted game.
+    #[schemars(with = "Option<crate::schema::ColorDef>")]
     pub winner: Option<Color>,
     /// The winner's name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -262,6 +271,7 @@ pub struct GameResult {
     pub reason: String,
     /// The winning line's points, for `five`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<Vec<crate::schema::PointDef>>")]
     pub line: Option<Vec<Point>>,
     /// The forbidden stone, for `forbidden_move` and `forbidden_claimed`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -277,7 +287,7 @@ pub struct GameResult {
 }
 
 /// The whole state of a room, sent on join, on resync and when a reconnect cannot be served with events.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RoomSnapshot {
     /// The room's id.
     pub id: String,
@@ -301,12 +311,15 @@ pub struct RoomSnapshot {
     /// The players by colour.
     pub seats: Seats,
     /// The receiver's colour when seated.
+    #[schemars(with = "Option<crate::schema::ColorDef>")]
     pub you: Option<Color>,
     /// What the side to act must do.
     pub phase: RoomPhase,
     /// Which colour must act.
+    #[schemars(with = "Option<crate::schema::ColorDef>")]
     pub to_act: Option<Color>,
     /// Stones in order (black first, alternating).
+    #[schemars(with = "Vec<crate::schema::PointDef>")]
     pub moves: Vec<Point>,
     /// Whether the players exchanged colours after move 3.
     pub swapped: bool,
@@ -317,6 +330,7 @@ pub struct RoomSnapshot {
     /// Under the claim policy: black's forbidden stone white may claim now.
     pub claimable: Option<ForbiddenPoint>,
     /// The two proposed fifth moves while white chooses.
+    #[schemars(with = "Option<[crate::schema::PointDef; 2]>")]
     pub fifth_options: Option<[Point; 2]>,
     /// Pending offers.
     pub offers: Vec<OfferState>,
@@ -324,10 +338,26 @@ pub struct RoomSnapshot {
     pub spectators: u32,
     /// The result, once over.
     pub result: Option<GameResult>,
+    /// The room's chat as the receiver may read it, oldest first: the players' chat for everyone, merged with the
+    /// spectators' chat (in the order the lines were said) for spectators and for players who show it. The room
+    /// keeps the last lines of each chat (the server's `CHAT_HISTORY_LINES` and `CHAT_HISTORY_BYTES`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chat: Vec<ChatLine>,
+}
+
+/// One line of a room's chat history (in a [`RoomSnapshot`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ChatLine {
+    /// Who said it (a display name).
+    pub from: String,
+    /// What, as cleaned by the server.
+    pub text: String,
+    /// Whether it is the spectators' chat (`false`: the players' chat).
+    pub spectator: bool,
 }
 
 /// One player in a lobby entry.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct LobbyPlayer {
     /// The player's unique id (as in [`You::id`]). Empty only from a server that predates it.
     #[serde(default)]
@@ -335,6 +365,7 @@ pub struct LobbyPlayer {
     /// Name.
     pub name: String,
     /// Colour.
+    #[schemars(with = "crate::schema::ColorDef")]
     pub colour: Color,
     /// Rating, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -345,7 +376,7 @@ pub struct LobbyPlayer {
 }
 
 /// A public room as listed in the lobby (and by `GET /api/rooms`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct LobbyRoom {
     /// The room's id.
     pub id: String,
@@ -364,7 +395,7 @@ pub struct LobbyRoom {
 }
 
 /// Who the server knows the client as.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct You {
     /// The client's unique id: `u` and the user id for accounts, `g` and a random id for guests. Seats and lobby
     /// players carry the same id; names are for display only (a guest name is reused once its holder expired).

@@ -299,6 +299,18 @@ fn snapshot() -> RoomSnapshot {
         }],
         spectators: 1,
         result: None,
+        chat: vec![
+            ChatLine {
+                from: "a".into(),
+                text: "gl hf".into(),
+                spectator: false,
+            },
+            ChatLine {
+                from: "guest-s1x9".into(),
+                text: "nice fifth".into(),
+                spectator: true,
+            },
+        ],
     }
 }
 

@@ -3,20 +3,32 @@
 //! ```text
 //! cargo run --release -p rules --example conformance -- forbidden FILE
 //! cargo run --release -p rules --example conformance -- wins FILE
+//! cargo run --release -p rules --example conformance -- othello FILE
+//! cargo run --release -p rules --example conformance -- draughts FILE
 //! ```
+//! The `othello` mode reads `tests/data/othello/positions.jsonl`'s format; before the file it checks the perft
+//! table from the start position through depth 10 in both conventions (a mismatch there counts as a failure).
+//! `draughts` checks every record of the `positions.jsonl` format and then, always, the upstream README's perft
+//! tables in full (each table cell counts as one check).
 //! Prints every mismatch and ends with `N passed, M failed`; exits with status 1 if any failed.
 
 #[path = "../tests/support/conformance.rs"]
 mod conformance;
+#[path = "../tests/support/draughts_conformance.rs"]
+mod draughts_conformance;
+#[path = "../tests/support/othello_conformance.rs"]
+mod othello_conformance;
 
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (kind, file) = match args.as_slice() {
+        [k, f] if k == "othello" => return othello_conformance::run_file(f),
+        [k, f] if k == "draughts" => return draughts_conformance::run_file(f),
         [k, f] if k == "forbidden" || k == "wins" => (k.as_str(), f.as_str()),
         _ => {
-            eprintln!("usage: conformance (forbidden|wins) FILE");
+            eprintln!("usage: conformance (forbidden|wins|othello|draughts) FILE");
             return ExitCode::from(2);
         }
     };

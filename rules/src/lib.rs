@@ -1,4 +1,6 @@
-//! Gomoku and Renju rules: the single source of truth for whether an action is legal and who has won.
+//! Gomoku and Renju rules: the single source of truth for whether an action is legal and who has won. Othello
+//! lives beside them in [`othello`] (its own squares, moves, passes and scoring; bitboard move generation), and
+//! international draughts in [`draughts`] (paths, majority captures, flying kings, the draw rules).
 //!
 //! The crate is pure and deterministic: no I/O, no clocks, no randomness. Descriptions that come from outside (a
 //! list of actions from the wire or the database) become a [`Game`] only through [`Game::from_actions`], and a
@@ -18,16 +20,17 @@
 mod action;
 mod board;
 mod color;
+pub mod draughts;
 pub mod fuzzing;
 mod game;
 mod illegal;
+pub mod othello;
 mod pattern;
 mod point;
 pub mod renju;
 mod ruleset;
 mod status;
 mod symmetry;
-mod variant;
 
 pub use action::{Action, Event};
 pub use board::{Board, Direction};
@@ -40,4 +43,3 @@ pub use renju::ForbiddenKind;
 pub use ruleset::{ForbiddenPolicy, Opening, RuleSet, Rules, RulesError};
 pub use status::{Line, Phase, Status, WinReason};
 pub use symmetry::{points_equivalent, Symmetry};
-pub use variant::TwoPlayerGame;

@@ -182,6 +182,13 @@ pub struct Config {
     /// Seconds a player of a game without a clock waits for the opponent to act before `claim_win` wins it.
     #[arg(long, env = "IDLE_CLAIM_SECS", default_value_t = 300)]
     pub idle_claim_secs: u64,
+    /// Lines a room keeps of each of its chats (the players' and the spectators'), for snapshots: a reload or a
+    /// late spectator reads them.
+    #[arg(long, env = "CHAT_HISTORY_LINES", default_value_t = 50)]
+    pub chat_history_lines: usize,
+    /// Bytes of chat (names and text) a room keeps of each of its chats; the oldest lines go first.
+    #[arg(long, env = "CHAT_HISTORY_BYTES", default_value_t = 8192)]
+    pub chat_history_bytes: usize,
 }
 
 /// The header trusted proxies name the client in.
@@ -331,6 +338,8 @@ impl fmt::Debug for Config {
             .field("spectator_chat_burst", &self.spectator_chat_burst)
             .field("spectator_chat_per_minute", &self.spectator_chat_per_minute)
             .field("idle_claim_secs", &self.idle_claim_secs)
+            .field("chat_history_lines", &self.chat_history_lines)
+            .field("chat_history_bytes", &self.chat_history_bytes)
             .finish()
     }
 }

@@ -6,6 +6,7 @@
 
 pub mod accounts;
 pub mod config;
+pub mod gomoku;
 pub mod http;
 pub mod identity;
 pub mod limits;

@@ -125,7 +125,10 @@ async fn spectators_chat_reaches_spectators_and_only_the_players_who_show_it() {
             show: true,
         })
         .await;
-    assert!(matches!(shown, ServerMessage::Ack { .. }), "{shown:?}");
+    assert!(
+        matches!(shown, ServerMessage::Room { .. }),
+        "showing is answered with a snapshot (the spectators' history): {shown:?}"
+    );
     s2.request(chat(&t.room, "not yet")).await;
 
     assert_eq!(queued(&mut t.black).await, [said(&s2.name, "not yet")]);

@@ -11,8 +11,8 @@ use common::*;
 use protocol::{ClientMessage, JoinRole, RoomEvent, RoomState, TimeControl};
 use rules::Color;
 use store::{
-    Finished, GameEnd, GameId, GameRecord, Guest, HistoryPoint, Millis, NewGame, PoolStanding,
-    SessionOwner, Store, StoreError, StoredAction, User, UserId, Write, Written,
+    Finish, Finished, GameEnd, GameId, GameRecord, Guest, HistoryPoint, Millis, NewGame,
+    PoolStanding, SessionOwner, Store, StoreError, StoredAction, User, UserId, Write, Written,
 };
 
 /// The real store, except that while told to it refuses every write that ends a game (as a full disk or a lost
@@ -71,10 +71,10 @@ impl Store for FlakyStore {
     async fn finish_game(
         &self,
         game: GameId,
-        end: &GameEnd,
+        finish: &Finish,
     ) -> Result<Option<Finished>, StoreError> {
         self.refuse()?;
-        self.inner.finish_game(game, end).await
+        self.inner.finish_game(game, finish).await
     }
     async fn game(&self, id: GameId) -> Result<Option<GameRecord>, StoreError> {
         self.inner.game(id).await

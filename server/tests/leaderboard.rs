@@ -96,7 +96,7 @@ async fn the_leaderboard_lists_established_players_of_the_pool_by_rating(db: Db)
     let app = app(db).await;
     let (regulars, others) = arrange(&app).await;
     let everyone: Vec<User> = regulars.iter().chain(&others).cloned().collect();
-    let want = expected(&app, &everyone, Pool::Renju).await;
+    let want = expected(&app, &everyone, server::gomoku::RENJU).await;
     // The arrangement must exercise every filter.
     assert_eq!(want.len(), 4, "the four regulars are established");
     let eve = &app.store.standings(others[0].id).await.unwrap()[0];
@@ -157,7 +157,7 @@ async fn each_pool_has_its_own_leaderboard(db: Db) {
         .iter()
         .map(|e| e["name"].as_str().unwrap())
         .collect();
-    let want: Vec<String> = expected(&app, &others, Pool::Freestyle)
+    let want: Vec<String> = expected(&app, &others, server::gomoku::FREESTYLE)
         .await
         .into_iter()
         .map(|s| s.name)

@@ -274,7 +274,9 @@ async fn a_game_decided_but_not_finished_before_a_crash_is_finished_at_start() {
         let game = store::NewGame {
             public_id: store::new_public_id(),
             room: "crashed1".into(),
+            kind: server::gomoku::KIND.into(),
             rules: rules::Rules::freestyle(),
+            pool: server::gomoku::FREESTYLE,
             time_control: r#"{"kind":"none"}"#.into(),
             public: true,
             rated: false,

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rules::{Action, Point, Rules};
-use store::{BatchWriter, GameEnd, NewGame, PlayerRef, StoredAction};
+use store::{BatchWriter, Finish, GameEnd, NewGame, PlayerRef, Rater, SeatsAtEnd, StoredAction};
 
 fn new_game(room: usize) -> NewGame {
     let guest = |name: String| PlayerRef {
@@ -24,7 +24,9 @@ fn new_game(room: usize) -> NewGame {
     NewGame {
         public_id: store::new_public_id(),
         room: format!("room{room}"),
+        kind: "gomoku".to_owned(),
         rules: Rules::freestyle(),
+        pool: ratings::Pool::new("gomoku", "freestyle"),
         time_control: r#"{"kind":"none"}"#.to_owned(),
         public: false,
         rated: false,
@@ -69,11 +71,15 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                     writer.append(id, action).await?;
                     stones.fetch_add(1, Ordering::Relaxed);
                 }
-                let result = GameEnd {
-                    winner: Some(rules::Color::Black),
-                    aborted: false,
-                    reason: "five".to_owned(),
-                    ended_at: 3,
+                let result = Finish {
+                    end: GameEnd {
+                        winner: Some(rules::Color::Black),
+                        aborted: false,
+                        reason: "five".to_owned(),
+                        ended_at: 3,
+                    },
+                    seats: SeatsAtEnd::AsStarted,
+                    rater: Rater(ratings::glicko2::rate_game),
                 };
                 writer.finish_game(id, result).await?;
                 finished.fetch_add(1, Ordering::Relaxed);

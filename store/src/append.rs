@@ -403,11 +403,15 @@ mod tests {
             write_append(1, 1),
             crate::Write::Finish(
                 3,
-                crate::GameEnd {
-                    winner: None,
-                    reason: "draw".to_owned(),
-                    aborted: false,
-                    ended_at: 1,
+                crate::Finish {
+                    end: crate::GameEnd {
+                        winner: None,
+                        reason: "draw".to_owned(),
+                        aborted: false,
+                        ended_at: 1,
+                    },
+                    seats: crate::SeatsAtEnd::AsStarted,
+                    rater: crate::Rater(ratings::glicko2::rate_game),
                 },
             ),
         ];

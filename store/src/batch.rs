@@ -16,7 +16,7 @@ use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::{JoinHandle, JoinSet};
 
-use crate::{Finished, GameEnd, GameId, NewGame, Store, StoreError, StoredAction, Write, Written};
+use crate::{Finish, Finished, GameId, NewGame, Store, StoreError, StoredAction, Write, Written};
 
 /// The most actions written in one transaction.
 pub(crate) const MAX_BATCH: usize = 512;
@@ -24,6 +24,9 @@ pub(crate) const MAX_BATCH: usize = 512;
 /// Requests waiting for the writer before [`BatchWriter::append`] itself waits (back-pressure on the rooms).
 const QUEUE: usize = 4 * MAX_BATCH;
 
+// Nearly every request is a write (most of them one move), a flush is rare: boxing the write to shrink the flush
+// would allocate once per move instead.
+#[allow(clippy::large_enum_variant)]
 enum Request {
     Write {
         write: Write,
@@ -110,9 +113,9 @@ impl BatchWriter {
     pub async fn finish_game(
         &self,
         game: GameId,
-        end: GameEnd,
+        finish: Finish,
     ) -> Result<Option<Finished>, StoreError> {
-        match self.write(Write::Finish(game, end)).await? {
+        match self.write(Write::Finish(game, finish)).await? {
             Written::Finished(finished) => Ok(finished),
             other => Err(unexpected(&other)),
         }
@@ -243,8 +246,8 @@ mod tests {
 
     use super::*;
     use crate::{
-        Finished, GameEnd, GameRecord, HistoryPoint, Millis, NewGame, PoolStanding, SessionOwner,
-        User, UserId,
+        Finish, Finished, GameEnd, GameRecord, HistoryPoint, Millis, NewGame, PoolStanding,
+        SessionOwner, User, UserId,
     };
 
     /// A store that records each `write_batch` call (`c` a creation, `f3` the end of game 3, `a3:7` seq 7 of
@@ -304,11 +307,7 @@ mod tests {
         async fn truncate_actions(&self, _: GameId, _: u32) -> Result<(), StoreError> {
             Err(unused())
         }
-        async fn finish_game(
-            &self,
-            _: GameId,
-            _: &GameEnd,
-        ) -> Result<Option<Finished>, StoreError> {
+        async fn finish_game(&self, _: GameId, _: &Finish) -> Result<Option<Finished>, StoreError> {
             Err(unused())
         }
         async fn game(&self, _: GameId) -> Result<Option<GameRecord>, StoreError> {
@@ -466,7 +465,9 @@ mod tests {
         NewGame {
             public_id: crate::new_public_id(),
             room: "r".to_owned(),
+            kind: "gomoku".to_owned(),
             rules: rules::Rules::freestyle(),
+            pool: ratings::Pool::new("gomoku", "freestyle"),
             time_control: "{}".to_owned(),
             public: false,
             rated: false,
@@ -476,12 +477,16 @@ mod tests {
         }
     }
 
-    fn end() -> GameEnd {
-        GameEnd {
-            winner: None,
-            aborted: true,
-            reason: "abandoned".to_owned(),
-            ended_at: 0,
+    fn end() -> Finish {
+        Finish {
+            end: GameEnd {
+                winner: None,
+                aborted: true,
+                reason: "abandoned".to_owned(),
+                ended_at: 0,
+            },
+            seats: crate::SeatsAtEnd::AsStarted,
+            rater: crate::Rater(ratings::glicko2::rate_game),
         }
     }
 

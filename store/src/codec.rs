@@ -72,17 +72,6 @@ pub(crate) fn stone_point(action: &Action) -> Option<String> {
     }
 }
 
-/// Whether these actions leave the players with exchanged colours: each accepted `decide_swap` with `swap: true`
-/// exchanges them once (the rules allow one per game; parity keeps this right whatever they allow later).
-pub(crate) fn swapped_by(actions: &[Action]) -> bool {
-    actions
-        .iter()
-        .filter(|a| matches!(a, Action::DecideSwap { swap: true }))
-        .count()
-        % 2
-        == 1
-}
-
 /// A colour as stored.
 pub(crate) fn color_text(color: Color) -> &'static str {
     color.as_str()
@@ -138,12 +127,5 @@ mod tests {
         ] {
             assert!(migration.contains("deviation <= 110"));
         }
-    }
-
-    #[test]
-    fn only_accepted_swaps_exchange_colours() {
-        let h8 = Action::place("h8".parse().unwrap());
-        assert!(!swapped_by(&[h8, Action::DecideSwap { swap: false }]));
-        assert!(swapped_by(&[h8, Action::DecideSwap { swap: true }]));
     }
 }

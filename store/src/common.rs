@@ -4,7 +4,9 @@
 //! are identical; what differs is how a write transaction begins (SQLite: `BEGIN IMMEDIATE` on the single writer
 //! connection) and how rating rows are locked (Postgres: `FOR UPDATE`). sqlx's concrete types differ per
 //! database, so this macro writes the [`crate::Store`] implementation for each: the caller provides
-//! `self.reader()`, `self.begin_write()`, the `LOCK_RATINGS` suffix and `BATCHES_IN_FLIGHT`.
+//! `self.reader()`, `self.begin_write()`, `heads` and `insert_actions` (the two statements whose form differs),
+//! the `LOCK_RATINGS` suffix and `BATCHES_IN_FLIGHT`. The game writes are planned by `write.rs`; here they are
+//! only executed (`SqlxStatements`).
 
 /// Implements [`crate::Store`] for `$store` over database `$db` with rows of type `$row`.
 macro_rules! store_impl {
@@ -12,19 +14,20 @@ macro_rules! store_impl {
         use std::collections::HashMap;
 
         use async_trait::async_trait;
-        use ratings::{glicko2, Pool, Rating, Tier};
+        use ratings::{Pool, Rating};
         use sqlx::Row;
 
-        use crate::{append, ending, statements};
+        use crate::{append, statements, write};
         use crate::codec::{self, corrupt};
+        use crate::write::{EndColumns, Ended, GameColumns, HistoryRow, NewRating, RatingUpdate};
         use crate::{
-            Finished, GameEnd, GameId, GameRecord, Guest, HistoryPoint, Millis, NewGame, PlayerRef, PoolStanding,
-            RatingChange, SessionOwner, Store, StoredAction, User, UserId, Write, Written,
+            Finish, Finished, GameEnd, GameId, GameRecord, Guest, HistoryPoint, Millis, NewGame, PlayerRef,
+            PoolStanding, RatingChange, SeatsAtEnd, SessionOwner, Store, StoredAction, User, UserId, Write, Written,
         };
 
-        const GAME_COLUMNS: &str = "id, room, board_size, rule_set, forbidden_policy, opening, time_control, \
-            public, rated, black_name, black_user_id, white_name, white_user_id, started_at, ended_at, winner, aborted, \
-            reason, swapped, public_id";
+        const GAME_COLUMNS: &str = "id, room, game, board_size, rule_set, forbidden_policy, opening, pool, \
+            time_control, public, rated, black_name, black_user_id, white_name, white_user_id, started_at, ended_at, \
+            winner, aborted, reason, swapped, public_id";
 
         /// A game row: the game, its end, and whether colours were swapped (known once it ended).
         struct GameRow {
@@ -59,7 +62,9 @@ macro_rules! store_impl {
                 game: NewGame {
                     public_id: row.try_get::<Option<String>, _>("public_id")?.unwrap_or_default(),
                     room: row.try_get("room")?,
+                    kind: row.try_get("game")?,
                     rules,
+                    pool: codec::pool_parse(row.try_get("pool")?)?,
                     time_control: row.try_get("time_control")?,
                     public: row.try_get("public")?,
                     rated: row.try_get("rated")?,
@@ -169,8 +174,9 @@ macro_rules! store_impl {
                         },
                     );
                 }
-                let (black_end, white_end) =
-                    ending::seats_at_end(row.game.black.user_id, row.game.white.user_id, row.swapped);
+                // `swapped` is what the caller said at the end ([`SeatsAtEnd`]).
+                let seats = if row.swapped { SeatsAtEnd::Exchanged } else { SeatsAtEnd::AsStarted };
+                let (black_end, white_end) = seats.arrange(row.game.black.user_id, row.game.white.user_id);
                 let rating_changes = match (
                     black_end.and_then(|u| by_user.remove(&u)),
                     white_end.and_then(|u| by_user.remove(&u)),
@@ -232,256 +238,172 @@ macro_rules! store_impl {
                 }
             }
 
-            /// The transaction of [`Self::write_batch_sqlx`]; also returns the heads it left.
+            /// The transaction of [`Self::write_batch_sqlx`], planned by `write.rs`; also returns the heads it
+            /// left.
             async fn write_batch_tx(
                 &self,
                 batch: &[Write],
             ) -> Result<(Vec<Written>, HashMap<GameId, append::Head>), StoreError> {
                 let (_gate, mut tx) = self.begin_write().await?;
-                let mut created = std::collections::VecDeque::new();
-                let mut appends = Vec::new();
-                for w in batch {
-                    match w {
-                        Write::Create(game) => created.push_back(Self::create_in(&mut tx, game).await?),
-                        Write::Append(game, action) => appends.push((*game, action.clone())),
-                        Write::Finish(..) => {}
-                    }
-                }
-                let heads = if appends.is_empty() {
-                    HashMap::new()
-                } else {
-                    self.append_in(&mut tx, &appends).await?
-                };
-                let mut answers = Vec::with_capacity(batch.len());
-                for w in batch {
-                    answers.push(match w {
-                        Write::Create(_) => Written::Created(created.pop_front().ok_or_else(|| {
-                            StoreError::Database("a created game went missing".to_owned())
-                        })?),
-                        Write::Append(..) => Written::Appended,
-                        Write::Finish(game, end) => Written::Finished(Self::finish_in(&mut tx, *game, end).await?),
-                    });
-                }
+                let done = write::write_batch(&mut SqlxStatements(&mut tx), self.head_cache(), batch).await?;
                 tx.commit().await?;
-                Ok((answers, heads))
+                Ok(done)
+            }
+        }
+
+        /// The game-write statements over one sqlx write transaction of this store.
+        struct SqlxStatements<'t>(&'t mut sqlx::Transaction<'static, $db>);
+
+        impl write::Statements for SqlxStatements<'_> {
+            async fn insert_game(&mut self, g: &GameColumns<'_>) -> Result<GameId, StoreError> {
+                Ok(sqlx::query_scalar(statements::INSERT_GAME)
+                    .bind(g.room)
+                    .bind(g.kind)
+                    .bind(g.board_size)
+                    .bind(&g.rule_set)
+                    .bind(&g.forbidden_policy)
+                    .bind(&g.opening)
+                    .bind(&g.pool)
+                    .bind(g.time_control)
+                    .bind(g.public)
+                    .bind(g.rated)
+                    .bind(g.black_name)
+                    .bind(g.black_user_id)
+                    .bind(g.white_name)
+                    .bind(g.white_user_id)
+                    .bind(g.started_at)
+                    .bind(g.public_id)
+                    .fetch_one(&mut **self.0)
+                    .await?)
             }
 
-            /// Inserts a game row inside a write transaction.
-            async fn create_in(tx: &mut sqlx::Transaction<'static, $db>, game: &NewGame) -> Result<GameId, StoreError> {
-                let (size, rule_set, policy, opening) = codec::rules_columns(&game.rules);
-                let id: GameId = sqlx::query_scalar(statements::INSERT_GAME)
-                .bind(&game.room)
-                .bind(size)
-                .bind(rule_set)
-                .bind(policy)
-                .bind(opening)
-                .bind(&game.time_control)
-                .bind(game.public)
-                .bind(game.rated)
-                .bind(&game.black.name)
-                .bind(game.black.user_id)
-                .bind(&game.white.name)
-                .bind(game.white.user_id)
-                .bind(game.started_at)
-                .bind(&game.public_id)
-                .fetch_one(&mut **tx)
-                .await?;
-                Ok(id)
+            async fn heads(&mut self, games: &[GameId]) -> Result<HashMap<GameId, append::Head>, StoreError> {
+                <$store>::heads(self.0, games).await
             }
 
-            /// Appends actions inside a write transaction (see [`Store::append_actions`]); returns the heads
-            /// the batch leaves its games.
-            async fn append_in(
-                &self,
-                tx: &mut sqlx::Transaction<'static, $db>,
-                batch: &[(GameId, StoredAction)],
-            ) -> Result<HashMap<GameId, append::Head>, StoreError> {
-                // A fixed number of statements per batch (see `append.rs`): one read of the heads the store
-                // does not remember, the checks in memory, one multi-row insert; a second read only for retries
-                // of committed actions.
-                let (mut heads, unknown) = match self.head_cache() {
-                    Some(cache) => cache.lookup(batch),
-                    None => {
-                        let mut games: Vec<GameId> = batch.iter().map(|(game, _)| *game).collect();
-                        games.sort_unstable();
-                        games.dedup();
-                        (HashMap::new(), games)
-                    }
-                };
-                if !unknown.is_empty() {
-                    heads.extend(Self::heads(tx, &unknown).await?);
-                }
-                let append::Plan { rows, retries } = append::plan(batch, &heads)?;
-                if !retries.is_empty() {
-                    let mut stored = HashMap::with_capacity(retries.len());
-                    for chunk in retries.chunks(append::MAX_KEYS) {
-                        // Row values against a VALUES list: a chain of ORs would hit SQLite's expression depth.
-                        let mut query = sqlx::QueryBuilder::<$db>::new(
-                            "SELECT game_id, seq, action FROM actions WHERE (game_id, seq) IN (",
+            async fn stored_actions(
+                &mut self,
+                retries: &[append::Retry],
+            ) -> Result<HashMap<(GameId, i64), String>, StoreError> {
+                let mut stored = HashMap::with_capacity(retries.len());
+                for chunk in retries.chunks(append::MAX_KEYS) {
+                    // Row values against a VALUES list: a chain of ORs would hit SQLite's expression depth.
+                    let mut query = sqlx::QueryBuilder::<$db>::new(
+                        "SELECT game_id, seq, action FROM actions WHERE (game_id, seq) IN (",
+                    );
+                    query.push_values(chunk, |mut values, retry| {
+                        values.push_bind(retry.game).push_bind(retry.seq);
+                    });
+                    query.push(")");
+                    for row in query.build().persistent(false).fetch_all(&mut **self.0).await? {
+                        stored.insert(
+                            (row.try_get::<GameId, _>("game_id")?, row.try_get::<i64, _>("seq")?),
+                            row.try_get::<String, _>("action")?,
                         );
-                        query.push_values(chunk, |mut values, retry| {
-                            values.push_bind(retry.game).push_bind(retry.seq);
-                        });
-                        query.push(")");
-                        for row in query.build().persistent(false).fetch_all(&mut **tx).await? {
-                            stored.insert(
-                                (row.try_get::<GameId, _>("game_id")?, row.try_get::<i64, _>("seq")?),
-                                row.try_get::<String, _>("action")?,
-                            );
-                        }
                     }
-                    append::check_retries(&retries, &stored)?;
                 }
-                append::advance(&mut heads, &rows);
-                Self::insert_actions(tx, rows).await?;
-                Ok(heads)
+                Ok(stored)
             }
 
-            /// Ends a game inside a write transaction (see [`Store::finish_game`]).
-            async fn finish_in(
-                tx: &mut sqlx::Transaction<'static, $db>,
-                game: GameId,
-                end: &GameEnd,
-            ) -> Result<Option<Finished>, StoreError> {
-                let winner = if end.aborted { None } else { end.winner.map(codec::color_text) };
-                // The conditional update is the exactly-once gate: of two racing endings only one sees
-                // `ended_at IS NULL` (Postgres re-checks it after waiting for the other's row lock; SQLite runs
-                // one writer at a time).
-                // One statement for the common game (casual, no swap opening): the update returns the row.
-                let sql = format!(
-                    "UPDATE games SET ended_at = $1, winner = $2, aborted = $3, reason = $4 \
-                     WHERE id = $5 AND ended_at IS NULL RETURNING {GAME_COLUMNS}"
-                );
-                let ended = sqlx::query(&sql)
+            async fn insert_actions(&mut self, rows: Vec<append::Row>) -> Result<(), StoreError> {
+                <$store>::insert_actions(self.0, rows).await
+            }
+
+            async fn end_game(&mut self, game: GameId, end: &EndColumns<'_>) -> Result<Option<Ended>, StoreError> {
+                let row = sqlx::query(statements::END_GAME)
                     .bind(end.ended_at)
-                    .bind(winner)
+                    .bind(end.winner)
                     .bind(end.aborted)
-                    .bind(&end.reason)
+                    .bind(end.reason)
+                    .bind(end.swapped)
                     .bind(game)
-                    .fetch_optional(&mut **tx)
+                    .fetch_optional(&mut **self.0)
                     .await?;
-                let Some(row) = ended else {
-                    let exists: Option<GameId> = sqlx::query_scalar(statements::GAME_EXISTS)
-                        .bind(game)
-                        .fetch_optional(&mut **tx)
-                        .await?;
-                    return match exists {
-                        Some(_) => Ok(None),
-                        None => Err(StoreError::NoSuchGame),
-                    };
-                };
-                let stored = game_row(&row)?;
-                // Only an opening with a swap can have exchanged the colours.
-                let swapped = if stored.game.rules.opening().swaps_after_three() {
-                    let swaps: Vec<String> = sqlx::query_scalar(statements::SWAP_ACTIONS)
-                    .bind(game)
-                    .fetch_all(&mut **tx)
-                    .await?;
-                    let swaps = swaps.iter().map(|t| codec::action_parse(t)).collect::<Result<Vec<_>, _>>()?;
-                    codec::swapped_by(&swaps)
-                } else {
-                    false
-                };
-                if swapped {
-                    sqlx::query(statements::MARK_SWAPPED)
-                        .bind(true)
-                        .bind(game)
-                        .execute(&mut **tx)
-                        .await?;
-                }
-                let (black, white) = ending::seats_at_end(stored.game.black.user_id, stored.game.white.user_id, swapped);
-                let rating_changes = match (black, white) {
-                    (Some(black), Some(white)) if stored.game.rated && !end.aborted && black != white => {
-                        let score_black = ending::score_black(end.winner);
-                        let pool = Pool::of(stored.game.rules.rule_set());
-                        Some(Self::rate(tx, game, pool, black, white, score_black, end.ended_at).await?)
-                    }
-                    _ => None,
-                };
-                Ok(Some(Finished { rating_changes }))
+                row.map(|row| {
+                    Ok(Ended {
+                        rated: row.try_get("rated")?,
+                        black_user_id: row.try_get("black_user_id")?,
+                        white_user_id: row.try_get("white_user_id")?,
+                        pool: row.try_get("pool")?,
+                    })
+                })
+                .transpose()
             }
 
-            /// Rates a finished game inside the transaction that ended it. `black`/`white` are the users seated
-            /// so at the end; `score_black` is 1, 0.5 or 0.
-            async fn rate(
-                tx: &mut sqlx::Transaction<'static, $db>,
-                game: GameId,
-                pool: Pool,
-                black: UserId,
-                white: UserId,
-                score_black: f64,
-                at: Millis,
-            ) -> Result<[RatingChange; 2], StoreError> {
-                let default = Rating::default();
-                // Make sure both rows exist so both can be locked; in ascending user order so two games of the
-                // same players lock in the same order and cannot deadlock.
-                let (low, high) = if black < white { (black, white) } else { (white, black) };
-                for user in [low, high] {
-                    sqlx::query(statements::ENSURE_RATING)
-                    .bind(user)
-                    .bind(pool.as_str())
-                    .bind(default.rating)
-                    .bind(default.deviation)
-                    .bind(default.volatility)
-                    .bind(Tier::of(&default).code())
-                    .bind(at)
-                    .execute(&mut **tx)
+            async fn game_exists(&mut self, game: GameId) -> Result<bool, StoreError> {
+                let found: Option<GameId> = sqlx::query_scalar(statements::GAME_EXISTS)
+                    .bind(game)
+                    .fetch_optional(&mut **self.0)
                     .await?;
-                }
+                Ok(found.is_some())
+            }
+
+            async fn ensure_rating(&mut self, r: &NewRating<'_>) -> Result<(), StoreError> {
+                sqlx::query(statements::ENSURE_RATING)
+                    .bind(r.user)
+                    .bind(r.pool)
+                    .bind(r.rating.rating)
+                    .bind(r.rating.deviation)
+                    .bind(r.rating.volatility)
+                    .bind(r.tier)
+                    .bind(r.at)
+                    .execute(&mut **self.0)
+                    .await?;
+                Ok(())
+            }
+
+            async fn ratings_of(&mut self, pool: &str, [low, high]: [UserId; 2]) -> Result<HashMap<UserId, Rating>, StoreError> {
                 let sql = format!("{}{LOCK_RATINGS}", statements::RATINGS_OF_TWO);
                 let rows = sqlx::query(&sql)
-                    .bind(pool.as_str())
+                    .bind(pool)
                     .bind(low)
                     .bind(high)
-                    .fetch_all(&mut **tx)
+                    .fetch_all(&mut **self.0)
                     .await?;
                 let mut current = HashMap::new();
                 for row in &rows {
-                    let user: UserId = row.try_get("user_id")?;
                     current.insert(
-                        user,
+                        row.try_get::<UserId, _>("user_id")?,
                         Rating::new(row.try_get("rating")?, row.try_get("deviation")?, row.try_get("volatility")?),
                     );
                 }
-                let black_before = current.get(&black).copied().unwrap_or(default);
-                let white_before = current.get(&white).copied().unwrap_or(default);
-                let (black_after, white_after) = glicko2::rate_game(black_before, white_before, score_black);
-                let changes = [
-                    RatingChange { user_id: black, pool, before: black_before, after: black_after },
-                    RatingChange { user_id: white, pool, before: white_before, after: white_after },
-                ];
-                for (change, score) in changes.iter().zip([score_black, 1.0 - score_black]) {
-                    let (win, loss, draw) = ending::tally(score);
-                    let tier = Tier::of(&change.after).code();
-                    sqlx::query(statements::UPDATE_RATING)
-                    .bind(change.after.rating)
-                    .bind(change.after.deviation)
-                    .bind(change.after.volatility)
+                Ok(current)
+            }
+
+            async fn update_rating(&mut self, u: &RatingUpdate<'_>) -> Result<(), StoreError> {
+                let (win, loss, draw) = u.tally;
+                sqlx::query(statements::UPDATE_RATING)
+                    .bind(u.after.rating)
+                    .bind(u.after.deviation)
+                    .bind(u.after.volatility)
                     .bind(win)
                     .bind(loss)
                     .bind(draw)
-                    .bind(tier)
-                    .bind(at)
-                    .bind(change.user_id)
-                    .bind(pool.as_str())
-                    .execute(&mut **tx)
+                    .bind(u.tier)
+                    .bind(u.at)
+                    .bind(u.user)
+                    .bind(u.pool)
+                    .execute(&mut **self.0)
                     .await?;
-                    sqlx::query(statements::INSERT_RATING_CHANGE)
-                    .bind(game)
-                    .bind(change.user_id)
-                    .bind(pool.as_str())
-                    .bind(change.before.rating)
-                    .bind(change.before.deviation)
-                    .bind(change.before.volatility)
-                    .bind(change.after.rating)
-                    .bind(change.after.deviation)
-                    .bind(change.after.volatility)
-                    .bind(tier)
-                    .bind(at)
-                    .execute(&mut **tx)
+                Ok(())
+            }
+
+            async fn insert_rating_change(&mut self, h: &HistoryRow<'_>) -> Result<(), StoreError> {
+                sqlx::query(statements::INSERT_RATING_CHANGE)
+                    .bind(h.game)
+                    .bind(h.user)
+                    .bind(h.pool)
+                    .bind(h.before.rating)
+                    .bind(h.before.deviation)
+                    .bind(h.before.volatility)
+                    .bind(h.after.rating)
+                    .bind(h.after.deviation)
+                    .bind(h.after.volatility)
+                    .bind(h.tier)
+                    .bind(h.at)
+                    .execute(&mut **self.0)
                     .await?;
-                }
-                Ok(changes)
+                Ok(())
             }
         }
 
@@ -560,8 +482,8 @@ macro_rules! store_impl {
                 Ok(())
             }
 
-            async fn finish_game(&self, game: GameId, end: &GameEnd) -> Result<Option<Finished>, StoreError> {
-                match self.write_batch_routed(&[Write::Finish(game, end.clone())]).await?.pop() {
+            async fn finish_game(&self, game: GameId, finish: &Finish) -> Result<Option<Finished>, StoreError> {
+                match self.write_batch_routed(&[Write::Finish(game, finish.clone())]).await?.pop() {
                     Some(Written::Finished(finished)) => Ok(finished),
                     _ => Err(StoreError::Database("a finished game went missing".to_owned())),
                 }
@@ -822,7 +744,7 @@ macro_rules! store_impl {
                 );
                 let rows = sqlx::query(&sql).bind(user).fetch_all(self.reader()).await?;
                 let mut standings = rows.iter().map(standing_row).collect::<Result<Vec<_>, _>>()?;
-                standings.sort_by_key(|s| s.pool);
+                standings.sort_by(|a, b| a.pool.cmp(&b.pool));
                 Ok(standings)
             }
 
@@ -841,7 +763,7 @@ macro_rules! store_impl {
                      ORDER BY r.rating DESC, r.user_id LIMIT $3 OFFSET $4"
                 );
                 let rows = sqlx::query(&sql)
-                    .bind(pool.as_str())
+                    .bind(pool.name().as_ref())
                     .bind(i64::from(min_games))
                     .bind(i64::from(limit))
                     .bind(i64::from(offset))

@@ -9,12 +9,12 @@ mod append;
 mod batch;
 mod codec;
 mod common;
-mod ending;
 mod postgres;
 mod skeleton;
 mod sqlite;
 mod sqlite_writer;
 mod statements;
+mod write;
 
 use std::sync::Arc;
 
@@ -50,8 +50,13 @@ pub struct NewGame {
     pub public_id: String,
     /// The room's public id.
     pub room: String,
+    /// Which game it is (`gomoku`), stored as given.
+    pub kind: String,
     /// The rules.
     pub rules: Rules,
+    /// The rating pool the game is rated in, when it is rated: the caller's choice, stored with the game (the
+    /// store knows no rules to derive it from).
+    pub pool: ratings::Pool,
     /// The time control, as JSON the store keeps as it is.
     pub time_control: String,
     /// Whether the room is listed in the lobby (a private room is reached only by its id).
@@ -94,6 +99,53 @@ pub struct GameEnd {
     pub ended_at: Millis,
 }
 
+/// Who holds which colour at the end of a game, as the caller's game says (an opening may exchange the seats
+/// the game started with; the store knows no rules to tell).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SeatsAtEnd {
+    /// The player who started black holds black.
+    #[default]
+    AsStarted,
+    /// The players exchanged colours: the player who started black holds white.
+    Exchanged,
+}
+
+impl SeatsAtEnd {
+    /// The (black, white) pair at the end, given the pair at the start.
+    pub fn arrange<T>(self, black_at_start: T, white_at_start: T) -> (T, T) {
+        match self {
+            SeatsAtEnd::AsStarted => (black_at_start, white_at_start),
+            SeatsAtEnd::Exchanged => (white_at_start, black_at_start),
+        }
+    }
+}
+
+/// The rating step of a rated game, supplied by the caller (the server gives [`ratings::glicko2::rate_game`]):
+/// from black's and white's ratings before the game (as seated at the end) and black's score (1, 0.5 or 0), both
+/// ratings after it. The store reads the two ratings, runs this and writes the results, in one transaction.
+#[derive(Clone, Copy)]
+pub struct Rater(
+    pub fn(ratings::Rating, ratings::Rating, f64) -> (ratings::Rating, ratings::Rating),
+);
+
+impl std::fmt::Debug for Rater {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Rater(..)")
+    }
+}
+
+/// The write that ends a game ([`Store::finish_game`], [`Write::Finish`]): how it ended, who held which colour
+/// then, and how to rate it.
+#[derive(Clone, Debug)]
+pub struct Finish {
+    /// How it ended.
+    pub end: GameEnd,
+    /// Who holds which colour at the end.
+    pub seats: SeatsAtEnd,
+    /// The rating step, used when the game is rated.
+    pub rater: Rater,
+}
+
 /// One player's rating change from one game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RatingChange {
@@ -123,7 +175,7 @@ pub enum Write {
     /// One action of [`Store::append_actions`].
     Append(GameId, StoredAction),
     /// [`Store::finish_game`].
-    Finish(GameId, GameEnd),
+    Finish(GameId, Finish),
 }
 
 /// What one [`Write`] did, in the same position of [`Store::write_batch`]'s answer.
@@ -311,15 +363,15 @@ pub trait Store: Send + Sync + 'static {
     async fn write_batch(&self, batch: &[Write]) -> Result<Vec<Written>, StoreError>;
     /// Removes the actions with `seq >= keep` (a takeback).
     async fn truncate_actions(&self, game: GameId, keep: u32) -> Result<(), StoreError>;
-    /// Ends a game and, when it is rated and not aborted, updates both players' ratings in the same transaction.
-    /// Returns `None` when the game had already ended (so a game is rated exactly once, whatever races).
-    /// `end.winner` is a colour as seated at the end: the store works out who that is from the seats at the start
-    /// and the game's stored `decide_swap` actions (see `docs/storage.md`). A game is rated only when it is
+    /// Ends a game and, when it is rated and not aborted, updates both players' ratings in the same transaction
+    /// with `finish.rater`, in the pool given at creation. Returns `None` when the game had already ended (so a
+    /// game is rated exactly once, whatever races). `finish.end.winner` is a colour as seated at the end, and
+    /// `finish.seats` says who held which colour then (see `docs/storage.md`). A game is rated only when it is
     /// `rated`, not aborted, and both seats are two different registered users.
     async fn finish_game(
         &self,
         game: GameId,
-        end: &GameEnd,
+        finish: &Finish,
     ) -> Result<Option<Finished>, StoreError>;
     /// A game with its actions, finished or not.
     async fn game(&self, id: GameId) -> Result<Option<GameRecord>, StoreError>;

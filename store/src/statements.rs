@@ -1,24 +1,24 @@
-//! The texts of the game-writing statements that both write paths run: the sqlx stores (`common.rs`, SQLite in
-//! memory and Postgres) and SQLite's writer thread (`sqlite_writer.rs`, rusqlite). Parameters are `$1`-style,
+//! The texts of the game-writing statements that both executors of `write.rs` run: the sqlx stores (`common.rs`,
+//! SQLite in memory and Postgres) and SQLite's writer thread (`sqlite_writer.rs`, rusqlite). Parameters are `$1`-style,
 //! which both databases accept and SQLite numbers in order of first appearance, so binding by position works
 //! in every driver.
 
-/// Inserts a game (14 parameters: room, the four rules columns, time control, public, rated, black name and
-/// user, white name and user, started at, public id) and returns its id.
+/// Inserts a game (16 parameters, in the order of `write::GameColumns`: room, game, the four rules columns,
+/// pool, time control, public, rated, black name and user, white name and user, started at, public id) and
+/// returns its id.
 pub(crate) const INSERT_GAME: &str =
-    "INSERT INTO games (room, board_size, rule_set, forbidden_policy, opening, time_control, public, \
-     rated, black_name, black_user_id, white_name, white_user_id, started_at, public_id) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id";
+    "INSERT INTO games (room, game, board_size, rule_set, forbidden_policy, opening, pool, time_control, \
+     public, rated, black_name, black_user_id, white_name, white_user_id, started_at, public_id) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id";
+
+/// Ends a game that has not ended (`$1`–`$5` as `write::EndColumns`, `$6` the game) and returns what rating it
+/// needs; no row when the game had already ended (or does not exist).
+pub(crate) const END_GAME: &str =
+    "UPDATE games SET ended_at = $1, winner = $2, aborted = $3, reason = $4, swapped = $5 \
+     WHERE id = $6 AND ended_at IS NULL RETURNING rated, black_user_id, white_user_id, pool";
 
 /// The game's id if it exists.
 pub(crate) const GAME_EXISTS: &str = "SELECT id FROM games WHERE id = $1";
-
-/// A game's `decide_swap` actions, in order.
-pub(crate) const SWAP_ACTIONS: &str =
-    "SELECT action FROM actions WHERE game_id = $1 AND action LIKE '%decide_swap%' ORDER BY seq";
-
-/// Records that a game's colours were swapped (`$1` true, `$2` the game).
-pub(crate) const MARK_SWAPPED: &str = "UPDATE games SET swapped = $1 WHERE id = $2";
 
 /// Creates a player's rating row in a pool at the given rating if there is none.
 pub(crate) const ENSURE_RATING: &str =

@@ -9,9 +9,24 @@ use std::sync::Arc;
 use ratings::{Pool, Rating, Tier};
 use rules::{Action, Color, ForbiddenPolicy, Opening, Point, Rules};
 use store::{
-    BatchWriter, GameEnd, GameId, Guest, NewGame, PlayerRef, SessionOwner, Store, StoreError,
-    StoredAction, User, Write, Written,
+    BatchWriter, Finish, GameEnd, GameId, Guest, NewGame, PlayerRef, Rater, SeatsAtEnd,
+    SessionOwner, Store, StoreError, StoredAction, User, Write, Written,
 };
+
+/// The pools the server rates Gomoku in (the store is told a game's pool; it derives none).
+const FREESTYLE: Pool = Pool::new("gomoku", "freestyle");
+const STANDARD: Pool = Pool::new("gomoku", "standard");
+const RENJU: Pool = Pool::new("gomoku", "renju");
+const POOLS: [Pool; 3] = [FREESTYLE, STANDARD, RENJU];
+
+/// The pool of a game under these rules, as the server chooses it.
+fn pool_of(rules: &Rules) -> Pool {
+    match rules.rule_set() {
+        rules::RuleSet::Freestyle => FREESTYLE,
+        rules::RuleSet::Standard => STANDARD,
+        rules::RuleSet::Renju => RENJU,
+    }
+}
 
 mod support {
     use std::sync::atomic::{AtomicU32, Ordering};
@@ -203,6 +218,8 @@ fn new_game(rules: Rules, rated: bool, black: PlayerRef, white: PlayerRef) -> Ne
     NewGame {
         public_id: store::new_public_id(),
         room: "r-test".to_owned(),
+        kind: "gomoku".to_owned(),
+        pool: pool_of(&rules),
         rules,
         time_control: r#"{"kind":"fischer","base_ms":300000,"increment_ms":2000}"#.to_owned(),
         public: !rated,
@@ -221,8 +238,8 @@ fn again(game: &NewGame) -> NewGame {
     }
 }
 
-fn end(winner: Option<Color>, at: i64) -> GameEnd {
-    GameEnd {
+fn end(winner: Option<Color>, at: i64) -> Finish {
+    finish(GameEnd {
         winner,
         aborted: false,
         reason: if winner.is_some() {
@@ -232,6 +249,23 @@ fn end(winner: Option<Color>, at: i64) -> GameEnd {
         }
         .to_owned(),
         ended_at: at,
+    })
+}
+
+/// An ending with the seats as they started, rated with Glicko-2 as the server rates.
+fn finish(end: GameEnd) -> Finish {
+    Finish {
+        end,
+        seats: SeatsAtEnd::AsStarted,
+        rater: Rater(ratings::glicko2::rate_game),
+    }
+}
+
+/// The same ending after the players exchanged colours (the caller's game says so; here, an accepted swap).
+fn exchanged(finish: Finish) -> Finish {
+    Finish {
+        seats: SeatsAtEnd::Exchanged,
+        ..finish
     }
 }
 
@@ -467,12 +501,12 @@ async fn a_game_finishes_exactly_once(store: Arc<dyn Store>) {
         ))
         .await
         .unwrap();
-    let first = GameEnd {
+    let first = finish(GameEnd {
         winner: Some(Color::White),
         aborted: false,
         reason: "resign".to_owned(),
         ended_at: 9_000,
-    };
+    });
     assert_eq!(
         store
             .finish_game(id, &first)
@@ -488,7 +522,7 @@ async fn a_game_finishes_exactly_once(store: Arc<dyn Store>) {
             .unwrap(),
         None
     );
-    assert_eq!(store.game(id).await.unwrap().unwrap().end, Some(first));
+    assert_eq!(store.game(id).await.unwrap().unwrap().end, Some(first.end));
     assert_eq!(
         store.finish_game(id + 99, &end(None, 1)).await,
         Err(StoreError::NoSuchGame)
@@ -508,13 +542,13 @@ async fn a_rated_game_updates_both_players_and_their_history(store: Arc<dyn Stor
     let (expect_ann, expect_bob) =
         ratings::glicko2::rate_game(Rating::default(), Rating::default(), 1.0);
     assert_eq!(
-        (black.user_id, black.pool, black.before),
-        (ann.id, Pool::Standard, Rating::default())
+        (black.user_id, black.pool.clone(), black.before),
+        (ann.id, STANDARD, Rating::default())
     );
     assert_eq!((black.after, white.after), (expect_ann, expect_bob));
     assert_eq!(white.user_id, bob.id);
 
-    let ann_standing = standing(&store, &ann, Pool::Standard).await.unwrap();
+    let ann_standing = standing(&store, &ann, STANDARD).await.unwrap();
     assert_eq!(
         (
             ann_standing.games,
@@ -526,13 +560,13 @@ async fn a_rated_game_updates_both_players_and_their_history(store: Arc<dyn Stor
     );
     assert_eq!(ann_standing.rating, expect_ann);
     assert_eq!(ann_standing.name, "ann");
-    let bob_standing = standing(&store, &bob, Pool::Standard).await.unwrap();
+    let bob_standing = standing(&store, &bob, STANDARD).await.unwrap();
     assert_eq!(
         (bob_standing.games, bob_standing.wins, bob_standing.losses),
         (1, 0, 1)
     );
     assert!(
-        standing(&store, &ann, Pool::Renju).await.is_none(),
+        standing(&store, &ann, RENJU).await.is_none(),
         "an unplayed pool is absent"
     );
 
@@ -541,8 +575,8 @@ async fn a_rated_game_updates_both_players_and_their_history(store: Arc<dyn Stor
     let history = store.rating_history(ann.id).await.unwrap();
     assert_eq!(history.len(), 1);
     assert_eq!(
-        (history[0].game_id, history[0].pool, history[0].at),
-        (id, Pool::Standard, 7_000)
+        (history[0].game_id, history[0].pool.clone(), history[0].at),
+        (id, STANDARD, 7_000)
     );
     assert_eq!(
         (history[0].rating, history[0].deviation),
@@ -560,7 +594,7 @@ async fn a_rated_game_updates_both_players_and_their_history(store: Arc<dyn Stor
         .unwrap();
     assert_eq!((b2.user_id, b2.before), (bob.id, expect_bob));
     assert_eq!((w2.user_id, w2.before), (ann.id, expect_ann));
-    let ann_standing = standing(&store, &ann, Pool::Standard).await.unwrap();
+    let ann_standing = standing(&store, &ann, STANDARD).await.unwrap();
     assert_eq!(
         (ann_standing.games, ann_standing.wins, ann_standing.draws),
         (2, 1, 1)
@@ -584,7 +618,7 @@ async fn ratings_follow_the_players_after_they_swap_colours(store: Arc<dyn Store
     let batch: Vec<_> = actions.iter().map(|a| (id, a.clone())).collect();
     store.append_actions(&batch).await.unwrap();
     let [black, white] = store
-        .finish_game(id, &end(Some(Color::Black), 3_000))
+        .finish_game(id, &exchanged(end(Some(Color::Black), 3_000)))
         .await
         .unwrap()
         .unwrap()
@@ -592,8 +626,8 @@ async fn ratings_follow_the_players_after_they_swap_colours(store: Arc<dyn Store
         .unwrap();
     assert_eq!((black.user_id, white.user_id), (bob.id, ann.id));
     assert!(black.after.rating > 1500.0 && white.after.rating < 1500.0);
-    assert_eq!(standing(&store, &bob, Pool::Renju).await.unwrap().wins, 1);
-    assert_eq!(standing(&store, &ann, Pool::Renju).await.unwrap().losses, 1);
+    assert_eq!(standing(&store, &bob, RENJU).await.unwrap().wins, 1);
+    assert_eq!(standing(&store, &ann, RENJU).await.unwrap().losses, 1);
     let record = store.game(id).await.unwrap().unwrap();
     assert_eq!(
         record.rating_changes.map(|[b, w]| (b.user_id, w.user_id)),
@@ -630,12 +664,12 @@ async fn aborted_casual_and_guest_games_are_not_rated(store: Arc<dyn Store>) {
     let ann = user(&store, "ann").await;
     let bob = user(&store, "bob").await;
     let aborted = rated_game(&store, Rules::freestyle(), &ann, &bob).await;
-    let abort = GameEnd {
+    let abort = finish(GameEnd {
         winner: None,
         aborted: true,
         reason: "abandoned".to_owned(),
         ended_at: 2_000,
-    };
+    });
     assert_eq!(
         store
             .finish_game(aborted, &abort)
@@ -692,7 +726,7 @@ async fn aborted_casual_and_guest_games_are_not_rated(store: Arc<dyn Store>) {
     assert!(store.standings(ann.id).await.unwrap().is_empty());
     assert!(store.rating_history(ann.id).await.unwrap().is_empty());
     let record = store.game(aborted).await.unwrap().unwrap();
-    assert_eq!(record.end, Some(abort));
+    assert_eq!(record.end, Some(abort.end));
     assert_eq!(record.rating_changes, None);
 }
 
@@ -980,7 +1014,7 @@ async fn the_leaderboard_ranks_settled_players_by_rating(store: Arc<dyn Store>) 
         .await;
     }
 
-    let board = store.leaderboard(Pool::Renju, 10, 50, 0).await.unwrap();
+    let board = store.leaderboard(RENJU, 10, 50, 0).await.unwrap();
     let names: Vec<_> = board.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["ann", "bob", "cat", "dan"]);
     assert!(board
@@ -995,38 +1029,35 @@ async fn the_leaderboard_ranks_settled_players_by_rating(store: Arc<dyn Store>) 
         (24, 12, 0)
     );
     // eve has played, but only 3 games with a provisional rating.
-    assert!(standing(&store, &eve, Pool::Renju)
+    assert!(standing(&store, &eve, RENJU)
         .await
         .unwrap()
         .rating
         .is_provisional());
     assert!(store
-        .leaderboard(Pool::Renju, 0, 50, 0)
+        .leaderboard(RENJU, 0, 50, 0)
         .await
         .unwrap()
         .iter()
         .all(|s| s.name != "eve"));
 
     let page: Vec<_> = store
-        .leaderboard(Pool::Renju, 10, 2, 1)
+        .leaderboard(RENJU, 10, 2, 1)
         .await
         .unwrap()
         .into_iter()
         .map(|s| s.name)
         .collect();
     assert_eq!(page, ["bob", "cat"]);
-    let at_minimum = store
-        .leaderboard(Pool::Renju, 3 * ROUNDS, 50, 0)
-        .await
-        .unwrap();
+    let at_minimum = store.leaderboard(RENJU, 3 * ROUNDS, 50, 0).await.unwrap();
     assert_eq!(at_minimum.len(), 4);
     let above_minimum = store
-        .leaderboard(Pool::Renju, 3 * ROUNDS + 1, 50, 0)
+        .leaderboard(RENJU, 3 * ROUNDS + 1, 50, 0)
         .await
         .unwrap();
     assert!(above_minimum.is_empty());
     assert!(store
-        .leaderboard(Pool::Freestyle, 0, 50, 0)
+        .leaderboard(FREESTYLE, 0, 50, 0)
         .await
         .unwrap()
         .is_empty());
@@ -1123,9 +1154,15 @@ async fn two_hundred_concurrent_rated_games_are_each_rated_exactly_once(store: A
                 1 => Some(Color::White),
                 _ => None,
             };
-            tasks.push(tokio::spawn(async move {
-                store.finish_game(id, &end(winner, 50_000 + g as i64)).await
-            }));
+            let ending = end(winner, 50_000 + g as i64);
+            let ending = if g % 4 == 0 {
+                exchanged(ending)
+            } else {
+                ending
+            };
+            tasks.push(tokio::spawn(
+                async move { store.finish_game(id, &ending).await },
+            ));
         }
     }
     let mut firsts = HashMap::new();
@@ -1152,10 +1189,10 @@ async fn two_hundred_concurrent_rated_games_are_each_rated_exactly_once(store: A
         let ended = record.end.expect("ended");
         for change in changes {
             *expected_games
-                .entry((change.user_id, change.pool))
+                .entry((change.user_id, change.pool.clone()))
                 .or_default() += 1;
             changes_by_player
-                .entry((change.user_id, change.pool))
+                .entry((change.user_id, change.pool.clone()))
                 .or_default()
                 .push(change);
         }
@@ -1174,13 +1211,15 @@ async fn two_hundred_concurrent_rated_games_are_each_rated_exactly_once(store: A
     let mut total = 0;
     for player in &players {
         for s in store.standings(player.id).await.unwrap() {
-            let expected = expected_games[&(player.id, s.pool)];
+            let expected = expected_games[&(player.id, s.pool.clone())];
             assert_eq!(s.games, expected, "{} in {}", player.name, s.pool);
             assert_eq!(s.wins + s.losses + s.draws, s.games);
             total += s.games;
             // No lost update: the player's changes form one unbroken chain from the default rating to the
             // current one, each game starting from the previous game's result.
-            let mut chain = changes_by_player.remove(&(player.id, s.pool)).unwrap();
+            let mut chain = changes_by_player
+                .remove(&(player.id, s.pool.clone()))
+                .unwrap();
             let mut current = Rating::default();
             while !chain.is_empty() {
                 let next = chain
@@ -1200,7 +1239,7 @@ async fn two_hundred_concurrent_rated_games_are_each_rated_exactly_once(store: A
             store.rating_history(player.id).await.unwrap().len() as u32,
             {
                 let mut n = 0;
-                for pool in Pool::ALL {
+                for pool in POOLS {
                     n += expected_games.get(&(player.id, pool)).copied().unwrap_or(0);
                 }
                 n

@@ -11,7 +11,9 @@ fn game() -> NewGame {
     NewGame {
         public_id: store::new_public_id(),
         room: "r1".to_owned(),
+        kind: "gomoku".to_owned(),
         rules: Rules::freestyle(),
+        pool: ratings::Pool::new("gomoku", "freestyle"),
         time_control: "null".to_owned(),
         public: true,
         rated: false,

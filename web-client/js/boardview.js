@@ -1,57 +1,122 @@
 // The board on screen: draws board.js's SVG into a container and turns pointer input into points. Taps
 // place (optionally after a confirming second tap), a mouse shows a ghost stone, and a long press on a
 // forbidden mark shows its kind (title tooltips do not exist on touch screens).
+//
+// The board is drawn again only when its model changes; the ghost stone under the mouse or the keyboard
+// cursor, the stone waiting for its confirming tap and the hints live in an overlay of their own, so moving
+// the mouse never rebuilds the board (nor loses the focus held inside it).
 
 import { renderBoard, geometry, fromSvg, formatPoint, parsePoint } from './board.js';
 import { t } from './i18n.js';
 
-/** Creates a board view. onPoint(point) is called for an accepted tap; canPlay() says whether taps count. */
+const SVG = 'http://www.w3.org/2000/svg';
+
+/** How long a touch must rest on a point before it counts as a long press (it then shows the mark's kind). */
+const LONG_PRESS_MS = 450;
+
+/**
+ * Creates a board view. onPoint(point) is called for an accepted tap; canPlay() says whether taps count;
+ * confirm() whether a tap must be confirmed by a second one. A tap on a forbidden mark is never held as a
+ * pending stone: it goes straight to onPoint, whose caller warns (a pending stone there would make the next tap
+ * play the forbidden point).
+ */
 export function createBoardView({ onPoint = () => {}, canPlay = () => false, confirm = () => false } = {}) {
   const el = document.createElement('div');
   el.className = 'board-wrap';
   const tip = document.createElement('div');
   tip.className = 'board-tip';
   tip.hidden = true;
+  const hint = document.createElement('div');
+  hint.className = 'board-tip confirm-hint';
+  hint.id = 'confirm-hint';
+  hint.setAttribute('role', 'status');
+  hint.hidden = true;
   let model = { size: 15, moves: [] };
+  let drawn = null;
   let hover = null;
   let pending = null;
   let pressTimer = null;
+  let tipTimer = null;
+  // A long press showed a mark's kind: the click the browser sends when the finger lifts is not a tap.
+  let longPressed = false;
+
+  const isForbidden = (point) => (model.forbidden || []).some((f) => f.point === point);
+  const occupied = (point) => model.moves.slice(0, model.upto ?? model.moves.length).some((m) => (m.point || m) === point);
+  const geo = () => geometry(model.size, { coords: model.coords !== false });
+
+  /** Places an absolutely positioned hint over a point. */
+  const placeAt = (node, point) => {
+    const p = parsePoint(point, model.size);
+    const g = geo();
+    node.style.left = `${((g.margin + p.x * g.cell) / g.extent) * 100}%`;
+    node.style.top = `${((g.margin + (model.size - 1 - p.y) * g.cell) / g.extent) * 100}%`;
+  };
+
+  /** The ghost and pending stones: only the overlay group changes, the board stays the same node. */
+  const drawOverlay = () => {
+    const svg = el.querySelector('svg');
+    if (!svg) return;
+    let layer = svg.querySelector('g.cursor');
+    if (!layer) {
+      layer = document.createElementNS(SVG, 'g');
+      layer.setAttribute('class', 'cursor');
+      svg.append(layer);
+    }
+    layer.replaceChildren();
+    const color = model.ghostColor || 'black';
+    const g = geo();
+    const stone = (point, kind) => {
+      const p = parsePoint(point, model.size);
+      if (!p || occupied(point)) return;
+      const c = document.createElementNS(SVG, 'circle');
+      c.setAttribute('class', `${kind} ${color}`);
+      c.setAttribute('data-point', point);
+      c.setAttribute('cx', String(g.margin + p.x * g.cell));
+      c.setAttribute('cy', String(g.margin + (model.size - 1 - p.y) * g.cell));
+      c.setAttribute('r', '18.5');
+      layer.append(c);
+    };
+    if (hover && canPlay() && !pending) stone(hover, 'ghost');
+    if (pending) stone(pending, 'pending');
+    if (pending) {
+      hint.textContent = t('room.confirm_tap');
+      placeAt(hint, pending);
+      hint.hidden = false;
+    } else {
+      hint.hidden = true;
+    }
+    el.classList.toggle('playable', canPlay());
+  };
 
   const draw = () => {
-    const ghostColor = model.ghostColor || 'black';
-    el.innerHTML = renderBoard({
-      ...model,
-      hover: hover && canPlay() && !pending ? { point: hover, color: ghostColor } : null,
-      pending: pending ? { point: pending, color: ghostColor } : null,
-    });
-    el.append(tip);
-    el.classList.toggle('playable', canPlay());
+    const key = JSON.stringify(model);
+    if (key !== drawn) {
+      drawn = key;
+      el.innerHTML = renderBoard(model);
+      el.append(tip, hint);
+    }
+    drawOverlay();
   };
 
   const pointAt = (ev) => {
     const svg = el.querySelector('svg');
     if (!svg) return null;
     const r = svg.getBoundingClientRect();
-    const g = geometry(model.size, { coords: model.coords !== false });
+    const g = geo();
     const sx = ((ev.clientX - r.left) / r.width) * g.extent;
     const sy = ((ev.clientY - r.top) / r.height) * g.extent;
     const p = fromSvg(g, sx, sy, 0.45);
     return p ? formatPoint(p.x, p.y) : null;
   };
 
-  const occupied = (point) => model.moves.slice(0, model.upto ?? model.moves.length).some((m) => (m.point || m) === point);
-
   const showTip = (point) => {
-    const f = (model.forbidden || []).find((x) => x.point === point);
+    const f = point && (model.forbidden || []).find((x) => x.point === point);
     if (!f) {
       tip.hidden = true;
       return false;
     }
-    const p = parsePoint(point, model.size);
-    const g = geometry(model.size, { coords: model.coords !== false });
     tip.textContent = t('room.forbidden_here', { kind: t(`kind.${f.kind}`) });
-    tip.style.left = `${((g.margin + p.x * g.cell) / g.extent) * 100}%`;
-    tip.style.top = `${((g.margin + (model.size - 1 - p.y) * g.cell) / g.extent) * 100}%`;
+    placeAt(tip, point);
     tip.hidden = false;
     return true;
   };
@@ -60,39 +125,67 @@ export function createBoardView({ onPoint = () => {}, canPlay = () => false, con
     if (ev.pointerType !== 'mouse') return;
     const p = pointAt(ev);
     showTip(p);
-    const forbidden = (model.forbidden || []).some((f) => f.point === p);
-    const next = p && !occupied(p) && !forbidden ? p : null;
+    const next = p && !occupied(p) && !isForbidden(p) ? p : null;
     if (next !== hover) {
       hover = next;
-      draw();
+      drawOverlay();
     }
   });
   el.addEventListener('pointerleave', () => {
     hover = null;
     tip.hidden = true;
-    draw();
+    drawOverlay();
   });
   el.addEventListener('pointerdown', (ev) => {
     if (ev.pointerType === 'mouse') return;
     const p = pointAt(ev);
+    longPressed = false;
     clearTimeout(pressTimer);
-    pressTimer = setTimeout(() => showTip(p), 450);
+    clearTimeout(tipTimer);
+    pressTimer = setTimeout(() => {
+      pressTimer = null;
+      if (showTip(p)) longPressed = true;
+    }, LONG_PRESS_MS);
   });
-  el.addEventListener('pointerup', () => {
+  const release = () => {
     clearTimeout(pressTimer);
-    setTimeout(() => (tip.hidden = true), 1800);
+    pressTimer = null;
+    clearTimeout(tipTimer);
+    tipTimer = setTimeout(() => (tip.hidden = true), 1800);
+  };
+  el.addEventListener('pointerup', release);
+  el.addEventListener('pointercancel', () => {
+    release();
+    longPressed = false;
   });
+  // A long press opens no context menu over the board: it is the way to read a mark.
+  el.addEventListener('contextmenu', (ev) => ev.preventDefault());
+
   const choose = (p) => {
     if (!p || !canPlay() || occupied(p)) return;
+    if (isForbidden(p)) {
+      // Never a pending stone on a forbidden point: the caller asks in words, once.
+      pending = null;
+      drawOverlay();
+      onPoint(p);
+      return;
+    }
     if (confirm() && pending !== p) {
       pending = p;
-      draw();
+      drawOverlay();
       return;
     }
     pending = null;
+    drawOverlay();
     onPoint(p);
   };
-  el.addEventListener('click', (ev) => choose(pointAt(ev)));
+  el.addEventListener('click', (ev) => {
+    if (longPressed) {
+      longPressed = false;
+      return;
+    }
+    choose(pointAt(ev));
+  });
 
   // Keyboard play: arrows move a cursor (drawn as the ghost stone), Enter or Space places.
   el.tabIndex = 0;
@@ -108,7 +201,7 @@ export function createBoardView({ onPoint = () => {}, canPlay = () => false, con
       const y = Math.min(model.size - 1, Math.max(0, cur.y + dy));
       hover = formatPoint(x, y);
       showTip(hover);
-      draw();
+      drawOverlay();
     } else if (ev.key === 'Enter' || ev.key === ' ') {
       ev.preventDefault();
       choose(formatPoint(cur.x, cur.y));
@@ -117,15 +210,16 @@ export function createBoardView({ onPoint = () => {}, canPlay = () => false, con
 
   return {
     el,
-    /** Redraws with a new model (see renderBoard for its fields). */
+    /** Shows a new model (see renderBoard for its fields); the board is redrawn only when it differs. */
     update(next) {
       model = next;
-      if (pending && occupied(pending)) pending = null;
+      if (pending && (occupied(pending) || isForbidden(pending))) pending = null;
       draw();
     },
+    /** Forgets a stone waiting for its confirming tap. */
     clearPending() {
       pending = null;
-      draw();
+      drawOverlay();
     },
   };
 }

@@ -30,7 +30,10 @@ export function mount(el, ...children) {
   return el;
 }
 
-/** A transient message at the bottom of the screen. */
+/**
+ * A transient message over the header (css: #toasts). One at a time: a new one replaces the last, so a pile of
+ * them never reaches down over the page.
+ */
 export function toast(text, kind = 'info') {
   let box = document.getElementById('toasts');
   if (!box) {
@@ -38,7 +41,7 @@ export function toast(text, kind = 'info') {
     document.body.append(box);
   }
   const item = h('div', { class: `toast ${kind}` }, text);
-  box.append(item);
+  box.replaceChildren(item);
   setTimeout(() => item.classList.add('gone'), 3200);
   setTimeout(() => item.remove(), 3800);
 }

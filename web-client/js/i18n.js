@@ -30,7 +30,6 @@ export const en = {
   'lobby.watch': 'Watch',
   'lobby.open': 'Open',
   'lobby.online': '{n} seated in public rooms',
-  'lobby.online_now': '{n} players online',
   'lobby.players_online': 'Players',
   'lobby.spectators': '{n} watching',
   'lobby.host': 'Host',
@@ -52,7 +51,6 @@ export const en = {
   'create.period': 'Period (s)',
   'create.rated': 'Rated',
   'create.casual': 'Casual',
-  'create.rated_hint': 'Rated games need an account.',
   'create.visibility': 'Visibility',
   'create.public': 'Public',
   'create.private': 'Private (invite link)',
@@ -114,7 +112,6 @@ export const en = {
   'room.accept': 'Accept',
   'room.decline': 'Decline',
   'room.offer_sent': 'Offer sent',
-  'room.offer_declined': 'Declined',
   'room.disconnected': '{name} disconnected — {s}s to return',
   'room.reconnected': '{name} is back',
   'room.chat': 'Chat',
@@ -301,6 +298,23 @@ export const en = {
   // Finished rooms and tokens (issue #14).
   'err.opponent_left': 'Your opponent left this room; open a new room for another game.',
   'err.invalid_token': 'Your saved sign-in has expired; you play on as a new guest.',
+  // Issue #14 items 11, 12, 20: the same care for every forbidden-move policy, and words that say what happened.
+  'room.forbidden_reject_confirm': '{point} is forbidden for black ({kind}): the server will refuse it and you stay to move. Try it anyway?',
+  'room.forbidden_claim_confirm': '{point} is forbidden for black ({kind}): if you play it, white may claim the win. Play it anyway?',
+  'room.forbidden_refused': '{point} was refused: it is forbidden for black ({kind}). It is still your move.',
+  'room.claimable_black': 'You played a forbidden point ({kind} at {point}): white may now claim the win.',
+  'room.claimable_watch': 'Black played a forbidden point ({kind} at {point}): white may now claim the win.',
+  'policy_long.reject': 'forbidden moves are refused',
+  'policy_long.lose': 'a forbidden move loses',
+  'policy_long.claim': 'white may claim a forbidden move',
+  'room.declined_draw': '{name} declined your draw offer.',
+  'room.declined_takeback': '{name} declined your takeback request.',
+  'room.declined_rematch': '{name} declined your rematch offer.',
+  'lobby.online_now.one': '{n} player online',
+  'lobby.online_now.other': '{n} players online',
+  'create.rated_guest': 'Rated games need an account: sign in to play one.',
+  'record.swapped': 'Colours swapped',
+  'record.swap_note': 'After move 3 the players swapped colours: {black} played black from move 4 on.',
 };
 
 /** Simplified Chinese strings. */
@@ -330,7 +344,6 @@ export const zh = {
   'lobby.watch': '观战',
   'lobby.open': '打开',
   'lobby.online': '公开房间中 {n} 人',
-  'lobby.online_now': '{n} 位玩家在线',
   'lobby.players_online': '玩家',
   'lobby.spectators': '{n} 人观战',
   'lobby.host': '房主',
@@ -352,7 +365,6 @@ export const zh = {
   'create.period': '每次读秒（秒）',
   'create.rated': '积分赛',
   'create.casual': '友谊赛',
-  'create.rated_hint': '积分赛需要注册账号。',
   'create.visibility': '可见性',
   'create.public': '公开',
   'create.private': '私密（邀请链接）',
@@ -414,7 +426,6 @@ export const zh = {
   'room.accept': '同意',
   'room.decline': '拒绝',
   'room.offer_sent': '已发出请求',
-  'room.offer_declined': '已被拒绝',
   'room.disconnected': '{name} 已断线，{s} 秒内可返回',
   'room.reconnected': '{name} 已重新连接',
   'room.chat': '聊天',
@@ -601,6 +612,23 @@ export const zh = {
   // Finished rooms and tokens (issue #14).
   'err.opponent_left': '对手已离开这个房间；再来一局请新开房间。',
   'err.invalid_token': '保存的登录已过期；你将以新游客身份继续。',
+  // 第 14 号问题第 11、12、20 项。
+  'room.forbidden_reject_confirm': '{point} 是黑方禁手（{kind}），服务器会拒绝这手棋，仍由你落子。仍要尝试吗？',
+  'room.forbidden_claim_confirm': '{point} 是黑方禁手（{kind}），落在这里后白方可以指出禁手获胜。仍然落子吗？',
+  'room.forbidden_refused': '{point} 被拒绝：这是黑方禁手（{kind}）。仍由你落子。',
+  'room.claimable_black': '你走出了禁手（{point} {kind}）：白方现在可以指出禁手获胜。',
+  'room.claimable_watch': '黑方走出了禁手（{point} {kind}）：白方现在可以指出禁手获胜。',
+  'policy_long.reject': '禁手不允许落子',
+  'policy_long.lose': '走出禁手立即判负',
+  'policy_long.claim': '白方可指出禁手获胜',
+  'room.declined_draw': '{name} 拒绝了你的和棋提议。',
+  'room.declined_takeback': '{name} 拒绝了你的悔棋请求。',
+  'room.declined_rematch': '{name} 拒绝了你的再来一局邀请。',
+  'lobby.online_now.one': '{n} 位玩家在线',
+  'lobby.online_now.other': '{n} 位玩家在线',
+  'create.rated_guest': '积分赛需要注册账号：登录后即可参加。',
+  'record.swapped': '已交换',
+  'record.swap_note': '第 3 手后双方交换了颜色：第 4 手起由 {black} 执黑。',
 };
 
 /** The dictionaries by language code, in the order the switcher shows them. */
@@ -627,6 +655,22 @@ export function interpolate(text, params = {}) {
 export function translate(lang, key, params) {
   const text = dictionaries[lang]?.[key] ?? en[key] ?? key;
   return interpolate(text, params);
+}
+
+/**
+ * A count in words, by the language's plural rules: `key.one`, `key.other`… (Intl.PluralRules' categories; the
+ * `other` form stands in for a category the language's strings do not have). `n` is passed as a placeholder.
+ */
+export function plural(lang, key, n, params = {}) {
+  const category = new Intl.PluralRules(lang === 'zh' ? 'zh-CN' : 'en').select(n);
+  const dict = dictionaries[lang] || en;
+  const k = `${key}.${category}` in dict ? `${key}.${category}` : `${key}.other`;
+  return translate(lang, k, { ...params, n });
+}
+
+/** A count in words in the current language (see plural). */
+export function tn(key, n, params) {
+  return plural(current, key, n, params);
 }
 
 /** Translates in the current language. */

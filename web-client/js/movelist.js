@@ -6,11 +6,22 @@ export function moveEntries(moves) {
   return moves.map((point, i) => ({ n: i + 1, point, colour: i % 2 ? 'white' : 'black' }));
 }
 
-/** The list items for `moves`, built with `h`; `attrs(entry)` adds attributes to an item (a click to replay it). */
-export function moveItems(h, moves, attrs = () => ({})) {
+/**
+ * The list items for `moves`, built with `h`; `attrs(entry)` adds attributes to an item (a click to replay it) and
+ * `more(entry)` children after the move (the record's time per move).
+ */
+export function moveItems(h, moves, attrs = () => ({}), more = () => null) {
   return moveEntries(moves).map((e) => {
     const extra = attrs(e);
     return h('li', { ...extra, class: [e.colour === 'black' ? 'b' : 'w', extra.class].filter(Boolean).join(' '), dataset: { ply: e.n } },
-      h('span', { class: 'n' }, `${e.n}.`), h('span', { class: 'mv' }, e.point));
+      ...[h('span', { class: 'n' }, `${e.n}.`), h('span', { class: 'mv' }, e.point), more(e)].filter(Boolean));
   });
+}
+
+/** A move's thinking time: tenths of a second under a minute ("4.2s"), else minutes and seconds ("1:05"). */
+export function formatUsed(ms) {
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return '';
+  if (ms < 60_000) return `${(Math.floor(ms / 100) / 10).toFixed(1)}s`;
+  const s = Math.floor(ms / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }

@@ -7,7 +7,7 @@ export function fromSnapshot(snapshot, me, now) {
     ...structuredClone(snapshot),
     me,
     clocksAt: now,
-    chat: [],
+    chat: splitChat(snapshot.chat).players,
     notices: [],
     graceUntil: {},
     needsResync: false,
@@ -18,6 +18,23 @@ export function fromSnapshot(snapshot, me, now) {
   }
   return room;
 }
+
+/**
+ * A snapshot's chat (`[{from, text, spectator}]`, oldest first; absent when empty) split into the players' lines,
+ * which everyone reads, and the spectators' lines, which the server includes only for those who see them.
+ */
+export function splitChat(lines) {
+  const players = [];
+  const spectators = [];
+  for (const m of Array.isArray(lines) ? lines : []) {
+    const line = { from: String(m.from ?? ''), text: String(m.text ?? ''), spectator: Boolean(m.spectator) };
+    (line.spectator ? spectators : players).push(line);
+  }
+  return { players: players.slice(-CHAT_KEPT), spectators: spectators.slice(-CHAT_KEPT) };
+}
+
+/** How many chat lines of each kind the page keeps. */
+export const CHAT_KEPT = 200;
 
 /**
  * Our colour as seated now. The seats' ids decide, because a swap or a rematch moves players between colours, and
@@ -137,7 +154,7 @@ export function applyEvent(prev, version, event, now) {
       room.spectators = event.count;
       break;
     case 'chat':
-      room.chat = [...prev.chat, { from: event.from, spectator: event.spectator, text: event.text }].slice(-200);
+      room.chat = [...prev.chat, { from: event.from, spectator: Boolean(event.spectator), text: event.text }].slice(-CHAT_KEPT);
       break;
     case 'room_closed':
       // Nobody came in time: the room is gone and takes no more requests.
@@ -210,12 +227,39 @@ export function controls(room) {
     claim: Boolean(playing && you === 'white' && room.claimable),
     resign: Boolean(playing && you),
     offerDraw: Boolean(playing && you && !mine('draw')),
-    takeback: Boolean(playing && you && !mine('takeback') && room.moves.length > 0),
+    takeback: Boolean(playing && you && !mine('takeback') && canTakeBack(room, you)),
     answerDraw: Boolean(playing && you && theirs('draw')),
     answerTakeback: Boolean(playing && you && theirs('takeback')),
     rematch: Boolean(room.state === 'over' && you && !mine('rematch')),
     answerRematch: Boolean(room.state === 'over' && you && theirs('rematch')),
   };
+}
+
+/**
+ * The stones a takeback may undo for `colour`, by the server's rule: the player's own last stone and at most one
+ * reply after it, never across an opening decision (the swap, the fifth-move proposal and choice). A player who
+ * has not moved yet, or whose last stone lies before such a decision, has nothing to take back.
+ */
+export function canTakeBack(room, colour) {
+  const n = room.moves.length;
+  // The fifth-move proposal is the last action while white chooses: undoing anything would undo it.
+  if (room.phase === 'choose_fifth') return false;
+  const opening = room.rules?.opening || 'none';
+  const swapMade = opening !== 'none' && n >= 3 && room.phase !== 'swap_decision';
+  // Stone indices (0-based) a takeback may not reach: those before the swap decision, and the chosen fifth.
+  let locked = swapMade ? 3 : 0;
+  if (opening === 'swap_after_three_fifth_two_options' && n >= 5) locked = 5;
+  for (let i = n - 1; i >= Math.max(0, n - 2); i--) {
+    if (i < locked) return false;
+    if (placerOf(room, i) === colour) return true;
+  }
+  return false;
+}
+
+/** The colour now held by the player who put down stone `i` (0-based): a swap exchanged the first three's. */
+function placerOf(room, i) {
+  const stone = i % 2 === 0 ? 'black' : 'white';
+  return room.swapped && i < 3 ? other(stone) : stone;
 }
 
 /** The forbidden points to draw: only while black is to place under renju (the server sends none otherwise). */

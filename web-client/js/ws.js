@@ -97,8 +97,12 @@ export class Connection {
     ws.onclose = () => {
       if (this.ws !== ws) return;
       this.ready = false;
-      for (const [, p] of this.pending) p.reject(Object.assign(new Error('connection lost'), { code: 'disconnected' }));
-      this.pending.clear();
+      // Requests that went out on this socket have lost their answer; those still queued go on the next one.
+      for (const [rid, p] of this.pending) {
+        if (!p.sent) continue;
+        this.pending.delete(rid);
+        p.reject(Object.assign(new Error('connection lost'), { code: 'disconnected' }));
+      }
       if (!this.closedByUs) this.scheduleReconnect();
     };
     ws.onerror = () => {
@@ -139,14 +143,20 @@ export class Connection {
     this.connect();
   }
 
-  /** Drops the socket as a network failure would (used by the tests and by "reconnect now"). */
+  /**
+   * Drops the socket as a network failure would (after a sign-in or sign-out, and in the tests). Nothing more is
+   * sent on it: a closing socket refuses to send (the browser logs "WebSocket is already in CLOSING or CLOSED
+   * state"), so requests made before the close completes wait for the next socket's welcome.
+   */
   drop() {
+    this.ready = false;
     this.ws?.close();
   }
 
   /** Closes for good (no reconnect). */
   close() {
     this.closedByUs = true;
+    this.ready = false;
     clearTimeout(this.timer);
     clearInterval(this.pinger);
     this.ws?.close(1000);
@@ -192,7 +202,11 @@ export class Connection {
       this.resume();
       const queued = this.queue;
       this.queue = [];
-      for (const q of queued) this.ws.send(q);
+      for (const q of queued) {
+        this.ws.send(q.text);
+        const p = this.pending.get(q.rid);
+        if (p) p.sent = true;
+      }
       return;
     }
     if (msg.t === 'room' && this.rooms.has(msg.room.id)) this.rooms.get(msg.room.id).version = msg.room.version;
@@ -222,7 +236,9 @@ export class Connection {
       if (r.version > 0) msg.since = r.version;
       this.request(msg).catch((e) => this.emit('resume_failed', { room, code: e.code }));
     }
-    if (this.lobby) this.request({ t: 'subscribe_lobby' }).catch(() => {});
+    // A subscription still queued from before the welcome goes out with the queue.
+    const queuedLobby = this.queue.some((q) => q.t === 'subscribe_lobby');
+    if (this.lobby && !queuedLobby) this.request({ t: 'subscribe_lobby' }).catch(() => {});
   }
 
   /** Sends a message with a fresh request id; resolves with the reply, rejects with {code} on an error. */
@@ -230,9 +246,10 @@ export class Connection {
     const rid = this.nextRid++;
     const text = JSON.stringify({ ...msg, rid });
     return new Promise((resolve, reject) => {
-      this.pending.set(rid, { resolve, reject });
-      if (this.ready) this.ws.send(text);
-      else this.queue.push(text);
+      const sent = this.ready;
+      this.pending.set(rid, { resolve, reject, sent });
+      if (sent) this.ws.send(text);
+      else this.queue.push({ rid, t: msg.t, text });
     });
   }
 

@@ -3,7 +3,7 @@
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::Json;
-use ratings::{Pool, Tier, PROVISIONAL_DEVIATION};
+use ratings::{Tier, PROVISIONAL_DEVIATION};
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
@@ -46,7 +46,7 @@ pub struct Entry {
 #[derive(Serialize)]
 pub struct LeaderboardView {
     /// The pool.
-    pub pool: &'static str,
+    pub pool: String,
     /// Rated games needed to be listed.
     pub min_games: u32,
     /// As asked.
@@ -63,12 +63,11 @@ pub async fn leaderboard(
     query: Result<Query<LeaderboardQuery>, QueryRejection>,
 ) -> Result<Json<LeaderboardView>, ApiError> {
     let Query(q) = query.map_err(|e| ApiError::InvalidQuery(e.body_text()))?;
-    let pool: Pool = q
+    let name = q
         .pool
         .as_deref()
-        .ok_or_else(|| ApiError::InvalidQuery("pool is required".into()))?
-        .parse()
-        .map_err(|_| ApiError::UnknownPool)?;
+        .ok_or_else(|| ApiError::InvalidQuery("pool is required".into()))?;
+    let pool = crate::gomoku::pool_named(name).ok_or(ApiError::UnknownPool)?;
     let limit = q.limit.unwrap_or(DEFAULT_LIMIT);
     if !(1..=MAX_LIMIT).contains(&limit) {
         return Err(ApiError::InvalidQuery(format!(
@@ -83,7 +82,7 @@ pub async fn leaderboard(
     }
     let standings = accounts
         .store()
-        .leaderboard(pool, MIN_GAMES, limit, offset)
+        .leaderboard(pool.clone(), MIN_GAMES, limit, offset)
         .await?;
     let entries = standings
         .iter()
@@ -95,7 +94,7 @@ pub async fn leaderboard(
         })
         .collect();
     Ok(Json(LeaderboardView {
-        pool: pool.as_str(),
+        pool: pool.name().into_owned(),
         min_games: MIN_GAMES,
         limit,
         offset,

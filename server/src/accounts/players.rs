@@ -118,7 +118,8 @@ pub async fn profile(
 ) -> Result<Json<ProfileView>, ApiError> {
     let user = user(&accounts, &name).await?;
     let private = is_self(&accounts, &headers, &user).await?;
-    let standings = accounts.store().standings(user.id).await?;
+    let mut standings = accounts.store().standings(user.id).await?;
+    standings.sort_by_key(|s| crate::gomoku::display_rank(&s.pool));
     let history = accounts.store().rating_history(user.id).await?;
     let ratings = standings
         .iter()

@@ -1,7 +1,7 @@
 //! The JSON shapes of the accounts API (documented with examples in docs/accounts.md).
 
-use ratings::{Pool, Rating, Tier};
-use rules::{Action, Color};
+use ratings::{Rating, Tier};
+use rules::Color;
 use serde::Serialize;
 use store::{GameRecord, HistoryPoint, PlayerRef, PoolStanding, UserId};
 
@@ -37,7 +37,7 @@ impl From<&Rating> for RatingView {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StandingView {
     /// The pool.
-    pub pool: &'static str,
+    pub pool: String,
     /// Rating and tier.
     #[serde(flatten)]
     pub rating: RatingView,
@@ -81,7 +81,7 @@ impl LeaderboardProgress {
 impl From<&PoolStanding> for StandingView {
     fn from(s: &PoolStanding) -> StandingView {
         StandingView {
-            pool: s.pool.as_str(),
+            pool: s.pool.name().into_owned(),
             rating: RatingView::from(&s.rating),
             games: s.games,
             wins: s.wins,
@@ -162,7 +162,7 @@ pub struct GameSummary {
     /// The room it was played in.
     pub room: String,
     /// The rating pool of its rules.
-    pub pool: &'static str,
+    pub pool: String,
     /// The rules.
     pub rules: protocol::RulesSpec,
     /// Whether it was rated.
@@ -197,16 +197,9 @@ impl GameSummary {
     /// The summary of `record` as seen from the profile of `viewer`.
     pub fn of(record: &GameRecord, viewer: UserId) -> GameSummary {
         let game = &record.game;
-        // Only a swap decision exchanges colours, and a game has at most one.
-        let swapped = record
-            .actions
-            .iter()
-            .any(|a| matches!(a.action, Action::DecideSwap { swap: true }));
-        let (black, white) = if swapped {
-            (&game.white, &game.black)
-        } else {
-            (&game.black, &game.white)
-        };
+        let seats = crate::gomoku::seats_of(record);
+        let swapped = seats == store::SeatsAtEnd::Exchanged;
+        let (black, white) = seats.arrange(&game.black, &game.white);
         let end = record.end.as_ref();
         let winner = end.and_then(|e| e.winner);
         let name_of = |user: UserId| {
@@ -240,7 +233,7 @@ impl GameSummary {
             id: record.id,
             public_id: game.public_id.clone(),
             room: game.room.clone(),
-            pool: Pool::of(game.rules.rule_set()).as_str(),
+            pool: game.pool.name().into_owned(),
             rules: protocol::RulesSpec::from(game.rules),
             rated: game.rated,
             black: PlayerView::from(black),

@@ -8,9 +8,10 @@ use axum::extract::{Path, State};
 use axum::routing::get;
 use axum::{Json, Router};
 use protocol::{RulesSpec, TimeControl};
-use rules::{Action, Color, Game, Point, Status, WinReason};
+use rules::{Action, Color, Point, Status, WinReason};
+use schemars::JsonSchema;
 use serde::Serialize;
-use store::{GameId, GameRecord, PlayerRef};
+use store::{GameId, GameRecord, PlayerRef, SeatsAtEnd};
 
 use super::ApiError;
 use crate::room::stored_time_control;
@@ -25,16 +26,17 @@ pub fn router() -> Router<AppState> {
 }
 
 /// A player of a game record.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct PlayerView {
     name: String,
     guest: bool,
 }
 
 /// One stored action.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct ActionView {
     seq: u32,
+    #[schemars(with = "protocol::schema::ActionDef")]
     action: Action,
     used_ms: i64,
     remaining_ms: Option<[i64; 2]>,
@@ -42,12 +44,14 @@ struct ActionView {
 }
 
 /// How the game ended.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct EndView {
+    #[schemars(with = "Option<protocol::schema::ColorDef>")]
     winner: Option<Color>,
     /// The winner's name (the player who held the winning colour at the end).
     winner_name: Option<String>,
     /// A five's stones, when a five decided the game.
+    #[schemars(with = "Option<Vec<protocol::schema::PointDef>>")]
     line: Option<Vec<Point>>,
     aborted: bool,
     reason: String,
@@ -55,7 +59,7 @@ struct EndView {
 }
 
 /// A rating change.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct RatingView {
     name: String,
     before: f64,
@@ -63,8 +67,8 @@ struct RatingView {
 }
 
 /// A game record as JSON.
-#[derive(Serialize)]
-struct GameView {
+#[derive(Serialize, JsonSchema)]
+pub(super) struct GameView {
     id: GameId,
     public_id: String,
     /// The room, for a public game only: a private room's id is its invite link, and a record may be shared
@@ -81,6 +85,7 @@ struct GameView {
     /// Every action in order.
     actions: Vec<ActionView>,
     /// The stones in order (black first, alternating).
+    #[schemars(with = "Vec<protocol::schema::PointDef>")]
     moves: Vec<Point>,
     /// Whether the players exchanged colours after move 3 (so `black` started with white).
     swapped: bool,
@@ -96,8 +101,7 @@ fn player(p: &PlayerRef) -> PlayerView {
 }
 
 fn view(record: GameRecord) -> GameView {
-    let actions: Vec<Action> = record.actions.iter().map(|a| a.action).collect();
-    let replay = Game::from_actions(record.game.rules, &actions).ok();
+    let replay = crate::gomoku::replay(&record);
     let names = [&record.game.black, &record.game.white];
     let ratings = record.rating_changes.as_ref().map(|changes| {
         changes
@@ -115,12 +119,11 @@ fn view(record: GameRecord) -> GameView {
     });
     // One rule everywhere (the room, profiles, records): the players as they held the colours at the end. The store
     // keeps the seats at the start; a swap in the opening exchanged them.
-    let swapped = replay.as_ref().is_some_and(Game::colours_swapped);
-    let (black, white) = if swapped {
-        (&record.game.white, &record.game.black)
-    } else {
-        (&record.game.black, &record.game.white)
-    };
+    let seats = replay
+        .as_ref()
+        .map_or(SeatsAtEnd::AsStarted, crate::gomoku::seats_now);
+    let swapped = seats == SeatsAtEnd::Exchanged;
+    let (black, white) = seats.arrange(&record.game.black, &record.game.white);
     let line = replay.as_ref().and_then(|g| match g.status() {
         Status::Won {
             reason: WinReason::Five { line },

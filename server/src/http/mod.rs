@@ -8,8 +8,10 @@ mod error;
 mod games;
 mod health;
 mod metrics;
+mod openapi;
 pub mod origin;
 mod rooms;
+pub mod schemas;
 pub mod security_headers;
 pub mod serve;
 pub mod timeout;
@@ -33,6 +35,7 @@ pub fn router(state: AppState) -> Router {
         .merge(health::router())
         .merge(rooms::router())
         .merge(games::router())
+        .merge(schemas::router())
         .merge(crate::accounts::router(
             crate::accounts::Accounts::from_app(&state),
         ))

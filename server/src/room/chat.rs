@@ -1,6 +1,8 @@
-//! Chat text: what a room accepts and how it cleans it before anyone else sees it.
+//! Chat text: what a room accepts, how it cleans it before anyone else sees it, and the history it keeps.
 
-use protocol::{code, MAX_CHAT_CHARS};
+use std::collections::VecDeque;
+
+use protocol::{code, ChatLine, MAX_CHAT_CHARS};
 
 use super::RoomError;
 
@@ -40,9 +42,198 @@ fn invisible(c: char) -> bool {
         )
 }
 
+/// What a room keeps of its two chats, so that a reload (a rejoin) and a late spectator read what was said: the
+/// last `max_lines` lines of each, and of each at most `max_bytes` of names and text (the oldest lines go first), so
+/// a room's memory stays bounded however long and loud its chat.
+#[derive(Debug)]
+pub struct ChatHistory {
+    players: Lines,
+    spectators: Lines,
+    /// The order in which lines were said across both chats, to merge them.
+    said: u64,
+}
+
+/// One chat's kept lines, with the order each was said in.
+#[derive(Debug)]
+struct Lines {
+    lines: VecDeque<(u64, ChatLine)>,
+    bytes: usize,
+    max_lines: usize,
+    max_bytes: usize,
+}
+
+/// The bytes a line costs the history: its name and text.
+fn line_bytes(line: &ChatLine) -> usize {
+    line.from.len() + line.text.len()
+}
+
+impl Lines {
+    fn new(max_lines: usize, max_bytes: usize) -> Lines {
+        Lines {
+            lines: VecDeque::new(),
+            bytes: 0,
+            max_lines,
+            max_bytes,
+        }
+    }
+
+    fn push(&mut self, at: u64, line: ChatLine) {
+        self.bytes += line_bytes(&line);
+        self.lines.push_back((at, line));
+        while self.lines.len() > self.max_lines || self.bytes > self.max_bytes {
+            match self.lines.pop_front() {
+                Some((_, old)) => self.bytes -= line_bytes(&old),
+                None => break,
+            }
+        }
+    }
+}
+
+impl ChatHistory {
+    /// An empty history keeping `max_lines` lines and `max_bytes` bytes of each chat.
+    pub fn new(max_lines: usize, max_bytes: usize) -> ChatHistory {
+        ChatHistory {
+            players: Lines::new(max_lines, max_bytes),
+            spectators: Lines::new(max_lines, max_bytes),
+            said: 0,
+        }
+    }
+
+    /// Keeps a line that was said (`spectator`: in the spectators' chat), dropping the oldest of its chat when
+    /// that chat is over its bounds.
+    pub fn say(&mut self, from: String, text: String, spectator: bool) {
+        self.said += 1;
+        let line = ChatLine {
+            from,
+            text,
+            spectator,
+        };
+        if spectator {
+            self.spectators.push(self.said, line);
+        } else {
+            self.players.push(self.said, line);
+        }
+    }
+
+    /// The lines a receiver reads, oldest first: the players' chat, merged with the spectators' chat in the order
+    /// the lines were said when the receiver sees that chat.
+    pub fn lines(&self, with_spectators: bool) -> Vec<ChatLine> {
+        let mut players = self.players.lines.iter().peekable();
+        let mut spectators = self
+            .spectators
+            .lines
+            .iter()
+            .filter(|_| with_spectators)
+            .peekable();
+        let mut out = Vec::new();
+        loop {
+            let next = match (players.peek(), spectators.peek()) {
+                (Some(p), Some(s)) if p.0 < s.0 => players.next(),
+                (Some(_), Some(_)) | (None, Some(_)) => spectators.next(),
+                (Some(_), None) => players.next(),
+                (None, None) => break,
+            };
+            if let Some((_, line)) = next {
+                out.push(line.clone());
+            }
+        }
+        out
+    }
+
+    /// Bytes of names and text kept, over both chats.
+    #[cfg(test)]
+    fn bytes(&self) -> usize {
+        self.players.bytes + self.spectators.bytes
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn texts(lines: &[ChatLine]) -> Vec<&str> {
+        lines.iter().map(|l| l.text.as_str()).collect()
+    }
+
+    #[test]
+    fn the_history_keeps_the_last_max_lines_of_each_chat() {
+        let mut h = ChatHistory::new(50, usize::MAX);
+        for i in 1..=50 {
+            h.say("p".into(), format!("p{i}"), false);
+        }
+        let kept = h.lines(false);
+        assert_eq!(kept.len(), 50, "line 50 is kept");
+        assert_eq!(kept[0].text, "p1");
+
+        h.say("p".into(), "p51".into(), false);
+
+        let kept = h.lines(false);
+        assert_eq!(kept.len(), 50);
+        assert_eq!(kept[0].text, "p2", "line 51 drops the oldest");
+        assert_eq!(kept[49].text, "p51");
+    }
+
+    #[test]
+    fn each_chat_has_its_own_line_bound() {
+        let mut h = ChatHistory::new(2, usize::MAX);
+        h.say("p".into(), "p1".into(), false);
+        for i in 1..=3 {
+            h.say("s".into(), format!("s{i}"), true);
+        }
+
+        assert_eq!(
+            texts(&h.lines(true)),
+            ["p1", "s2", "s3"],
+            "the spectators' chatter does not push out the players' line"
+        );
+    }
+
+    #[test]
+    fn the_byte_bound_drops_the_oldest_lines_once_exceeded() {
+        // Each line costs 1 (name) + 9 (text) = 10 bytes.
+        let mut h = ChatHistory::new(100, 30);
+        for i in 1..=3 {
+            h.say("p".into(), format!("line-{i:04}"), false);
+        }
+        assert_eq!(h.bytes(), 30, "exactly at the bound, all three stay");
+        assert_eq!(h.lines(false).len(), 3);
+
+        h.say("p".into(), "line-0004".into(), false);
+
+        assert_eq!(
+            texts(&h.lines(false)),
+            ["line-0002", "line-0003", "line-0004"]
+        );
+        assert_eq!(h.bytes(), 30);
+    }
+
+    #[test]
+    fn a_line_larger_than_the_byte_bound_is_not_kept() {
+        let mut h = ChatHistory::new(10, 5);
+        h.say("p".into(), "ok".into(), false);
+
+        h.say("p".into(), "far too long".into(), false);
+
+        assert!(h.lines(false).is_empty());
+        assert_eq!(h.bytes(), 0);
+    }
+
+    #[test]
+    fn spectators_lines_are_merged_in_the_order_they_were_said_only_when_asked() {
+        let mut h = ChatHistory::new(10, 1000);
+        h.say("a".into(), "p1".into(), false);
+        h.say("s".into(), "s1".into(), true);
+        h.say("s".into(), "s2".into(), true);
+        h.say("b".into(), "p2".into(), false);
+        h.say("s".into(), "s3".into(), true);
+
+        assert_eq!(texts(&h.lines(true)), ["p1", "s1", "s2", "p2", "s3"]);
+        assert_eq!(texts(&h.lines(false)), ["p1", "p2"]);
+        assert!(h
+            .lines(true)
+            .iter()
+            .all(|l| l.spectator == l.text.starts_with('s')));
+    }
 
     #[test]
     fn control_bidi_and_zero_width_characters_are_removed() {

@@ -13,11 +13,12 @@ use protocol::{
     RulesSpec, Seat, Seats, ServerMessage, TimeControl, VersionedEvent,
 };
 use rules::{Action, Color, Event, Game, Phase, Point, Rules, Status, WinReason};
-use store::{Finished, GameEnd, GameId, GameRecord, NewGame, StoredAction};
+use store::{Finish, Finished, GameEnd, GameId, GameRecord, NewGame, SeatsAtEnd, StoredAction};
 use tokio::sync::mpsc;
 
 use super::{chat, Act, Command, GameClock, Offers, Pairing, RoomError, Settings};
 use crate::accounts::seat::{rating_in, SeatRating};
+use crate::gomoku;
 use crate::identity::Identity;
 use crate::limits::TokenBucket;
 use crate::time::unix_ms;
@@ -94,7 +95,7 @@ impl Live {
         } else {
             self.seat0.opposite()
         };
-        if self.game.colours_swapped() {
+        if gomoku::seats_now(&self.game) == SeatsAtEnd::Exchanged {
             c.opposite()
         } else {
             c
@@ -242,6 +243,8 @@ pub(crate) struct Room {
     log_chat_bytes: usize,
     /// The spectators' chat allowance, shared by all of them (one crowd cannot flood the room).
     spectator_chat: TokenBucket,
+    /// The last lines of both chats, for snapshots.
+    chat_history: chat::ChatHistory,
     seats: [Option<SeatHolder>; 2],
     /// The colour seat 0 takes in the next game.
     next_first: Color,
@@ -304,6 +307,10 @@ impl Room {
                 state.config.spectator_chat_burst,
                 state.clock.now(),
             ),
+            chat_history: chat::ChatHistory::new(
+                state.config.chat_history_lines,
+                state.config.chat_history_bytes,
+            ),
             seats: [None, None],
             next_first,
             live: None,
@@ -337,7 +344,7 @@ impl Room {
         let mut actors = Vec::with_capacity(actions.len());
         for &action in &actions {
             let colour = replay.to_act().ok_or("an action after the end")?;
-            let seat0 = if replay.colours_swapped() {
+            let seat0 = if gomoku::seats_now(&replay) == SeatsAtEnd::Exchanged {
                 Color::White
             } else {
                 Color::Black
@@ -526,7 +533,7 @@ impl Room {
     /// A registered player's rating in this room's pool (a store failure only hides it).
     async fn rating_of(&self, identity: &Identity) -> Option<SeatRating> {
         let user = identity.user_id?;
-        let pool = ratings::Pool::of(self.rules.rule_set());
+        let pool = gomoku::pool_of(&self.rules);
         match rating_in(self.state.store.as_ref(), user, pool).await {
             Ok(r) => Some(r),
             Err(e) => {
@@ -564,7 +571,8 @@ impl Room {
         seats
     }
 
-    fn snapshot(&self, you: Option<usize>) -> RoomSnapshot {
+    /// The room as a member sees it: `you` is its seat, `with_spectators` whether it reads the spectators' chat.
+    fn snapshot(&self, you: Option<usize>, with_spectators: bool) -> RoomSnapshot {
         let now = self.state.clock.now();
         let live = self.current();
         RoomSnapshot {
@@ -582,7 +590,7 @@ impl Room {
             phase: live.map_or(RoomPhase::None, Live::phase),
             to_act: live.and_then(Live::to_act),
             moves: live.map(|l| l.game.moves().to_vec()).unwrap_or_default(),
-            swapped: live.is_some_and(|l| l.game.colours_swapped()),
+            swapped: live.is_some_and(|l| gomoku::seats_now(&l.game) == SeatsAtEnd::Exchanged),
             clocks: live.and_then(|l| l.clocks(now)),
             forbidden: live.map(Live::forbidden).unwrap_or_default(),
             claimable: live
@@ -607,6 +615,7 @@ impl Room {
                 .collect(),
             spectators: self.spectators,
             result: live.and_then(|l| l.result.clone()),
+            chat: self.chat_history.lines(with_spectators),
         }
     }
 
@@ -761,7 +770,7 @@ impl Room {
         if m.outbox.capacity() == 0 {
             return;
         }
-        let snapshot = self.snapshot(m.seat);
+        let snapshot = self.snapshot(m.seat, m.show_spectators);
         let frame = encode(&ServerMessage::Room { room: snapshot }, rid);
         if let Some(m) = self.members.get_mut(&conn) {
             if m.outbox.try_send(frame.into()).is_ok() {
@@ -789,9 +798,16 @@ impl Room {
                 return;
             }
         }
-        let seat = self.members.get(&conn).and_then(|m| m.seat);
+        self.send_snapshot(conn, rid);
+    }
+
+    /// Sends a member the room's snapshot as it sees it (its seat, and the spectators' chat if it reads it).
+    fn send_snapshot(&mut self, conn: ConnId, rid: Option<u64>) {
+        let Some(m) = self.members.get(&conn) else {
+            return;
+        };
         let msg = ServerMessage::Room {
-            room: self.snapshot(seat),
+            room: self.snapshot(m.seat, m.show_spectators),
         };
         self.send_to(conn, &msg, rid);
     }
@@ -1180,7 +1196,9 @@ impl Room {
         let new_game = NewGame {
             public_id: store::new_public_id(),
             room: self.id.to_string(),
+            kind: gomoku::KIND.to_owned(),
             rules: self.rules,
+            pool: gomoku::pool_of(&self.rules),
             time_control: serde_json::to_string(&self.time_control)
                 .expect("a time control serialises"),
             public: self.public,
@@ -1272,8 +1290,13 @@ impl Room {
                     // Spectators see their own chat whatever they ask.
                     m.show_spectators = show || m.seat.is_none();
                 }
-                let outbox = self.members[&conn].outbox.clone();
-                self.ack(&outbox, rid);
+                if show {
+                    // The answer brings what the spectators said before (the snapshot's `chat`).
+                    self.send_snapshot(conn, rid);
+                } else {
+                    let outbox = self.members[&conn].outbox.clone();
+                    self.ack(&outbox, rid);
+                }
                 return Ok(());
             }
             _ => {}
@@ -1378,6 +1401,7 @@ impl Room {
         }
         let from = member.identity.name.clone();
         if member.seat.is_some() {
+            self.chat_history.say(from.clone(), text.clone(), false);
             let event = RoomEvent::Chat {
                 from,
                 spectator: false,
@@ -1392,6 +1416,7 @@ impl Room {
                 "the spectators' chat is busy; wait a moment",
             ));
         }
+        self.chat_history.say(from.clone(), text.clone(), true);
         let msg = ServerMessage::SpectatorChat {
             room: self.id.to_string(),
             from,
@@ -1878,13 +1903,17 @@ impl Room {
         if ending.aborted && live.rated {
             unrated = Some(UNRATED_TOO_FEW_MOVES);
         }
-        let end = GameEnd {
-            winner: ending.winner.map(|s| live.colour_of(s)),
-            aborted: ending.aborted,
-            reason: ending.reason.to_owned(),
-            ended_at: unix_ms(),
+        let finish = Finish {
+            end: GameEnd {
+                winner: ending.winner.map(|s| live.colour_of(s)),
+                aborted: ending.aborted,
+                reason: ending.reason.to_owned(),
+                ended_at: unix_ms(),
+            },
+            seats: gomoku::seats_now(&live.game),
+            rater: gomoku::RATER,
         };
-        match self.state.writer.finish_game(live.id, end).await {
+        match self.state.writer.finish_game(live.id, finish).await {
             Ok(finished) => Ok(Recorded {
                 ending,
                 unrated,

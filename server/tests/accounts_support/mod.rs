@@ -14,7 +14,7 @@ use rules::{Action, Color, Point, Rules};
 use serde_json::{json, Value};
 use server::time::ManualClock;
 use server::{AppState, Config};
-use store::{GameEnd, GameId, NewGame, PlayerRef, Store, StoredAction, User};
+use store::{Finish, GameEnd, GameId, NewGame, PlayerRef, SeatsAtEnd, Store, StoredAction, User};
 use tokio::net::TcpStream;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
@@ -220,6 +220,8 @@ impl App {
             .create_game(&NewGame {
                 public_id: store::new_public_id(),
                 room: format!("r{at}"),
+                kind: server::gomoku::KIND.to_owned(),
+                pool: server::gomoku::pool_of(&rules),
                 rules,
                 time_control: "{\"kind\":\"none\"}".into(),
                 public: true,
@@ -253,16 +255,20 @@ impl App {
         self.store
             .finish_game(
                 id,
-                &GameEnd {
-                    winner,
-                    aborted: false,
-                    reason: if winner.is_some() {
-                        "resign"
-                    } else {
-                        "draw_agreed"
-                    }
-                    .into(),
-                    ended_at: at + 1,
+                &Finish {
+                    end: GameEnd {
+                        winner,
+                        aborted: false,
+                        reason: if winner.is_some() {
+                            "resign"
+                        } else {
+                            "draw_agreed"
+                        }
+                        .into(),
+                        ended_at: at + 1,
+                    },
+                    seats: SeatsAtEnd::AsStarted,
+                    rater: server::gomoku::RATER,
                 },
             )
             .await
@@ -406,7 +412,7 @@ async fn fresh_schema(admin_url: &str) -> String {
 
 /// The pool of a rule set, for readability in tests.
 pub fn pool_of(rules: &Rules) -> Pool {
-    Pool::of(rules.rule_set())
+    server::gomoku::pool_of(rules)
 }
 
 /// Writes each test twice: `sqlite::NAME` and `postgres::NAME` (the latter returns early without

@@ -2,7 +2,7 @@
 // option the server has.
 
 import { h, mount, toast } from '../dom.js';
-import { t, errorText } from '../i18n.js';
+import { t, tn, errorText } from '../i18n.js';
 import { href } from '../router.js';
 import { describeTimeControl } from '../clock.js';
 import { tierBadge } from '../tier.js';
@@ -41,8 +41,10 @@ export function createOptions(v) {
   return { rules, time_control, rated: v.rated === 'rated', public: v.visibility !== 'private', colour: v.colour };
 }
 
-function ruleLabel(rules) {
+/** A room's rules in words, as its lobby row shows them: the rule set, the forbidden-move rule, size, opening. */
+export function ruleLabel(rules) {
   const parts = [t(`rule.${rules.rule_set}`)];
+  if (rules.rule_set === 'renju' && rules.forbidden_policy) parts.push(t(`policy_long.${rules.forbidden_policy}`));
   if (rules.size && rules.size !== 15) parts.push(`${rules.size}×${rules.size}`);
   if (rules.opening && rules.opening !== 'none') parts.push(t(`opening.${rules.opening}`));
   return parts.join(' · ');
@@ -91,7 +93,8 @@ function createForm(app, close) {
       field(t('create.visibility'), seg('visibility', [['public', t('create.public')], ['private', t('create.private')]], 'public')),
     ),
     field(t('create.colour'), seg('colour', [['black', t('colour.black')], ['white', t('colour.white')], ['random', t('colour.random')]], 'black')),
-    h('p', { class: 'hint', 'data-show-rated': '' }, t('create.rated_hint')),
+    // A guest cannot play rated: the choice is not offered, and one sentence (with the way to an account) says why.
+    h('p', { class: 'hint', id: 'rated-guest', 'data-guest-only': '' }, t('create.rated_guest'), ' ', h('a', { href: href('login') }, t('nav.login'))),
     err,
     h('div', { class: 'actions' },
       h('button', { type: 'button', class: 'btn ghost', onclick: close }, t('create.cancel')),
@@ -109,7 +112,11 @@ function createForm(app, close) {
     for (const el of form.querySelectorAll('[data-show]')) el.hidden = v.rule_set !== el.dataset.show;
     for (const el of form.querySelectorAll('[data-hide]')) el.hidden = v.rule_set === el.dataset.hide;
     for (const el of form.querySelectorAll('[data-tc]')) el.hidden = v.tc !== el.dataset.tc;
-    for (const el of form.querySelectorAll('[data-show-rated]')) el.hidden = !(v.rated === 'rated' && app.you?.guest);
+    const guest = Boolean(app.you?.guest);
+    for (const el of form.querySelectorAll('[data-guest-only]')) el.hidden = !guest;
+    const rated = form.querySelector('input[name="rated"][value="rated"]');
+    rated.disabled = guest;
+    if (guest && rated.checked) form.querySelector('input[name="rated"][value="casual"]').checked = true;
   };
   form.addEventListener('change', sync);
   form.addEventListener('submit', async (e) => {
@@ -127,6 +134,8 @@ function createForm(app, close) {
     }
   });
   sync();
+  // Who we are may be learnt (or change, after a sign-in elsewhere) while the form is open.
+  form.sync = sync;
   return form;
 }
 
@@ -207,7 +216,7 @@ export function render(view, _params, app) {
     const seen = new Map();
     for (const r of rooms) for (const p of r.players) seen.set(p.name, p);
     mount(players,
-      h('p', { class: 'online', id: 'online-count' }, t('lobby.online_now', { n: online })),
+      h('p', { class: 'online', id: 'online-count' }, tn('lobby.online_now', online)),
       h('p', { class: 'muted' }, t('lobby.online', { n: seen.size })),
       h('div', { class: 'plist' }, [...seen.values()].map((p) => playerChip({ ...p, colour: '' }))),
     );
@@ -223,6 +232,7 @@ export function render(view, _params, app) {
       draw();
     }),
   );
+  offs.push(app.conn.on('welcome', () => formSlot.querySelector('form')?.sync?.()));
   app.conn.subscribeLobby().catch((e) => {
     if (e.code !== 'disconnected') toast(errorText(e.code, e.message), 'error');
   });

@@ -69,9 +69,17 @@ function gameRow(g, name) {
 export function render(view, params, app) {
   const name = params.name;
   const body = h('div', { class: 'profile' }, h('p', { class: 'muted' }, t('conn.connecting')));
-  const mine = app?.you && !app.you.guest && app.you.name === name;
+  // "Sign out" on one's own profile only, and only while signed in: after signing out (here, in the header or on
+  // another device) the socket says hello again as someone else, and the button goes.
+  const signOut = h('span', { class: 'own' });
+  const drawOwn = () => {
+    const mine = app?.you && !app.you.guest && app.you.name === name;
+    mount(signOut, mine ? h('button', { class: 'btn ghost', type: 'button', id: 'profile-signout', onclick: () => app.logout() }, t('nav.logout')) : null);
+  };
+  drawOwn();
+  const offWelcome = app?.conn?.on('welcome', drawOwn);
   mount(view, h('section', { class: 'card wide' },
-    h('div', { class: 'card-head' }, h('h1', {}, name), mine ? h('button', { class: 'btn ghost', type: 'button', onclick: () => app.logout() }, t('nav.logout')) : null),
+    h('div', { class: 'card-head' }, h('h1', {}, name), signOut),
     body));
   accounts.player(name).then(
     (p) => {
@@ -112,5 +120,5 @@ export function render(view, params, app) {
     },
     (e) => mount(body, h('p', { class: 'notice' }, e.code === 'unavailable' || e.code === 'not_found' || e.status === 404 ? (e.code === 'unavailable' ? t('err.unavailable') : t('profile.not_found')) : errorText(e.code, e.message))),
   );
-  return () => {};
+  return () => offWelcome?.();
 }

@@ -8,7 +8,7 @@ import { accounts } from '../api.js';
 import { createBoardView } from '../boardview.js';
 import { resultHeadline, resultSentence } from '../result.js';
 import { playerName } from '../player.js';
-import { moveItems } from '../movelist.js';
+import { moveItems, formatUsed } from '../movelist.js';
 
 /** The stones of a stored action list, in order: places and the chosen fifth move (a proposal lays no stone). */
 export function stonesOf(moves) {
@@ -22,6 +22,22 @@ export function stonesOf(moves) {
 }
 
 /**
+ * What the stored actions say beyond the stones: each stone's thinking time (`used_ms` of the action that laid it)
+ * and, when the players swapped colours, after how many stones. Records without actions give none of either.
+ */
+export function actionDetails(actions) {
+  const times = [];
+  let swapAfter = null;
+  for (const m of actions || []) {
+    const a = m?.action;
+    if (!a) continue;
+    if (a.action === 'place' || a.action === 'choose_fifth') times.push(typeof m.used_ms === 'number' ? m.used_ms : null);
+    else if (a.action === 'decide_swap' && a.swap) swapAfter = times.length;
+  }
+  return { times, swapAfter };
+}
+
+/**
  * Normalises a game record from `GET /api/games/{id}` (docs/protocol.md: moves are stored actions
  * {seq, action, used_ms, at}) into {id, link, size, moves: string[], black, white, result, rules, live}. `link` is the
  * public id that names the game in URLs (the integer id does not reach private games).
@@ -29,13 +45,19 @@ export function stonesOf(moves) {
 export function normaliseRecord(g) {
   const name = (p) => (p == null ? null : typeof p === 'string' ? p : p.name);
   const rules = g.rules || {};
+  // The server sends the stones as `moves` and every action (with its clock) as `actions`; older records had the
+  // actions in `moves`.
+  const details = actionDetails(Array.isArray(g.actions) ? g.actions : g.moves);
+  const swapAfter = details.swapAfter ?? (g.swapped ? 3 : null);
   return {
+    times: details.times,
+    swapAfter,
     id: g.id,
     link: g.public_id ?? g.id,
     room: g.room,
     size: rules.size || 15,
     rules,
-    moves: stonesOf(g.moves),
+    moves: stonesOf(Array.isArray(g.moves) && g.moves.length ? g.moves : g.actions),
     black: name(g.black),
     white: name(g.white),
     result: g.result || null,
@@ -105,13 +127,26 @@ export function render(view, params) {
         h('span', { class: 'stone-icon black' }), rec.black ? playerName(rec.black) : '—',
         h('span', { class: 'muted' }, ' vs '),
         h('span', { class: 'stone-icon white' }), rec.white ? playerName(rec.white) : '—'),
-      rec.rules.rule_set ? h('p', { class: 'muted' }, t(`rule.${rec.rules.rule_set}`), rec.rules.opening && rec.rules.opening !== 'none' ? ` · ${t(`opening.${rec.rules.opening}`)}` : '') : null,
+      rec.rules.rule_set ? h('p', { class: 'muted' }, t(`rule.${rec.rules.rule_set}`),
+        rec.rules.rule_set === 'renju' && rec.rules.forbidden_policy ? ` · ${t(`policy_long.${rec.rules.forbidden_policy}`)}` : '',
+        rec.rules.opening && rec.rules.opening !== 'none' ? ` · ${t(`opening.${rec.rules.opening}`)}` : '') : null,
+      rec.swapAfter != null ? h('p', { class: 'muted small', id: 'swap-note' }, t('record.swap_note', { black: rec.black || t('colour.black') })) : null,
       r
         ? h('p', { class: 'result', id: 'record-result' }, h('b', {}, resultSentence(r, { black: rec.black, white: rec.white }) || resultHeadline(r, null)))
         : h('p', { class: 'muted' }, t('record.live'), rec.room ? [' ', h('a', { href: href('room', { id: rec.room, watch: true }) }, t('record.watch_live'))] : null),
       h('button', { class: 'btn', type: 'button', onclick: share }, t('record.share')),
     );
-    mount(list, moveItems(h, rec.moves, (e) => ({ onclick: () => go(e.n) })));
+    mount(list, moveItems(h, rec.moves, (e) => ({ onclick: () => go(e.n) }), (e) => {
+      const used = formatUsed(rec.times[e.n - 1]);
+      return used ? h('span', { class: 'used muted' }, used) : null;
+    }));
+    // The swap sits between the stones it followed, where it happened.
+    if (rec.swapAfter != null) {
+      const after = list.querySelector(`[data-ply="${rec.swapAfter}"]`);
+      const marker = h('li', { class: 'swap-mark', id: 'swap-mark' }, h('span', { class: 'n' }, '⇄'), h('span', {}, t('record.swapped')));
+      if (after) after.after(marker);
+      else list.prepend(marker);
+    }
   }
 
   const onKey = (e) => {

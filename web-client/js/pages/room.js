@@ -2,10 +2,10 @@
 // offers and answers, the game-over panel, moves and chat. Spectators get the same view without controls.
 
 import { h, mount, toast } from '../dom.js';
-import { t, errorText } from '../i18n.js';
+import { t, errorText, lang } from '../i18n.js';
 import { href } from '../router.js';
 import { createBoardView } from '../boardview.js';
-import { fromSnapshot, applyEvent, applyCatchUp, controls, visibleForbidden, clockFigures, seatOf, other } from '../state.js';
+import { fromSnapshot, applyEvent, applyCatchUp, controls, visibleForbidden, clockFigures, seatOf, other, splitChat } from '../state.js';
 import { clockAt, formatClock, describeTimeControl } from '../clock.js';
 import { tierBadge } from '../tier.js';
 import { playerName } from '../player.js';
@@ -77,6 +77,8 @@ export function render(view, params, app) {
   let settings = loadSettings();
   let fifthPick = [];
   let destroyed = false;
+  // What each part of the page was last drawn from (see section()).
+  const shown = new WeakMap();
 
   const board = createBoardView({
     onPoint: (p) => act(p),
@@ -100,16 +102,23 @@ export function render(view, params, app) {
   const spectatorToggle = h('label', { class: 'toggle', id: 'show-spectator-chat' },
     h('input', { type: 'checkbox', onchange: (e) => {
       showSpectators = e.target.checked;
-      if (!muted) send({ t: 'show_spectator_chat', room: id, show: showSpectators }).catch(() => {});
+      if (!muted) showSpectatorChat(showSpectators);
       drawChat();
     } }),
     h('span', { 'data-l': 'room.show_spectator_chat' }));
+  // The socket the spectators' chat was last asked for on: the choice belongs to a connection, so a new one (after
+  // a reconnect) is told again, once (its answer is a snapshot, which must not ask again).
+  let shownOn = null;
+  function showSpectatorChat(show) {
+    shownOn = show ? conn.ws : null;
+    send({ t: 'show_spectator_chat', room: id, show }).catch(() => {});
+  }
   // Muting the room hides all of its chat on this page (the spectators' is then not even sent to us).
   let muted = false;
   const muteToggle = h('label', { class: 'toggle', id: 'mute-chat' },
     h('input', { type: 'checkbox', onchange: (e) => {
       muted = e.target.checked;
-      if (showSpectators && seatOf(room)) send({ t: 'show_spectator_chat', room: id, show: !muted }).catch(() => {});
+      if (showSpectators && seatOf(room)) showSpectatorChat(!muted);
       drawChat();
     } }),
     h('span', { 'data-l': 'room.mute_chat' }));
@@ -148,10 +157,18 @@ export function render(view, params, app) {
   function act(point) {
     const c = controls(room);
     if (c.place) {
-      // Under the "lose" policy a forbidden point ends the game: ask before a slip of the finger does that.
-      const f = room.rules.forbidden_policy === 'lose' && visibleForbidden(room).find((x) => x.point === point);
-      if (f && !confirm(t('room.forbidden_lose_confirm', { point, kind: t(`kind.${f.kind}`) }))) return;
-      send({ t: 'place', room: id, point, ply: room.moves.length + 1 }).catch(() => {});
+      // A marked forbidden point gets the same care under every policy: say what playing it would do and ask;
+      // afterwards say what happened (refused, lost, or white may now claim the win).
+      const f = visibleForbidden(room).find((x) => x.point === point);
+      const policy = room.rules.forbidden_policy;
+      const kind = f ? t(`kind.${f.kind}`) : '';
+      if (f && !confirm(t(`room.forbidden_${policy}_confirm`, { point, kind }))) return;
+      conn.request({ t: 'place', room: id, point, ply: room.moves.length + 1 }).catch((e) => {
+        if (e.code === 'disconnected') return;
+        // Refused: the move was not played and it is still black's turn.
+        if (f && String(e.code).startsWith('forbidden_')) toast(t('room.forbidden_refused', { point, kind }), 'error');
+        else toast(errorText(e.code, e.message), 'error');
+      });
     } else if (c.proposeFifth) {
       fifthPick = fifthPick.includes(point) ? fifthPick.filter((p) => p !== point) : [...fifthPick, point].slice(-2);
       draw();
@@ -166,7 +183,7 @@ export function render(view, params, app) {
     el.dataset.colour = colour;
     el.classList.toggle('to-move', Boolean(toMove));
     el.classList.toggle('offline', Boolean(seat && !seat.connected));
-    mount(el,
+    section(el, [colour, seat, Boolean(room?.clocks)], () => [
       h('span', { class: `stone-icon ${colour}` }),
       h('div', { class: 'pinfo' },
         seat
@@ -179,7 +196,7 @@ export function render(view, params, app) {
         ),
       ),
       room?.clocks ? h('div', { class: 'clock', 'data-clock': colour }) : null,
-    );
+    ]);
   }
 
   function promptContent(c) {
@@ -250,6 +267,11 @@ export function render(view, params, app) {
     } else if (room.to_act) {
       out.push(h('p', { class: 'lead' }, you ? t('room.their_turn', { name: name(room.to_act) }) : t('room.to_move', { colour: t(`colour.${room.to_act}`) })));
     }
+    if (room.claimable && !c.claim) {
+      // Under "white may claim": black (and whoever watches) learns what the stone just played means.
+      const k = { point: room.claimable.point, kind: t(`kind.${room.claimable.kind}`) };
+      out.push(h('div', { class: 'ask claimable', id: 'claimable-note' }, h('p', {}, you === 'black' ? t('room.claimable_black', k) : t('room.claimable_watch', k))));
+    }
     if (c.claim) {
       out.push(h('div', { class: 'ask claim' }, h('p', {}, t('room.claim_hint', { kind: t(`kind.${room.claimable.kind}`) })),
         h('button', { class: 'btn danger', id: 'claim', onclick: () => send({ t: 'claim_forbidden', room: id }).catch(() => {}) }, t('room.claim'))));
@@ -306,25 +328,36 @@ export function render(view, params, app) {
     return b;
   }
 
+  /**
+   * Rebuilds a part of the page only when what it shows changed (`key`, with the language), so an event leaves
+   * every other part, and the keyboard focus inside it, as it was.
+   */
+  function section(el, key, build) {
+    const k = JSON.stringify([lang(), key]);
+    if (shown.get(el) === k) return false;
+    shown.set(el, k);
+    mount(el, build());
+    return true;
+  }
+
   function drawMoves() {
-    mount(movesBox, moveItems(h, room.moves));
-    movesBox.scrollTop = movesBox.scrollHeight;
+    if (section(movesBox, room.moves, () => moveItems(h, room.moves))) movesBox.scrollTop = movesBox.scrollHeight;
   }
 
   function drawChat() {
     const seated = Boolean(seatOf(room));
     spectatorToggle.hidden = !seated || muted;
-    if (muted) {
-      mount(chatLog, h('p', { class: 'muted', id: 'chat-muted' }, t('room.chat_muted')));
-      return;
-    }
-    const lines = room.chat.map((m) => h('div', { class: 'msg' }, h('b', {}, m.from), ' ', m.text));
-    // Players' and spectators' chat are kept apart; the spectators' comes below, marked as theirs.
-    if (!seated || showSpectators) {
-      for (const m of spectatorChat) lines.push(h('div', { class: 'msg spec' }, h('b', {}, m.from), ' ', m.text));
-    }
-    mount(chatLog, lines);
-    chatLog.scrollTop = chatLog.scrollHeight;
+    const withSpectators = !seated || showSpectators;
+    const changed = section(chatLog, [muted, room.chat, withSpectators && spectatorChat], () => {
+      if (muted) return h('p', { class: 'muted', id: 'chat-muted' }, t('room.chat_muted'));
+      const lines = room.chat.map((m) => h('div', { class: 'msg' }, h('b', {}, m.from), ' ', m.text));
+      // Players' and spectators' chat are kept apart; the spectators' comes below, marked as theirs.
+      if (withSpectators) {
+        for (const m of spectatorChat) lines.push(h('div', { class: 'msg spec' }, h('b', {}, m.from), ' ', m.text));
+      }
+      return lines;
+    });
+    if (changed) chatLog.scrollTop = chatLog.scrollHeight;
   }
 
   function drawStatic() {
@@ -348,16 +381,20 @@ export function render(view, params, app) {
     layout.dataset.role = you ? 'player' : 'spectator';
     layout.dataset.version = room.version;
     layout.dataset.ply = room.moves.length;
-    mount(info,
-      h('span', { class: 'rules' }, t(`rule.${room.rules.rule_set}`),
-        room.rules.rule_set === 'renju' ? ` · ${t(`policy.${room.rules.forbidden_policy}`)}` : '',
+    section(info, [room.rules, room.time_control, room.rated, room.spectators], () => [
+      h('span', { class: 'rules', id: 'room-rules' }, t(`rule.${room.rules.rule_set}`),
+        room.rules.rule_set === 'renju' ? ` · ${t(`policy_long.${room.rules.forbidden_policy}`)}` : '',
         room.rules.opening !== 'none' ? ` · ${t(`opening.${room.rules.opening}`)}` : ''),
       h('span', { class: 'tc' }, describeTimeControl(room.time_control, t)),
       room.rated ? h('span', { class: 'badge rated' }, t('create.rated')) : null,
       h('span', { class: 'spectators', id: 'spectators', hidden: !room.spectators }, t('room.spectators', { n: room.spectators })),
-    );
-    mount(prompt, promptContent(c));
-    mount(actions, actionButtons(c));
+    ]);
+    const names = { black: room.seats.black?.name, white: room.seats.white?.name };
+    section(prompt, [you, room.state, room.phase, room.to_act, c, fifthPick, names, room.result, room.claimable, room.fifth_options, room.game_id, room.record], () => promptContent(c));
+    const claimWin = room.time_control.kind === 'none' && room.to_act && room.to_act !== you;
+    const free = !room.seats.black || !room.seats.white;
+    // Only what the buttons show: a move that leaves them as they were keeps them (and the focus on them).
+    section(actions, [you, room.state, c.seated, c.offerDraw, c.takeback, c.rematch, claimWin, free], () => actionButtons(c));
     const forbidden = visibleForbidden(room).map((f) => ({ ...f, label: t('room.forbidden_here', { kind: t(`kind.${f.kind}`) }) }));
     const options = c.proposeFifth ? fifthPick : room.fifth_options || [];
     board.update({
@@ -410,8 +447,11 @@ export function render(view, params, app) {
     // Notices belong to the event that raised them: only a new version may show them.
     if (room.version !== before?.version) {
       for (const n of room.notices || []) toast(t(n));
-      if (room.lastAnswer && room.lastAnswer !== before?.lastAnswer && !room.lastAnswer.accept && room.lastAnswer.by !== seatOf(room)) {
-        toast(t('room.offer_declined'));
+      const me = seatOf(room);
+      if (me && room.lastAnswer && room.lastAnswer !== before?.lastAnswer && !room.lastAnswer.accept && room.lastAnswer.by !== me) {
+        // Say what was declined and by whom: a bare "Declined" leaves the player guessing.
+        const by = room.seats[room.lastAnswer.by]?.name || t(`colour.${room.lastAnswer.by}`);
+        toast(t(`room.declined_${room.lastAnswer.offer}`, { name: by }));
       }
     }
     if (before && before.phase !== room.phase) fifthPick = [];
@@ -423,11 +463,13 @@ export function render(view, params, app) {
 
   const offs = [
     conn.on('room', (m) => {
-      // A resync snapshot replaces the game state but keeps the chat we already have.
       if (m.room.id !== id) return;
-      setRoom({ ...fromSnapshot(m.room, conn.you?.id, performance.now()), chat: room?.chat || [] });
-      // The choice belongs to the connection: a new one (after a reconnect) is told again.
-      if (showSpectators && !muted && seatOf(room)) conn.request({ t: 'show_spectator_chat', room: id, show: true }).catch(() => {});
+      // Every snapshot carries the room's chat as the server keeps it: its lines replace the ones shown, so a
+      // reload or a late spectator reads the history and a resync never shows a line twice.
+      const next = fromSnapshot(m.room, conn.you?.id, performance.now());
+      spectatorChat = splitChat(m.room.chat).spectators;
+      setRoom(next);
+      if (showSpectators && !muted && seatOf(room) && shownOn !== conn.ws) showSpectatorChat(true);
     }),
     conn.on('event', (m) => {
       if (m.room === id && room) setRoom(applyEvent(room, m.version, m.event, performance.now()));

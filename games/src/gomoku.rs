@@ -1,0 +1,449 @@
+//! Gomoku and Renju on the seam: [`rules::Game`] wrapped, with its configuration, view, delta and legal listing.
+
+use rules::{
+    points_equivalent, Action, Color, Event, ForbiddenKind, ForbiddenPolicy, IllegalAction,
+    Opening, Phase, Point, RuleSet, Rules, RulesError, WinReason,
+};
+
+use crate::game::{Coded, Game, GameConfig, Outcome, PoolKey, Seat, Status};
+use crate::notation::{gomoku_text, parse_gomoku, NotationError};
+use crate::storage;
+use crate::GameKind;
+
+/// A validated Gomoku/Renju configuration: board size, rule set, forbidden-move policy, opening.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GomokuConfig {
+    rules: Rules,
+}
+
+impl GomokuConfig {
+    /// Checks and builds a configuration (the rules crate's checks: 15x15, or 19x19 outside Renju).
+    pub fn new(
+        size: u8,
+        rule_set: RuleSet,
+        forbidden_policy: ForbiddenPolicy,
+        opening: Opening,
+    ) -> Result<GomokuConfig, RulesError> {
+        Rules::new(size, rule_set, forbidden_policy, opening).map(GomokuConfig::from)
+    }
+
+    /// The rules this configuration plays.
+    pub const fn rules(&self) -> Rules {
+        self.rules
+    }
+}
+
+impl From<Rules> for GomokuConfig {
+    /// [`Rules`] are validated already, so every value of them is a configuration.
+    fn from(rules: Rules) -> GomokuConfig {
+        GomokuConfig { rules }
+    }
+}
+
+impl GameConfig for GomokuConfig {
+    fn kind(&self) -> GameKind {
+        GameKind::Gomoku
+    }
+
+    /// One pool per rule set: opening rules and forbidden policies do not split pools (as `ratings` has it).
+    fn pool(&self) -> PoolKey {
+        PoolKey {
+            game: GameKind::Gomoku.as_str(),
+            variant: storage::rule_set_text(self.rules.rule_set()),
+        }
+    }
+
+    fn encode(&self) -> String {
+        storage::gomoku_config_text(self)
+    }
+}
+
+/// What an outcome of Gomoku carries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GomokuDetail {
+    /// A five (or a winning overline): its stones, from one end.
+    Five {
+        /// The line's points.
+        line: Vec<Point>,
+    },
+    /// Black's forbidden stone that lost the game (`forbidden_move`, `forbidden_claimed`).
+    Forbidden {
+        /// The stone.
+        point: Point,
+        /// Why it was forbidden.
+        kind: ForbiddenKind,
+    },
+    /// The board filled up without a winner (`board_full`).
+    BoardFull,
+}
+
+/// The public position of a Gomoku game, as a snapshot carries it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GomokuView {
+    /// Board side.
+    pub size: u8,
+    /// The stones in the order they were placed: black first, colours alternating (so this is the board).
+    pub moves: Vec<Point>,
+    /// The colour to act, while the game runs.
+    pub to_act: Option<Color>,
+    /// What it must do, while the game runs.
+    pub phase: Option<Phase>,
+    /// Whether the players exchanged colours after move 3.
+    pub swapped: bool,
+    /// Black's forbidden points with their kinds, under Renju while black is to place (or to propose).
+    pub forbidden: Vec<(Point, ForbiddenKind)>,
+    /// Under the claim policy: black's forbidden stone that white may claim now.
+    pub claimable: Option<(Point, ForbiddenKind)>,
+    /// The two proposed fifth moves while white chooses.
+    pub fifth_options: Option<[Point; 2]>,
+}
+
+/// What one accepted Gomoku action changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GomokuChange {
+    /// A stone was placed (by `place` or `choose`).
+    Placed {
+        /// Its colour.
+        colour: Color,
+        /// Where.
+        point: Point,
+        /// Stones on the board after it (the first stone is ply 1).
+        ply: u32,
+        /// Under the claim policy: the stone is forbidden for this reason and white may claim it now.
+        claimable: Option<ForbiddenKind>,
+    },
+    /// The player holding white decided after move 3.
+    SwapDecided {
+        /// Whether the colours were exchanged.
+        swapped: bool,
+    },
+    /// Black offered two fifth moves.
+    FifthProposed {
+        /// The two points, in the order given.
+        points: [Point; 2],
+    },
+    /// White claimed black's forbidden stone and won.
+    ForbiddenClaimed {
+        /// The stone.
+        point: Point,
+        /// Why it was forbidden.
+        kind: ForbiddenKind,
+    },
+}
+
+/// An accepted action's delta: the change, and the position's new status and hints.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GomokuDelta {
+    /// What changed.
+    pub change: GomokuChange,
+    /// The new status (who acts next and what they must do, or the outcome).
+    pub status: Status<Phase, GomokuDetail>,
+    /// Black's forbidden points in the new position (as [`GomokuView::forbidden`]).
+    pub forbidden: Vec<(Point, ForbiddenKind)>,
+}
+
+/// The legal actions of a Gomoku position. Everything empty once the game is over.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GomokuLegal {
+    /// Where a `place` is legal now.
+    pub places: Vec<Point>,
+    /// Whether the swap decision is due (both `swap` and `keep` are legal).
+    pub swap: bool,
+    /// While black proposes fifth moves: every point that may be offered, in classes of points symmetric to each
+    /// other with respect to the position. Two offers are legal together exactly when they come from different
+    /// classes (either order).
+    pub fifth_classes: Vec<Vec<Point>>,
+    /// While white chooses: the two options (`choose` either).
+    pub choose: Option<[Point; 2]>,
+    /// Whether white may claim black's forbidden stone now.
+    pub claim: bool,
+}
+
+impl GomokuLegal {
+    /// Whether the listing holds an action.
+    pub fn contains(&self, action: &Action) -> bool {
+        match action {
+            Action::Place { point } => self.places.contains(point),
+            Action::DecideSwap { .. } => self.swap,
+            Action::ProposeFifth { points: [a, b] } => {
+                let class = |p: &Point| self.fifth_classes.iter().position(|c| c.contains(p));
+                matches!((class(a), class(b)), (Some(x), Some(y)) if x != y)
+            }
+            Action::ChooseFifth { point } => self.choose.is_some_and(|o| o.contains(point)),
+            Action::ClaimForbidden => self.claim,
+        }
+    }
+
+    /// Whether nothing is legal (the game is over).
+    pub fn is_empty(&self) -> bool {
+        self.places.is_empty()
+            && !self.swap
+            && self.fifth_classes.is_empty()
+            && self.choose.is_none()
+            && !self.claim
+    }
+}
+
+impl Coded for Phase {
+    fn code(&self) -> &'static str {
+        self.as_str()
+    }
+}
+
+impl Coded for IllegalAction {
+    fn code(&self) -> &'static str {
+        IllegalAction::code(*self)
+    }
+}
+
+/// A game of Gomoku or Renju on the seam.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Gomoku {
+    config: GomokuConfig,
+    game: rules::Game,
+    /// The seat that held black at the start.
+    start: Seat,
+}
+
+impl Gomoku {
+    /// The rules crate's game underneath (for what only Gomoku has: the board, five points…).
+    pub fn rules_game(&self) -> &rules::Game {
+        &self.game
+    }
+
+    /// Black's forbidden points now, whoever is to act (empty outside Renju).
+    pub fn forbidden_points(&self) -> Vec<(Point, ForbiddenKind)> {
+        self.game.forbidden_points()
+    }
+
+    /// Black's forbidden points as the room shows them: under Renju, while black is to place or propose.
+    fn hints(&self) -> Vec<(Point, ForbiddenKind)> {
+        let black_places = matches!(
+            self.game.status(),
+            rules::Status::Ongoing {
+                to_act: Color::Black,
+                phase: Phase::Place | Phase::ProposeFifth
+            }
+        );
+        if black_places && self.game.rules().restricts_black() {
+            self.game.forbidden_points()
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// The points black may offer as fifth moves, in classes of mutually symmetric points.
+    fn fifth_classes(&self) -> Vec<Vec<Point>> {
+        let board = self.game.board();
+        let rules = self.game.rules();
+        let forbidden: Vec<Point> =
+            if rules.restricts_black() && rules.forbidden_policy() == ForbiddenPolicy::Reject {
+                self.game
+                    .forbidden_points()
+                    .into_iter()
+                    .map(|(p, _)| p)
+                    .collect()
+            } else {
+                Vec::new()
+            };
+        // A symmetry of the stones fixes their centroid, so symmetric points lie equally far from it: only points
+        // at the same (scaled, exact) distance need the full test.
+        let stones: Vec<Point> = board.points().filter(|&p| !board.is_empty_at(p)).collect();
+        let n = stones.len() as i64;
+        let (sx, sy) = stones.iter().fold((0i64, 0i64), |(x, y), p| {
+            (x + i64::from(p.x()), y + i64::from(p.y()))
+        });
+        let distance = |p: Point| {
+            let dx = n * i64::from(p.x()) - sx;
+            let dy = n * i64::from(p.y()) - sy;
+            dx * dx + dy * dy
+        };
+        let mut classes: Vec<(i64, Vec<Point>)> = Vec::new();
+        for p in board
+            .points()
+            .filter(|&p| board.is_empty_at(p) && !forbidden.contains(&p))
+        {
+            let d = distance(p);
+            match classes
+                .iter_mut()
+                .find(|(cd, c)| *cd == d && points_equivalent(board, c[0], p))
+            {
+                Some((_, class)) => class.push(p),
+                None => classes.push((d, vec![p])),
+            }
+        }
+        classes.into_iter().map(|(_, c)| c).collect()
+    }
+
+    fn delta(&self, event: Event) -> GomokuDelta {
+        let change = match event {
+            Event::Placed {
+                color,
+                point,
+                ply,
+                claimable,
+            } => GomokuChange::Placed {
+                colour: color,
+                point,
+                ply: u32::from(ply),
+                claimable,
+            },
+            Event::ColoursSwapped => GomokuChange::SwapDecided { swapped: true },
+            Event::SwapDeclined => GomokuChange::SwapDecided { swapped: false },
+            Event::FifthProposed { points } => GomokuChange::FifthProposed { points },
+            Event::ForbiddenClaimed { point, kind } => {
+                GomokuChange::ForbiddenClaimed { point, kind }
+            }
+        };
+        GomokuDelta {
+            change,
+            status: self.status(),
+            forbidden: self.hints(),
+        }
+    }
+}
+
+impl Game for Gomoku {
+    type Config = GomokuConfig;
+    type Action = Action;
+    type Illegal = IllegalAction;
+    type Phase = Phase;
+    type Detail = GomokuDetail;
+    type View = GomokuView;
+    type Delta = GomokuDelta;
+    type Legal = GomokuLegal;
+
+    fn new(config: GomokuConfig, first_seat: Seat) -> Gomoku {
+        Gomoku {
+            config,
+            game: rules::Game::new(config.rules),
+            start: first_seat,
+        }
+    }
+
+    fn config(&self) -> GomokuConfig {
+        self.config
+    }
+
+    fn status(&self) -> Status<Phase, GomokuDetail> {
+        match self.game.status() {
+            rules::Status::Ongoing { to_act, phase } => Status::Ongoing { to_act, phase },
+            rules::Status::Won { winner, reason } => Status::Over(Outcome {
+                winner: Some(winner),
+                reason: reason.code(),
+                detail: match reason {
+                    WinReason::Five { line } => GomokuDetail::Five {
+                        line: line.points(),
+                    },
+                    WinReason::ForbiddenMove { point, kind }
+                    | WinReason::ForbiddenClaimed { point, kind } => {
+                        GomokuDetail::Forbidden { point, kind }
+                    }
+                },
+            }),
+            rules::Status::Drawn => Status::Over(Outcome {
+                winner: None,
+                reason: "board_full",
+                detail: GomokuDetail::BoardFull,
+            }),
+        }
+    }
+
+    fn first_colour(&self) -> Color {
+        Color::Black
+    }
+
+    fn first_seat(&self) -> Seat {
+        if self.game.colours_swapped() {
+            self.start.other()
+        } else {
+            self.start
+        }
+    }
+
+    fn apply(&mut self, action: Action) -> Result<GomokuDelta, IllegalAction> {
+        let event = self.game.apply(action)?;
+        Ok(self.delta(event))
+    }
+
+    fn apply_as(&mut self, seat: Seat, action: Action) -> Result<GomokuDelta, IllegalAction> {
+        let colour = self.colour_of(seat);
+        let event = self.game.apply_as(colour, action)?;
+        Ok(self.delta(event))
+    }
+
+    fn undo(&mut self) -> Option<Action> {
+        self.game.undo()
+    }
+
+    fn action_count(&self) -> usize {
+        self.game.actions().len()
+    }
+
+    fn actions(&self) -> Vec<Action> {
+        self.game.actions().to_vec()
+    }
+
+    fn ply(&self) -> u32 {
+        self.game.ply() as u32
+    }
+
+    fn is_move(action: &Action) -> bool {
+        matches!(action, Action::Place { .. } | Action::ChooseFifth { .. })
+    }
+
+    fn is_opening_decision(action: &Action) -> bool {
+        matches!(
+            action,
+            Action::DecideSwap { .. } | Action::ProposeFifth { .. } | Action::ChooseFifth { .. }
+        )
+    }
+
+    /// Everything but `place`: the swap decision, the proposal and the choice come once a game, and a claim ends it.
+    fn at_most_once(action: &Action) -> bool {
+        !matches!(action, Action::Place { .. })
+    }
+
+    fn legal(&self) -> GomokuLegal {
+        let rules::Status::Ongoing { to_act, phase } = self.game.status() else {
+            return GomokuLegal::default();
+        };
+        let mut legal = GomokuLegal {
+            claim: to_act == Color::White && self.game.claimable().is_some(),
+            ..GomokuLegal::default()
+        };
+        match phase {
+            Phase::Place => legal.places = self.game.legal_places(),
+            Phase::SwapDecision => legal.swap = true,
+            Phase::ProposeFifth => legal.fifth_classes = self.fifth_classes(),
+            Phase::ChooseFifth { options } => legal.choose = Some(options),
+        }
+        legal
+    }
+
+    fn view(&self, room_result: bool) -> GomokuView {
+        let status = self.status();
+        let running = !room_result && !status.is_over();
+        GomokuView {
+            size: self.config.rules.size(),
+            moves: self.game.moves().to_vec(),
+            to_act: status.to_act().filter(|_| running),
+            phase: status.phase().copied().filter(|_| running),
+            swapped: self.game.colours_swapped(),
+            forbidden: if running { self.hints() } else { Vec::new() },
+            claimable: self.game.claimable().filter(|_| running),
+            fifth_options: match status.phase() {
+                Some(Phase::ChooseFifth { options }) if running => Some(*options),
+                _ => None,
+            },
+        }
+    }
+
+    fn notation(action: &Action) -> String {
+        gomoku_text(action)
+    }
+
+    fn parse_action(&self, text: &str) -> Result<Action, NotationError> {
+        parse_gomoku(text)
+    }
+}

@@ -1,0 +1,54 @@
+//! The game seam: a closed set of games behind one trait, so that the room, the protocol and the store hold "a
+//! game" without knowing which.
+//!
+//! Modelled on shakmaty's `VariantPosition`: each game is its own type implementing [`Game`] (with its own
+//! configuration, action, notation, status and outcome, view, delta and legal-action listing), and [`AnyGame`]
+//! is a closed enum over them that implements [`Game`] too. The members are Gomoku/Renju ([`Gomoku`], wrapping
+//! [`rules::Game`]), Othello ([`Othello`]) and international draughts ([`Draughts`]). Storage encodings are
+//! explicit ([`storage`]); nothing here derives serde.
+//!
+//! Pure and deterministic like `rules`: no I/O, no async, no clocks, no randomness.
+//!
+//! ```
+//! use games::{AnyConfig, AnyGame, Game, GameConfig, GameKind, Seat};
+//! let config = AnyConfig::decode("gomoku", "size=15,rule_set=renju,forbidden_policy=reject,opening=none").unwrap();
+//! let mut game = AnyGame::new(config, Seat::Zero);
+//! let h8 = GameKind::Gomoku.parse_action("h8").unwrap();
+//! game.apply_as(Seat::Zero, h8).unwrap();
+//! assert_eq!(game.to_act(), Some(rules::Color::White));
+//! assert_eq!(game.seat_of(rules::Color::White), Seat::One);
+//! assert_eq!((config.pool().game, config.pool().variant), ("gomoku", "renju"));
+//! ```
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod any;
+mod draughts;
+mod game;
+mod gomoku;
+mod kind;
+pub mod notation;
+mod othello;
+pub mod storage;
+
+pub use any::{
+    AnyAction, AnyConfig, AnyDelta, AnyDetail, AnyGame, AnyIllegal, AnyLegal, AnyPhase, AnyView,
+    StoredReplayError,
+};
+pub use draughts::{
+    draughts_text, parse_draughts, Draughts, DraughtsAction, DraughtsChange, DraughtsConfig,
+    DraughtsCounters, DraughtsDelta, DraughtsDetail, DraughtsIllegal, DraughtsLegal,
+    DraughtsLegalMove, DraughtsPhase, DraughtsView, DRAUGHTS,
+};
+pub use game::{Coded, Game, GameConfig, Outcome, PoolKey, ReplayError, Seat, Status};
+pub use gomoku::{
+    Gomoku, GomokuChange, GomokuConfig, GomokuDelta, GomokuDetail, GomokuLegal, GomokuView,
+};
+pub use kind::GameKind;
+pub use notation::NotationError;
+pub use othello::{
+    parse_othello, Othello, OthelloChange, OthelloConfig, OthelloDelta, OthelloDetail,
+    OthelloLegal, OthelloPhase, OthelloView,
+};
+pub use storage::{ConfigError, DecodeError, StoredConfig};

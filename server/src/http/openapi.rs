@@ -1,0 +1,514 @@
+//! The HTTP API as an OpenAPI 3.1 document (built with utoipa), and the body schemas in it (generated with
+//! schemars, as the protocol's are, so the two documents share one set of schemas: `LobbyRoom`, `RulesSpec`, …).
+//!
+//! The games route's types derive their schemas where they are defined (`games.rs`). The accounts module's JSON
+//! shapes are described here by types of the same fields (`accounts::view`, `auth`, `leaderboard`, `players`):
+//! `server/tests/schemas.rs` validates real answers of every route against this document, so a shape that drifts
+//! from its description fails there.
+
+use schemars::JsonSchema;
+use serde_json::{json, Value};
+use utoipa::openapi::path::{
+    HttpMethod, Operation, OperationBuilder, ParameterBuilder, ParameterIn,
+};
+use utoipa::openapi::request_body::RequestBodyBuilder;
+use utoipa::openapi::schema::{ObjectBuilder, Type};
+use utoipa::openapi::{
+    ContentBuilder, InfoBuilder, OpenApiBuilder, PathItem, PathsBuilder, Ref, Required,
+    ResponseBuilder,
+};
+
+use super::games::GameView;
+
+/// `GET /api/health`.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct Health {
+    /// Always `ok`.
+    status: String,
+}
+
+/// The JSON body of every HTTP error.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct ErrorBody {
+    /// Stable snake_case code (`unknown_game`, `not_authenticated`, `rate_limited`, …; docs/accounts.md).
+    code: String,
+    /// A human-readable explanation.
+    message: String,
+    /// With `rate_limited`: seconds to wait (also the `Retry-After` header).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    retry_after: Option<u64>,
+}
+
+/// The body of `POST /api/register` and `POST /api/login`.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct Credentials {
+    /// 3–20 letters, digits, `_` or `-`.
+    username: String,
+    /// The password.
+    password: String,
+    /// Whether the answer should carry the session token in its body (for clients that are not browsers).
+    #[serde(default)]
+    issue_token: bool,
+}
+
+/// A registered user as the API shows them to themselves.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct UserView {
+    /// Name as registered.
+    name: String,
+    /// Always `false` here.
+    guest: bool,
+    /// When registered (ms since the Unix epoch).
+    created_at: i64,
+}
+
+/// The answer to a successful register or login (the token is also set as the session cookie).
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct SessionView {
+    /// The session token, only when asked for with `issue_token`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    token: Option<String>,
+    /// The signed-in user.
+    user: UserView,
+    /// When the session expires (ms since the Unix epoch).
+    expires_at: i64,
+}
+
+/// The answer to `POST /api/logout/everywhere`.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct EverywhereView {
+    /// How many sessions were revoked (this one included).
+    revoked: u64,
+}
+
+/// A rating with what clients show next to it.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct RatingView {
+    rating: f64,
+    deviation: f64,
+    provisional: bool,
+    /// Tier display name.
+    tier: String,
+    /// Tier code.
+    tier_code: String,
+}
+
+/// The leaderboard's rule for a pool and whether the player meets it.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct LeaderboardProgress {
+    listed: bool,
+    min_games: u32,
+    max_deviation: f64,
+}
+
+/// A player's standing in one pool.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct StandingView {
+    /// `freestyle`, `standard` or `renju`.
+    pool: String,
+    #[serde(flatten)]
+    rating: RatingView,
+    games: u32,
+    wins: u32,
+    losses: u32,
+    draws: u32,
+    leaderboard: LeaderboardProgress,
+}
+
+/// `GET /api/me`: a registered user with their standings, or a guest.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum MeView {
+    /// A registered user.
+    User {
+        #[serde(flatten)]
+        user: UserView,
+        ratings: Vec<StandingView>,
+    },
+    /// A guest (a `welcome` token sent as a bearer token).
+    Guest { name: String, guest: bool },
+}
+
+/// One leaderboard line.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct Entry {
+    rank: u32,
+    name: String,
+    #[serde(flatten)]
+    standing: StandingView,
+}
+
+/// A leaderboard page.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct LeaderboardView {
+    pool: String,
+    min_games: u32,
+    limit: u32,
+    offset: u32,
+    entries: Vec<Entry>,
+}
+
+/// One row of the tier table.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct TierView {
+    code: String,
+    name: String,
+    min_rating: Option<f64>,
+}
+
+/// The tier table.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct TiersView {
+    provisional_deviation: f64,
+    tiers: Vec<TierView>,
+}
+
+/// One point of a rating history.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct HistoryView {
+    game_id: i64,
+    time: i64,
+    rating: f64,
+    deviation: f64,
+}
+
+/// A pool's standing with its rating history.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct PoolView {
+    #[serde(flatten)]
+    standing: StandingView,
+    history: Vec<HistoryView>,
+}
+
+/// A player of a game summary.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct SummaryPlayer {
+    name: String,
+    guest: bool,
+}
+
+/// One player's rating change in a game summary.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct RatingChangeView {
+    name: String,
+    before: f64,
+    after: f64,
+    deviation: f64,
+    tier: String,
+    tier_code: String,
+}
+
+/// A game in a player's list.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct GameSummary {
+    id: i64,
+    public_id: String,
+    room: String,
+    pool: String,
+    rules: protocol::RulesSpec,
+    rated: bool,
+    black: SummaryPlayer,
+    white: SummaryPlayer,
+    swapped: bool,
+    started_at: i64,
+    ended_at: Option<i64>,
+    /// `playing`, `over` or `aborted`.
+    state: String,
+    #[schemars(with = "Option<protocol::schema::ColorDef>")]
+    winner: Option<rules::Color>,
+    winner_name: Option<String>,
+    reason: Option<String>,
+    ratings: Option<Vec<RatingChangeView>>,
+    rating_before: Option<f64>,
+    rating_after: Option<f64>,
+}
+
+/// A player's profile.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct ProfileView {
+    name: String,
+    created_at: i64,
+    ratings: Vec<PoolView>,
+    games: Vec<GameSummary>,
+    next_before: Option<i64>,
+}
+
+/// A page of a player's games.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct GamesPage {
+    games: Vec<GameSummary>,
+    next_before: Option<i64>,
+}
+
+/// A response with a JSON body of the named component schema.
+fn json_response(description: &str, schema: Option<&str>) -> utoipa::openapi::Response {
+    let mut r = ResponseBuilder::new().description(description);
+    if let Some(name) = schema {
+        r = r.content(
+            "application/json",
+            ContentBuilder::new()
+                .schema(Some(Ref::from_schema_name(name)))
+                .build(),
+        );
+    }
+    r.build()
+}
+
+fn error(description: &str) -> utoipa::openapi::Response {
+    json_response(description, Some("ErrorBody"))
+}
+
+fn param(name: &str, place: ParameterIn, ty: Type, description: &str) -> ParameterBuilder {
+    let required = if matches!(place, ParameterIn::Path) {
+        Required::True
+    } else {
+        Required::False
+    };
+    ParameterBuilder::new()
+        .name(name)
+        .parameter_in(place)
+        .required(required)
+        .description(Some(description))
+        .schema(Some(ObjectBuilder::new().schema_type(ty).build()))
+}
+
+fn op(id: &str, summary: &str, tag: &str) -> OperationBuilder {
+    OperationBuilder::new()
+        .operation_id(Some(id))
+        .summary(Some(summary))
+        .tag(tag)
+}
+
+fn credentials_body() -> utoipa::openapi::request_body::RequestBody {
+    RequestBodyBuilder::new()
+        .required(Some(Required::True))
+        .content(
+            "application/json",
+            ContentBuilder::new()
+                .schema(Some(Ref::from_schema_name("Credentials")))
+                .build(),
+        )
+        .build()
+}
+
+/// Every `/api/*` route the router serves, with its operation.
+fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
+    use HttpMethod::{Get, Post};
+    let internal = || error("Something failed inside the server (details are logged).");
+    vec![
+        (
+            "/api/health",
+            Get,
+            op("health", "The process is up and serving.", "server")
+                .response("200", json_response("Up.", Some("Health")))
+                .build(),
+        ),
+        (
+            "/api/rooms",
+            Get,
+            op("rooms", "The lobby's public rooms (the `rooms` of a `lobby` message).", "rooms")
+                .response("200", json_response("The rooms, newest first.", Some("LobbyRooms")))
+                .build(),
+        ),
+        (
+            "/api/games/{id}",
+            Get,
+            op("game", "The record of a game, finished or live.", "games")
+                .parameter(param(
+                    "id",
+                    ParameterIn::Path,
+                    Type::String,
+                    "The game's public id (or, for a public game, its integer id).",
+                ))
+                .response("200", json_response("The record.", Some("GameView")))
+                .response("404", error("`unknown_game`."))
+                .response("500", internal())
+                .build(),
+        ),
+        (
+            "/api/protocol.schema.json",
+            Get,
+            op("protocol_schema", "The WebSocket protocol as JSON Schema (draft 2020-12).", "schemas")
+                .response("200", json_response("The schema.", Some("JsonDocument")))
+                .build(),
+        ),
+        (
+            "/api/openapi.json",
+            Get,
+            op("openapi", "This document.", "schemas")
+                .response("200", json_response("The OpenAPI document.", Some("JsonDocument")))
+                .build(),
+        ),
+        (
+            "/api/register",
+            Post,
+            op("register", "Registers an account and signs in (sets the session cookie).", "accounts")
+                .request_body(Some(credentials_body()))
+                .response("201", json_response("Registered and signed in.", Some("SessionView")))
+                .response(
+                    "400",
+                    error("`invalid_username`, `weak_password`, `password_too_long`, `invalid_password`, `common_password`, `invalid_body`."),
+                )
+                .response("409", error("`username_taken`, `username_confusable`."))
+                .response("429", error("`rate_limited`, with `retry_after`."))
+                .response("500", internal())
+                .build(),
+        ),
+        (
+            "/api/login",
+            Post,
+            op("login", "Signs in (sets the session cookie).", "accounts")
+                .request_body(Some(credentials_body()))
+                .response("200", json_response("Signed in.", Some("SessionView")))
+                .response("400", error("`invalid_body`."))
+                .response("401", error("`invalid_credentials`."))
+                .response("429", error("`rate_limited`, with `retry_after`."))
+                .response("500", internal())
+                .build(),
+        ),
+        (
+            "/api/logout",
+            Post,
+            op("logout", "Signs the request's session out (its token or cookie).", "accounts")
+                .response("204", json_response("Signed out (or there was nothing to sign out).", None))
+                .response("500", internal())
+                .build(),
+        ),
+        (
+            "/api/logout/everywhere",
+            Post,
+            op("logout_everywhere", "Revokes every session of the request's user.", "accounts")
+                .response("200", json_response("Revoked.", Some("EverywhereView")))
+                .response("401", error("`not_authenticated`."))
+                .response("500", internal())
+                .build(),
+        ),
+        (
+            "/api/me",
+            Get,
+            op("me", "Who the request's session stands for.", "accounts")
+                .response("200", json_response("A user with standings, or a guest.", Some("MeView")))
+                .response("401", error("`not_authenticated`."))
+                .response("500", internal())
+                .build(),
+        ),
+        (
+            "/api/leaderboard",
+            Get,
+            op("leaderboard", "The best listed players of a rating pool.", "ratings")
+                .parameter(param("pool", ParameterIn::Query, Type::String, "`freestyle` (default), `standard` or `renju`."))
+                .parameter(param("limit", ParameterIn::Query, Type::Integer, "Entries, 1–100 (default 50)."))
+                .parameter(param("offset", ParameterIn::Query, Type::Integer, "Entries to skip (default 0)."))
+                .response("200", json_response("A page, best first.", Some("LeaderboardView")))
+                .response("400", error("`unknown_pool`, `invalid_query`."))
+                .response("500", internal())
+                .build(),
+        ),
+        (
+            "/api/tiers",
+            Get,
+            op("tiers", "The rank tiers and their thresholds.", "ratings")
+                .response("200", json_response("The tier table.", Some("TiersView")))
+                .build(),
+        ),
+        (
+            "/api/players/{name}",
+            Get,
+            op("profile", "A registered player's profile.", "players")
+                .parameter(param("name", ParameterIn::Path, Type::String, "The username."))
+                .response("200", json_response("The profile.", Some("ProfileView")))
+                .response("404", error("`not_found`."))
+                .response("500", internal())
+                .build(),
+        ),
+        (
+            "/api/players/{name}/games",
+            Get,
+            op("player_games", "A page of a player's games, newest first.", "players")
+                .parameter(param("name", ParameterIn::Path, Type::String, "The username."))
+                .parameter(param("before", ParameterIn::Query, Type::Integer, "Only games with a smaller id (`next_before` of the previous page)."))
+                .parameter(param("limit", ParameterIn::Query, Type::Integer, "Games per page, 1–100 (default 20)."))
+                .response("200", json_response("A page.", Some("GamesPage")))
+                .response("400", error("`invalid_query`."))
+                .response("404", error("`not_found`."))
+                .response("500", internal())
+                .build(),
+        ),
+    ]
+}
+
+/// The body schemas, by component name, generated from their types (with the protocol's types they contain).
+fn component_schemas() -> serde_json::Map<String, Value> {
+    let mut generator = protocol::schema::settings("/components/schemas").into_generator();
+    generator.subschema_for::<Health>();
+    generator.subschema_for::<ErrorBody>();
+    generator.subschema_for::<GameView>();
+    generator.subschema_for::<Credentials>();
+    generator.subschema_for::<SessionView>();
+    generator.subschema_for::<EverywhereView>();
+    generator.subschema_for::<MeView>();
+    generator.subschema_for::<LeaderboardView>();
+    generator.subschema_for::<TiersView>();
+    generator.subschema_for::<ProfileView>();
+    generator.subschema_for::<GamesPage>();
+    let rooms = generator.subschema_for::<Vec<protocol::LobbyRoom>>();
+    let mut schemas: serde_json::Map<String, Value> =
+        generator.take_definitions(true).into_iter().collect();
+    schemas.insert("LobbyRooms".to_owned(), Value::from(rooms));
+    schemas.insert(
+        "JsonDocument".to_owned(),
+        json!({"type": "object", "description": "A JSON document (a schema)."}),
+    );
+    schemas
+}
+
+/// The OpenAPI document of the HTTP API, as served at `GET /api/openapi.json`.
+pub fn document() -> Value {
+    let mut paths = PathsBuilder::new();
+    let mut by_path: Vec<(&str, PathItem)> = Vec::new();
+    for (path, method, operation) in operations() {
+        match by_path.iter_mut().find(|(p, _)| *p == path) {
+            Some((_, item)) => item.merge_operations(PathItem::new(method, operation)),
+            None => by_path.push((path, PathItem::new(method, operation))),
+        }
+    }
+    for (path, item) in by_path {
+        paths = paths.path(path, item);
+    }
+    let info = InfoBuilder::new()
+        .title("Gomoku / Renju server HTTP API")
+        .version(env!("CARGO_PKG_VERSION"))
+        .description(Some(
+            "The HTTP routes beside the WebSocket protocol (GET /ws; its messages: /api/protocol.schema.json). \
+             docs/protocol.md and docs/accounts.md are the reference.",
+        ))
+        .build();
+    let openapi = OpenApiBuilder::new()
+        .info(info)
+        .paths(paths.build())
+        .build();
+    let mut doc = serde_json::to_value(openapi).expect("an OpenAPI document serialises");
+    doc["components"] = json!({ "schemas": component_schemas() });
+    doc
+}

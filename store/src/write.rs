@@ -1,0 +1,411 @@
+//! The one planning path of the game writes ([`crate::Store::write_batch`]: create, append, finish, rate).
+//!
+//! Every decision is made here, once: the order of a batch (creations, then the appends, then the endings), the
+//! columns of a new game, what each appended action is (through `append.rs`: new row, retry or refusal, with
+//! the heads the store keeps), the exactly-once gate of an ending, whether a game is rated, the rating rows to
+//! create, lock order, read and write. A backend only runs statements: it implements [`Statements`] over its
+//! driver's transaction — the sqlx stores (`common.rs`: Postgres, SQLite in memory) and SQLite's writer thread
+//! (`sqlite_writer.rs`: rusqlite) — and begins and commits the transaction around [`write_batch`].
+//!
+//! The store knows no game rules: the caller gives each game's pool at creation and, at the end, who held which
+//! colour ([`crate::SeatsAtEnd`]) and the rating step ([`crate::Rater`]).
+
+use std::collections::{HashMap, VecDeque};
+
+use ratings::{glicko2, Pool, Rating, Tier};
+use rules::Color;
+
+use crate::append::{self, Head, HeadCache, Retry, Row};
+use crate::{
+    codec, Finish, Finished, GameId, Millis, NewGame, RatingChange, StoreError, UserId, Write,
+    Written,
+};
+
+/// A new game's row, every column as bound by [`crate::statements::INSERT_GAME`] (in its order).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct GameColumns<'a> {
+    pub room: &'a str,
+    pub kind: &'a str,
+    pub board_size: i64,
+    pub rule_set: String,
+    pub forbidden_policy: String,
+    pub opening: String,
+    pub pool: String,
+    pub time_control: &'a str,
+    pub public: bool,
+    pub rated: bool,
+    pub black_name: &'a str,
+    pub black_user_id: Option<UserId>,
+    pub white_name: &'a str,
+    pub white_user_id: Option<UserId>,
+    pub started_at: Millis,
+    pub public_id: &'a str,
+}
+
+impl<'a> GameColumns<'a> {
+    fn of(game: &'a NewGame) -> GameColumns<'a> {
+        let (board_size, rule_set, forbidden_policy, opening) = codec::rules_columns(&game.rules);
+        GameColumns {
+            room: &game.room,
+            kind: &game.kind,
+            board_size,
+            rule_set,
+            forbidden_policy,
+            opening,
+            pool: game.pool.name().into_owned(),
+            time_control: &game.time_control,
+            public: game.public,
+            rated: game.rated,
+            black_name: &game.black.name,
+            black_user_id: game.black.user_id,
+            white_name: &game.white.name,
+            white_user_id: game.white.user_id,
+            started_at: game.started_at,
+            public_id: &game.public_id,
+        }
+    }
+}
+
+/// The columns an ending sets, as bound by [`crate::statements::END_GAME`] (in its order, then the game).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct EndColumns<'a> {
+    pub ended_at: Millis,
+    pub winner: Option<&'static str>,
+    pub aborted: bool,
+    pub reason: &'a str,
+    pub swapped: bool,
+}
+
+/// What an ending needs of the game row its `UPDATE` returns.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Ended {
+    pub rated: bool,
+    pub black_user_id: Option<UserId>,
+    pub white_user_id: Option<UserId>,
+    pub pool: String,
+}
+
+/// A player's first rating row in a pool, as bound by [`crate::statements::ENSURE_RATING`].
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct NewRating<'a> {
+    pub user: UserId,
+    pub pool: &'a str,
+    pub rating: Rating,
+    pub tier: &'static str,
+    pub at: Millis,
+}
+
+/// One player's rating row after a rated game, as bound by [`crate::statements::UPDATE_RATING`].
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct RatingUpdate<'a> {
+    pub user: UserId,
+    pub pool: &'a str,
+    pub after: Rating,
+    pub tally: (i64, i64, i64),
+    pub tier: &'static str,
+    pub at: Millis,
+}
+
+/// One line of rating history, as bound by [`crate::statements::INSERT_RATING_CHANGE`].
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct HistoryRow<'a> {
+    pub game: GameId,
+    pub user: UserId,
+    pub pool: &'a str,
+    pub before: Rating,
+    pub after: Rating,
+    pub tier: &'static str,
+    pub at: Millis,
+}
+
+/// The statements of the game writes, run inside one open write transaction. Each method runs exactly what its
+/// name says and decides nothing.
+#[allow(async_fn_in_trait)] // crate-private, used by concrete backends only
+pub(crate) trait Statements {
+    /// Inserts a game and returns its id.
+    async fn insert_game(&mut self, game: &GameColumns<'_>) -> Result<GameId, StoreError>;
+    /// The stored heads of these games (ascending, each once); a game without a row is absent.
+    async fn heads(&mut self, games: &[GameId]) -> Result<HashMap<GameId, Head>, StoreError>;
+    /// The stored action text at each retried `(game, seq)` that has one.
+    async fn stored_actions(
+        &mut self,
+        retries: &[Retry],
+    ) -> Result<HashMap<(GameId, i64), String>, StoreError>;
+    /// Inserts new action rows (in order).
+    async fn insert_actions(&mut self, rows: Vec<Row>) -> Result<(), StoreError>;
+    /// Sets the ending of a game that has not ended (`UPDATE … WHERE ended_at IS NULL RETURNING`); `None` when no
+    /// row changed.
+    async fn end_game(
+        &mut self,
+        game: GameId,
+        end: &EndColumns<'_>,
+    ) -> Result<Option<Ended>, StoreError>;
+    /// Whether the game exists.
+    async fn game_exists(&mut self, game: GameId) -> Result<bool, StoreError>;
+    /// Creates a player's rating row in a pool if there is none.
+    async fn ensure_rating(&mut self, row: &NewRating<'_>) -> Result<(), StoreError>;
+    /// Two players' ratings in a pool, read (Postgres: and locked) in ascending user id (`users` ascending).
+    async fn ratings_of(
+        &mut self,
+        pool: &str,
+        users: [UserId; 2],
+    ) -> Result<HashMap<UserId, Rating>, StoreError>;
+    /// Writes a player's rating after a game.
+    async fn update_rating(&mut self, update: &RatingUpdate<'_>) -> Result<(), StoreError>;
+    /// Adds a line of rating history.
+    async fn insert_rating_change(&mut self, row: &HistoryRow<'_>) -> Result<(), StoreError>;
+}
+
+/// Runs a batch of game writes in the backend's open transaction (the caller commits): creations first, then the
+/// appends, then the endings; answers in batch order, and the heads the batch leaves its games (for `cache`,
+/// once committed). `cache`, when the backend keeps one, spares reading the heads of games it has written.
+pub(crate) async fn write_batch<S: Statements>(
+    s: &mut S,
+    cache: Option<&HeadCache>,
+    batch: &[Write],
+) -> Result<(Vec<Written>, HashMap<GameId, Head>), StoreError> {
+    let mut created = VecDeque::new();
+    let mut appends = Vec::new();
+    for w in batch {
+        match w {
+            Write::Create(game) => created.push_back(s.insert_game(&GameColumns::of(game)).await?),
+            Write::Append(game, action) => appends.push((*game, action.clone())),
+            Write::Finish(..) => {}
+        }
+    }
+    let heads = if appends.is_empty() {
+        HashMap::new()
+    } else {
+        append(s, cache, &appends).await?
+    };
+    let mut answers = Vec::with_capacity(batch.len());
+    for w in batch {
+        answers.push(match w {
+            Write::Create(_) => {
+                Written::Created(created.pop_front().ok_or_else(|| {
+                    StoreError::Database("a created game went missing".to_owned())
+                })?)
+            }
+            Write::Append(..) => Written::Appended,
+            Write::Finish(game, finish) => Written::Finished(self::finish(s, *game, finish).await?),
+        });
+    }
+    Ok((answers, heads))
+}
+
+/// Appends actions (see [`crate::Store::append_actions`]): a fixed number of statements per batch (`append.rs`):
+/// one read of the heads not in `cache`, the checks in memory, one insert; a second read only for retries of
+/// committed actions. Returns the heads the batch leaves its games.
+async fn append<S: Statements>(
+    s: &mut S,
+    cache: Option<&HeadCache>,
+    batch: &[(GameId, crate::StoredAction)],
+) -> Result<HashMap<GameId, Head>, StoreError> {
+    let (mut heads, unknown) = match cache {
+        Some(cache) => cache.lookup(batch),
+        None => {
+            let mut games: Vec<GameId> = batch.iter().map(|(game, _)| *game).collect();
+            games.sort_unstable();
+            games.dedup();
+            (HashMap::new(), games)
+        }
+    };
+    if !unknown.is_empty() {
+        heads.extend(s.heads(&unknown).await?);
+    }
+    let append::Plan { rows, retries } = append::plan(batch, &heads)?;
+    if !retries.is_empty() {
+        let stored = s.stored_actions(&retries).await?;
+        append::check_retries(&retries, &stored)?;
+    }
+    append::advance(&mut heads, &rows);
+    s.insert_actions(rows).await?;
+    Ok(heads)
+}
+
+/// Ends a game exactly once and rates it when due (see [`crate::Store::finish_game`]). The conditional update is
+/// the gate: of two racing endings only one sees `ended_at IS NULL` (Postgres re-checks it after waiting for the
+/// other's row lock; SQLite runs one writer at a time). A casual game costs that one statement.
+async fn finish<S: Statements>(
+    s: &mut S,
+    game: GameId,
+    finish: &Finish,
+) -> Result<Option<Finished>, StoreError> {
+    let end = &finish.end;
+    let columns = EndColumns {
+        ended_at: end.ended_at,
+        winner: if end.aborted {
+            None
+        } else {
+            end.winner.map(codec::color_text)
+        },
+        aborted: end.aborted,
+        reason: &end.reason,
+        swapped: finish.seats == crate::SeatsAtEnd::Exchanged,
+    };
+    let Some(ended) = s.end_game(game, &columns).await? else {
+        return if s.game_exists(game).await? {
+            Ok(None)
+        } else {
+            Err(StoreError::NoSuchGame)
+        };
+    };
+    let (black, white) = finish
+        .seats
+        .arrange(ended.black_user_id, ended.white_user_id);
+    let rating_changes = match (black, white) {
+        (Some(black), Some(white)) if ended.rated && !end.aborted && black != white => {
+            let pool = codec::pool_parse(&ended.pool)?;
+            let players = Players {
+                black,
+                white,
+                score_black: score_black(end.winner),
+            };
+            Some(rate(s, game, pool, players, end.ended_at, finish.rater).await?)
+        }
+        _ => None,
+    };
+    Ok(Some(Finished { rating_changes }))
+}
+
+/// The two users of a rated game as seated at the end, and black's score.
+struct Players {
+    black: UserId,
+    white: UserId,
+    score_black: f64,
+}
+
+/// Rates a finished game inside the transaction that ended it with the caller's rating step.
+async fn rate<S: Statements>(
+    s: &mut S,
+    game: GameId,
+    pool: Pool,
+    players: Players,
+    at: Millis,
+    rater: crate::Rater,
+) -> Result<[RatingChange; 2], StoreError> {
+    let Players {
+        black,
+        white,
+        score_black,
+    } = players;
+    let name = pool.name().into_owned();
+    let default = Rating::default();
+    // Both rows exist before they are read, so both can be locked; in ascending user order, so two games of the
+    // same players lock in the same order and cannot deadlock.
+    let (low, high) = if black < white {
+        (black, white)
+    } else {
+        (white, black)
+    };
+    let tier = Tier::of(&default).code();
+    for user in [low, high] {
+        let row = NewRating {
+            user,
+            pool: &name,
+            rating: default,
+            tier,
+            at,
+        };
+        s.ensure_rating(&row).await?;
+    }
+    let current = s.ratings_of(&name, [low, high]).await?;
+    let black_before = current.get(&black).copied().unwrap_or(default);
+    let white_before = current.get(&white).copied().unwrap_or(default);
+    let (black_after, white_after) = (rater.0)(black_before, white_before, score_black);
+    let changes = [
+        RatingChange {
+            user_id: black,
+            pool: pool.clone(),
+            before: black_before,
+            after: black_after,
+        },
+        RatingChange {
+            user_id: white,
+            pool,
+            before: white_before,
+            after: white_after,
+        },
+    ];
+    for (change, score) in changes.iter().zip([score_black, 1.0 - score_black]) {
+        let tier = Tier::of(&change.after).code();
+        s.update_rating(&RatingUpdate {
+            user: change.user_id,
+            pool: &name,
+            after: change.after,
+            tally: tally(score),
+            tier,
+            at,
+        })
+        .await?;
+        s.insert_rating_change(&HistoryRow {
+            game,
+            user: change.user_id,
+            pool: &name,
+            before: change.before,
+            after: change.after,
+            tier,
+            at,
+        })
+        .await?;
+    }
+    Ok(changes)
+}
+
+/// Black's score (1, 0.5 or 0) when `winner` won (`None`: a draw).
+fn score_black(winner: Option<Color>) -> f64 {
+    match winner {
+        Some(Color::Black) => glicko2::WIN,
+        Some(Color::White) => glicko2::LOSS,
+        None => glicko2::DRAW,
+    }
+}
+
+/// The (wins, losses, draws) a score adds to a player's row.
+fn tally(score: f64) -> (i64, i64, i64) {
+    if score > 0.75 {
+        (1, 0, 0)
+    } else if score < 0.25 {
+        (0, 1, 0)
+    } else {
+        (0, 0, 1)
+    }
+}
+
+/// Runs a future that never waits to its end: the writer thread's [`Statements`] are synchronous (rusqlite), so
+/// [`write_batch`] over them is ready at its first poll.
+pub(crate) fn run_ready<T>(
+    future: impl std::future::Future<Output = Result<T, StoreError>>,
+) -> Result<T, StoreError> {
+    let mut future = std::pin::pin!(future);
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    match future.as_mut().poll(&mut cx) {
+        std::task::Poll::Ready(result) => result,
+        std::task::Poll::Pending => Err(StoreError::Database(
+            "a synchronous write waited".to_owned(),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_tally_as_one_win_loss_or_draw() {
+        assert_eq!(tally(score_black(Some(Color::Black))), (1, 0, 0));
+        assert_eq!(tally(1.0 - score_black(Some(Color::Black))), (0, 1, 0));
+        assert_eq!(tally(score_black(None)), (0, 0, 1));
+        assert_eq!(tally(score_black(Some(Color::White))), (0, 1, 0));
+    }
+
+    #[test]
+    fn a_future_that_waits_is_an_error_not_a_hang() {
+        let pending = async {
+            std::future::pending::<()>().await;
+            Ok(())
+        };
+        assert!(run_ready(pending).is_err());
+        assert_eq!(run_ready(async { Ok(7) }), Ok(7));
+    }
+}
