@@ -338,7 +338,10 @@ test("the spectators' chat reaches a player only after the player shows it", asy
   // The same socket carries the choice and then this message: once it is back, the server has the choice.
   await say(a.page, 'now I listen');
   await say(s.page, 'nice shape');
-  await a.page.waitForFunction(() => document.querySelector('#chat-log .msg.spec')?.textContent.includes('nice shape'), null, { timeout: 15_000 });
+  await a.page.waitForFunction(() => [...document.querySelectorAll('#chat-log .msg.spec')].some((m) => m.textContent.includes('nice shape')), null, { timeout: 15_000 });
+  // Showing it brought what the spectators said before (the answer is a snapshot with their history), in order.
+  const spec = await a.page.$$eval('#chat-log .msg.spec', (ms) => ms.map((m) => m.textContent));
+  assert.deepEqual(spec.map((x) => x.replace(/^\S+ /, '')), ['black is better', 'nice shape']);
   await say(b.page, 'ready');
   assert.doesNotMatch(await log(b.page), /nice shape/, 'Bob did not ask');
 
