@@ -626,11 +626,7 @@ impl Conn {
         colour: protocol::ColourChoice,
         rid: Option<u64>,
     ) -> Result<(), RoomError> {
-        let rules = rules.to_rules().map_err(|e| RoomError {
-            code: e.code().into(),
-            message: e.to_string(),
-        })?;
-        check_time_control(&time_control)?;
+        let settings = Settings::new(rules, time_control, rated, public, colour)?;
         if rated && identity.is_guest() {
             return Err(RoomError::new(
                 code::ACCOUNT_REQUIRED,
@@ -644,13 +640,6 @@ impl Conn {
                 "this connection is in as many rooms as allowed",
             ));
         }
-        let settings = Settings {
-            rules,
-            time_control,
-            rated,
-            public,
-            colour,
-        };
         self.keep_guest(&identity).await?;
         let handle =
             self.state
@@ -688,37 +677,6 @@ impl Conn {
                 room.disconnected(self.outbox.id).await;
             }
         }
-    }
-}
-
-/// Time controls a room may use: up to 3 hours of base time, 10 minutes of increment, 30 periods of 10 minutes.
-fn check_time_control(tc: &protocol::TimeControl) -> Result<(), RoomError> {
-    use protocol::TimeControl as T;
-    const HOURS_3: u64 = 3 * 3600 * 1000;
-    const MIN_10: u64 = 10 * 60 * 1000;
-    let ok = match *tc {
-        T::None => true,
-        T::Fischer {
-            base_ms,
-            increment_ms,
-        } => (1_000..=HOURS_3).contains(&base_ms) && increment_ms <= MIN_10,
-        T::ByoYomi {
-            base_ms,
-            periods,
-            period_ms,
-        } => {
-            base_ms <= HOURS_3
-                && (1..=30).contains(&periods)
-                && (1_000..=MIN_10).contains(&period_ms)
-        }
-    };
-    if ok {
-        Ok(())
-    } else {
-        Err(RoomError::new(
-            code::INVALID_TIME_CONTROL,
-            "base time 1 s to 3 h, increment up to 10 min; byo-yomi 1 to 30 periods of 1 s to 10 min",
-        ))
     }
 }
 
