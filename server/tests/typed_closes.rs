@@ -1,5 +1,5 @@
 //! What a client hears when the server will not or can no longer serve it: a token it does not accept, and
-//! shutdown (issue #14, item 5). The slow-client notice is tested with the writer (src/ws/conn.rs).
+//! shutdown (issue #14, item 5). The slow-client notice is tested with the writer (src/ws/writer.rs).
 
 mod common;
 

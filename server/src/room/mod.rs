@@ -4,6 +4,7 @@
 mod chat;
 mod clock;
 mod offers;
+mod settings;
 mod task;
 
 use std::borrow::Cow;
@@ -12,14 +13,15 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
-use protocol::{code, ColourChoice, JoinRole, TimeControl};
+use protocol::{code, JoinRole};
 use rand::Rng;
-use rules::{Action, Point, Rules};
+use rules::{Action, Point};
 use store::UserId;
 use tokio::sync::{mpsc, oneshot};
 
 pub use clock::GameClock;
 pub use offers::Offers;
+pub use settings::Settings;
 pub(crate) use task::stored_time_control;
 
 use crate::identity::Identity;
@@ -218,21 +220,6 @@ impl RoomHandle {
             let _ = answer.await;
         }
     }
-}
-
-/// What `create_room` asked for, checked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Settings {
-    /// The rules.
-    pub rules: Rules,
-    /// The time control.
-    pub time_control: TimeControl,
-    /// Rated or casual.
-    pub rated: bool,
-    /// Listed in the lobby.
-    pub public: bool,
-    /// The creator's colour.
-    pub colour: ColourChoice,
 }
 
 /// Every live room by id, how many open rooms each player created, and how many rooms created from each address

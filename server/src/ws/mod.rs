@@ -1,10 +1,14 @@
 //! WebSocket endpoint: `GET /ws` upgrades, then one reader and one writer task per connection.
 
 mod conn;
+mod dispatch;
 pub mod outbox;
+mod reader;
+mod resume;
 // A connection without a socket, for the fuzz harness in the `testkit` crate: not in the production build.
 #[cfg(feature = "testkit")]
 pub mod virtual_conn;
+mod writer;
 
 use axum::extract::{State, WebSocketUpgrade};
 use axum::http::HeaderMap;
