@@ -12,12 +12,14 @@
 
 mod client;
 pub mod code;
+mod examples;
 mod frame;
 pub mod schema;
 mod server;
 mod types;
 
 pub use client::ClientMessage;
+pub use examples::{doc_examples, Sender};
 pub use frame::{
     decode, decode_checked, encode, peek_rid, with_rid, DecodeError, DecodeErrorKind, Frame, Tagged,
 };

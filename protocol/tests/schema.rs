@@ -44,17 +44,10 @@ fn every_example_frame_of_the_protocol_doc_matches_the_schema() {
     let server = validator("ServerMessage", true);
     let doc = include_str!("../../docs/protocol.md");
     let mut checked = 0;
-    for line in doc.lines() {
-        let (v, json) = if let Some(json) = line
-            .strip_prefix("→ ")
-            .or_else(|| line.strip_prefix("B → "))
-            .or_else(|| line.strip_prefix("S → "))
-        {
-            (&client, json)
-        } else if let Some(json) = line.strip_prefix("← ") {
-            (&server, json)
-        } else {
-            continue;
+    for (sender, json) in protocol::doc_examples(doc) {
+        let v = match sender {
+            protocol::Sender::Client => &client,
+            protocol::Sender::Server => &server,
         };
         let frame: Value = serde_json::from_str(json).unwrap();
         let wrong = errors(v, &frame);

@@ -304,17 +304,10 @@ async fn every_example_frame_of_the_protocol_doc_matches_the_served_schema() {
     let server_v = validator_in(&schema, &json!({"$ref": "#/$defs/ServerMessage"}));
     let doc = include_str!("../../docs/protocol.md");
     let mut checked = 0;
-    for line in doc.lines() {
-        let (v, text) = if let Some(text) = line
-            .strip_prefix("→ ")
-            .or_else(|| line.strip_prefix("B → "))
-            .or_else(|| line.strip_prefix("S → "))
-        {
-            (&client_v, text)
-        } else if let Some(text) = line.strip_prefix("← ") {
-            (&server_v, text)
-        } else {
-            continue;
+    for (sender, text) in protocol::doc_examples(doc) {
+        let v = match sender {
+            protocol::Sender::Client => &client_v,
+            protocol::Sender::Server => &server_v,
         };
         let frame: Value = serde_json::from_str(text).unwrap();
         let wrong = errors(v, &frame);
