@@ -62,6 +62,16 @@ impl Requests {
     }
 }
 
+/// The generic `act` of an action in room `room`: its notation, at `at` (the number of actions the game accepted
+/// before it; [`crate::Replica::next_at`] for the next one).
+pub fn act(room: &str, action: &games::AnyAction, at: u32) -> ClientMessage {
+    ClientMessage::Act {
+        room: room.to_owned(),
+        action: action.notation(),
+        at,
+    }
+}
+
 /// Reads a server frame. Servers are trusted to stay under any size, so no limit applies.
 pub fn decode(text: &str) -> Result<Frame<ServerMessage>, DecodeError> {
     protocol::decode(text, usize::MAX)
@@ -104,6 +114,26 @@ mod tests {
         assert_eq!(r.next_kept().map(|f| f.rid), Some(None));
         assert_eq!(r.next_kept().map(|f| f.rid), Some(Some(8)));
         assert!(r.next_kept().is_none());
+    }
+
+    #[test]
+    fn an_act_carries_the_actions_notation_and_its_index() {
+        let f5 = games::GameKind::Othello.parse_action("f5").unwrap();
+        let mut r = Requests::new();
+        let (rid, text) = r.encode(&act("r1", &f5, 0));
+        assert_eq!(
+            text,
+            format!(r#"{{"rid":{rid},"t":"act","room":"r1","action":"f5","at":0}}"#)
+        );
+        let jump = games::GameKind::Draughts.parse_action("28x19x10").unwrap();
+        assert_eq!(
+            act("r1", &jump, 7),
+            ClientMessage::Act {
+                room: "r1".into(),
+                action: "28x19x10".into(),
+                at: 7
+            }
+        );
     }
 
     #[test]

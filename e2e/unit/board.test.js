@@ -1,7 +1,7 @@
 // Board geometry, notation and SVG drawing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parsePoint, formatPoint, starPoints, geometry, toSvg, fromSvg, position, linePoints, renderBoard } from '../../web-client/js/board.js';
+import { parsePoint, formatPoint, starPoints, geometry, toSvg, fromSvg, position, linePoints, renderBoard } from '../../web-client/js/games/gomoku/board.js';
 
 test('points read and write in the server notation, rows counted from the bottom', () => {
   assert.deepEqual(parsePoint('h8'), { x: 7, y: 7 });

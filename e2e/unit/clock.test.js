@@ -1,7 +1,7 @@
 // Clock formatting and extrapolation between server figures.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatClock, clockAt, describeTimeControl } from '../../web-client/js/clock.js';
+import { formatClock, clockAt, firstMoveLeft, describeTimeControl } from '../../web-client/js/clock.js';
 
 test('clocks show minutes and seconds, hours when long, tenths under ten seconds', () => {
   assert.equal(formatClock(300_000), '5:00');
@@ -31,6 +31,16 @@ test('byo-yomi enters the periods after the main time and loses one per spent pe
   const inPeriod = { remaining_ms: 4000, periods: 1, byo_yomi: true };
   assert.equal(clockAt(inPeriod, 3000, 30_000).flagged, false);
   assert.equal(clockAt(inPeriod, 4000, 30_000).flagged, true, 'the last period spent loses');
+});
+
+test('a first action runs on its allowance before the main time moves', () => {
+  const side = { remaining_ms: 5000, first_move_ms: 2000 };
+  assert.deepEqual(clockAt(side, 1500), { ms: 5000, periods: 0, byoyomi: false, flagged: false });
+  assert.equal(firstMoveLeft(side, 1500), 500);
+  assert.deepEqual(clockAt(side, 3000), { ms: 4000, periods: 0, byoyomi: false, flagged: false });
+  assert.equal(firstMoveLeft(side, 3000), 0);
+  assert.equal(clockAt(side, 7000).flagged, true);
+  assert.equal(firstMoveLeft({ remaining_ms: 5000 }, 0), 0);
 });
 
 test('time controls read as short labels', () => {

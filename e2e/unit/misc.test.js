@@ -8,7 +8,8 @@ import { Connection, backoff } from '../../web-client/js/ws.js';
 
 // Page modules import the DOM helpers lazily only when rendering, so their pure exports load in Node.
 const { lobbyReduce, createOptions } = await import('../../web-client/js/pages/lobby.js');
-const { normaliseRecord, clampPly, stonesOf } = await import('../../web-client/js/pages/record.js');
+const { normaliseRecord, clampPly } = await import('../../web-client/js/pages/record.js');
+const { stonesOf } = await import('../../web-client/js/games/gomoku/record.js');
 const { validate } = await import('../../web-client/js/pages/login.js');
 const { outcomeFor, poolsOf } = await import('../../web-client/js/pages/profile.js');
 
@@ -277,7 +278,8 @@ test('a connection whose pings go unanswered is dropped and reconnects', (t) => 
 
 // Issue #14 item 20: the record shows the swap and each move's time; the API has them in `actions`.
 test('a record from GET /api/games/{id} keeps each stone\'s time and where the colours were swapped', async () => {
-  const { normaliseRecord, actionDetails } = await import('../../web-client/js/pages/record.js');
+  const { normaliseRecord } = await import('../../web-client/js/pages/record.js');
+  const { actionDetails } = await import('../../web-client/js/games/gomoku/record.js');
   const { formatUsed } = await import('../../web-client/js/movelist.js');
   const actions = [
     { seq: 0, action: { action: 'place', point: 'h8' }, used_ms: 1200, remaining_ms: null, at: 1 },

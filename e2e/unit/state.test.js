@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { fromSnapshot, applyEvent, applyCatchUp, controls, visibleForbidden, clockFigures, seatOf, splitChat, canTakeBack, CHAT_KEPT } from '../../web-client/js/state.js';
+import { fromSnapshot, applyEvent, applyCatchUp, controls, clockFigures, seatOf, splitChat, canTakeBack, CHAT_KEPT } from '../../web-client/js/state.js';
+import { visibleForbidden } from '../../web-client/js/games/gomoku/state.js';
 
 // Ids equal names here, so `me` reads as a name; the test of same-named guests gives them different ids.
 const seat = (name, id = name) => ({ id, name, guest: true, connected: true });
@@ -170,7 +171,8 @@ test('catch-up events are folded in order', () => {
 
 test("the whole-game transcript in docs/protocol.md folds into A's final position", () => {
   const doc = readFileSync(new URL('../../docs/protocol.md', import.meta.url), 'utf8');
-  const section = doc.slice(doc.indexOf('## A whole game'));
+  const from = doc.indexOf('## A whole game\n');
+  const section = doc.slice(from, doc.indexOf('\n## ', from + 1));
   const lines = section.split('\n').filter((l) => l.startsWith('← {')).map((l) => JSON.parse(l.slice(2)));
   const welcome = lines.find((m) => m.t === 'welcome');
   let room = null;

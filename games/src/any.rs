@@ -450,6 +450,14 @@ impl Game for AnyGame {
         }
     }
 
+    fn forced(&self) -> Option<AnyAction> {
+        match self {
+            AnyGame::Gomoku(g) => g.forced().map(AnyAction::Gomoku),
+            AnyGame::Othello(g) => g.forced().map(AnyAction::Othello),
+            AnyGame::Draughts(g) => g.forced().map(AnyAction::Draughts),
+        }
+    }
+
     fn view(&self, room_result: bool) -> AnyView {
         match self {
             AnyGame::Gomoku(g) => AnyView::Gomoku(g.view(room_result)),

@@ -224,6 +224,13 @@ pub trait Game: Sized + Clone + fmt::Debug + Send + 'static {
     /// The legal actions now (empty once over).
     fn legal(&self) -> Self::Legal;
 
+    /// The action the side to act must take because it has no other (Othello's pass when no disc can go
+    /// anywhere), which the room takes for it at once: a forced action costs no clock time and waits for nobody.
+    /// `None` whenever the side to act has a choice, and once over.
+    fn forced(&self) -> Option<Self::Action> {
+        None
+    }
+
     /// The public view. `room_result`: the room holds a result for this game (resignation, time, agreement, or
     /// the rules' own end once recorded), so the view shows nobody to act and none of what the side to act would
     /// need (forbidden points, claims, options), even while the rules alone would let the game go on.

@@ -1,8 +1,8 @@
 //! Gomoku and Renju on the seam: [`rules::Game`] wrapped, with its configuration, view, delta and legal listing.
 
 use rules::{
-    points_equivalent, Action, Color, Event, ForbiddenKind, ForbiddenPolicy, IllegalAction,
-    Opening, Phase, Point, RuleSet, Rules, RulesError, WinReason,
+    name_opening, points_equivalent, Action, CanonicalOpening, Color, Event, ForbiddenKind,
+    ForbiddenPolicy, IllegalAction, Opening, Phase, Point, RuleSet, Rules, RulesError, WinReason,
 };
 
 use crate::game::{Coded, Game, GameConfig, Outcome, PoolKey, Seat, Status};
@@ -96,6 +96,11 @@ pub struct GomokuView {
     pub claimable: Option<(Point, ForbiddenKind)>,
     /// The two proposed fifth moves while white chooses.
     pub fifth_options: Option<[Point; 2]>,
+    /// Soosõrv and Taraguchi: black's offered fifth moves while white chooses one.
+    pub offers: Option<Vec<Point>>,
+    /// The canonical opening (of the 26) the first three stones make, once they make one, whatever the opening
+    /// rule: shown beside the board, kept after the game.
+    pub opening_name: Option<&'static CanonicalOpening>,
 }
 
 /// What one accepted Gomoku action changed.
@@ -121,6 +126,21 @@ pub enum GomokuChange {
     FifthProposed {
         /// The two points, in the order given.
         points: [Point; 2],
+    },
+    /// Swap2: white's fourth and black's fifth stone were placed together (stones 4 and 5 on the board).
+    TwoPlaced {
+        /// White's stone, then black's.
+        points: [Point; 2],
+    },
+    /// Soosõrv: white declared how many fifth moves black offers.
+    OffersDeclared {
+        /// How many.
+        count: u8,
+    },
+    /// Black offered fifth moves (Soosõrv, Taraguchi's second choice).
+    FifthsOffered {
+        /// The points, in the order given.
+        points: Vec<Point>,
     },
     /// White claimed black's forbidden stone and won.
     ForbiddenClaimed {
@@ -157,6 +177,16 @@ pub struct GomokuLegal {
     pub choose: Option<[Point; 2]>,
     /// Whether white may claim black's forbidden stone now.
     pub claim: bool,
+    /// Swap2's third answer: the points either of the two extra stones may go on (`add:a,b` with `a` and `b`
+    /// two different ones of them).
+    pub add: Vec<Point>,
+    /// Soosõrv: white declares 1 to this many fifth moves (`declare:N`).
+    pub declare: Option<u8>,
+    /// How many fifth moves black offers now (`offer:…`): that many points from different classes of
+    /// [`GomokuLegal::fifth_classes`].
+    pub offer_count: Option<u8>,
+    /// While white chooses among black's offers: the offers (`choose` any).
+    pub choose_offer: Vec<Point>,
 }
 
 impl GomokuLegal {
@@ -165,12 +195,34 @@ impl GomokuLegal {
         match action {
             Action::Place { point } => self.places.contains(point),
             Action::DecideSwap { .. } => self.swap,
-            Action::ProposeFifth { points: [a, b] } => {
+            Action::ProposeFifth { points: [a, b] } if self.offer_count.is_none() => {
                 let class = |p: &Point| self.fifth_classes.iter().position(|c| c.contains(p));
                 matches!((class(a), class(b)), (Some(x), Some(y)) if x != y)
             }
-            Action::ChooseFifth { point } => self.choose.is_some_and(|o| o.contains(point)),
+            Action::ProposeFifth { .. } => false,
+            Action::ChooseFifth { point } => {
+                self.choose.is_some_and(|o| o.contains(point)) || self.choose_offer.contains(point)
+            }
             Action::ClaimForbidden => self.claim,
+            Action::PlaceTwo { points: [a, b] } => {
+                a != b && self.add.contains(a) && self.add.contains(b)
+            }
+            Action::DeclareOffers { count } => {
+                self.declare.is_some_and(|m| (1..=m).contains(count))
+            }
+            Action::OfferFifths { offers } => {
+                if self.offer_count != Some(offers.len() as u8) {
+                    return false;
+                }
+                let mut classes = Vec::new();
+                for p in offers.as_slice() {
+                    match self.fifth_classes.iter().position(|c| c.contains(p)) {
+                        Some(k) if !classes.contains(&k) => classes.push(k),
+                        _ => return false,
+                    }
+                }
+                true
+            }
         }
     }
 
@@ -181,6 +233,9 @@ impl GomokuLegal {
             && self.fifth_classes.is_empty()
             && self.choose.is_none()
             && !self.claim
+            && self.add.is_empty()
+            && self.declare.is_none()
+            && self.choose_offer.is_empty()
     }
 }
 
@@ -222,7 +277,10 @@ impl Gomoku {
             self.game.status(),
             rules::Status::Ongoing {
                 to_act: Color::Black,
-                phase: Phase::Place | Phase::ProposeFifth
+                phase: Phase::Place
+                    | Phase::ProposeFifth
+                    | Phase::OfferFifths { .. }
+                    | Phase::TaraguchiChoice { .. }
             }
         );
         if black_places && self.game.rules().restricts_black() {
@@ -291,6 +349,11 @@ impl Gomoku {
             Event::ColoursSwapped => GomokuChange::SwapDecided { swapped: true },
             Event::SwapDeclined => GomokuChange::SwapDecided { swapped: false },
             Event::FifthProposed { points } => GomokuChange::FifthProposed { points },
+            Event::TwoPlaced { points } => GomokuChange::TwoPlaced { points },
+            Event::OffersDeclared { count } => GomokuChange::OffersDeclared { count },
+            Event::FifthsOffered { offers } => GomokuChange::FifthsOffered {
+                points: offers.as_slice().to_vec(),
+            },
             Event::ForbiddenClaimed { point, kind } => {
                 GomokuChange::ForbiddenClaimed { point, kind }
             }
@@ -389,17 +452,27 @@ impl Game for Gomoku {
     }
 
     fn is_move(action: &Action) -> bool {
-        matches!(action, Action::Place { .. } | Action::ChooseFifth { .. })
+        matches!(
+            action,
+            Action::Place { .. } | Action::ChooseFifth { .. } | Action::PlaceTwo { .. }
+        )
     }
 
     fn is_opening_decision(action: &Action) -> bool {
         matches!(
             action,
-            Action::DecideSwap { .. } | Action::ProposeFifth { .. } | Action::ChooseFifth { .. }
+            Action::DecideSwap { .. }
+                | Action::ProposeFifth { .. }
+                | Action::ChooseFifth { .. }
+                | Action::PlaceTwo { .. }
+                | Action::DeclareOffers { .. }
+                | Action::OfferFifths { .. }
         )
     }
 
-    /// Everything but `place`: the swap decision, the proposal and the choice come once a game, and a claim ends it.
+    /// Everything but `place`: the decisions, proposals, offers and choices, and a claim ends the game. (Under
+    /// Soosõrv and Taraguchi one seat may `swap` or `keep` more than once a game; the room tells a retry from a
+    /// new decision by whether the game takes the action now.)
     fn at_most_once(action: &Action) -> bool {
         !matches!(action, Action::Place { .. })
     }
@@ -417,6 +490,23 @@ impl Game for Gomoku {
             Phase::SwapDecision => legal.swap = true,
             Phase::ProposeFifth => legal.fifth_classes = self.fifth_classes(),
             Phase::ChooseFifth { options } => legal.choose = Some(options),
+            Phase::PlaceOpening => legal.places = self.game.legal_places(),
+            Phase::Swap2Decision => {
+                legal.swap = true;
+                let board = self.game.board();
+                legal.add = board.points().filter(|&p| board.is_empty_at(p)).collect();
+            }
+            Phase::DeclareOffers { max } => legal.declare = Some(max),
+            Phase::OfferFifths { count } => {
+                legal.offer_count = Some(count);
+                legal.fifth_classes = self.fifth_classes();
+            }
+            Phase::TaraguchiChoice { count } => {
+                legal.swap = true;
+                legal.offer_count = Some(count);
+                legal.fifth_classes = self.fifth_classes();
+            }
+            Phase::ChooseOffer { offers } => legal.choose_offer = offers.as_slice().to_vec(),
         }
         legal
     }
@@ -436,6 +526,11 @@ impl Game for Gomoku {
                 Some(Phase::ChooseFifth { options }) if running => Some(*options),
                 _ => None,
             },
+            offers: match status.phase() {
+                Some(Phase::ChooseOffer { offers }) if running => Some(offers.as_slice().to_vec()),
+                _ => None,
+            },
+            opening_name: name_opening(self.game.moves(), self.config.rules.size()),
         }
     }
 

@@ -9,13 +9,20 @@
 //! | propose two fifth moves | `propose:i9,j10` (in the order given) |
 //! | choose one of them | `choose:i9` |
 //! | claim black's forbidden move | `claim` |
+//! | Swap2: place two more stones, white's then black's | `add:i9,j10` |
+//! | Soosõrv: declare the number of fifth moves | `declare:5` |
+//! | Soosõrv, Taraguchi: offer fifth moves (in the order given) | `offer:i9,j10,k11` |
+//! | choose one of the offered fifth moves | `choose:i9` (as for two options) |
+//!
+//! Every swap decision of every opening rule (Swap1, Swap2's "take black" / "take white", Soosõrv's and
+//! Taraguchi's swaps, the first player's colour choice after Swap2's two extra stones) is `swap` or `keep`.
 //!
 //! Parsing is exact: a text parses only if formatting its action gives the same text back (`H8`, `h08`,
 //! `propose:i9, j10` are refused), so an action and its text are one to one.
 
 use std::fmt;
 
-use rules::{Action, ParsePointError, Point};
+use rules::{Action, Offers, ParsePointError, Point};
 
 /// Why a text is not an action's notation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,6 +72,9 @@ const KEEP: &str = "keep";
 const CLAIM: &str = "claim";
 const PROPOSE: &str = "propose:";
 const CHOOSE: &str = "choose:";
+const ADD: &str = "add:";
+const DECLARE: &str = "declare:";
+const OFFER: &str = "offer:";
 
 /// A Gomoku action's text.
 pub fn gomoku_text(action: &Action) -> String {
@@ -75,6 +85,12 @@ pub fn gomoku_text(action: &Action) -> String {
         Action::ProposeFifth { points: [a, b] } => format!("{PROPOSE}{a},{b}"),
         Action::ChooseFifth { point } => format!("{CHOOSE}{point}"),
         Action::ClaimForbidden => CLAIM.to_owned(),
+        Action::PlaceTwo { points: [a, b] } => format!("{ADD}{a},{b}"),
+        Action::DeclareOffers { count } => format!("{DECLARE}{count}"),
+        Action::OfferFifths { offers } => {
+            let list: Vec<String> = offers.as_slice().iter().map(Point::to_string).collect();
+            format!("{OFFER}{}", list.join(","))
+        }
     }
 }
 
@@ -90,6 +106,23 @@ pub fn parse_gomoku(text: &str) -> Result<Action, NotationError> {
                 let (a, b) = rest.split_once(',').ok_or(NotationError::Malformed)?;
                 Action::ProposeFifth {
                     points: [point(a)?, point(b)?],
+                }
+            } else if let Some(rest) = text.strip_prefix(ADD) {
+                let (a, b) = rest.split_once(',').ok_or(NotationError::Malformed)?;
+                Action::PlaceTwo {
+                    points: [point(a)?, point(b)?],
+                }
+            } else if let Some(rest) = text.strip_prefix(DECLARE) {
+                if rest.is_empty() || rest.len() > 3 || !rest.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(NotationError::Malformed);
+                }
+                Action::DeclareOffers {
+                    count: rest.parse().map_err(|_| NotationError::Malformed)?,
+                }
+            } else if let Some(rest) = text.strip_prefix(OFFER) {
+                let points = rest.split(',').map(point).collect::<Result<Vec<_>, _>>()?;
+                Action::OfferFifths {
+                    offers: Offers::new(&points).ok_or(NotationError::Malformed)?,
                 }
             } else if let Some(rest) = text.strip_prefix(CHOOSE) {
                 Action::ChooseFifth {

@@ -318,6 +318,11 @@ impl Game for Othello {
         }
     }
 
+    /// The pass, when the side to move has no disc to place and the opponent has.
+    fn forced(&self) -> Option<Move> {
+        (self.game.status() == PositionStatus::MustPass).then_some(Move::Pass)
+    }
+
     fn view(&self, room_result: bool) -> OthelloView {
         let position = self.game.position();
         let status = self.status();

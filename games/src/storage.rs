@@ -120,15 +120,6 @@ const POLICIES: [(ForbiddenPolicy, &str); 3] = [
     (ForbiddenPolicy::Claim, "claim"),
 ];
 
-const OPENINGS: [(Opening, &str); 3] = [
-    (Opening::None, "none"),
-    (Opening::SwapAfterThree, "swap_after_three"),
-    (
-        Opening::SwapAfterThreeFifthTwoOptions,
-        "swap_after_three_fifth_two_options",
-    ),
-];
-
 fn text_of<T: PartialEq + Copy>(table: &[(T, &'static str)], value: T) -> &'static str {
     table
         .iter()
@@ -158,9 +149,17 @@ pub fn policy_text(policy: ForbiddenPolicy) -> &'static str {
     text_of(&POLICIES, policy)
 }
 
-/// An opening's stored name (`none`, `swap_after_three`, `swap_after_three_fifth_two_options`).
-pub fn opening_text(opening: Opening) -> &'static str {
-    text_of(&OPENINGS, opening)
+/// An opening's stored name (`none`, `swap_after_three`, `swap_after_three_fifth_two_options`, `swap1`,
+/// `swap2`, `soosorv_8`, `taraguchi_10`: N always written).
+pub fn opening_text(opening: Opening) -> String {
+    opening.text()
+}
+
+/// An opening from its stored name, exactly as [`opening_text`] writes it (`soosorv` without N is refused).
+fn opening_of(text: &str) -> Result<Opening, ConfigError> {
+    Opening::from_text(text)
+        .filter(|o| o.text() == text)
+        .ok_or(ConfigError::UnknownValue { field: "opening" })
 }
 
 const FIELDS: [&str; 4] = ["size", "rule_set", "forbidden_policy", "opening"];
@@ -219,7 +218,7 @@ impl GomokuConfig {
             size,
             value_of(&RULE_SETS, "rule_set", rule_set)?,
             value_of(&POLICIES, "forbidden_policy", policy)?,
-            value_of(&OPENINGS, "opening", opening)?,
+            opening_of(opening)?,
         )
         .map_err(ConfigError::Rules)
     }

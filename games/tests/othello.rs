@@ -466,3 +466,42 @@ proptest! {
         prop_assert!(!Othello::at_most_once(&Move::Pass));
     }
 }
+
+#[test]
+fn the_pass_is_the_forced_action_exactly_when_it_is_due() {
+    let mut game = AnyGame::new(japanese(), Seat::Zero);
+    assert_eq!(game.forced(), None, "black has a choice at the start");
+    for (i, square) in ["d3", "c3", "b3", "b2", "f5", "a3", "a1"]
+        .into_iter()
+        .enumerate()
+    {
+        game.apply(act(square)).unwrap();
+        assert_eq!(game.forced(), None, "after {square} (ply {})", i + 1);
+    }
+    game.apply(act("c1")).unwrap();
+    assert_eq!(
+        game.forced(),
+        Some(act("pass")),
+        "black has no move, white has"
+    );
+    game.apply(act("pass")).unwrap();
+    assert_eq!(game.forced(), None, "white has a choice");
+    // Draughts and Gomoku never force an action, even with one legal move.
+    let mut draughts = AnyGame::new(
+        AnyConfig::decode("draughts", "variant=international").unwrap(),
+        Seat::Zero,
+    );
+    for mv in ["31-26", "16-21", "33-29", "17-22"] {
+        draughts
+            .apply(games::GameKind::Draughts.parse_action(mv).unwrap())
+            .unwrap();
+    }
+    assert_eq!(
+        match draughts.legal() {
+            games::AnyLegal::Draughts(l) => l.moves.len(),
+            _ => unreachable!(),
+        },
+        1
+    );
+    assert_eq!(draughts.forced(), None);
+}

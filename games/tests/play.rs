@@ -36,7 +36,11 @@ fn any_config() -> impl Strategy<Value = AnyConfig> {
     let opening = prop_oneof![
         Just(Opening::None),
         Just(Opening::SwapAfterThree),
-        Just(Opening::SwapAfterThreeFifthTwoOptions)
+        Just(Opening::SwapAfterThreeFifthTwoOptions),
+        Just(Opening::Swap1),
+        Just(Opening::Swap2),
+        Just(Opening::Soosorv { n: 3 }),
+        Just(Opening::Taraguchi { n: 2 })
     ];
     (rule_set, policy, opening, any::<bool>()).prop_map(|(r, p, o, big)| {
         let size = if big && r != RuleSet::Renju { 19 } else { 15 };
@@ -58,9 +62,39 @@ fn pick(game: &AnyGame, rng: &mut Rng) -> Option<Action> {
     if legal.claim && rng.below(2) == 0 {
         return Some(Action::ClaimForbidden);
     }
+    if !legal.add.is_empty() && rng.below(3) == 0 {
+        let a = legal.add[rng.below(legal.add.len())];
+        let others: Vec<Point> = legal.add.iter().copied().filter(|&b| b != a).collect();
+        return Some(Action::PlaceTwo {
+            points: [a, others[rng.below(others.len())]],
+        });
+    }
+    if let Some(count) = legal.offer_count {
+        if !legal.swap || rng.below(2) == 0 {
+            let mut classes: Vec<&Vec<Point>> = legal.fifth_classes.iter().collect();
+            let mut points = Vec::new();
+            while points.len() < usize::from(count) && !classes.is_empty() {
+                let c = classes.swap_remove(rng.below(classes.len()));
+                points.push(c[rng.below(c.len())]);
+            }
+            return Some(Action::OfferFifths {
+                offers: rules::Offers::new(&points)?,
+            });
+        }
+    }
     if legal.swap {
         return Some(Action::DecideSwap {
             swap: rng.below(2) == 0,
+        });
+    }
+    if let Some(max) = legal.declare {
+        return Some(Action::DeclareOffers {
+            count: 1 + rng.below(usize::from(max)) as u8,
+        });
+    }
+    if !legal.choose_offer.is_empty() {
+        return Some(Action::ChooseFifth {
+            point: legal.choose_offer[rng.below(legal.choose_offer.len())],
         });
     }
     if let Some(options) = legal.choose {
@@ -201,7 +235,12 @@ fn walk(
             AnyAction::Gomoku(Action::ProposeFifth { .. }) => seen.proposals += 1,
             AnyAction::Gomoku(Action::ChooseFifth { .. }) => seen.choices += 1,
             AnyAction::Gomoku(Action::ClaimForbidden) => seen.claims += 1,
-            AnyAction::Gomoku(Action::Place { .. })
+            AnyAction::Gomoku(
+                Action::Place { .. }
+                | Action::PlaceTwo { .. }
+                | Action::DeclareOffers { .. }
+                | Action::OfferFifths { .. },
+            )
             | AnyAction::Othello(_)
             | AnyAction::Draughts(_) => {}
         }

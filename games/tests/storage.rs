@@ -117,7 +117,7 @@ fn every_configuration_reads_back_from_its_text_and_from_the_old_columns() {
             (
                 rule_set_text(rules.rule_set()),
                 policy_text(rules.forbidden_policy()),
-                opening_text(rules.opening())
+                opening_text(rules.opening()).as_str()
             ),
             (columns.0.as_str(), columns.1.as_str(), columns.2.as_str())
         );
@@ -185,7 +185,15 @@ fn a_stored_configuration_that_is_not_one_gets_a_typed_error() {
             "forbidden_policy",
         ),
         (
-            "size=15,rule_set=renju,forbidden_policy=reject,opening=swap2",
+            "size=15,rule_set=renju,forbidden_policy=reject,opening=swap3",
+            "opening",
+        ),
+        (
+            "size=15,rule_set=renju,forbidden_policy=reject,opening=soosorv",
+            "opening",
+        ),
+        (
+            "size=15,rule_set=renju,forbidden_policy=reject,opening=taraguchi_08",
             "opening",
         ),
     ] {
@@ -409,5 +417,59 @@ fn each_rule_set_is_rated_in_its_own_gomoku_pool() {
             let pool = AnyConfig::Gomoku(config).pool();
             assert_eq!((pool.game, pool.variant), ("gomoku", variant));
         }
+    }
+}
+
+/// The opening rules of issue #19: their stored configuration texts and action texts, pinned.
+#[test]
+fn the_modern_openings_and_their_actions_have_pinned_stored_texts() {
+    for (opening, text) in [
+        (Opening::Swap1, "opening=swap1"),
+        (Opening::Swap2, "opening=swap2"),
+        (Opening::SOOSORV_8, "opening=soosorv_8"),
+        (Opening::Soosorv { n: 1 }, "opening=soosorv_1"),
+        (Opening::TARAGUCHI_10, "opening=taraguchi_10"),
+    ] {
+        let config =
+            GomokuConfig::new(15, RuleSet::Renju, ForbiddenPolicy::Reject, opening).unwrap();
+        let any = AnyConfig::Gomoku(config);
+        let stored = any.stored();
+        assert_eq!(
+            stored.text,
+            format!("size=15,rule_set=renju,forbidden_policy=reject,{text}")
+        );
+        assert_eq!(AnyConfig::decode(stored.game, &stored.text), Ok(any));
+    }
+    let bad = "size=15,rule_set=renju,forbidden_policy=reject,opening=soosorv_11";
+    assert_eq!(
+        AnyConfig::decode("gomoku", bad).map_err(|e| e.code()),
+        Err("bad_opening_count")
+    );
+    let offers = rules::Offers::new(&[p("i9"), p("j10"), p("a15")]).unwrap();
+    for (action, text) in [
+        (
+            Action::PlaceTwo {
+                points: [p("i9"), p("j10")],
+            },
+            "add:i9,j10",
+        ),
+        (Action::DeclareOffers { count: 5 }, "declare:5"),
+        (Action::OfferFifths { offers }, "offer:i9,j10,a15"),
+    ] {
+        let any = AnyAction::Gomoku(action);
+        assert_eq!(any.encode(), text);
+        assert_eq!(AnyAction::decode(GameKind::Gomoku, text), Ok(any));
+    }
+    for bad in [
+        "declare:",
+        "declare:05",
+        "declare:x",
+        "offer:",
+        "offer:i9,,j10",
+        "offer:a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11",
+        "add:i9",
+        "add:i9,j10,k11",
+    ] {
+        assert!(AnyAction::decode(GameKind::Gomoku, bad).is_err(), "{bad}");
     }
 }

@@ -47,6 +47,9 @@ pub struct CrashArgs {
     /// Seed of the kill times and of the moves.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// The game of the rooms: gomoku (freestyle), othello or draughts.
+    #[arg(long, default_value = "gomoku")]
+    pub game: String,
     /// Keep the temporary folder (database and server logs) and print its path.
     #[arg(long)]
     pub keep: bool,
@@ -150,6 +153,7 @@ pub async fn crash(args: &CrashArgs) -> anyhow::Result<Vec<String>> {
         hold_secs: 0.5,
         duration_secs: args.duration_secs,
         drain_secs: 3.0,
+        game: args.game.clone(),
         rule_set: "freestyle".into(),
         workers: 1,
         source_ips: 0,
@@ -274,7 +278,7 @@ async fn resumable(
         match rejoin(target, g).await {
             Ok(Rejoin::Gone) => gone.push(*id),
             Ok(Rejoin::Room(RoomState::Playing, Some(gid), stones)) if gid == *id => {
-                let seen_n = g.moves.len();
+                let seen_n = g.moves.len().max(g.actions.len());
                 if stones < seen_n {
                     failures.push(format!(
                         "game {id} resumed with {stones} stones, {seen_n} were seen"
@@ -349,7 +353,12 @@ async fn rejoin(target: &Target, g: &SeenGame) -> anyhow::Result<Rejoin> {
         let Message::Text(text) = msg else { continue };
         match conn::parse(text.as_str())?.msg {
             ServerMessage::Room { room } => {
-                return Ok(Rejoin::Room(room.state, room.game_id, room.moves.len()));
+                // Stones in a Gomoku room; every action in another game's (its view lists them).
+                let played = match &room.view {
+                    Some(view) => view.actions().len(),
+                    None => room.moves.len(),
+                };
+                return Ok(Rejoin::Room(room.state, room.game_id, played));
             }
             ServerMessage::Error { code, .. } if code == protocol::code::UNKNOWN_ROOM => {
                 return Ok(Rejoin::Gone)

@@ -245,16 +245,18 @@ async fn guests(target: &Target, args: &FloodArgs) -> anyhow::Result<FloodReport
 
 fn waiting_room() -> ClientMessage {
     ClientMessage::CreateRoom {
-        rules: RulesSpec {
+        rules: Some(RulesSpec {
             size: 15,
             rule_set: rules::RuleSet::Freestyle,
             forbidden_policy: Default::default(),
             opening: Default::default(),
-        },
+        }),
+        game: None,
         time_control: TimeControl::default(),
         rated: false,
         public: true,
         colour: Default::default(),
+        rating_range: None,
     }
 }
 

@@ -17,6 +17,9 @@ pub struct SeenGame {
     pub record: String,
     /// Stones by ply (index 0 is ply 1); `None` for a ply no client saw (a reconnect skipped it).
     pub moves: Vec<Option<Point>>,
+    /// In a room of another game than Gomoku, every action's notation by its `at` (forced ones included).
+    #[serde(default)]
+    pub actions: Vec<Option<String>>,
     /// The result reason, once a client saw `game_over`.
     pub result: Option<String>,
     /// The player tokens of the room, so a checker can rejoin the game as its players.
@@ -74,6 +77,31 @@ impl Ledger {
                 let msg = format!("game {game} ply {ply}: seen {p} and {point}");
                 self.conflicts.lock().expect("ledger lock").push(msg);
             }
+        }
+    }
+
+    /// Action `at` of `game` (a game other than Gomoku) was announced as `text`.
+    pub fn action(&self, game: i64, at: u32, text: &str) {
+        let mut games = self.games.lock().expect("ledger lock");
+        let g = games.entry(game).or_default();
+        let i = at as usize;
+        if g.actions.len() <= i {
+            g.actions.resize(i + 1, None);
+        }
+        match &g.actions[i] {
+            None => g.actions[i] = Some(text.to_owned()),
+            Some(t) if t == text => {}
+            Some(t) => {
+                let msg = format!("game {game} action {at}: seen {t} and {text}");
+                self.conflicts.lock().expect("ledger lock").push(msg);
+            }
+        }
+    }
+
+    /// A snapshot's actions of `game`, in order.
+    pub fn actions(&self, game: i64, texts: &[String]) {
+        for (i, t) in texts.iter().enumerate() {
+            self.action(game, i as u32, t);
         }
     }
 

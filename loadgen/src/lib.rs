@@ -3,12 +3,14 @@
 
 #![warn(missing_docs)]
 
+pub mod anypick;
 pub mod conn;
 pub mod crash;
 pub mod echo;
 pub mod flood;
 pub mod ledger;
 pub mod memory;
+pub mod pair;
 pub mod picker;
 pub mod plan;
 pub mod report;
@@ -17,3 +19,4 @@ pub mod saturate;
 pub mod session;
 pub mod stats;
 pub mod verify;
+pub mod versus;

@@ -6,7 +6,7 @@ use clap::{Parser, Subcommand};
 
 use loadgen::plan::RunArgs;
 use loadgen::run::{self, Mode};
-use loadgen::{crash, echo, flood, report, saturate};
+use loadgen::{crash, echo, flood, pair, report, saturate};
 
 #[derive(Parser)]
 #[command(
@@ -71,6 +71,25 @@ enum Command {
         #[command(flatten)]
         args: flood::FloodArgs,
         /// Print the result as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Games against the computer at a person's pace (issue #17's capacity): the people's move latency and the
+    /// computer's answer times; exits with status 2 when an error other than `computer_busy` occurred.
+    Versus {
+        #[command(flatten)]
+        args: loadgen::versus::VersusArgs,
+        /// Print the result as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Quick pairing under load: guests connect over a ramp and seek presets, some cancel or disconnect first;
+    /// reports the time to pair and exits with status 2 when anyone was paired twice or after leaving, the two
+    /// sides of a pairing disagree, someone pairable was left waiting, or the queues did not end empty.
+    Pair {
+        #[command(flatten)]
+        args: pair::PairArgs,
+        /// Print the report as JSON on stdout.
         #[arg(long)]
         json: bool,
     },
@@ -162,12 +181,54 @@ async fn main() -> anyhow::Result<()> {
                 std::process::exit(1);
             }
         }
+        Command::Versus { args, json } => {
+            let report = loadgen::versus::run(args).await?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                println!(
+                    "{} games vs level {} ({}), a move every {} ms: {} started, {} finished (computer won {}, \
+                     person {}), {} refused busy, {} moves; move ack p50 {:.1} / p99 {:.1} / max {:.1} ms; computer reply p50 {:.0} / p99 {:.0} ms; \
+                     errors {:?}",
+                    report.games,
+                    report.level,
+                    report.rules,
+                    report.think_ms,
+                    report.started,
+                    report.finished,
+                    report.computer_won,
+                    report.person_won,
+                    report.refused_busy,
+                    report.moves,
+                    report.move_ack.p50,
+                    report.move_ack.p99,
+                    report.move_ack.max,
+                    report.computer_reply.p50,
+                    report.computer_reply.p99,
+                    report.errors
+                );
+            }
+            if !report.errors.is_empty() {
+                std::process::exit(2);
+            }
+        }
         Command::Flood { args, json } => {
             let result = flood::flood(&args).await?;
             if json {
                 println!("{}", serde_json::to_string_pretty(&result)?);
             } else {
                 print!("{result}");
+            }
+        }
+        Command::Pair { args, json } => {
+            let report = pair::pair(&args, false).await?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print!("{report}");
+            }
+            if !report.clean() {
+                std::process::exit(2);
             }
         }
         Command::Worker {

@@ -93,19 +93,20 @@ fn pick_with(game: &Game, five: &Fives, me: Color, rng: &mut impl Rng) -> Option
     chosen
 }
 
-/// A game as a player follows it, with the five points the picker needs kept up to date stone by stone: finding
+/// The game as the picker plays it: a validated position (the room's stones as the typed client's replica holds
+/// them, replayed by the rules) with the five points the picker needs kept up to date stone by stone: finding
 /// them afresh for every pick looked at every stone of both colours, the picker's largest cost.
 #[derive(Clone, Debug)]
-pub struct Replica {
+pub struct Position {
     game: Game,
     /// Computed at the first pick (spectators never pick), then updated with each stone.
     fives: Option<Fives>,
 }
 
-impl Replica {
+impl Position {
     /// Follows `game` from here.
-    pub fn new(game: Game) -> Replica {
-        Replica { game, fives: None }
+    pub fn new(game: Game) -> Position {
+        Position { game, fives: None }
     }
 
     /// The game.
@@ -507,7 +508,7 @@ mod tests {
     }
 
     #[test]
-    fn a_replica_keeps_the_same_five_points_as_finding_them_afresh() {
+    fn a_position_keeps_the_same_five_points_as_finding_them_afresh() {
         let rule_sets = [
             Rules::freestyle(),
             Rules::standard(),
@@ -518,17 +519,17 @@ mod tests {
         for (i, rules) in rule_sets.into_iter().enumerate() {
             for seed in 0..25 {
                 let mut rng = StdRng::seed_from_u64(seed * 17 + i as u64);
-                let mut replica = Replica::new(Game::new(rules));
+                let mut position = Position::new(Game::new(rules));
                 // The first pick computes them; every stone after that updates them.
-                let first = replica.game().to_act().unwrap();
-                replica.pick(first, &mut rng);
-                while replica.game().to_act().is_some() {
-                    let places = replica.game().legal_places();
+                let first = position.game().to_act().unwrap();
+                position.pick(first, &mut rng);
+                while position.game().to_act().is_some() {
+                    let places = position.game().legal_places();
                     // Stones anywhere (so long lines, overlines and blocked fives come up), and now and then the
                     // picker's own choice (which takes fives).
                     let point = match (seed % 2 == 0).then(|| {
-                        let me = replica.game().to_act().unwrap();
-                        replica.pick(me, &mut rng)
+                        let me = position.game().to_act().unwrap();
+                        position.pick(me, &mut rng)
                     }) {
                         Some(Some(p)) => p,
                         _ => match places.choose(&mut rng) {
@@ -536,15 +537,15 @@ mod tests {
                             None => break,
                         },
                     };
-                    replica.place(point).unwrap();
-                    let fresh = Fives::of(replica.game());
-                    let kept = replica.fives.as_ref().unwrap();
+                    position.place(point).unwrap();
+                    let fresh = Fives::of(position.game());
+                    let kept = position.fives.as_ref().unwrap();
                     for colour in [Color::Black, Color::White] {
                         assert_eq!(
                             sorted(kept, colour),
-                            replica.game().five_points(colour),
+                            position.game().five_points(colour),
                             "{colour:?} after {point} in {:?}",
-                            replica.game().board()
+                            position.game().board()
                         );
                         assert_eq!(sorted(kept, colour), sorted(&fresh, colour));
                         compared += kept.of_colour(colour).len();

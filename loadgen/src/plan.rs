@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use clap::Args;
-use protocol::RulesSpec;
+use protocol::{DraughtsVariant, GameSpec, OthelloScoring, RulesSpec};
 use rules::{ForbiddenPolicy, Opening, RuleSet};
 use serde::{Deserialize, Serialize};
 
@@ -41,6 +41,10 @@ pub struct RunArgs {
     /// Rule set of the rooms: freestyle, standard or renju.
     #[arg(long, default_value = "freestyle")]
     pub rule_set: String,
+    /// The game of the rooms: gomoku (with `--rule-set`), othello or draughts.
+    #[arg(long, default_value = "gomoku")]
+    #[serde(default = "default_game")]
+    pub game: String,
     /// Worker processes to spread the games over (each holds at most ~19,000 sockets: the open-file limit).
     #[arg(long, default_value_t = 1)]
     pub workers: usize,
@@ -65,6 +69,10 @@ pub struct RunArgs {
     pub verify_db: Option<String>,
 }
 
+fn default_game() -> String {
+    "gomoku".into()
+}
+
 impl RunArgs {
     /// Connections of the whole run.
     pub fn connections(&self) -> usize {
@@ -85,6 +93,20 @@ impl RunArgs {
             forbidden_policy: ForbiddenPolicy::Reject,
             opening: Opening::None,
         })
+    }
+
+    /// The game of every room when it is not Gomoku (`None`: Gomoku under [`RunArgs::rules`]).
+    pub fn game(&self) -> anyhow::Result<Option<GameSpec>> {
+        match self.game.as_str() {
+            "gomoku" => Ok(None),
+            "othello" => Ok(Some(GameSpec::Othello {
+                scoring: OthelloScoring::Japanese,
+            })),
+            "draughts" => Ok(Some(GameSpec::Draughts {
+                variant: DraughtsVariant::International,
+            })),
+            other => anyhow::bail!("unknown game {other} (gomoku, othello or draughts)"),
+        }
     }
 
     /// Source addresses to spread over.

@@ -66,6 +66,7 @@ pub fn start_slice(
 ) -> anyhow::Result<Slice> {
     let ctx = Arc::new(Ctx {
         rules: args.rules()?,
+        game: args.game()?,
         target: Target::parse(&args.url)?,
         timeline: args.timeline(start),
         args: args.clone(),

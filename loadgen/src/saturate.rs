@@ -78,6 +78,7 @@ fn step_args(url: &str, level: usize, secs: f64, rule_set: &str) -> RunArgs {
         hold_secs: 0.5,
         duration_secs: secs,
         drain_secs: 2.0,
+        game: "gomoku".into(),
         rule_set: rule_set.to_owned(),
         workers: 1,
         source_ips: 0,

@@ -1,13 +1,15 @@
 //! One simulated game: a creator, a joiner and spectators, each a client that follows the run's timeline, keeps
-//! a replica of the game from the server's events, plays when it is its turn, and reconnects when asked to.
+//! the room in the typed client's [`client::Replica`] (versions, seats, stones), plays when it is its turn (the
+//! picker's [`Position`] of the same stones), and reconnects when asked to.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
+use games::Game as _;
 use protocol::{
-    ClientMessage, JoinRole, RoomEvent, RoomSnapshot, RoomState, RulesSpec, ServerMessage,
-    TimeControl,
+    ClientMessage, GameSpec, JoinRole, RoomEvent, RoomSnapshot, RoomState, RulesSpec,
+    ServerMessage, TimeControl,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -18,11 +20,11 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::Message;
 
-use client::Requests;
+use client::{Applied, Replica, ReplicaError, Requests};
 
 use crate::conn::{self, Target, Ws};
 use crate::ledger::Ledger;
-use crate::picker::Replica;
+use crate::picker::Position;
 use crate::plan::{RunArgs, Timeline};
 use crate::stats::{Audience, Recorder};
 
@@ -31,8 +33,11 @@ use crate::stats::{Audience, Recorder};
 pub struct Ctx {
     /// The run's flags.
     pub args: RunArgs,
-    /// The rules of every room.
+    /// The rules of every room (Gomoku's; with `game`, unused).
     pub rules: RulesSpec,
+    /// The game of every room when it is not Gomoku: its clients then play from the typed client's replica of the
+    /// game ([`crate::anypick`]) and send `act`.
+    pub game: Option<GameSpec>,
     /// Where to connect.
     pub target: Target,
     /// When things happen.
@@ -135,11 +140,11 @@ struct Client {
     rng: StdRng,
     token: Option<String>,
     name: String,
-    room: Option<String>,
-    version: u64,
-    colour: Option<Color>,
-    game_id: Option<i64>,
-    game: Option<Replica>,
+    /// The room as this client follows it, from its first snapshot on (kept across reconnects, so a new socket
+    /// asks for what it missed since the replica's version): its id, version, seats, game id and stones.
+    room: Option<Replica>,
+    /// The game as the picker plays it, while one is on.
+    game: Option<Position>,
     /// The ply and request id of a `place` not yet answered.
     pending: Option<(u32, u64)>,
     next_at: Option<Instant>,
@@ -160,9 +165,6 @@ impl Client {
             token: None,
             name: String::new(),
             room: None,
-            version: 0,
-            colour: None,
-            game_id: None,
             game: None,
             pending: None,
             next_at: None,
@@ -174,6 +176,30 @@ impl Client {
 
     fn player(&self) -> bool {
         self.role != Role::Spectator
+    }
+
+    /// The room's id, once a snapshot came.
+    fn room_id(&self) -> Option<String> {
+        self.room.as_ref().map(|r| r.room.clone())
+    }
+
+    /// The last version of the room this client followed (0 before its first snapshot).
+    fn version(&self) -> u64 {
+        self.room.as_ref().map_or(0, |r| r.version)
+    }
+
+    /// The colour this player holds (never one for a spectator).
+    fn colour(&self) -> Option<Color> {
+        if self.player() {
+            self.room.as_ref()?.you
+        } else {
+            None
+        }
+    }
+
+    /// The room's current game.
+    fn game_id(&self) -> Option<i64> {
+        self.room.as_ref()?.game_id
     }
 
     async fn live(mut self, ctx: Arc<Ctx>, table: Arc<Table>) {
@@ -279,12 +305,14 @@ impl Client {
                 () = async { sleep_until(create_at.unwrap_or(t.closed).into()).await }, if create_at.is_some() => {
                     self.create_at = None;
                     let msg = ClientMessage::CreateRoom {
-                        rules: ctx.rules,
+                        rules: ctx.game.is_none().then_some(ctx.rules),
+                        game: ctx.game,
                         time_control: TimeControl::None,
                         rated: false,
                         // Unlisted: tens of thousands of rooms in the lobby would measure the lobby, not the game.
                         public: false,
                         colour: protocol::ColourChoice::Black,
+                        rating_range: None,
                     };
                     self.send(&mut ws, msg).await.map(|_| None)
                 }
@@ -340,7 +368,7 @@ impl Client {
             ServerMessage::Welcome { you, token, .. } => {
                 self.name = you.name;
                 self.token = Some(token);
-                match &self.room {
+                match self.room_id() {
                     Some(room) => {
                         let role = if self.player() {
                             JoinRole::Player
@@ -348,9 +376,9 @@ impl Client {
                             JoinRole::Spectator
                         };
                         let msg = ClientMessage::Join {
-                            room: room.clone(),
+                            room,
                             role,
-                            since: Some(self.version),
+                            since: Some(self.version()),
                         };
                         self.send(ws, msg).await?;
                     }
@@ -377,11 +405,11 @@ impl Client {
                 if matches!(self.pending, Some((_, rid)) if frame.rid == Some(rid)) {
                     // Our stone was refused: ask for the room's state again rather than guess.
                     self.pending = None;
-                    if let Some(room) = self.room.clone() {
+                    if let Some(room) = self.room_id() {
                         let msg = ClientMessage::Join {
                             room,
                             role: JoinRole::Player,
-                            since: Some(self.version),
+                            since: Some(self.version()),
                         };
                         self.send(ws, msg).await?;
                     }
@@ -398,17 +426,25 @@ impl Client {
         if self.role == Role::Creator && self.room.is_none() {
             table.room.send_replace(Some(s.id.clone()));
         }
-        self.room = Some(s.id.clone());
-        self.version = s.version;
-        if self.player() {
-            self.colour = s.you;
+        // A player's colour follows its name through rematches; a spectator has none.
+        let me = self.player().then_some(self.name.as_str());
+        match Replica::from_snapshot(&s, me) {
+            Ok(replica) => self.room = Some(replica),
+            Err(_) => {
+                // Only a snapshot of another game's room can fail to replay; loadgen plays Gomoku rooms.
+                ctx.rec.error("replica_desync");
+                return;
+            }
         }
-        self.game_id = s.game_id;
         self.pending = None;
         self.next_at = None;
         if let Some(id) = s.game_id {
             ctx.ledger.game(id, &s.id, s.record.as_deref());
             ctx.ledger.stones(id, &s.moves);
+            if let Some(game) = self.room.as_ref().and_then(|r| r.game.as_ref()) {
+                let texts: Vec<String> = game.actions().iter().map(|a| a.notation()).collect();
+                ctx.ledger.actions(id, &texts);
+            }
             if let (true, Some(token)) = (self.player(), &self.token) {
                 ctx.ledger.token(id, token);
             }
@@ -417,6 +453,8 @@ impl Client {
             }
         }
         self.game = match s.state {
+            // Another game's room is played from the replica's game.
+            _ if ctx.game.is_some() => None,
             RoomState::Playing => {
                 let actions: Vec<Action> = s
                     .moves
@@ -424,7 +462,7 @@ impl Client {
                     .map(|&point| Action::Place { point })
                     .collect();
                 match Game::from_actions(self.rules, &actions) {
-                    Ok(g) => Some(Replica::new(g)),
+                    Ok(g) => Some(Position::new(g)),
                     Err(_) => {
                         ctx.rec.error("snapshot_unplayable");
                         None
@@ -443,32 +481,29 @@ impl Client {
         ctx: &Ctx,
         table: &Table,
     ) -> anyhow::Result<()> {
-        if version <= self.version {
+        // Events come after the snapshot that answers a join; the replica checks each is the next version.
+        let Some(replica) = self.room.as_mut() else {
             return Ok(());
+        };
+        match replica.apply(version, &event) {
+            Ok(Applied::Stale) => return Ok(()),
+            Ok(Applied::Applied) => {}
+            Err(e) => {
+                // The replica cannot follow what it missed: ask for the room again.
+                ctx.rec.error(match e {
+                    ReplicaError::Gap { .. } => "version_gap",
+                    _ => "replica_desync",
+                });
+                return self.resync(ws).await;
+            }
         }
-        if self.version > 0 && version > self.version + 1 {
-            ctx.rec.error("version_gap");
-        }
-        self.version = version;
-        let room = self.room.clone().unwrap_or_default();
+        let room = replica.room.clone();
         match event {
             RoomEvent::GameStarted {
-                game_id,
-                record,
-                black,
-                white,
-                ..
+                game_id, record, ..
             } => {
-                self.game_id = Some(game_id);
                 ctx.ledger.game(game_id, &room, record.as_deref());
                 if self.player() {
-                    self.colour = if black.name == self.name {
-                        Some(Color::Black)
-                    } else if white.name == self.name {
-                        Some(Color::White)
-                    } else {
-                        None
-                    };
                     if let Some(token) = &self.token {
                         ctx.ledger.token(game_id, token);
                     }
@@ -477,14 +512,40 @@ impl Client {
                     ctx.rec.game_started();
                     table.sent.lock().expect("table lock").start(game_id);
                 }
-                self.game = Some(Replica::new(Game::new(self.rules)));
+                if ctx.game.is_none() {
+                    self.game = Some(Position::new(Game::new(self.rules)));
+                }
+                self.pending = None;
+                self.next_at = None;
+            }
+            RoomEvent::Action { at, by, action, .. } => {
+                let Some(game_id) = self.game_id() else {
+                    return Ok(());
+                };
+                ctx.ledger.action(game_id, at, &action);
+                let ply = at + 1;
+                let sent = table.sent.lock().expect("table lock").get(game_id, ply);
+                if self.role == Role::Spectator {
+                    if let Some(at) = sent {
+                        ctx.rec.latency(Audience::Spectator, at.elapsed());
+                    }
+                } else if Some(by) == self.colour() {
+                    if matches!(self.pending, Some((p, _)) if p == ply) {
+                        ctx.rec.moved();
+                        self.pending = None;
+                    }
+                } else if let Some(at) = sent {
+                    ctx.rec.latency(Audience::Opponent, at.elapsed());
+                }
+            }
+            RoomEvent::ActionsTakenBack { .. } => {
                 self.pending = None;
                 self.next_at = None;
             }
             RoomEvent::Move {
                 colour, point, ply, ..
             } => {
-                let Some(game_id) = self.game_id else {
+                let Some(game_id) = self.game_id() else {
                     return Ok(());
                 };
                 ctx.ledger.stone(game_id, ply, point);
@@ -493,7 +554,7 @@ impl Client {
                     if let Some(at) = sent {
                         ctx.rec.latency(Audience::Spectator, at.elapsed());
                     }
-                } else if Some(colour) == self.colour {
+                } else if Some(colour) == self.colour() {
                     ctx.rec.moved();
                     self.pending = None;
                 } else if let Some(at) = sent {
@@ -506,12 +567,12 @@ impl Client {
                     moves.iter().map(|&point| Action::Place { point }).collect();
                 self.game = Game::from_actions(self.rules, &actions)
                     .ok()
-                    .map(Replica::new);
+                    .map(Position::new);
                 self.pending = None;
                 self.next_at = None;
             }
             RoomEvent::GameOver { result, .. } => {
-                if let Some(id) = self.game_id {
+                if let Some(id) = self.game_id() {
                     ctx.ledger.result(id, &result.reason);
                 }
                 if self.role == Role::Creator {
@@ -529,7 +590,7 @@ impl Client {
         Ok(())
     }
 
-    /// Applies a stone to the replica; a stone the replica cannot follow means the client missed something, and
+    /// Applies a stone to the picker's position; a stone it cannot follow means the client missed something, and
     /// it asks for the room again.
     async fn replay(
         &mut self,
@@ -551,7 +612,12 @@ impl Client {
         }
         ctx.rec.error("replica_desync");
         let _ = game_id;
-        if let Some(room) = self.room.clone() {
+        self.resync(ws).await
+    }
+
+    /// Asks for a snapshot of the room (a `join` without `since`), which replaces the replica.
+    async fn resync(&mut self, ws: &mut Ws) -> anyhow::Result<()> {
+        if let Some(room) = self.room_id() {
             let role = if self.player() {
                 JoinRole::Player
             } else {
@@ -572,12 +638,16 @@ impl Client {
 
     /// Plans the next stone when it is this player's turn.
     fn schedule(&mut self, ctx: &Ctx) {
-        let Some(game) = &self.game else { return };
+        let to_act = match (&self.game, self.any_game()) {
+            (Some(game), _) => game.game().to_act(),
+            (None, Some(game)) if game.forced().is_none() => game.to_act(),
+            _ => return,
+        };
         if !self.player()
             || self.pending.is_some()
             || self.next_at.is_some()
-            || self.colour.is_none()
-            || game.game().to_act() != self.colour
+            || self.colour().is_none()
+            || to_act != self.colour()
         {
             return;
         }
@@ -595,13 +665,22 @@ impl Client {
         });
     }
 
+    /// The game of a room of another game than Gomoku, as the replica holds it.
+    fn any_game(&self) -> Option<&games::AnyGame> {
+        self.room.as_ref()?.game.as_ref()
+    }
+
     async fn act(&mut self, ws: &mut Ws, ctx: &Ctx, table: &Table) -> anyhow::Result<()> {
         self.next_at = None;
         if Instant::now() >= ctx.timeline.end {
             return Ok(());
         }
+        if ctx.game.is_some() {
+            return self.act_any(ws, table).await;
+        }
+        let (colour, game_id, room) = (self.colour(), self.game_id(), self.room_id());
         let (Some(game), Some(colour), Some(game_id), Some(room)) =
-            (&mut self.game, self.colour, self.game_id, self.room.clone())
+            (&mut self.game, colour, game_id, room)
         else {
             return Ok(());
         };
@@ -618,6 +697,33 @@ impl Client {
             .send(ws, ClientMessage::Place { room, point, ply })
             .await?;
         self.pending = Some((ply, rid));
+        Ok(())
+    }
+
+    /// [`Client::act`] in a room of another game: the picker's action from the replica's game, sent with `act`
+    /// and its `at`; `pending` and the send times are keyed by `at + 1`, as stones are by ply.
+    async fn act_any(&mut self, ws: &mut Ws, table: &Table) -> anyhow::Result<()> {
+        let (colour, game_id, room) = (self.colour(), self.game_id(), self.room_id());
+        let game = self.room.as_ref().and_then(|r| r.game.as_ref());
+        let (Some(game), Some(game_id), Some(room)) = (game, game_id, room) else {
+            return Ok(());
+        };
+        if game.to_act() != colour {
+            return Ok(());
+        }
+        let at = game.action_count() as u32;
+        let Some(action) = crate::anypick::pick(game, &mut self.rng) else {
+            return Ok(());
+        };
+        table
+            .sent
+            .lock()
+            .expect("table lock")
+            .insert(game_id, at + 1, Instant::now());
+        let rid = self
+            .send(ws, ClientMessage::Act { room, action, at })
+            .await?;
+        self.pending = Some((at + 1, rid));
         Ok(())
     }
 }

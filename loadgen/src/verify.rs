@@ -26,6 +26,8 @@ pub struct StoredGame {
     pub room: String,
     /// Its stones in order.
     pub stones: Vec<Point>,
+    /// Every action's notation in order (the record's `notation`; compared for games other than Gomoku).
+    pub actions: Vec<String>,
     /// Whether a result is stored.
     pub finished: bool,
 }
@@ -88,7 +90,8 @@ impl Verification {
     /// Compares one game as seen with the game as stored (`None`: not stored).
     pub fn check(&mut self, id: i64, seen: &SeenGame, stored: Option<&StoredGame>) {
         self.games += 1;
-        let acked = seen.moves.iter().flatten().count() as u64;
+        let acked =
+            (seen.moves.iter().flatten().count() + seen.actions.iter().flatten().count()) as u64;
         self.stones += acked;
         let Some(stored) = stored else {
             self.games_missing += 1;
@@ -114,6 +117,20 @@ impl Verification {
                 None => {
                     self.stones_missing += 1;
                     self.fail(format!("game {id} ply {}: seen {p}, not stored", i + 1));
+                }
+            }
+        }
+        for (i, a) in seen.actions.iter().enumerate() {
+            let Some(a) = a else { continue };
+            match stored.actions.get(i) {
+                Some(b) if b == a => {}
+                Some(b) => {
+                    self.stones_mismatched += 1;
+                    self.fail(format!("game {id} action {i}: seen {a}, stored {b}"));
+                }
+                None => {
+                    self.stones_missing += 1;
+                    self.fail(format!("game {id} action {i}: seen {a}, not stored"));
                 }
             }
         }
@@ -148,14 +165,36 @@ impl Source {
                 let Some(rec) = store.game(id).await? else {
                     return Ok(None);
                 };
+                let actions = stored_actions(&rec)?;
                 Ok(Some(StoredGame {
                     room: rec.game.room.clone(),
-                    stones: places(rec.actions.iter().map(|a| a.action)),
+                    actions: actions.iter().map(games::AnyAction::notation).collect(),
+                    stones: places(actions.into_iter().filter_map(|a| match a {
+                        games::AnyAction::Gomoku(a) => Some(a),
+                        _ => None,
+                    })),
                     finished: rec.end.is_some(),
                 }))
             }
         }
     }
+}
+
+/// A stored game's actions, read back from their stored texts as the server reads them (`games::storage`:
+/// notation, or the JSON of the first release).
+fn stored_actions(rec: &store::GameRecord) -> anyhow::Result<Vec<games::AnyAction>> {
+    let kind: games::GameKind = rec
+        .game
+        .kind
+        .parse()
+        .map_err(|e| anyhow::anyhow!("game {}: {e}", rec.id))?;
+    rec.actions
+        .iter()
+        .map(|a| match games::AnyAction::decode(kind, &a.text) {
+            Ok(action) => Ok(action),
+            Err(e) => anyhow::bail!("game {}: action {} does not read back: {e}", rec.id, a.seq),
+        })
+        .collect()
 }
 
 fn places(actions: impl Iterator<Item = Action>) -> Vec<Point> {
@@ -167,9 +206,30 @@ fn places(actions: impl Iterator<Item = Action>) -> Vec<Point> {
         .collect()
 }
 
-/// Reads the `GET /api/games/{id}` body: its `actions` (`{"action": {...}, ...}` objects, in order), or, from a
-/// server that lists only `moves`, those (either such objects or plain points).
+/// Reads the `GET /api/games/{id}` body: its `notation` (every action's text, in order) for a game other than
+/// Gomoku; for Gomoku its `actions` (`{"action": {...}, ...}` objects, in order), or, from a server that lists
+/// only `moves`, those (either such objects or plain points).
 fn from_json(v: &serde_json::Value) -> anyhow::Result<StoredGame> {
+    if v.get("game").is_some_and(|g| !g.is_null()) && v.get("rules").is_none_or(|r| r.is_null()) {
+        let notation = v
+            .get("notation")
+            .and_then(|n| n.as_array())
+            .ok_or_else(|| anyhow::anyhow!("a record of another game without notation"))?;
+        return Ok(StoredGame {
+            room: v
+                .get("room")
+                .and_then(|r| r.as_str())
+                .unwrap_or_default()
+                .to_owned(),
+            stones: Vec::new(),
+            actions: notation
+                .iter()
+                .map(|t| t.as_str().map(str::to_owned))
+                .collect::<Option<_>>()
+                .ok_or_else(|| anyhow::anyhow!("a notation entry that is not text"))?,
+            finished: v.get("result").is_some_and(|r| !r.is_null()),
+        });
+    }
     let list = v
         .get("actions")
         .or_else(|| v.get("moves"))
@@ -192,6 +252,7 @@ fn from_json(v: &serde_json::Value) -> anyhow::Result<StoredGame> {
             .unwrap_or_default()
             .to_owned(),
         stones: places(actions.into_iter()),
+        actions: Vec::new(),
         finished: v.get("result").is_some_and(|r| !r.is_null()),
     })
 }
@@ -239,6 +300,7 @@ mod tests {
             moves: moves.iter().map(|m| m.map(p)).collect(),
             result: result.then(|| "five".to_owned()),
             tokens: vec![],
+            actions: vec![],
         }
     }
 
@@ -248,6 +310,7 @@ mod tests {
             room: "r1".into(),
             stones: vec![p("h8"), p("h9"), p("j9")],
             finished: false,
+            actions: vec![],
         };
         let mut v = Verification::default();
         v.check(1, &seen(&[Some("h8"), None], false), Some(&stored));
@@ -261,6 +324,7 @@ mod tests {
             room: "r2".into(),
             stones: vec![p("h8"), p("a1")],
             finished: false,
+            actions: vec![],
         };
         let mut v = Verification::default();
         v.check(
@@ -306,5 +370,28 @@ mod tests {
         assert!(!g.finished);
         let plain = serde_json::json!({"moves": ["h8", "j9"]});
         assert_eq!(from_json(&plain).unwrap().stones, vec![p("h8"), p("j9")]);
+    }
+
+    #[test]
+    fn another_games_actions_are_checked_against_its_records_notation() {
+        let body = serde_json::json!({
+            "room": "r9", "game": {"game": "othello", "scoring": "japanese"},
+            "notation": ["f5", "d6", "pass"], "actions": [], "result": null
+        });
+        let stored = from_json(&body).unwrap();
+        assert_eq!(stored.actions, ["f5", "d6", "pass"]);
+        let mut seen = seen(&[], false);
+        seen.room = "r9".into();
+        seen.actions = vec![Some("f5".into()), None, Some("pass".into())];
+        let mut v = Verification::default();
+        v.check(1, &seen, Some(&stored));
+        assert!(v.ok(), "{v:?}");
+        assert_eq!(v.stones, 2);
+        seen.actions.push(Some("c3".into()));
+        seen.actions[0] = Some("e6".into());
+        let mut v = Verification::default();
+        v.check(1, &seen, Some(&stored));
+        assert_eq!((v.stones_mismatched, v.stones_missing), (1, 1));
+        assert!(!v.ok());
     }
 }

@@ -106,11 +106,13 @@ fn freestyle() -> RulesSpec {
 
 fn create_room() -> ClientMessage {
     ClientMessage::CreateRoom {
-        rules: freestyle(),
+        rules: Some(freestyle()),
+        game: None,
         time_control: TimeControl::None,
         rated: false,
         public: true,
         colour: ColourChoice::Black,
+        rating_range: None,
     }
 }
 
@@ -213,7 +215,8 @@ async fn honest_game(
         panic!("the honest room was not created");
     };
     let room = snap.id.clone();
-    let mut black_view = Replica::from_snapshot(&snap, Some(&black_name));
+    let mut black_view =
+        Replica::from_snapshot(&snap, Some(&black_name)).expect("a snapshot the replica follows");
     room_tx.send_replace(Some(room.clone()));
     let join_msg = ClientMessage::Join {
         room: room.clone(),
@@ -224,7 +227,8 @@ async fn honest_game(
     let ServerMessage::Room { room: snap } = answer(&mut white, rid).await else {
         panic!("the honest joiner got no snapshot");
     };
-    let mut white_view = Replica::from_snapshot(&snap, Some(&white_name));
+    let mut white_view =
+        Replica::from_snapshot(&snap, Some(&white_name)).expect("a snapshot the replica follows");
     let game_id = loop {
         match next_seen(&mut black, &mut Some(&mut black_view)).await {
             Next::Frame(Frame {

@@ -38,6 +38,10 @@ pub const GAME_OVER: &str = "game_over";
 pub const RESULT_PENDING: &str = "result_pending";
 /// A `place` named a ply that is not the next one.
 pub const STALE_PLY: &str = "stale_ply";
+/// An `act` whose text is not an action of the room's game (its notation is exact: `f5`, not `F5`).
+pub const BAD_NOTATION: &str = "bad_notation";
+/// `create_room` with both `rules` and `game`, saying different things.
+pub const CONFLICTING_CONFIG: &str = "conflicting_config";
 /// The same kind of offer by the same player is already pending.
 pub const OFFER_PENDING: &str = "offer_pending";
 /// The opponent declined this kind of offer less than two moves ago.
@@ -79,5 +83,40 @@ pub const SLOW_CLIENT: &str = "slow_client";
 pub const SESSION_REVOKED: &str = "session_revoked";
 /// The server is shutting down; close code 1001 follows.
 pub const SHUTTING_DOWN: &str = "shutting_down";
+/// `play_computer` / `invite_computer` with a level outside 1–8.
+pub const BAD_LEVEL: &str = "bad_level";
+/// The computer's search threads are saturated (or it plays as many games as the server allows): try again
+/// later.
+pub const COMPUTER_BUSY: &str = "computer_busy";
+/// The computer does not play this game (it plays Gomoku and Renju; Othello and draughts have no engine).
+pub const NO_ENGINE: &str = "no_engine";
+/// `play_computer` / `invite_computer` names an external engine the server was not started with.
+pub const UNKNOWN_ENGINE: &str = "unknown_engine";
+/// The computer plays only casual games: it is not invited into a rated room.
+pub const CASUAL_ONLY: &str = "casual_only";
+/// `seek_quick` names no preset of the server's.
+pub const UNKNOWN_PRESET: &str = "unknown_preset";
+/// `seek_quick` on a connection that already waits in a quick-pairing queue (`cancel_quick` first).
+pub const ALREADY_SEEKING: &str = "already_seeking";
+/// `seek_quick` by a player who already waits on as many connections as allowed.
+pub const TOO_MANY_SEEKS: &str = "too_many_seeks";
+/// The quick-pairing queues hold as many players as the server allows: try again later.
+pub const QUEUE_FULL: &str = "queue_full";
+/// `challenge` names no registered player (or oneself).
+pub const UNKNOWN_PLAYER: &str = "unknown_player";
+/// The challenged player takes no challenges (or none from guests).
+pub const CHALLENGES_REFUSED: &str = "challenges_refused";
+/// The challenger has as many open challenges as allowed.
+pub const TOO_MANY_CHALLENGES: &str = "too_many_challenges";
+/// The challenged player declined this challenger's last challenge moments ago.
+pub const CHALLENGE_COOLDOWN: &str = "challenge_cooldown";
+/// No open challenge with that id is addressed to (or was made by) this player.
+pub const UNKNOWN_CHALLENGE: &str = "unknown_challenge";
+/// The challenger's connection closed before the challenge was accepted.
+pub const CHALLENGER_GONE: &str = "challenger_gone";
+/// `create_room` with a `rating_range` whose `min` is above its `max` or outside 0–4000.
+pub const BAD_RATING_RANGE: &str = "bad_rating_range";
+/// `join` as a player of a room whose seek admits only ratings in its `rating_range`, by a player outside it.
+pub const OUTSIDE_RATING_RANGE: &str = "outside_rating_range";
 /// Something failed inside the server (details are logged, never sent).
 pub const INTERNAL: &str = "internal";

@@ -98,10 +98,11 @@ stand_in!(
     /// The schema of `rules::Opening`.
     OpeningDef,
     "Opening",
-    string_enum(
-        "The opening rule.",
-        &["none", "swap_after_three", "swap_after_three_fifth_two_options"]
-    )
+    json_schema!({
+        "type": "string",
+        "pattern": "^(none|swap_after_three|swap_after_three_fifth_two_options|swap1|swap2|soosorv(_[0-9]{1,3})?|taraguchi(_[0-9]{1,3})?)$",
+        "description": "The opening rule: none, swap_after_three, swap_after_three_fifth_two_options, swap1, swap2, soosorv or soosorv_N (N 1 to 10, default 8), taraguchi or taraguchi_N (default 10).",
+    })
 );
 
 /// The schema of `rules::Action` (its serde form is tagged by `"action"`), as game records list them.

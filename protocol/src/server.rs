@@ -6,8 +6,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::frame::{Frame, Tagged};
 use crate::types::{
-    Clocks, ForbiddenPoint, GameResult, LobbyRoom, OfferKind, RoomPhase, RoomSnapshot, Seat, You,
+    ChallengeView, Clocks, ForbiddenPoint, GameResult, LobbyRoom, OfferKind, QuickCount, RoomPhase,
+    RoomSnapshot, Seat, You,
 };
+use crate::view::{next_to_act, GameChange, GamePhase, GameView};
 
 /// A message from the server. Replies and errors carry the `"rid"` of the client message they answer.
 // Messages live only between building and encoding, so their size does not matter; plain fields keep matching easy.
@@ -51,6 +53,46 @@ pub enum ServerMessage {
     LobbyRoomRemoved {
         /// Its id.
         id: String,
+    },
+    /// Quick pairing found an opponent, or a challenge was accepted: the room is open with both players seated
+    /// (its `room` snapshot and `game_started` came before this message, on this connection). Sent to the
+    /// connection that sent `seek_quick` (or `challenge`, or accepted it).
+    Paired {
+        /// The room's id.
+        room: String,
+        /// The preset the seek was in (`custom` for a custom one).
+        preset: String,
+        /// This player's colour at the start (the opening rule's colour decisions then apply as usual).
+        #[schemars(with = "crate::schema::ColorDef")]
+        colour: Color,
+        /// The opponent's name.
+        opponent: String,
+    },
+    /// A challenge: to the challenger as the answer to `challenge`, and to every connection of the challenged
+    /// player (also those that open while it is open).
+    Challenge {
+        /// The challenge.
+        challenge: ChallengeView,
+    },
+    /// A challenge is no longer open: `accepted` (with the room), `declined` (with the reason), `cancelled` or
+    /// `expired`. Sent to the challenger's connection and the challenged player's connections.
+    ChallengeClosed {
+        /// The challenge's id.
+        id: u64,
+        /// Why.
+        reason: String,
+        /// The decline's reason.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        decline: Option<String>,
+        /// The room, when accepted.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        room: Option<String>,
+    },
+    /// How many players wait and play in each quick-pairing preset: sent to lobby subscribers after the `lobby`
+    /// snapshot, then when the numbers change (at most once a second).
+    QuickCounts {
+        /// One entry per preset, in the server's order (then `custom`).
+        presets: Vec<QuickCount>,
     },
     /// A room's whole state (on join, create, resync, or a reconnect too old for events).
     Room {
@@ -114,6 +156,9 @@ pub struct VersionedEvent {
 }
 
 /// What happened in a room.
+// As for `ServerMessage`: events live between building and encoding (and in the room's bounded log), so a
+// variant carrying a game's view costs nothing worth boxing it for.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum RoomEvent {
@@ -159,6 +204,11 @@ pub enum RoomEvent {
         /// [`GameResult::unrated`]).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         unrated: Option<String>,
+        /// The game's starting position (rooms of games other than Gomoku; Gomoku rooms leave it out): who acts
+        /// first and what they must do (`to_act` above names the first colour too; `phase` above is `none`
+        /// for these games), the board and the legal actions.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        view: Option<GameView>,
     },
     /// A stone was placed.
     Move {
@@ -231,6 +281,42 @@ pub enum RoomEvent {
         clocks: Option<Clocks>,
         /// Black's forbidden points in the new position.
         forbidden: Vec<ForbiddenPoint>,
+    },
+    /// Actions were taken back, in a room of a game other than Gomoku (Gomoku rooms send `taken_back`).
+    ActionsTakenBack {
+        /// How many actions the game holds after the takeback: the `at` of the next `act`.
+        at: u32,
+        /// Moves made after it, as the game counts them (the `ply` of offers).
+        ply: u32,
+        /// The position after it, with every action that led there.
+        view: GameView,
+        /// Who acts next.
+        #[schemars(with = "Option<crate::schema::ColorDef>")]
+        to_act: Option<Color>,
+        /// What they must do.
+        phase: Option<GamePhase>,
+        /// Clocks.
+        clocks: Option<Clocks>,
+    },
+    /// Any game's accepted action (rooms of games other than Gomoku; Gomoku rooms send `move`, `swap_decided`,
+    /// `fifth_proposed`).
+    Action {
+        /// How many actions the game had accepted before this one (the first action is `at` 0).
+        at: u32,
+        /// The acting colour.
+        #[schemars(with = "crate::schema::ColorDef")]
+        by: Color,
+        /// The action's notation, as the game records it (a draughts move under its listed path).
+        action: String,
+        /// What it changed.
+        change: GameChange,
+        /// Who acts next (`null` when the game is over).
+        #[schemars(with = "Option<crate::schema::ColorDef>")]
+        to_act: Option<Color>,
+        /// What they must do (`null` when the game is over).
+        phase: Option<GamePhase>,
+        /// Clocks after the action.
+        clocks: Option<Clocks>,
     },
     /// A player offered or requested something.
     Offered {
@@ -306,6 +392,10 @@ impl Tagged for ServerMessage {
         "lobby_room",
         "lobby_room_removed",
         "lobby_online",
+        "paired",
+        "quick_counts",
+        "challenge",
+        "challenge_closed",
         "room",
         "catch_up",
         "event",
@@ -387,6 +477,30 @@ mod hot {
         pub phase: RoomPhase,
         pub clocks: Option<Clocks>,
         pub forbidden: Vec<ForbiddenPoint>,
+    }
+}
+
+impl RoomEvent {
+    /// The `action` event of an accepted action: `at` the number of actions before it, `by` the colour that acted,
+    /// `delta` what applying it returned and `after` the game after it.
+    pub fn action(
+        at: u32,
+        by: Color,
+        action: &games::AnyAction,
+        delta: &games::AnyDelta,
+        after: &games::AnyGame,
+        clocks: Option<Clocks>,
+    ) -> RoomEvent {
+        let (to_act, phase) = next_to_act(delta);
+        RoomEvent::Action {
+            at,
+            by,
+            action: action.notation(),
+            change: GameChange::from_delta(delta, after),
+            to_act,
+            phase,
+            clocks,
+        }
     }
 }
 

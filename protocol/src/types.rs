@@ -4,7 +4,10 @@ use rules::{Color, ForbiddenKind, ForbiddenPolicy, Opening, Point, RuleSet};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-fn default_size() -> u8 {
+use crate::game::GameSpec;
+use crate::view::{GameDetail, GameView};
+
+pub(crate) fn default_size() -> u8 {
     15
 }
 
@@ -25,7 +28,9 @@ pub struct RulesSpec {
     #[serde(default)]
     #[schemars(with = "crate::schema::ForbiddenPolicyDef")]
     pub forbidden_policy: ForbiddenPolicy,
-    /// `none` (default), `swap_after_three` or `swap_after_three_fifth_two_options`.
+    /// `none` (default), `swap_after_three`, `swap_after_three_fifth_two_options`, `swap1`, `swap2`,
+    /// `soosorv` / `soosorv_N` (N 1 to 10, default 8) or `taraguchi` / `taraguchi_N` (default 10). A bad N is
+    /// refused with `bad_opening_count`.
     #[serde(default)]
     #[schemars(with = "crate::schema::OpeningDef")]
     pub opening: Opening,
@@ -55,7 +60,7 @@ impl From<rules::Rules> for RulesSpec {
 }
 
 /// A time control. Times are in milliseconds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum TimeControl {
     /// No clocks.
@@ -78,6 +83,32 @@ pub enum TimeControl {
         /// Length of one period.
         period_ms: u64,
     },
+}
+
+/// The ratings a seek admits (issue #18): only a player whose rating in the room's pool (1500 for a guest or a
+/// player new to it) lies in `min..=max` may take the free seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct RatingRange {
+    /// The lowest rating admitted.
+    pub min: u16,
+    /// The highest rating admitted.
+    pub max: u16,
+}
+
+impl RatingRange {
+    /// The highest bound a range may name.
+    pub const CEILING: u16 = 4000;
+
+    /// Whether the bounds are in order and within 0–[`RatingRange::CEILING`].
+    pub fn is_valid(&self) -> bool {
+        self.min <= self.max && self.max <= RatingRange::CEILING
+    }
+
+    /// Whether `rating` lies inside (rounded to the nearest point).
+    pub fn admits(&self, rating: f64) -> bool {
+        let r = rating.round();
+        r >= f64::from(self.min) && r <= f64::from(self.max)
+    }
 }
 
 /// Which colour the room's creator takes.
@@ -116,6 +147,10 @@ pub struct SideClock {
     /// Byo-yomi only: whether the main time is spent.
     #[serde(default, skip_serializing_if = "is_default")]
     pub byo_yomi: bool,
+    /// The side's first action of the game only: its allowance left (`FIRST_MOVE_SECS`, docs/rules.md), during
+    /// which `remaining_ms` does not run. Absent once the side has acted or the allowance is spent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_move_ms: Option<u64>,
 }
 
 /// Both clocks as of the moment the message was sent.
@@ -152,6 +187,12 @@ pub struct Seat {
     pub name: String,
     /// Whether this is a guest identity.
     pub guest: bool,
+    /// The computer's level (1–8) when this seat is the computer ("Computer · level 5"); absent for people.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub computer: Option<u8>,
+    /// The external engine's name when this seat is one (`--engine NAME=PATH`); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
     /// Rating in the room's pool, when known (accounts fill it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rating: Option<f64>,
@@ -204,6 +245,19 @@ pub enum RoomPhase {
     ProposeFifth,
     /// White chooses one of `fifth_options`.
     ChooseFifth,
+    /// Swap1, Swap2, Soosõrv: the first player places the next of the first three stones (black, white,
+    /// black), whatever colour it holds.
+    PlaceOpening,
+    /// Swap2: the second player swaps, keeps white or places two more stones (`add:`).
+    Swap2Decision,
+    /// Soosõrv: white declares how many fifth moves black offers (`declare:N`).
+    DeclareOffers,
+    /// Black offers fifth moves (`offer:…`).
+    OfferFifths,
+    /// Taraguchi after move 4: black swaps or keeps (then plays move 5 within 9x9), or offers N fifth moves.
+    TaraguchiChoice,
+    /// White chooses one of black's offered fifth moves (`choose:`).
+    ChooseOffer,
 }
 
 impl From<rules::Phase> for RoomPhase {
@@ -213,6 +267,12 @@ impl From<rules::Phase> for RoomPhase {
             rules::Phase::SwapDecision => RoomPhase::SwapDecision,
             rules::Phase::ProposeFifth => RoomPhase::ProposeFifth,
             rules::Phase::ChooseFifth { .. } => RoomPhase::ChooseFifth,
+            rules::Phase::PlaceOpening => RoomPhase::PlaceOpening,
+            rules::Phase::Swap2Decision => RoomPhase::Swap2Decision,
+            rules::Phase::DeclareOffers { .. } => RoomPhase::DeclareOffers,
+            rules::Phase::OfferFifths { .. } => RoomPhase::OfferFifths,
+            rules::Phase::TaraguchiChoice { .. } => RoomPhase::TaraguchiChoice,
+            rules::Phase::ChooseOffer { .. } => RoomPhase::ChooseOffer,
         }
     }
 }
@@ -284,6 +344,9 @@ pub struct GameResult {
     /// the window).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unrated: Option<String>,
+    /// What the game's rules add to the result, for games other than Gomoku (the discs, the deciding rule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<GameDetail>,
 }
 
 /// The whole state of a room, sent on join, on resync and when a reconnect cannot be served with events.
@@ -293,8 +356,12 @@ pub struct RoomSnapshot {
     pub id: String,
     /// The room's version: the version of the last event applied to this state.
     pub version: u64,
-    /// Rules.
-    pub rules: RulesSpec,
+    /// Gomoku's rules (Gomoku rooms; other rooms send `game`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<RulesSpec>,
+    /// The game and its configuration (rooms of games other than Gomoku).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<GameSpec>,
     /// Time control.
     pub time_control: TimeControl,
     /// Whether games here are rated.
@@ -343,6 +410,10 @@ pub struct RoomSnapshot {
     /// keeps the last lines of each chat (the server's `CHAT_HISTORY_LINES` and `CHAT_HISTORY_BYTES`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub chat: Vec<ChatLine>,
+    /// The game's position, with every action that led to it (rooms of games other than Gomoku; Gomoku rooms
+    /// carry it in `moves`, `phase`, `forbidden` and the fields beside them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view: Option<GameView>,
 }
 
 /// One line of a room's chat history (in a [`RoomSnapshot`]).
@@ -373,6 +444,12 @@ pub struct LobbyPlayer {
     /// Tier, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tier: Option<String>,
+    /// The computer's level (1–8) when this player is the computer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub computer: Option<u8>,
+    /// The external engine's name when this player is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
 }
 
 /// A public room as listed in the lobby (and by `GET /api/rooms`).
@@ -380,8 +457,12 @@ pub struct LobbyPlayer {
 pub struct LobbyRoom {
     /// The room's id.
     pub id: String,
-    /// Rules.
-    pub rules: RulesSpec,
+    /// Gomoku's rules (Gomoku rooms; other rooms send `game`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<RulesSpec>,
+    /// The game and its configuration (rooms of games other than Gomoku).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<GameSpec>,
     /// Time control.
     pub time_control: TimeControl,
     /// Whether rated.
@@ -392,6 +473,9 @@ pub struct LobbyRoom {
     pub players: Vec<LobbyPlayer>,
     /// How many spectators watch.
     pub spectators: u32,
+    /// The ratings the seek admits to its free seat, when it limits them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating_range: Option<RatingRange>,
 }
 
 /// Who the server knows the client as.
@@ -406,4 +490,42 @@ pub struct You {
     pub name: String,
     /// Whether a guest.
     pub guest: bool,
+}
+
+/// A challenge of one player by another (issue #18).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ChallengeView {
+    /// The challenge's id (for `answer_challenge` and `cancel_challenge`).
+    pub id: u64,
+    /// The challenger's name.
+    pub from: String,
+    /// Whether the challenger is a guest.
+    pub from_guest: bool,
+    /// The challenged player's name.
+    pub to: String,
+    /// Gomoku's rules (Gomoku challenges; others send `game`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<RulesSpec>,
+    /// The game and its configuration (games other than Gomoku).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<crate::game::GameSpec>,
+    /// The time control.
+    pub time_control: TimeControl,
+    /// Rated or casual.
+    pub rated: bool,
+    /// The challenger's colour.
+    pub colour: ColourChoice,
+    /// Milliseconds until it expires.
+    pub expires_in_ms: u64,
+}
+
+/// How many players wait in one quick-pairing preset and how many of its games are being played.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct QuickCount {
+    /// The preset's id (`renju-5+3`, …, `custom` for every custom pool together).
+    pub preset: String,
+    /// Players waiting to be paired.
+    pub waiting: u32,
+    /// Games it paired that are still being played.
+    pub playing: u32,
 }

@@ -64,6 +64,8 @@ fn seat() -> Seat {
         id: "g1".into(),
         name: "ann".into(),
         guest: true,
+        computer: None,
+        engine: None,
         rating: Some(1500.0),
         provisional: Some(true),
         tier: Some("Bronze".into()),
@@ -77,6 +79,8 @@ fn bare_seat() -> Seat {
         id: "u2".into(),
         name: "bob".into(),
         guest: false,
+        computer: None,
+        engine: None,
         rating: None,
         provisional: None,
         tier: None,
@@ -91,11 +95,13 @@ fn clocks() -> Clocks {
             remaining_ms: 1000,
             periods: Some(3),
             byo_yomi: true,
+            first_move_ms: None,
         },
         white: SideClock {
             remaining_ms: 2000,
             periods: None,
             byo_yomi: false,
+            first_move_ms: None,
         },
         running: Some(Color::White),
     }
@@ -111,7 +117,8 @@ fn forbidden() -> ForbiddenPoint {
 fn lobby_room() -> LobbyRoom {
     LobbyRoom {
         id: "r1".into(),
-        rules: spec(),
+        rules: Some(spec()),
+        game: None,
         time_control: TimeControl::Fischer {
             base_ms: 300_000,
             increment_ms: 5_000,
@@ -124,8 +131,11 @@ fn lobby_room() -> LobbyRoom {
             colour: Color::Black,
             rating: Some(1500.0),
             tier: Some("Bronze".into()),
+            computer: None,
+            engine: None,
         }],
         spectators: 0,
+        rating_range: None,
     }
 }
 
@@ -144,6 +154,7 @@ fn result() -> GameResult {
             provisional: Some(false),
         }]),
         unrated: Some("repeated_pairing".into()),
+        detail: None,
     }
 }
 
@@ -151,7 +162,8 @@ fn snapshot() -> RoomSnapshot {
     RoomSnapshot {
         id: "r1".into(),
         version: 9,
-        rules: spec(),
+        rules: Some(spec()),
+        game: None,
         time_control: TimeControl::ByoYomi {
             base_ms: 60_000,
             periods: 3,
@@ -186,6 +198,7 @@ fn snapshot() -> RoomSnapshot {
             text: "hi".into(),
             spectator: true,
         }],
+        view: None,
     }
 }
 
@@ -202,6 +215,7 @@ fn client_kind(m: &ClientMessage) -> &'static str {
         ProposeFifth { .. } => "propose_fifth",
         ChooseFifth { .. } => "choose_fifth",
         ClaimForbidden { .. } => "claim_forbidden",
+        Act { .. } => "act",
         Resign { .. } => "resign",
         OfferDraw { .. } => "offer_draw",
         AnswerDraw { .. } => "answer_draw",
@@ -212,6 +226,13 @@ fn client_kind(m: &ClientMessage) -> &'static str {
         Chat { .. } => "chat",
         ShowSpectatorChat { .. } => "show_spectator_chat",
         ClaimWin { .. } => "claim_win",
+        PlayComputer { .. } => "play_computer",
+        InviteComputer { .. } => "invite_computer",
+        SeekQuick { .. } => "seek_quick",
+        CancelQuick {} => "cancel_quick",
+        Challenge { .. } => "challenge",
+        AnswerChallenge { .. } => "answer_challenge",
+        CancelChallenge { .. } => "cancel_challenge",
         SubscribeLobby {} => "subscribe_lobby",
         UnsubscribeLobby {} => "unsubscribe_lobby",
         Ping {} => "ping",
@@ -241,11 +262,13 @@ fn every_client_message_kind_has_its_exact_wire_text() {
         ),
         (
             CreateRoom {
-                rules: spec(),
+                rules: Some(spec()),
+                game: None,
                 time_control: TimeControl::None,
                 rated: true,
                 public: false,
                 colour: ColourChoice::Random,
+                rating_range: None,
             },
             Some(2),
             r#"{"rid":2,"t":"create_room","rules":{"size":15,"rule_set":"renju","forbidden_policy":"claim","opening":"swap_after_three_fifth_two_options"},"time_control":{"kind":"none"},"rated":true,"public":false,"colour":"random"}"#,
@@ -306,6 +329,15 @@ fn every_client_message_kind_has_its_exact_wire_text() {
             ClaimForbidden { room: r() },
             None,
             r#"{"t":"claim_forbidden","room":"r1"}"#,
+        ),
+        (
+            Act {
+                room: r(),
+                action: "f5".into(),
+                at: 4,
+            },
+            Some(6),
+            r#"{"rid":6,"t":"act","room":"r1","action":"f5","at":4}"#,
         ),
         (Resign { room: r() }, None, r#"{"t":"resign","room":"r1"}"#),
         (
@@ -369,6 +401,90 @@ fn every_client_message_kind_has_its_exact_wire_text() {
             r#"{"t":"claim_win","room":"r1"}"#,
         ),
         (
+            PlayComputer {
+                rules: Some(spec()),
+                game: None,
+                time_control: TimeControl::None,
+                public: false,
+                colour: ColourChoice::White,
+                level: 3,
+                engine: None,
+            },
+            Some(6),
+            r#"{"rid":6,"t":"play_computer","rules":{"size":15,"rule_set":"renju","forbidden_policy":"claim","opening":"swap_after_three_fifth_two_options"},"time_control":{"kind":"none"},"public":false,"colour":"white","level":3}"#,
+        ),
+        (
+            InviteComputer {
+                room: r(),
+                level: 8,
+                engine: None,
+            },
+            None,
+            r#"{"t":"invite_computer","room":"r1","level":8}"#,
+        ),
+        (
+            SeekQuick {
+                preset: "renju-5+3".into(),
+                rules: None,
+                game: None,
+                time_control: None,
+                rated: true,
+            },
+            Some(8),
+            r#"{"rid":8,"t":"seek_quick","preset":"renju-5+3","rated":true}"#,
+        ),
+        (
+            SeekQuick {
+                preset: "custom".into(),
+                rules: Some(RulesSpec {
+                    size: 15,
+                    rule_set: RuleSet::Freestyle,
+                    forbidden_policy: ForbiddenPolicy::Reject,
+                    opening: Opening::None,
+                }),
+                game: None,
+                time_control: Some(TimeControl::Fischer {
+                    base_ms: 60000,
+                    increment_ms: 1000,
+                }),
+                rated: false,
+            },
+            Some(9),
+            r#"{"rid":9,"t":"seek_quick","preset":"custom","rules":{"size":15,"rule_set":"freestyle","forbidden_policy":"reject","opening":"none"},"time_control":{"kind":"fischer","base_ms":60000,"increment_ms":1000},"rated":false}"#,
+        ),
+        (CancelQuick {}, Some(10), r#"{"rid":10,"t":"cancel_quick"}"#),
+        (
+            Challenge {
+                to: "bo".into(),
+                rules: Some(RulesSpec {
+                    size: 15,
+                    rule_set: RuleSet::Renju,
+                    forbidden_policy: ForbiddenPolicy::Reject,
+                    opening: Opening::None,
+                }),
+                game: None,
+                time_control: TimeControl::None,
+                rated: false,
+                colour: ColourChoice::Random,
+            },
+            Some(11),
+            r#"{"rid":11,"t":"challenge","to":"bo","rules":{"size":15,"rule_set":"renju","forbidden_policy":"reject","opening":"none"},"time_control":{"kind":"none"},"rated":false,"colour":"random"}"#,
+        ),
+        (
+            AnswerChallenge {
+                id: 4,
+                accept: false,
+                reason: Some("later".into()),
+            },
+            Some(12),
+            r#"{"rid":12,"t":"answer_challenge","id":4,"accept":false,"reason":"later"}"#,
+        ),
+        (
+            CancelChallenge { id: 4 },
+            None,
+            r#"{"t":"cancel_challenge","id":4}"#,
+        ),
+        (
             SubscribeLobby {},
             Some(5),
             r#"{"rid":5,"t":"subscribe_lobby"}"#,
@@ -407,6 +523,10 @@ fn server_kind(m: &ServerMessage) -> &'static str {
         Error { .. } => "error",
         Pong {} => "pong",
         SpectatorChat { .. } => "spectator_chat",
+        Paired { .. } => "paired",
+        QuickCounts { .. } => "quick_counts",
+        Challenge { .. } => "challenge",
+        ChallengeClosed { .. } => "challenge_closed",
     }
 }
 
@@ -516,6 +636,57 @@ fn every_server_message_kind_has_its_exact_wire_text() {
             None,
             r#"{"t":"spectator_chat","room":"r1","from":"cy","text":"nice"}"#,
         ),
+        (
+            Paired {
+                room: "r1".into(),
+                preset: "renju-5+3".into(),
+                colour: Color::White,
+                opponent: "bo".into(),
+            },
+            None,
+            r#"{"t":"paired","room":"r1","preset":"renju-5+3","colour":"white","opponent":"bo"}"#,
+        ),
+        (
+            QuickCounts {
+                presets: vec![QuickCount {
+                    preset: "renju-3+2".into(),
+                    waiting: 2,
+                    playing: 5,
+                }],
+            },
+            None,
+            r#"{"t":"quick_counts","presets":[{"preset":"renju-3+2","waiting":2,"playing":5}]}"#,
+        ),
+        (
+            Challenge {
+                challenge: ChallengeView {
+                    id: 4,
+                    from: "ann".into(),
+                    from_guest: false,
+                    to: "bo".into(),
+                    rules: None,
+                    game: Some(GameSpec::Othello {
+                        scoring: OthelloScoring::Japanese,
+                    }),
+                    time_control: TimeControl::None,
+                    rated: true,
+                    colour: ColourChoice::Black,
+                    expires_in_ms: 60000,
+                },
+            },
+            Some(11),
+            r#"{"rid":11,"t":"challenge","challenge":{"id":4,"from":"ann","from_guest":false,"to":"bo","game":{"game":"othello","scoring":"japanese"},"time_control":{"kind":"none"},"rated":true,"colour":"black","expires_in_ms":60000}}"#,
+        ),
+        (
+            ChallengeClosed {
+                id: 4,
+                reason: "accepted".into(),
+                decline: None,
+                room: Some("r1".into()),
+            },
+            None,
+            r#"{"t":"challenge_closed","id":4,"reason":"accepted","room":"r1"}"#,
+        ),
     ];
     let mut seen = BTreeSet::new();
     for (msg, rid, text) in cases {
@@ -528,6 +699,16 @@ fn every_server_message_kind_has_its_exact_wire_text() {
     assert_eq!(seen, all, "every server message kind is pinned");
 }
 
+/// Othello's starting position as a room shows it.
+fn othello_start() -> protocol::GameView {
+    let config =
+        games::AnyConfig::Othello(games::OthelloConfig::new(rules::othello::Scoring::Japanese));
+    protocol::GameView::of(
+        &<games::AnyGame as games::Game>::new(config, games::Seat::Zero),
+        false,
+    )
+}
+
 /// Every room event kind, by an exhaustive match.
 fn event_kind(e: &RoomEvent) -> &'static str {
     use RoomEvent::*;
@@ -536,9 +717,11 @@ fn event_kind(e: &RoomEvent) -> &'static str {
         PlayerLeft { .. } => "player_left",
         GameStarted { .. } => "game_started",
         Move { .. } => "move",
+        Action { .. } => "action",
         SwapDecided { .. } => "swap_decided",
         FifthProposed { .. } => "fifth_proposed",
         TakenBack { .. } => "taken_back",
+        ActionsTakenBack { .. } => "actions_taken_back",
         Offered { .. } => "offered",
         OfferAnswered { .. } => "offer_answered",
         PlayerDisconnected { .. } => "player_disconnected",
@@ -550,7 +733,7 @@ fn event_kind(e: &RoomEvent) -> &'static str {
     }
 }
 
-const EVENT_KINDS: usize = 15;
+const EVENT_KINDS: usize = 17;
 
 #[test]
 fn every_room_event_kind_has_its_exact_wire_text() {
@@ -581,6 +764,7 @@ fn every_room_event_kind_has_its_exact_wire_text() {
                 to_act: Some(Color::Black),
                 phase: RoomPhase::Place,
                 unrated: Some("repeated_pairing".into()),
+                view: None,
             },
             r#"{"t":"event","room":"r1","version":5,"event":{"kind":"game_started","game_id":4,"record":"AbC123","black":{"id":"g1","name":"ann","guest":true,"rating":1500.0,"provisional":true,"tier":"Bronze","connected":false,"grace_ms":30000},"white":{"id":"u2","name":"bob","guest":false,"connected":true},"clocks":{"black":{"remaining_ms":1000,"periods":3,"byo_yomi":true},"white":{"remaining_ms":2000},"running":"white"},"forbidden":[],"to_act":"black","phase":"place","unrated":"repeated_pairing"}}"#,
         ),
@@ -640,6 +824,50 @@ fn every_room_event_kind_has_its_exact_wire_text() {
                 forbidden: vec![],
             },
             r#"{"t":"event","room":"r1","version":5,"event":{"kind":"taken_back","ply":3,"moves":["h8","h9","j10"],"to_act":"white","phase":"swap_decision","clocks":null,"forbidden":[]}}"#,
+        ),
+        (
+            GameStarted {
+                game_id: 4,
+                record: Some("AbC123".into()),
+                black: bare_seat(),
+                white: bare_seat(),
+                clocks: None,
+                forbidden: vec![],
+                to_act: Some(Color::Black),
+                phase: RoomPhase::None,
+                unrated: None,
+                view: Some(othello_start()),
+            },
+            r#"{"t":"event","room":"r1","version":5,"event":{"kind":"game_started","game_id":4,"record":"AbC123","black":{"id":"u2","name":"bob","guest":false,"connected":true},"white":{"id":"u2","name":"bob","guest":false,"connected":true},"clocks":null,"forbidden":[],"to_act":"black","phase":"none","view":{"game":"othello","board":"...........................wb......bw...........................","black":2,"white":2,"to_act":"black","phase":"place","legal":["d3","c4","f5","e6"],"last":null,"actions":[]}}}"#,
+        ),
+        (
+            ActionsTakenBack {
+                at: 0,
+                ply: 0,
+                view: othello_start(),
+                to_act: Some(Color::Black),
+                phase: Some(GamePhase::Place),
+                clocks: None,
+            },
+            r#"{"t":"event","room":"r1","version":5,"event":{"kind":"actions_taken_back","at":0,"ply":0,"view":{"game":"othello","board":"...........................wb......bw...........................","black":2,"white":2,"to_act":"black","phase":"place","legal":["d3","c4","f5","e6"],"last":null,"actions":[]},"to_act":"black","phase":"place","clocks":null}}"#,
+        ),
+        (
+            Action {
+                at: 0,
+                by: Color::Black,
+                action: "f5".into(),
+                change: GameChange::Othello(OthelloChanged {
+                    placed: Some("f5".into()),
+                    flipped: vec!["e5".into()],
+                    black: 4,
+                    white: 1,
+                    legal: vec!["d6".into(), "f4".into(), "f6".into()],
+                }),
+                to_act: Some(Color::White),
+                phase: Some(GamePhase::Place),
+                clocks: None,
+            },
+            r#"{"t":"event","room":"r1","version":5,"event":{"kind":"action","at":0,"by":"black","action":"f5","change":{"game":"othello","placed":"f5","flipped":["e5"],"black":4,"white":1,"legal":["d6","f4","f6"]},"to_act":"white","phase":"place","clocks":null}}"#,
         ),
         (
             Offered {
@@ -758,14 +986,32 @@ fn every_opening_has_its_exact_wire_text() {
         Opening::None => r#""none""#,
         Opening::SwapAfterThree => r#""swap_after_three""#,
         Opening::SwapAfterThreeFifthTwoOptions => r#""swap_after_three_fifth_two_options""#,
+        Opening::Swap1 => r#""swap1""#,
+        Opening::Swap2 => r#""swap2""#,
+        Opening::Soosorv { .. } => r#""soosorv_8""#,
+        Opening::Taraguchi { .. } => r#""taraguchi_10""#,
     };
     for o in [
         Opening::None,
         Opening::SwapAfterThree,
         Opening::SwapAfterThreeFifthTwoOptions,
+        Opening::Swap1,
+        Opening::Swap2,
+        Opening::SOOSORV_8,
+        Opening::TARAGUCHI_10,
     ] {
         value(o, text(o));
     }
+    // N may be left out (the default) or given; a bad N reads, and `to_rules` refuses it with a code.
+    let read = |t: &str| serde_json::from_str::<Opening>(t);
+    assert_eq!(read(r#""soosorv""#).unwrap(), Opening::SOOSORV_8);
+    assert_eq!(read(r#""taraguchi""#).unwrap(), Opening::TARAGUCHI_10);
+    assert_eq!(read(r#""soosorv_5""#).unwrap(), Opening::Soosorv { n: 5 });
+    assert!(read(r#""soosorv_five""#).is_err());
+    assert!(read(r#""swap3""#).is_err());
+    let spec: protocol::RulesSpec =
+        serde_json::from_str(r#"{"rule_set":"renju","opening":"soosorv_11"}"#).unwrap();
+    assert_eq!(spec.to_rules().unwrap_err().code(), "bad_opening_count");
 }
 
 #[test]
@@ -812,8 +1058,18 @@ fn every_action_has_its_exact_serde_text() {
         Action::ProposeFifth { .. } => r#"{"action":"propose_fifth","points":["g9","j10"]}"#,
         Action::ChooseFifth { .. } => r#"{"action":"choose_fifth","point":"j10"}"#,
         Action::ClaimForbidden => r#"{"action":"claim_forbidden"}"#,
+        Action::PlaceTwo { .. } => r#"{"action":"place_two","points":["g9","j10"]}"#,
+        Action::DeclareOffers { .. } => r#"{"action":"declare_offers","count":3}"#,
+        Action::OfferFifths { .. } => r#"{"action":"offer_fifths","offers":["g9","j10"]}"#,
     };
     for a in [
+        Action::PlaceTwo {
+            points: [p("g9"), p("j10")],
+        },
+        Action::DeclareOffers { count: 3 },
+        Action::OfferFifths {
+            offers: rules::Offers::new(&[p("g9"), p("j10")]).unwrap(),
+        },
         Action::place(p("h8")),
         Action::DecideSwap { swap: false },
         Action::ProposeFifth {
@@ -834,6 +1090,12 @@ fn every_protocol_enum_value_has_its_exact_wire_text() {
         RoomPhase::SwapDecision => r#""swap_decision""#,
         RoomPhase::ProposeFifth => r#""propose_fifth""#,
         RoomPhase::ChooseFifth => r#""choose_fifth""#,
+        RoomPhase::PlaceOpening => r#""place_opening""#,
+        RoomPhase::Swap2Decision => r#""swap2_decision""#,
+        RoomPhase::DeclareOffers => r#""declare_offers""#,
+        RoomPhase::OfferFifths => r#""offer_fifths""#,
+        RoomPhase::TaraguchiChoice => r#""taraguchi_choice""#,
+        RoomPhase::ChooseOffer => r#""choose_offer""#,
     };
     for v in [
         RoomPhase::None,
@@ -841,6 +1103,12 @@ fn every_protocol_enum_value_has_its_exact_wire_text() {
         RoomPhase::SwapDecision,
         RoomPhase::ProposeFifth,
         RoomPhase::ChooseFifth,
+        RoomPhase::PlaceOpening,
+        RoomPhase::Swap2Decision,
+        RoomPhase::DeclareOffers,
+        RoomPhase::OfferFifths,
+        RoomPhase::TaraguchiChoice,
+        RoomPhase::ChooseOffer,
     ] {
         value(v, phase(v));
     }
@@ -918,4 +1186,323 @@ fn a_rules_spec_is_its_four_fields_and_reads_its_defaults() {
             opening: Opening::None,
         }
     );
+}
+
+// The game seam on the wire (#15): the forms that rooms of every game send, built from real games where they can
+// be, so that a change in `games` or `rules` that would alter a frame fails here.
+
+fn othello_spec() -> GameSpec {
+    GameSpec::Othello {
+        scoring: OthelloScoring::European,
+    }
+}
+
+fn draughts_spec() -> GameSpec {
+    GameSpec::Draughts {
+        variant: DraughtsVariant::International,
+    }
+}
+
+/// A game of `spec` after the actions `texts`, each applied by whoever is to act.
+fn played(spec: GameSpec, texts: &[&str]) -> games::AnyGame {
+    use games::Game;
+    let config = spec.to_config().expect("a playable spec");
+    let mut game = games::AnyGame::new(config, games::Seat::Zero);
+    for text in texts {
+        let action = game.parse_action(text).expect("notation");
+        game.apply(action).expect("legal");
+    }
+    game
+}
+
+/// The `action` event of `text` played after `before`.
+fn action_event(spec: GameSpec, before: &[&str], text: &str) -> RoomEvent {
+    use games::Game;
+    let mut game = played(spec, before);
+    let at = game.action_count() as u32;
+    let by = game.to_act().expect("someone to act");
+    let action = game.parse_action(text).expect("notation");
+    let delta = game.apply(action.clone()).expect("legal");
+    RoomEvent::action(at, by, &action, &delta, &game, None)
+}
+
+#[test]
+fn every_game_spec_has_its_exact_wire_text_and_reads_its_defaults() {
+    value(
+        GameSpec::from(spec()),
+        r#"{"game":"gomoku","size":15,"rule_set":"renju","forbidden_policy":"claim","opening":"swap_after_three_fifth_two_options"}"#,
+    );
+    value(othello_spec(), r#"{"game":"othello","scoring":"european"}"#);
+    value(
+        GameSpec::Othello {
+            scoring: OthelloScoring::Japanese,
+        },
+        r#"{"game":"othello","scoring":"japanese"}"#,
+    );
+    value(
+        draughts_spec(),
+        r#"{"game":"draughts","variant":"international"}"#,
+    );
+    let read = |text: &str| serde_json::from_str::<GameSpec>(text);
+    assert_eq!(
+        read(r#"{"game":"othello"}"#).unwrap(),
+        GameSpec::Othello {
+            scoring: OthelloScoring::Japanese
+        }
+    );
+    assert_eq!(read(r#"{"game":"draughts"}"#).unwrap(), draughts_spec());
+    assert_eq!(
+        read(r#"{"game":"gomoku","rule_set":"freestyle"}"#).unwrap(),
+        GameSpec::from(RulesSpec {
+            size: 15,
+            rule_set: RuleSet::Freestyle,
+            forbidden_policy: ForbiddenPolicy::Reject,
+            opening: Opening::None,
+        })
+    );
+    assert!(read(r#"{"game":"chess"}"#).is_err());
+    assert!(read(r#"{"game":"othello","scoring":"chinese"}"#).is_err());
+    assert!(read(r#"{"game":"draughts","variant":"frisian"}"#).is_err());
+    assert!(
+        read(r#"{"scoring":"japanese"}"#).is_err(),
+        "the tag is needed"
+    );
+}
+
+#[test]
+fn every_game_phase_has_its_exact_wire_text() {
+    let text = |p: GamePhase| match p {
+        GamePhase::Place => r#""place""#,
+        GamePhase::Pass => r#""pass""#,
+        GamePhase::Move => r#""move""#,
+        GamePhase::SwapDecision => r#""swap_decision""#,
+        GamePhase::ProposeFifth => r#""propose_fifth""#,
+        GamePhase::ChooseFifth => r#""choose_fifth""#,
+        GamePhase::PlaceOpening => r#""place_opening""#,
+        GamePhase::Swap2Decision => r#""swap2_decision""#,
+        GamePhase::DeclareOffers => r#""declare_offers""#,
+        GamePhase::OfferFifths => r#""offer_fifths""#,
+        GamePhase::TaraguchiChoice => r#""taraguchi_choice""#,
+        GamePhase::ChooseOffer => r#""choose_offer""#,
+    };
+    for p in [
+        GamePhase::Place,
+        GamePhase::Pass,
+        GamePhase::Move,
+        GamePhase::SwapDecision,
+        GamePhase::ProposeFifth,
+        GamePhase::ChooseFifth,
+        GamePhase::PlaceOpening,
+        GamePhase::Swap2Decision,
+        GamePhase::DeclareOffers,
+        GamePhase::OfferFifths,
+        GamePhase::TaraguchiChoice,
+        GamePhase::ChooseOffer,
+    ] {
+        value(p, text(p));
+    }
+}
+
+#[test]
+fn a_create_room_with_a_game_or_with_neither_has_its_exact_wire_text() {
+    let create = |rules, game| ClientMessage::CreateRoom {
+        rules,
+        game,
+        time_control: TimeControl::None,
+        rated: false,
+        public: true,
+        colour: ColourChoice::Black,
+        rating_range: None,
+    };
+    frame(
+        create(None, Some(othello_spec())),
+        Some(2),
+        r#"{"rid":2,"t":"create_room","game":{"game":"othello","scoring":"european"},"time_control":{"kind":"none"},"rated":false,"public":true,"colour":"black"}"#,
+    );
+    frame(
+        create(Some(spec()), Some(GameSpec::from(spec()))),
+        None,
+        r#"{"t":"create_room","rules":{"size":15,"rule_set":"renju","forbidden_policy":"claim","opening":"swap_after_three_fifth_two_options"},"game":{"game":"gomoku","size":15,"rule_set":"renju","forbidden_policy":"claim","opening":"swap_after_three_fifth_two_options"},"time_control":{"kind":"none"},"rated":false,"public":true,"colour":"black"}"#,
+    );
+    frame(
+        create(None, None),
+        None,
+        r#"{"t":"create_room","time_control":{"kind":"none"},"rated":false,"public":true,"colour":"black"}"#,
+    );
+}
+
+#[test]
+fn an_othello_view_is_its_board_counts_legal_squares_and_actions() {
+    let view = GameView::of(&played(othello_spec(), &["f5", "d6"]), false);
+    value(
+        view,
+        r#"{"game":"othello","board":"...........................wb......wbb.....w....................","black":3,"white":3,"to_act":"black","phase":"place","legal":["c3","c4","c5","c6","c7"],"last":"d6","actions":["f5","d6"]}"#,
+    );
+    let over = GameView::of(&played(othello_spec(), &["f5"]), true);
+    value(
+        over,
+        r#"{"game":"othello","board":"...........................wb......bbb..........................","black":4,"white":1,"to_act":null,"phase":null,"legal":[],"last":"f5","actions":["f5"]}"#,
+    );
+}
+
+#[test]
+fn a_draughts_view_is_its_board_legal_moves_counters_and_actions() {
+    let view = GameView::of(&played(draughts_spec(), &["32-28"]), false);
+    value(
+        view,
+        r#"{"game":"draughts","board":"bbbbbbbbbbbbbbbbbbbb.......w..w.wwwwwwwwwwwwwwwwww","to_act":"black","legal":[{"move":"16-21","path":[16,21],"captured":[],"crowned":false},{"move":"17-21","path":[17,21],"captured":[],"crowned":false},{"move":"17-22","path":[17,22],"captured":[],"crowned":false},{"move":"18-22","path":[18,22],"captured":[],"crowned":false},{"move":"18-23","path":[18,23],"captured":[],"crowned":false},{"move":"19-23","path":[19,23],"captured":[],"crowned":false},{"move":"19-24","path":[19,24],"captured":[],"crowned":false},{"move":"20-24","path":[20,24],"captured":[],"crowned":false},{"move":"20-25","path":[20,25],"captured":[],"crowned":false}],"counters":{"king_plies":0,"endgame":null,"repetitions":1},"ply":1,"actions":["32-28"]}"#,
+    );
+    value(
+        DrawCounters {
+            king_plies: 12,
+            endgame: Some(EndgameCount {
+                moves_each: 16,
+                played: 3,
+            }),
+            repetitions: 2,
+        },
+        r#"{"king_plies":12,"endgame":{"moves_each":16,"played":3},"repetitions":2}"#,
+    );
+}
+
+#[test]
+fn a_gomoku_view_is_its_stones_status_and_actions() {
+    let view = GameView::of(&played(GameSpec::from(spec()), &["h8", "h9", "j10"]), false);
+    value(
+        view,
+        r#"{"game":"gomoku","size":15,"moves":["h8","h9","j10"],"to_act":"white","phase":"swap_decision","swapped":false,"forbidden":[],"claimable":null,"fifth_options":null,"opening_name":{"code":"3D","romaji":"Sosei","japanese":"疎星","chinese":"疏星","english":"Sparse star"},"actions":["h8","h9","j10"]}"#,
+    );
+}
+
+#[test]
+fn an_action_event_of_every_game_has_its_exact_wire_text() {
+    let cases = [
+        (
+            action_event(othello_spec(), &["f5"], "d6"),
+            r#"{"t":"event","room":"r1","version":5,"event":{"kind":"action","at":1,"by":"white","action":"d6","change":{"game":"othello","placed":"d6","flipped":["d5"],"black":3,"white":3,"legal":["c3","c4","c5","c6","c7"]},"to_act":"black","phase":"place","clocks":null}}"#,
+        ),
+        (
+            action_event(draughts_spec(), &["32-28"], "19-23"),
+            r#"{"t":"event","room":"r1","version":5,"event":{"kind":"action","at":1,"by":"black","action":"19-23","change":{"game":"draughts","path":[19,23],"captured":[],"crowned":false,"ply":2,"counters":{"king_plies":0,"endgame":null,"repetitions":1},"legal":[{"move":"28x19","path":[28,19],"captured":[23],"crowned":false}]},"to_act":"white","phase":"move","clocks":null}}"#,
+        ),
+        (
+            action_event(GameSpec::from(spec()), &[], "h8"),
+            r#"{"t":"event","room":"r1","version":5,"event":{"kind":"action","at":0,"by":"black","action":"h8","change":{"game":"gomoku","placed":"h8","ply":1,"forbidden":[]},"to_act":"white","phase":"place","clocks":null}}"#,
+        ),
+        (
+            action_event(GameSpec::from(spec()), &["h8", "h9", "j10"], "swap"),
+            r#"{"t":"event","room":"r1","version":5,"event":{"kind":"action","at":3,"by":"white","action":"swap","change":{"game":"gomoku","placed":null,"ply":3,"swapped":true,"forbidden":[]},"to_act":"white","phase":"place","clocks":null}}"#,
+        ),
+        (
+            RoomEvent::Action {
+                at: 17,
+                by: Color::White,
+                action: "pass".into(),
+                change: GameChange::Othello(OthelloChanged {
+                    placed: None,
+                    flipped: vec![],
+                    black: 20,
+                    white: 9,
+                    legal: vec!["a1".into()],
+                }),
+                to_act: Some(Color::Black),
+                phase: Some(GamePhase::Place),
+                clocks: Some(clocks()),
+            },
+            r#"{"t":"event","room":"r1","version":5,"event":{"kind":"action","at":17,"by":"white","action":"pass","change":{"game":"othello","placed":null,"flipped":[],"black":20,"white":9,"legal":["a1"]},"to_act":"black","phase":"place","clocks":{"black":{"remaining_ms":1000,"periods":3,"byo_yomi":true},"white":{"remaining_ms":2000},"running":"white"}}}"#,
+        ),
+    ];
+    for (event, text) in cases {
+        let msg = ServerMessage::Event {
+            room: "r1".into(),
+            version: 5,
+            event,
+        };
+        frame(msg, None, text);
+    }
+}
+
+#[test]
+fn a_snapshot_and_a_lobby_entry_of_another_game_carry_game_and_view_instead_of_rules() {
+    let mut room = snapshot();
+    room.rules = None;
+    room.game = Some(othello_spec());
+    room.view = Some(GameView::of(&played(othello_spec(), &["f5"]), false));
+    room.moves = vec![];
+    room.forbidden = vec![];
+    room.claimable = None;
+    room.fifth_options = None;
+    room.chat = vec![];
+    room.phase = RoomPhase::Place;
+    frame(
+        ServerMessage::Room { room },
+        Some(2),
+        r#"{"rid":2,"t":"room","room":{"id":"r1","version":9,"game":{"game":"othello","scoring":"european"},"time_control":{"kind":"byo_yomi","base_ms":60000,"periods":3,"period_ms":10000},"rated":false,"public":true,"game_id":4,"record":"AbC123","state":"playing","seats":{"black":{"id":"u2","name":"bob","guest":false,"connected":true},"white":null},"you":"black","phase":"place","to_act":"white","moves":[],"swapped":true,"clocks":{"black":{"remaining_ms":1000,"periods":3,"byo_yomi":true},"white":{"remaining_ms":2000},"running":"white"},"forbidden":[],"claimable":null,"fifth_options":null,"offers":[{"kind":"draw","by":"white"}],"spectators":2,"result":null,"view":{"game":"othello","board":"...........................wb......bbb..........................","black":4,"white":1,"to_act":"white","phase":"place","legal":["f4","d6","f6"],"last":"f5","actions":["f5"]}}}"#,
+    );
+    let mut entry = lobby_room();
+    entry.rules = None;
+    entry.game = Some(draughts_spec());
+    frame(
+        ServerMessage::LobbyRoom { room: entry },
+        None,
+        r#"{"t":"lobby_room","room":{"id":"r1","game":{"game":"draughts","variant":"international"},"time_control":{"kind":"fischer","base_ms":300000,"increment_ms":5000},"rated":true,"state":"waiting","players":[{"id":"g1","name":"ann","colour":"black","rating":1500.0,"tier":"Bronze"}],"spectators":0}}"#,
+    );
+}
+
+#[test]
+fn a_result_of_another_game_carries_its_detail() {
+    let othello = games::AnyDetail::Othello(games::OthelloDetail {
+        discs: rules::othello::Score::new(40, 20),
+        scoring: rules::othello::Scoring::Japanese,
+        scored: rules::othello::Score::new(44, 20),
+    });
+    let draughts = games::AnyDetail::Draughts(games::DraughtsDetail::Draw(
+        rules::draughts::DrawReason::EndgameLimit { moves_each: 16 },
+    ));
+    let gomoku = games::AnyDetail::Gomoku(games::GomokuDetail::BoardFull);
+    assert_eq!(
+        GameDetail::of(&gomoku),
+        None,
+        "Gomoku has line and forbidden"
+    );
+    let result = |detail: &games::AnyDetail, winner, reason: &str| GameResult {
+        winner,
+        winner_name: None,
+        reason: reason.into(),
+        line: None,
+        forbidden: None,
+        ratings: None,
+        unrated: None,
+        detail: GameDetail::of(detail),
+    };
+    let over = |result| ServerMessage::Event {
+        room: "r1".into(),
+        version: 5,
+        event: RoomEvent::GameOver {
+            result,
+            clocks: None,
+        },
+    };
+    frame(
+        over(result(&othello, Some(Color::Black), "no_moves")),
+        None,
+        r#"{"t":"event","room":"r1","version":5,"event":{"kind":"game_over","result":{"winner":"black","reason":"no_moves","detail":{"game":"othello","discs":{"black":40,"white":20},"scored":{"black":44,"white":20},"scoring":"japanese","score":"black 44–20"}},"clocks":null}}"#,
+    );
+    frame(
+        over(result(&draughts, None, "endgame_limit")),
+        None,
+        r#"{"t":"event","room":"r1","version":5,"event":{"kind":"game_over","result":{"winner":null,"reason":"endgame_limit","detail":{"game":"draughts","rule":"endgame_limit"}},"clocks":null}}"#,
+    );
+}
+
+#[test]
+fn a_create_room_field_given_as_null_is_refused_as_when_rules_was_required() {
+    for text in [
+        r#"{"t":"create_room","rules":null}"#,
+        r#"{"t":"create_room","game":null,"rules":{"rule_set":"renju"}}"#,
+    ] {
+        let e = decode::<ClientMessage>(text, usize::MAX).unwrap_err();
+        assert_eq!(e.code(), "invalid_field", "{text}");
+        assert!(e.to_string().contains("invalid type: null"), "{e}");
+    }
 }

@@ -16,6 +16,8 @@ fn seat(name: &str) -> Seat {
         id: format!("g{name}0123456789"),
         name: name.into(),
         guest: true,
+        computer: None,
+        engine: None,
         rating: Some(1500.0),
         provisional: Some(true),
         tier: Some("Unranked".into()),
@@ -30,11 +32,13 @@ fn clocks() -> Clocks {
             remaining_ms: 1000,
             periods: Some(3),
             byo_yomi: true,
+            first_move_ms: None,
         },
         white: SideClock {
             remaining_ms: 2000,
             periods: None,
             byo_yomi: false,
+            first_move_ms: None,
         },
         running: Some(Color::White),
     }
@@ -52,7 +56,8 @@ fn rules_spec() -> RulesSpec {
 fn lobby_room() -> LobbyRoom {
     LobbyRoom {
         id: "k3f9x2".into(),
-        rules: rules_spec(),
+        rules: Some(rules_spec()),
+        game: None,
         time_control: TimeControl::Fischer {
             base_ms: 300_000,
             increment_ms: 5_000,
@@ -65,8 +70,14 @@ fn lobby_room() -> LobbyRoom {
             colour: Color::Black,
             rating: None,
             tier: None,
+            computer: Some(5),
+            engine: None,
         }],
         spectators: 2,
+        rating_range: Some(RatingRange {
+            min: 1400,
+            max: 1700,
+        }),
     }
 }
 
@@ -83,7 +94,8 @@ fn all_client_messages() -> Vec<ClientMessage> {
             token: None,
         },
         CreateRoom {
-            rules: rules_spec(),
+            rules: Some(rules_spec()),
+            game: None,
             time_control: TimeControl::ByoYomi {
                 base_ms: 60_000,
                 periods: 3,
@@ -92,6 +104,7 @@ fn all_client_messages() -> Vec<ClientMessage> {
             rated: true,
             public: false,
             colour: ColourChoice::Random,
+            rating_range: None,
         },
         Join {
             room: room(),
@@ -117,11 +130,79 @@ fn all_client_messages() -> Vec<ClientMessage> {
             point: p("g9"),
         },
         ClaimForbidden { room: room() },
+        Act {
+            room: room(),
+            action: "28x19x10".into(),
+            at: 12,
+        },
+        CreateRoom {
+            rules: None,
+            game: Some(GameSpec::Othello {
+                scoring: OthelloScoring::European,
+            }),
+            time_control: TimeControl::None,
+            rated: false,
+            public: true,
+            colour: ColourChoice::White,
+            rating_range: Some(RatingRange {
+                min: 1200,
+                max: 1800,
+            }),
+        },
         ShowSpectatorChat {
             room: room(),
             show: true,
         },
         ClaimWin { room: room() },
+        PlayComputer {
+            rules: None,
+            game: Some(protocol::GameSpec::Gomoku {
+                size: 15,
+                rule_set: rules::RuleSet::Renju,
+                forbidden_policy: rules::ForbiddenPolicy::Reject,
+                opening: rules::Opening::None,
+            }),
+            time_control: TimeControl::None,
+            public: true,
+            colour: ColourChoice::Random,
+            level: 1,
+            engine: None,
+        },
+        InviteComputer {
+            room: room(),
+            level: 8,
+            engine: Some("pbrain".into()),
+        },
+        SeekQuick {
+            preset: "custom".into(),
+            rules: None,
+            game: Some(GameSpec::Othello {
+                scoring: OthelloScoring::default(),
+            }),
+            time_control: Some(TimeControl::ByoYomi {
+                base_ms: 0,
+                periods: 3,
+                period_ms: 30_000,
+            }),
+            rated: true,
+        },
+        CancelQuick {},
+        Challenge {
+            to: "bo".into(),
+            rules: None,
+            game: Some(GameSpec::Othello {
+                scoring: OthelloScoring::default(),
+            }),
+            time_control: TimeControl::None,
+            rated: true,
+            colour: ColourChoice::White,
+        },
+        AnswerChallenge {
+            id: 9,
+            accept: true,
+            reason: None,
+        },
+        CancelChallenge { id: 9 },
         Resign { room: room() },
         OfferDraw { room: room() },
         AnswerDraw {
@@ -169,6 +250,7 @@ fn all_events() -> Vec<RoomEvent> {
             to_act: Some(Color::Black),
             phase: RoomPhase::Place,
             unrated: Some("repeated_pairing".into()),
+            view: None,
         },
         Move {
             colour: Color::Black,
@@ -182,6 +264,34 @@ fn all_events() -> Vec<RoomEvent> {
                 point: p("j9"),
                 kind: ForbiddenKind::Overline,
             }],
+        },
+        Action {
+            at: 1,
+            by: Color::Black,
+            action: "19-23".into(),
+            change: GameChange::Draughts(DraughtsChanged {
+                path: vec![19, 23],
+                captured: vec![],
+                crowned: false,
+                ply: 2,
+                counters: DrawCounters {
+                    king_plies: 0,
+                    endgame: Some(EndgameCount {
+                        moves_each: 5,
+                        played: 2,
+                    }),
+                    repetitions: 1,
+                },
+                legal: vec![LegalDraughtsMove {
+                    notation: "28x19".into(),
+                    path: vec![28, 19],
+                    captured: vec![23],
+                    crowned: false,
+                }],
+            }),
+            to_act: Some(Color::White),
+            phase: Some(GamePhase::Move),
+            clocks: Some(clocks()),
         },
         SwapDecided {
             swapped: true,
@@ -244,6 +354,7 @@ fn all_events() -> Vec<RoomEvent> {
                     provisional: Some(false),
                 }]),
                 unrated: None,
+                detail: None,
             },
             clocks: Some(clocks()),
         },
@@ -256,6 +367,7 @@ fn all_events() -> Vec<RoomEvent> {
                 forbidden: None,
                 ratings: None,
                 unrated: Some("too_few_moves".into()),
+                detail: None,
             },
             clocks: None,
         },
@@ -269,7 +381,8 @@ fn snapshot() -> RoomSnapshot {
     RoomSnapshot {
         id: "k3f9x2".into(),
         version: 9,
-        rules: rules_spec(),
+        rules: Some(rules_spec()),
+        game: None,
         time_control: TimeControl::None,
         rated: false,
         public: true,
@@ -311,6 +424,7 @@ fn snapshot() -> RoomSnapshot {
                 spectator: true,
             },
         ],
+        view: None,
     }
 }
 
@@ -354,6 +468,39 @@ fn all_server_messages() -> Vec<ServerMessage> {
             room: "k3f9x2".into(),
             from: "guest-ab12".into(),
             text: "nice move".into(),
+        },
+        Paired {
+            room: "k3f9x2".into(),
+            preset: "freestyle-3+2".into(),
+            colour: rules::Color::Black,
+            opponent: "guest-ab12".into(),
+        },
+        ServerMessage::Challenge {
+            challenge: ChallengeView {
+                id: 9,
+                from: "guest-ab12".into(),
+                from_guest: true,
+                to: "bo".into(),
+                rules: None,
+                game: None,
+                time_control: TimeControl::None,
+                rated: false,
+                colour: ColourChoice::Random,
+                expires_in_ms: 1,
+            },
+        },
+        ChallengeClosed {
+            id: 9,
+            reason: "declined".into(),
+            decline: Some("rated".into()),
+            room: None,
+        },
+        QuickCounts {
+            presets: vec![QuickCount {
+                preset: "custom".into(),
+                waiting: 0,
+                playing: 1,
+            }],
         },
     ];
     for (i, event) in all_events().into_iter().enumerate() {
@@ -433,16 +580,18 @@ fn defaults_make_short_messages_valid() {
     assert_eq!(
         f.msg,
         ClientMessage::CreateRoom {
-            rules: RulesSpec {
+            rules: Some(RulesSpec {
                 size: 15,
                 rule_set: RuleSet::Freestyle,
                 forbidden_policy: ForbiddenPolicy::Reject,
                 opening: Opening::None
-            },
+            }),
+            game: None,
             time_control: TimeControl::None,
             rated: false,
             public: true,
             colour: ColourChoice::Black,
+            rating_range: None,
         }
     );
     let f = decode::<ClientMessage>(r#"{"t":"join","room":"x","rid":3}"#, 1000).unwrap();
@@ -698,5 +847,26 @@ fn the_decoder_answers_every_mutated_frame_as_the_step_by_step_reading_does() {
     assert!(
         accepted > 1_000 && accepted < 19_000,
         "{accepted} of 20,000 decoded"
+    );
+}
+
+#[test]
+fn a_first_move_allowance_is_on_the_wire_only_while_it_lasts() {
+    let waiting = SideClock {
+        remaining_ms: 60_000,
+        periods: None,
+        byo_yomi: false,
+        first_move_ms: Some(12_500),
+    };
+    let text = serde_json::to_string(&waiting).unwrap();
+    assert_eq!(text, r#"{"remaining_ms":60000,"first_move_ms":12500}"#);
+    assert_eq!(serde_json::from_str::<SideClock>(&text).unwrap(), waiting);
+    let moved = SideClock {
+        first_move_ms: None,
+        ..waiting
+    };
+    assert_eq!(
+        serde_json::to_string(&moved).unwrap(),
+        r#"{"remaining_ms":60000}"#
     );
 }

@@ -172,14 +172,36 @@ fn the_rules_enums_schemas_list_exactly_their_serde_names() {
             ForbiddenPolicy::Claim,
         ],
     );
-    check(
-        "Opening",
-        &[
-            Opening::None,
-            Opening::SwapAfterThree,
-            Opening::SwapAfterThreeFifthTwoOptions,
-        ],
-    );
+}
+
+#[test]
+fn the_opening_schema_takes_exactly_the_texts_that_read() {
+    let v = def("Opening");
+    for o in [
+        Opening::None,
+        Opening::SwapAfterThree,
+        Opening::SwapAfterThreeFifthTwoOptions,
+        Opening::Swap1,
+        Opening::Swap2,
+        Opening::SOOSORV_8,
+        Opening::Taraguchi { n: 3 },
+    ] {
+        assert!(v.is_valid(&serde_json::to_value(o).unwrap()), "{o:?}");
+    }
+    for text in [
+        "soosorv",
+        "taraguchi",
+        "soosorv_0",
+        "taraguchi_255",
+        "swap3",
+        "soosorv_",
+        "Swap1",
+        "soosorv_1000",
+        "taraguchi_x",
+    ] {
+        let reads = serde_json::from_value::<Opening>(json!(text)).is_ok();
+        assert_eq!(v.is_valid(&json!(text)), reads, "{text}");
+    }
 }
 
 #[test]

@@ -1,7 +1,74 @@
 //! What a player can do, and what happened when they did it.
 
 use crate::renju::ForbiddenKind;
+use crate::ruleset::MAX_OFFERS;
 use crate::{Color, Point};
+
+/// Up to [`MAX_OFFERS`] points, in the order given: black's fifth-move offers under Soosõrv and Taraguchi. A
+/// small `Copy` value so that actions stay `Copy`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Offers {
+    len: u8,
+    points: [Point; MAX_OFFERS as usize],
+}
+
+impl Offers {
+    /// The offers of a list of points; `None` for an empty list or more than [`MAX_OFFERS`].
+    pub fn new(points: &[Point]) -> Option<Offers> {
+        if points.is_empty() || points.len() > usize::from(MAX_OFFERS) {
+            return None;
+        }
+        let mut all = [points[0]; MAX_OFFERS as usize];
+        all[..points.len()].copy_from_slice(points);
+        Some(Offers {
+            len: points.len() as u8,
+            points: all,
+        })
+    }
+
+    /// The points, in the order given.
+    pub fn as_slice(&self) -> &[Point] {
+        &self.points[..usize::from(self.len)]
+    }
+
+    /// How many.
+    pub fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+
+    /// Never true (an offer holds at least one point); for clippy's sake.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Whether `p` is one of them.
+    pub fn contains(&self, p: Point) -> bool {
+        self.as_slice().contains(&p)
+    }
+}
+
+impl std::fmt::Debug for Offers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Offers {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        serde::Serialize::serialize(self.as_slice(), s)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Offers {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Offers, D::Error> {
+        let points = Vec::<Point>::deserialize(d)?;
+        Offers::new(&points).ok_or_else(|| {
+            serde::de::Error::custom(format!("1 to {MAX_OFFERS} points are offered"))
+        })
+    }
+}
 
 /// An action in a game. Who may take it is told by [`crate::Game::to_act`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -33,6 +100,23 @@ pub enum Action {
     },
     /// White claims black's forbidden move just played, under the claim policy.
     ClaimForbidden,
+    /// Swap2's third answer: the second player places two more stones, white's (move 4) then black's (move 5),
+    /// and leaves the choice of colour to the first player.
+    PlaceTwo {
+        /// White's stone, then black's.
+        points: [Point; 2],
+    },
+    /// Soosõrv: after move 4 white declares how many fifth moves black will offer (1 to N).
+    DeclareOffers {
+        /// How many.
+        count: u8,
+    },
+    /// Soosõrv and Taraguchi (second choice): black offers as many fifth moves as asked, no two symmetric; white
+    /// then chooses one with [`Action::ChooseFifth`].
+    OfferFifths {
+        /// The points, in the order given.
+        offers: Offers,
+    },
 }
 
 impl Action {
@@ -64,6 +148,21 @@ pub enum Event {
     FifthProposed {
         /// The two points.
         points: [Point; 2],
+    },
+    /// Swap2: white's fourth and black's fifth stone were placed together.
+    TwoPlaced {
+        /// White's stone, then black's.
+        points: [Point; 2],
+    },
+    /// Soosõrv: white declared how many fifth moves black offers.
+    OffersDeclared {
+        /// How many.
+        count: u8,
+    },
+    /// Black offered fifth moves.
+    FifthsOffered {
+        /// The points.
+        offers: Offers,
     },
     /// White claimed black's forbidden move and wins.
     ForbiddenClaimed {

@@ -1,7 +1,7 @@
 //! Arbitrary action sequences (Gomoku/Renju, Othello, international draughts), for the fuzz targets in `fuzz/` and
 //! for the crate's own tests.
 
-use crate::{Action, ForbiddenPolicy, Game, Opening, Point, RuleSet, Rules};
+use crate::{Action, ForbiddenPolicy, Game, Offers, Opening, Point, RuleSet, Rules};
 
 /// Reads bytes as a choice of rules and a sequence of actions (and undos), applies them, and panics only if the
 /// crate breaks one of its own promises: an accepted action must undo to exactly the state before it, a game
@@ -20,7 +20,11 @@ pub fn run_actions(data: &[u8]) {
         Opening::None,
         Opening::SwapAfterThree,
         Opening::SwapAfterThreeFifthTwoOptions,
-    ][(head / 9 % 3) as usize];
+        Opening::Swap1,
+        Opening::Swap2,
+        Opening::Soosorv { n: 2 },
+        Opening::Taraguchi { n: 2 },
+    ][(head / 9 % 7) as usize];
     let size = if head & 0x80 != 0 && rule_set != RuleSet::Renju {
         19
     } else {
@@ -38,7 +42,7 @@ pub fn run_actions(data: &[u8]) {
     };
     let point = |x: u8, y: u8| Point::new(x % 20, y % 20);
     while let Some(op) = next(1) {
-        let action = match op[0] % 7 {
+        let action = match op[0] % 10 {
             0 | 1 => {
                 let b = match next(2) {
                     Some(b) => b,
@@ -73,6 +77,23 @@ pub fn run_actions(data: &[u8]) {
                 }
             }
             5 => Action::ClaimForbidden,
+            6 => {
+                let Some(b) = next(4) else { break };
+                match (point(b[0], b[1]), point(b[2], b[3])) {
+                    (Some(a), Some(c)) => Action::PlaceTwo { points: [a, c] },
+                    _ => continue,
+                }
+            }
+            7 => Action::DeclareOffers { count: op[0] >> 4 },
+            8 => {
+                let count = usize::from(op[0] >> 5) + 1;
+                let Some(b) = next(2 * count) else { break };
+                let points: Option<Vec<Point>> = b.chunks(2).map(|c| point(c[0], c[1])).collect();
+                match points.as_deref().and_then(Offers::new) {
+                    Some(offers) => Action::OfferFifths { offers },
+                    None => continue,
+                }
+            }
             _ => {
                 game.undo();
                 continue;

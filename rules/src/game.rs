@@ -2,14 +2,30 @@
 
 use std::fmt;
 
-use crate::action::{Action, Event};
+use crate::action::{Action, Event, Offers};
 use crate::board::Direction;
+use crate::canonical::{in_central_square, name_opening};
 use crate::illegal::IllegalAction;
 use crate::point::MAX_SIZE;
 use crate::renju::{self, BlackMove, ForbiddenKind};
 use crate::status::{Line, Phase, Status, WinReason};
 use crate::symmetry::points_equivalent;
-use crate::{Board, Color, ForbiddenPolicy, Point, Rules};
+use crate::{Board, Color, ForbiddenPolicy, Opening, Point, Rules};
+
+/// Where the next stone may go under the opening rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Area {
+    /// Anywhere empty.
+    Anywhere,
+    /// The centre only.
+    Centre,
+    /// Touching this stone (swap after three, Soosõrv's move 2).
+    Touching(Point),
+    /// Soosõrv's move 3: inside the central 5x5, making one of the 26 canonical openings.
+    Canonical,
+    /// Taraguchi: inside the central square of this side.
+    Square(u8),
+}
 
 /// What changes with every action, kept whole so that undo restores it exactly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,6 +33,8 @@ struct State {
     status: Status,
     swapped: bool,
     claim: Option<(Point, ForbiddenKind)>,
+    /// Soosõrv: the number of fifth moves white declared.
+    declared: Option<u8>,
 }
 
 /// A game of Gomoku or Renju. Every value is a legal game: it is built empty or from a list of actions that are
@@ -59,10 +77,15 @@ impl Game {
             state: State {
                 status: Status::Ongoing {
                     to_act: Color::Black,
-                    phase: Phase::Place,
+                    phase: if rules.opening().first_player_places_three() {
+                        Phase::PlaceOpening
+                    } else {
+                        Phase::Place
+                    },
                 },
                 swapped: false,
                 claim: None,
+                declared: None,
             },
             history: Vec::new(),
         }
@@ -169,25 +192,14 @@ impl Game {
     /// Computed from the whole-board forbidden set, independently of [`Game::apply`]'s own checks.
     pub fn legal_places(&self) -> Vec<Point> {
         let Status::Ongoing {
-            to_act,
-            phase: Phase::Place,
+            phase: Phase::Place | Phase::PlaceOpening,
+            ..
         } = self.state.status
         else {
             return Vec::new();
         };
-        let swap = self.rules.opening().swaps_after_three();
-        match (swap, self.moves.as_slice()) {
-            (true, []) => return vec![Point::centre(self.rules.size())],
-            (true, [first]) => {
-                return self
-                    .board
-                    .points()
-                    .filter(|&p| first.touches(p) && self.board.is_empty_at(p))
-                    .collect()
-            }
-            _ => {}
-        }
-        let forbidden: Vec<Point> = if to_act == Color::Black
+        let colour = self.stone_colour();
+        let forbidden: Vec<Point> = if colour == Color::Black
             && self.rules.restricts_black()
             && self.rules.forbidden_policy() == ForbiddenPolicy::Reject
         {
@@ -198,10 +210,40 @@ impl Game {
         } else {
             Vec::new()
         };
+        let area = self.area();
         self.board
             .points()
-            .filter(|&p| self.board.is_empty_at(p) && !forbidden.contains(&p))
+            .filter(|&p| {
+                self.board.is_empty_at(p)
+                    && self.area_allows(area, p).is_ok()
+                    && !forbidden.contains(&p)
+            })
             .collect()
+    }
+
+    /// Black's fifth-move offers as they stand: under [`Phase::ChooseOffer`], the points white chooses from.
+    pub fn offers(&self) -> Option<Offers> {
+        match self.state.status {
+            Status::Ongoing {
+                phase: Phase::ChooseOffer { offers },
+                ..
+            } => Some(offers),
+            _ => None,
+        }
+    }
+
+    /// Soosõrv: the number of fifth moves white declared, once declared.
+    pub fn declared_offers(&self) -> Option<u8> {
+        self.state.declared
+    }
+
+    /// The colour of the next stone: the stones alternate, black first, whoever places them.
+    pub fn stone_colour(&self) -> Color {
+        if self.moves.len().is_multiple_of(2) {
+            Color::Black
+        } else {
+            Color::White
+        }
     }
 
     /// Whether an action is legal now, without applying it.
@@ -218,24 +260,23 @@ impl Game {
         let event = match action {
             Action::Place { point } => {
                 match phase {
-                    Phase::Place => {}
-                    Phase::SwapDecision => return Err(IllegalAction::SwapDecisionPending),
-                    Phase::ProposeFifth => return Err(IllegalAction::FifthProposalRequired),
-                    Phase::ChooseFifth { .. } => return Err(IllegalAction::FifthChoicePending),
+                    Phase::Place | Phase::PlaceOpening => {}
+                    other => return Err(Self::pending(other)),
                 }
                 self.check_empty(point)?;
-                self.check_opening(point)?;
-                self.place(to_act, point)?
+                self.area_allows(self.area(), point)?;
+                let colour = self.stone_colour();
+                self.place(colour, point, false)?
             }
             Action::DecideSwap { swap } => {
-                if phase != Phase::SwapDecision {
+                if !matches!(
+                    phase,
+                    Phase::SwapDecision | Phase::Swap2Decision | Phase::TaraguchiChoice { .. }
+                ) {
                     return Err(IllegalAction::NoSwapPending);
                 }
                 self.state.swapped ^= swap;
-                self.state.status = Status::Ongoing {
-                    to_act: Color::White,
-                    phase: Phase::Place,
-                };
+                self.state.status = self.after_swap_decision(phase);
                 if swap {
                     Event::ColoursSwapped
                 } else {
@@ -247,17 +288,10 @@ impl Game {
                     Phase::ProposeFifth => {}
                     Phase::SwapDecision => return Err(IllegalAction::SwapDecisionPending),
                     Phase::ChooseFifth { .. } => return Err(IllegalAction::FifthChoicePending),
-                    Phase::Place => return Err(IllegalAction::NoFifthProposalExpected),
+                    _ => return Err(IllegalAction::NoFifthProposalExpected),
                 }
                 for p in points {
-                    self.check_empty(p)?;
-                    if self.rules.restricts_black()
-                        && self.rules.forbidden_policy() == ForbiddenPolicy::Reject
-                    {
-                        if let Some(kind) = renju::forbidden_at(&self.board, p) {
-                            return Err(IllegalAction::Forbidden(kind));
-                        }
-                    }
+                    self.check_offer(p)?;
                 }
                 if points[0] == points[1] {
                     return Err(IllegalAction::FifthOptionsIdentical);
@@ -272,13 +306,15 @@ impl Game {
                 Event::FifthProposed { points }
             }
             Action::ChooseFifth { point } => {
-                let Phase::ChooseFifth { options } = phase else {
-                    return Err(IllegalAction::NoFifthChoicePending);
+                let chosen = match phase {
+                    Phase::ChooseFifth { options } => options.contains(&point),
+                    Phase::ChooseOffer { offers } => offers.contains(point),
+                    _ => return Err(IllegalAction::NoFifthChoicePending),
                 };
-                if !options.contains(&point) {
+                if !chosen {
                     return Err(IllegalAction::NotAFifthOption);
                 }
-                self.place(Color::Black, point)?
+                self.place(Color::Black, point, true)?
             }
             Action::ClaimForbidden => {
                 let Some((point, kind)) = self.state.claim.filter(|_| to_act == Color::White)
@@ -290,6 +326,76 @@ impl Game {
                     reason: WinReason::ForbiddenClaimed { point, kind },
                 };
                 Event::ForbiddenClaimed { point, kind }
+            }
+            Action::PlaceTwo { points: [w, b] } => {
+                if phase != Phase::Swap2Decision {
+                    return Err(IllegalAction::NoPlaceTwoExpected);
+                }
+                self.check_empty(w)?;
+                self.check_empty(b)?;
+                if w == b {
+                    return Err(IllegalAction::Occupied);
+                }
+                let mid = self.state;
+                self.place(Color::White, w, false)?;
+                if let Err(e) = self.place(Color::Black, b, false) {
+                    self.moves.pop();
+                    self.board.remove(w);
+                    self.state = mid;
+                    return Err(e);
+                }
+                if !self.state.status.is_over() {
+                    self.state.status = Status::Ongoing {
+                        to_act: Color::Black,
+                        phase: Phase::SwapDecision,
+                    };
+                }
+                Event::TwoPlaced { points: [w, b] }
+            }
+            Action::DeclareOffers { count } => {
+                let Phase::DeclareOffers { max } = phase else {
+                    return Err(IllegalAction::NoDeclarationExpected);
+                };
+                if !(1..=max).contains(&count) {
+                    return Err(IllegalAction::DeclarationOutOfRange);
+                }
+                self.state.declared = Some(count);
+                self.state.status = Status::Ongoing {
+                    to_act: Color::Black,
+                    phase: Phase::SwapDecision,
+                };
+                Event::OffersDeclared { count }
+            }
+            Action::OfferFifths { offers } => {
+                let (Phase::OfferFifths { count } | Phase::TaraguchiChoice { count }) = phase
+                else {
+                    return Err(IllegalAction::NoOffersExpected);
+                };
+                if offers.len() != usize::from(count) {
+                    return Err(IllegalAction::WrongNumberOfOffers);
+                }
+                let points = offers.as_slice();
+                for &p in points {
+                    self.check_offer(p)?;
+                }
+                for (k, &a) in points.iter().enumerate() {
+                    if points[k + 1..].contains(&a) {
+                        return Err(IllegalAction::DuplicateOffer);
+                    }
+                }
+                for (k, &a) in points.iter().enumerate() {
+                    if points[k + 1..]
+                        .iter()
+                        .any(|&b| points_equivalent(&self.board, a, b))
+                    {
+                        return Err(IllegalAction::SymmetricOffer);
+                    }
+                }
+                self.state.status = Status::Ongoing {
+                    to_act: Color::White,
+                    phase: Phase::ChooseOffer { offers },
+                };
+                Event::FifthsOffered { offers }
             }
         };
         // White's first action after a standing forbidden stone ends the right to claim it.
@@ -314,7 +420,12 @@ impl Game {
     pub fn undo(&mut self) -> Option<Action> {
         let action = self.actions.pop()?;
         self.state = self.history.pop().expect("one state per action");
-        if matches!(action, Action::Place { .. } | Action::ChooseFifth { .. }) {
+        let stones = match action {
+            Action::Place { .. } | Action::ChooseFifth { .. } => 1,
+            Action::PlaceTwo { .. } => 2,
+            _ => 0,
+        };
+        for _ in 0..stones {
             let p = self.moves.pop().expect("a placing action placed a stone");
             self.board.remove(p);
         }
@@ -331,14 +442,106 @@ impl Game {
         }
     }
 
-    fn check_opening(&self, point: Point) -> Result<(), IllegalAction> {
-        if !self.rules.opening().swaps_after_three() {
-            return Ok(());
+    /// What the side to act must do first when it tries to place a stone in `phase`.
+    fn pending(phase: Phase) -> IllegalAction {
+        match phase {
+            Phase::Place | Phase::PlaceOpening => IllegalAction::GameOver,
+            Phase::SwapDecision | Phase::Swap2Decision | Phase::TaraguchiChoice { .. } => {
+                IllegalAction::SwapDecisionPending
+            }
+            Phase::ProposeFifth => IllegalAction::FifthProposalRequired,
+            Phase::ChooseFifth { .. } | Phase::ChooseOffer { .. } => {
+                IllegalAction::FifthChoicePending
+            }
+            Phase::DeclareOffers { .. } => IllegalAction::DeclarationPending,
+            Phase::OfferFifths { .. } => IllegalAction::OffersRequired,
         }
-        match self.moves.as_slice() {
-            [] if point != Point::centre(self.rules.size()) => Err(IllegalAction::MustPlayCentre),
-            [first] if !first.touches(point) => Err(IllegalAction::MustTouchFirstStone),
-            _ => Ok(()),
+    }
+
+    /// A fifth-move offer's own checks: an empty point, not forbidden for black under the reject policy.
+    fn check_offer(&self, p: Point) -> Result<(), IllegalAction> {
+        self.check_empty(p)?;
+        if self.rules.restricts_black() && self.rules.forbidden_policy() == ForbiddenPolicy::Reject
+        {
+            if let Some(kind) = renju::forbidden_at(&self.board, p) {
+                return Err(IllegalAction::Forbidden(kind));
+            }
+        }
+        Ok(())
+    }
+
+    /// Where the next placed stone may go under the opening rule.
+    fn area(&self) -> Area {
+        let ply = self.moves.len();
+        match (self.rules.opening(), ply) {
+            (
+                Opening::SwapAfterThree
+                | Opening::SwapAfterThreeFifthTwoOptions
+                | Opening::Soosorv { .. },
+                0,
+            )
+            | (Opening::Taraguchi { .. }, 0) => Area::Centre,
+            (
+                Opening::SwapAfterThree
+                | Opening::SwapAfterThreeFifthTwoOptions
+                | Opening::Soosorv { .. },
+                1,
+            ) => Area::Touching(self.moves[0]),
+            (Opening::Soosorv { .. }, 2) => Area::Canonical,
+            (Opening::Taraguchi { .. }, 1..=4) => Area::Square(2 * ply as u8 + 1),
+            _ => Area::Anywhere,
+        }
+    }
+
+    fn area_allows(&self, area: Area, point: Point) -> Result<(), IllegalAction> {
+        let size = self.rules.size();
+        let ok = match area {
+            Area::Anywhere => return Ok(()),
+            Area::Centre => {
+                return if point == Point::centre(size) {
+                    Ok(())
+                } else {
+                    Err(IllegalAction::MustPlayCentre)
+                }
+            }
+            Area::Touching(first) => {
+                return if first.touches(point) {
+                    Ok(())
+                } else {
+                    Err(IllegalAction::MustTouchFirstStone)
+                }
+            }
+            Area::Canonical => {
+                let stones = [self.moves[0], self.moves[1], point];
+                return if name_opening(&stones, size).is_some() {
+                    Ok(())
+                } else {
+                    Err(IllegalAction::NotACanonicalOpening)
+                };
+            }
+            Area::Square(side) => in_central_square(point, side, size),
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(IllegalAction::OutsideCentralSquare)
+        }
+    }
+
+    /// Who acts next, and how, once a swap decision was taken in `phase`: the colour of the next stone places
+    /// it, except that Soosõrv's second swap is followed by black's offers.
+    fn after_swap_decision(&self, phase: Phase) -> Status {
+        if let (Phase::SwapDecision, Some(count)) = (phase, self.state.declared) {
+            if self.moves.len() == 4 {
+                return Status::Ongoing {
+                    to_act: Color::Black,
+                    phase: Phase::OfferFifths { count },
+                };
+            }
+        }
+        Status::Ongoing {
+            to_act: self.stone_colour(),
+            phase: Phase::Place,
         }
     }
 
@@ -365,7 +568,7 @@ impl Game {
     }
 
     /// Puts a stone of `color` on an empty point after the rule checks, and moves the game on.
-    fn place(&mut self, color: Color, point: Point) -> Result<Event, IllegalAction> {
+    fn place(&mut self, color: Color, point: Point, chosen: bool) -> Result<Event, IllegalAction> {
         let mut forbidden = None;
         // Under Renju black wins only with exactly five, which the judgement of the point already tells: the
         // winning line is looked for only then.
@@ -406,10 +609,10 @@ impl Game {
             } else {
                 self.state.claim = Some((point, kind));
                 claimable = Some(kind);
-                self.next_status(color, ply)
+                self.next_status(color, ply, chosen)
             }
         } else {
-            self.next_status(color, ply)
+            self.next_status(color, ply, chosen)
         };
         Ok(Event::Placed {
             color,
@@ -419,25 +622,41 @@ impl Game {
         })
     }
 
-    fn next_status(&self, placed: Color, ply: usize) -> Status {
-        let opening = self.rules.opening();
+    /// Who acts next, and how, after a stone of `placed` made `ply` stones (`chosen`: it was one of black's
+    /// offered fifth moves).
+    fn next_status(&self, placed: Color, ply: usize, chosen: bool) -> Status {
+        let ongoing = |to_act, phase| Status::Ongoing { to_act, phase };
         if self.board.is_full() {
-            Status::Drawn
-        } else if opening.swaps_after_three() && ply == 3 {
-            Status::Ongoing {
-                to_act: Color::White,
-                phase: Phase::SwapDecision,
+            return Status::Drawn;
+        }
+        let normal = ongoing(placed.opposite(), Phase::Place);
+        match self.rules.opening() {
+            Opening::None => normal,
+            Opening::SwapAfterThree | Opening::SwapAfterThreeFifthTwoOptions => match ply {
+                3 => ongoing(Color::White, Phase::SwapDecision),
+                4 if self.rules.opening().fifth_two_options() => {
+                    ongoing(Color::Black, Phase::ProposeFifth)
+                }
+                _ => normal,
+            },
+            Opening::Swap1 | Opening::Swap2 | Opening::Soosorv { .. } if ply < 3 => {
+                ongoing(Color::Black, Phase::PlaceOpening)
             }
-        } else if opening.fifth_two_options() && ply == 4 {
-            Status::Ongoing {
-                to_act: Color::Black,
-                phase: Phase::ProposeFifth,
-            }
-        } else {
-            Status::Ongoing {
-                to_act: placed.opposite(),
-                phase: Phase::Place,
-            }
+            Opening::Swap1 if ply == 3 => ongoing(Color::White, Phase::SwapDecision),
+            Opening::Swap2 if ply == 3 => ongoing(Color::White, Phase::Swap2Decision),
+            Opening::Soosorv { n } => match ply {
+                3 => ongoing(Color::White, Phase::SwapDecision),
+                4 => ongoing(Color::White, Phase::DeclareOffers { max: n }),
+                _ => normal,
+            },
+            Opening::Taraguchi { n } => match ply {
+                1 | 3 => ongoing(Color::White, Phase::SwapDecision),
+                2 => ongoing(Color::Black, Phase::SwapDecision),
+                4 => ongoing(Color::Black, Phase::TaraguchiChoice { count: n }),
+                5 if !chosen => ongoing(Color::White, Phase::SwapDecision),
+                _ => normal,
+            },
+            Opening::Swap1 | Opening::Swap2 => normal,
         }
     }
 }

@@ -41,11 +41,34 @@ pub enum IllegalAction {
     NotAFifthOption,
     /// There is no forbidden move to claim (wrong rule, no forbidden stone, or the claim lapsed).
     NothingToClaim,
+    /// Soosõrv: the first three stones must make one of the 26 canonical openings (black's second stone inside
+    /// the central 5x5 square).
+    NotACanonicalOpening,
+    /// Taraguchi: the stone must go inside the central square this move allows (3x3, 5x5, 7x7, 9x9).
+    OutsideCentralSquare,
+    /// Swap2: two more stones are not being placed now.
+    NoPlaceTwoExpected,
+    /// Soosõrv: white must first declare how many fifth moves black offers.
+    DeclarationPending,
+    /// No declaration of fifth moves is expected now.
+    NoDeclarationExpected,
+    /// The declared number of fifth moves is not between 1 and the opening's N.
+    DeclarationOutOfRange,
+    /// Black must offer fifth moves rather than place one.
+    OffersRequired,
+    /// Fifth moves are not being offered now.
+    NoOffersExpected,
+    /// Not as many fifth moves as the opening asks for.
+    WrongNumberOfOffers,
+    /// The same point is offered twice.
+    DuplicateOffer,
+    /// Two offered fifth moves are symmetric to each other with respect to the position.
+    SymmetricOffer,
 }
 
 impl IllegalAction {
     /// Every reason, for documentation and tests.
-    pub const ALL: [IllegalAction; 19] = [
+    pub const ALL: [IllegalAction; 30] = [
         IllegalAction::GameOver,
         IllegalAction::NotYourTurn,
         IllegalAction::OffBoard,
@@ -65,6 +88,17 @@ impl IllegalAction {
         IllegalAction::NoFifthChoicePending,
         IllegalAction::NotAFifthOption,
         IllegalAction::NothingToClaim,
+        IllegalAction::NotACanonicalOpening,
+        IllegalAction::OutsideCentralSquare,
+        IllegalAction::NoPlaceTwoExpected,
+        IllegalAction::DeclarationPending,
+        IllegalAction::NoDeclarationExpected,
+        IllegalAction::DeclarationOutOfRange,
+        IllegalAction::OffersRequired,
+        IllegalAction::NoOffersExpected,
+        IllegalAction::WrongNumberOfOffers,
+        IllegalAction::DuplicateOffer,
+        IllegalAction::SymmetricOffer,
     ];
 
     /// Stable snake_case code.
@@ -89,6 +123,17 @@ impl IllegalAction {
             IllegalAction::NoFifthChoicePending => "no_fifth_choice_pending",
             IllegalAction::NotAFifthOption => "not_a_fifth_option",
             IllegalAction::NothingToClaim => "nothing_to_claim",
+            IllegalAction::NotACanonicalOpening => "not_a_canonical_opening",
+            IllegalAction::OutsideCentralSquare => "outside_central_square",
+            IllegalAction::NoPlaceTwoExpected => "no_place_two_expected",
+            IllegalAction::DeclarationPending => "declaration_pending",
+            IllegalAction::NoDeclarationExpected => "no_declaration_expected",
+            IllegalAction::DeclarationOutOfRange => "declaration_out_of_range",
+            IllegalAction::OffersRequired => "offers_required",
+            IllegalAction::NoOffersExpected => "no_offers_expected",
+            IllegalAction::WrongNumberOfOffers => "wrong_number_of_offers",
+            IllegalAction::DuplicateOffer => "duplicate_offer",
+            IllegalAction::SymmetricOffer => "symmetric_offer",
         }
     }
 }
@@ -131,6 +176,25 @@ impl fmt::Display for IllegalAction {
             IllegalAction::NoFifthChoicePending => "there is no fifth-move choice to make",
             IllegalAction::NotAFifthOption => "that point is not one of the two proposed",
             IllegalAction::NothingToClaim => "there is no forbidden move to claim",
+            IllegalAction::NotACanonicalOpening => {
+                "the first three stones must make one of the 26 canonical openings"
+            }
+            IllegalAction::OutsideCentralSquare => {
+                "this stone must go inside the central square the opening allows"
+            }
+            IllegalAction::NoPlaceTwoExpected => "two more stones are not being placed now",
+            IllegalAction::DeclarationPending => {
+                "white must first declare how many fifth moves black offers"
+            }
+            IllegalAction::NoDeclarationExpected => "there is no number of fifth moves to declare",
+            IllegalAction::DeclarationOutOfRange => {
+                "the number of fifth moves must be between 1 and the opening's limit"
+            }
+            IllegalAction::OffersRequired => "black must offer fifth moves",
+            IllegalAction::NoOffersExpected => "fifth moves are not being offered now",
+            IllegalAction::WrongNumberOfOffers => "not as many fifth moves as the opening asks for",
+            IllegalAction::DuplicateOffer => "the same point is offered twice",
+            IllegalAction::SymmetricOffer => "two offered fifth moves are symmetric to each other",
         };
         f.write_str(text)
     }

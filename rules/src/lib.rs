@@ -19,6 +19,7 @@
 
 mod action;
 mod board;
+pub mod canonical;
 mod color;
 pub mod draughts;
 pub mod fuzzing;
@@ -32,14 +33,15 @@ mod ruleset;
 mod status;
 mod symmetry;
 
-pub use action::{Action, Event};
+pub use action::{Action, Event, Offers};
 pub use board::{Board, Direction};
+pub use canonical::{name_opening, CanonicalOpening, OpeningFamily, CANONICAL_OPENINGS};
 pub use color::Color;
 pub use game::{Game, ReplayError};
 pub use illegal::IllegalAction;
 pub use pattern::warm_up;
 pub use point::{ParsePointError, Point, MAX_SIZE};
 pub use renju::ForbiddenKind;
-pub use ruleset::{ForbiddenPolicy, Opening, RuleSet, Rules, RulesError};
+pub use ruleset::{ForbiddenPolicy, Opening, RuleSet, Rules, RulesError, MAX_OFFERS};
 pub use status::{Line, Phase, Status, WinReason};
 pub use symmetry::{points_equivalent, Symmetry};

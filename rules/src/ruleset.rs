@@ -38,12 +38,11 @@ pub enum ForbiddenPolicy {
 }
 
 /// The opening rule, combinable with any rule set.
+///
+/// Under `serde` it is one string: `none`, `swap_after_three`, `swap_after_three_fifth_two_options`, `swap1`,
+/// `swap2`, `soosorv_N` and `taraguchi_N` (`soosorv` and `taraguchi` alone mean the default N). N is checked by
+/// [`Rules::new`], which refuses it outside `1..=`[`MAX_OFFERS`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(rename_all = "snake_case")
-)]
 pub enum Opening {
     /// No opening restrictions.
     #[default]
@@ -54,17 +53,142 @@ pub enum Opening {
     /// [`Opening::SwapAfterThree`], then at move 5 black proposes two points that are not symmetric to each
     /// other and white chooses which one stays.
     SwapAfterThreeFifthTwoOptions,
+    /// Swap1: the first player places three stones anywhere (black, white, black); the other picks a colour;
+    /// white plays move 4.
+    Swap1,
+    /// Swap2: the first player places three stones anywhere; the other takes white (and plays move 4), takes
+    /// black, or places two more (a white and a black) and lets the first player pick a colour.
+    Swap2,
+    /// Soosõrv-N: the first player puts one of the 26 canonical openings; swap; white plays move 4 anywhere and
+    /// declares how many fifth moves black offers (1 to `n`); swap; black offers that many, no two symmetric;
+    /// white chooses one and plays move 6.
+    Soosorv {
+        /// The most fifth moves white may declare (default 8).
+        n: u8,
+    },
+    /// Taraguchi-N: moves 1 to 4 in the central 1x1, 3x3, 5x5 and 7x7 squares with a swap after each; then
+    /// black either decides a swap, plays move 5 in the 9x9 square and white decides a last swap, or offers `n`
+    /// fifth moves anywhere, no two symmetric, of which white chooses one.
+    Taraguchi {
+        /// How many fifth moves black offers under the second choice (default 10).
+        n: u8,
+    },
 }
 
+/// The most fifth moves an opening rule can ask for (Soosõrv's declaration, Taraguchi's offers).
+pub const MAX_OFFERS: u8 = 10;
+
 impl Opening {
-    /// Whether this opening has the swap decision after move 3.
+    /// Soosõrv-8, as the Renju World Championship plays it.
+    pub const SOOSORV_8: Opening = Opening::Soosorv { n: 8 };
+    /// Taraguchi-10, as the European championships play it.
+    pub const TARAGUCHI_10: Opening = Opening::Taraguchi { n: 10 };
+
+    /// Whether this is one of the swap-after-three rules (centre, touching stone, swap decision after move 3).
     pub const fn swaps_after_three(self) -> bool {
-        !matches!(self, Opening::None)
+        matches!(
+            self,
+            Opening::SwapAfterThree | Opening::SwapAfterThreeFifthTwoOptions
+        )
     }
 
     /// Whether black proposes two fifth moves.
     pub const fn fifth_two_options(self) -> bool {
         matches!(self, Opening::SwapAfterThreeFifthTwoOptions)
+    }
+
+    /// Whether the first player places the first three stones (black, white, black) before anyone decides.
+    pub const fn first_player_places_three(self) -> bool {
+        matches!(
+            self,
+            Opening::Swap1 | Opening::Swap2 | Opening::Soosorv { .. }
+        )
+    }
+
+    /// The opening's one text (see the type's doc).
+    pub fn text(self) -> String {
+        match self {
+            Opening::None => "none".into(),
+            Opening::SwapAfterThree => "swap_after_three".into(),
+            Opening::SwapAfterThreeFifthTwoOptions => "swap_after_three_fifth_two_options".into(),
+            Opening::Swap1 => "swap1".into(),
+            Opening::Swap2 => "swap2".into(),
+            Opening::Soosorv { n } => format!("soosorv_{n}"),
+            Opening::Taraguchi { n } => format!("taraguchi_{n}"),
+        }
+    }
+
+    /// An opening from its text; N is read but not checked (that is [`Rules::new`]'s).
+    pub fn from_text(text: &str) -> Option<Opening> {
+        let number = |s: &str| {
+            (!s.is_empty() && s.len() <= 3 && s.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| s.parse::<u8>().ok())
+                .flatten()
+        };
+        Some(match text {
+            "none" => Opening::None,
+            "swap_after_three" => Opening::SwapAfterThree,
+            "swap_after_three_fifth_two_options" => Opening::SwapAfterThreeFifthTwoOptions,
+            "swap1" => Opening::Swap1,
+            "swap2" => Opening::Swap2,
+            "soosorv" => Opening::SOOSORV_8,
+            "taraguchi" => Opening::TARAGUCHI_10,
+            _ => {
+                if let Some(n) = text.strip_prefix("soosorv_") {
+                    Opening::Soosorv { n: number(n)? }
+                } else if let Some(n) = text.strip_prefix("taraguchi_") {
+                    Opening::Taraguchi { n: number(n)? }
+                } else {
+                    return None;
+                }
+            }
+        })
+    }
+
+    /// N of Soosõrv-N and Taraguchi-N.
+    pub const fn count(self) -> Option<u8> {
+        match self {
+            Opening::Soosorv { n } | Opening::Taraguchi { n } => Some(n),
+            _ => None,
+        }
+    }
+
+    /// The opening with N brought into `1..=MAX_OFFERS`.
+    const fn clamped(self) -> Opening {
+        const fn clamp(n: u8) -> u8 {
+            if n == 0 {
+                1
+            } else if n > MAX_OFFERS {
+                MAX_OFFERS
+            } else {
+                n
+            }
+        }
+        match self {
+            Opening::Soosorv { n } => Opening::Soosorv { n: clamp(n) },
+            Opening::Taraguchi { n } => Opening::Taraguchi { n: clamp(n) },
+            other => other,
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Opening {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.text())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Opening {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Opening, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        Opening::from_text(&text).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "unknown opening `{text}`: expected none, swap_after_three, \
+                 swap_after_three_fifth_two_options, swap1, swap2, soosorv[_N] or taraguchi[_N]"
+            ))
+        })
     }
 }
 
@@ -84,6 +208,8 @@ pub enum RulesError {
     UnsupportedSize(u8),
     /// Renju is played on 15x15 only.
     RenjuNeeds15x15,
+    /// Soosõrv-N and Taraguchi-N take N from 1 to [`MAX_OFFERS`].
+    OpeningCountOutOfRange(u8),
 }
 
 impl RulesError {
@@ -92,6 +218,7 @@ impl RulesError {
         match self {
             RulesError::UnsupportedSize(_) => "unsupported_board_size",
             RulesError::RenjuNeeds15x15 => "renju_requires_15x15",
+            RulesError::OpeningCountOutOfRange(_) => "bad_opening_count",
         }
     }
 }
@@ -103,6 +230,10 @@ impl fmt::Display for RulesError {
                 write!(f, "a {n}x{n} board is not offered: choose 15 or 19")
             }
             RulesError::RenjuNeeds15x15 => f.write_str("renju is played on the 15x15 board only"),
+            RulesError::OpeningCountOutOfRange(n) => write!(
+                f,
+                "the opening's number of fifth moves must be 1 to {MAX_OFFERS}, not {n}"
+            ),
         }
     }
 }
@@ -122,6 +253,11 @@ impl Rules {
         }
         if rule_set == RuleSet::Renju && size != 15 {
             return Err(RulesError::RenjuNeeds15x15);
+        }
+        if let Some(n) = opening.count() {
+            if !(1..=MAX_OFFERS).contains(&n) {
+                return Err(RulesError::OpeningCountOutOfRange(n));
+            }
         }
         Ok(Rules {
             size,
@@ -161,9 +297,13 @@ impl Rules {
         }
     }
 
-    /// The same rules with another opening.
+    /// The same rules with another opening. An N outside `1..=`[`MAX_OFFERS`] is brought to the nearest bound
+    /// (so every `Rules` stays playable); [`Rules::new`] refuses it instead.
     pub fn with_opening(self, opening: Opening) -> Rules {
-        Rules { opening, ..self }
+        Rules {
+            opening: opening.clamped(),
+            ..self
+        }
     }
 
     /// Board side.
@@ -215,5 +355,58 @@ mod tests {
             Rules::new(17, RuleSet::Standard, ForbiddenPolicy::Lose, Opening::None),
             Err(RulesError::UnsupportedSize(17))
         );
+    }
+
+    #[test]
+    fn the_opening_count_is_one_to_ten() {
+        let make = |opening| Rules::new(15, RuleSet::Renju, ForbiddenPolicy::Reject, opening);
+        for (n, ok) in [(0, false), (1, true), (10, true), (11, false), (255, false)] {
+            for opening in [Opening::Soosorv { n }, Opening::Taraguchi { n }] {
+                match make(opening) {
+                    Ok(r) => assert!(ok && r.opening() == opening, "{n}"),
+                    Err(e) => {
+                        assert!(!ok, "{n}");
+                        assert_eq!(e, RulesError::OpeningCountOutOfRange(n));
+                        assert_eq!(e.code(), "bad_opening_count");
+                    }
+                }
+            }
+        }
+        assert_eq!(
+            Rules::freestyle()
+                .with_opening(Opening::Soosorv { n: 0 })
+                .opening(),
+            Opening::Soosorv { n: 1 }
+        );
+    }
+
+    #[test]
+    fn opening_texts_read_back() {
+        for o in [
+            Opening::None,
+            Opening::SwapAfterThree,
+            Opening::SwapAfterThreeFifthTwoOptions,
+            Opening::Swap1,
+            Opening::Swap2,
+            Opening::SOOSORV_8,
+            Opening::Taraguchi { n: 3 },
+        ] {
+            assert_eq!(Opening::from_text(&o.text()), Some(o));
+        }
+        assert_eq!(Opening::from_text("soosorv"), Some(Opening::SOOSORV_8));
+        assert_eq!(Opening::from_text("taraguchi"), Some(Opening::TARAGUCHI_10));
+        assert_eq!(
+            Opening::from_text("soosorv_0"),
+            Some(Opening::Soosorv { n: 0 })
+        );
+        for bad in [
+            "soosorv_",
+            "soosorv_x",
+            "soosorv_1000",
+            "swap3",
+            "taraguchi_-1",
+        ] {
+            assert_eq!(Opening::from_text(bad), None, "{bad}");
+        }
     }
 }

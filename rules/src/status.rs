@@ -1,5 +1,6 @@
 //! Where a game stands: who acts next and in which phase, or how it ended.
 
+use crate::action::Offers;
 use crate::board::Direction;
 use crate::renju::ForbiddenKind;
 use crate::{Color, Point};
@@ -18,6 +19,33 @@ pub enum Phase {
         /// The two proposed points.
         options: [Point; 2],
     },
+    /// Swap1, Swap2, Soosõrv: the first player (holding black for now) places the next of the first three
+    /// stones; its colour is the one after the last stone's (black, white, black).
+    PlaceOpening,
+    /// Swap2, after the first three stones: the second player (holding white for now) swaps (takes black),
+    /// keeps white (and plays move 4) or places two more stones ([`crate::Action::PlaceTwo`]).
+    Swap2Decision,
+    /// Soosõrv: white, having played move 4, declares how many fifth moves black offers: 1 to `max`.
+    DeclareOffers {
+        /// The most white may declare (N).
+        max: u8,
+    },
+    /// Black offers exactly `count` fifth moves, no two symmetric.
+    OfferFifths {
+        /// How many.
+        count: u8,
+    },
+    /// Taraguchi after move 4: black either decides a swap (first choice: then plays move 5 within the 9x9
+    /// square) or offers `count` fifth moves anywhere (second choice).
+    TaraguchiChoice {
+        /// How many fifth moves the second choice offers (N).
+        count: u8,
+    },
+    /// White chooses one of black's offered fifth moves.
+    ChooseOffer {
+        /// The offers.
+        offers: Offers,
+    },
 }
 
 impl Phase {
@@ -28,6 +56,12 @@ impl Phase {
             Phase::SwapDecision => "swap_decision",
             Phase::ProposeFifth => "propose_fifth",
             Phase::ChooseFifth { .. } => "choose_fifth",
+            Phase::PlaceOpening => "place_opening",
+            Phase::Swap2Decision => "swap2_decision",
+            Phase::DeclareOffers { .. } => "declare_offers",
+            Phase::OfferFifths { .. } => "offer_fifths",
+            Phase::TaraguchiChoice { .. } => "taraguchi_choice",
+            Phase::ChooseOffer { .. } => "choose_offer",
         }
     }
 }

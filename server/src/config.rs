@@ -20,6 +20,10 @@ pub struct Config {
     /// Seconds a disconnected player keeps the seat before forfeiting.
     #[arg(long, env = "GRACE_SECS", default_value_t = 60)]
     pub grace_secs: u64,
+    /// Seconds each player's first action of a clocked game may take before that player's clock starts to run
+    /// (docs/rules.md, "The first move"); 0 runs the clock from the start.
+    #[arg(long, env = "FIRST_MOVE_SECS", default_value_t = 30)]
+    pub first_move_secs: u64,
     /// Largest accepted text frame in bytes.
     #[arg(long, env = "MAX_FRAME_BYTES", default_value_t = protocol::DEFAULT_MAX_FRAME)]
     pub max_frame_bytes: usize,
@@ -163,6 +167,10 @@ pub struct Config {
     /// Most rooms the lobby sends (the newest); `total` says how many are listed.
     #[arg(long, env = "LOBBY_ROOMS", default_value_t = 100)]
     pub lobby_rooms: usize,
+    /// Most players waiting in the quick-pairing queues at once (all presets together); more are refused with
+    /// `queue_full`.
+    #[arg(long, env = "MAX_QUICK_SEEKERS", default_value_t = 20_000)]
+    pub max_quick_seekers: usize,
     /// Bytes of chat text a room keeps for reconnecting clients (older events then go, and a reconnect gets a
     /// snapshot instead).
     #[arg(long, env = "CHAT_LOG_BYTES", default_value_t = 4096)]
@@ -189,7 +197,75 @@ pub struct Config {
     /// Bytes of chat (names and text) a room keeps of each of its chats; the oldest lines go first.
     #[arg(long, env = "CHAT_HISTORY_BYTES", default_value_t = 8192)]
     pub chat_history_bytes: usize,
+    /// Threads the computer player searches on (default: one fewer than the cores, at least one). They are
+    /// threads of their own, never the runtime's.
+    #[arg(long, env = "COMPUTER_THREADS")]
+    pub computer_threads: Option<usize>,
+    /// Searches that may wait for a free search thread; with every thread busy and every place taken, new games
+    /// against the computer are refused with `computer_busy`.
+    #[arg(long, env = "COMPUTER_MAX_QUEUED", default_value_t = 8)]
+    pub computer_max_queued: usize,
+    /// Games against the computer the server plays at once; more are refused with `computer_busy`.
+    #[arg(long, env = "COMPUTER_MAX_GAMES", default_value_t = 200)]
+    pub computer_max_games: usize,
+    /// A fixed seed for every game of the computer, and time caps long enough that its node budget decides
+    /// (levels 1–7): the same moves give the same replies on any machine (tests and documented transcripts).
+    /// Without it each game draws a seed.
+    #[arg(long, env = "COMPUTER_SEED")]
+    pub computer_seed: Option<u64>,
+    /// An external Piskvork (Gomocup) engine to offer as a computer player, `NAME=PATH` (repeatable): each game
+    /// runs it in a process of its own.
+    #[arg(long = "engine", value_name = "NAME=PATH", value_parser = crate::computer::external::parse_engine)]
+    pub engines: Vec<crate::computer::external::EngineSpec>,
+    /// Milliseconds an external engine may think per move (`INFO timeout_turn`; a second more and it loses).
+    #[arg(long, env = "ENGINE_MOVE_MS", default_value_t = 5_000)]
+    pub engine_move_ms: u64,
+    /// Memory an external engine's process may use, in MiB (its address space is capped where the OS allows).
+    #[arg(long, env = "ENGINE_MEMORY_MIB", default_value_t = 512)]
+    pub engine_memory_mib: u64,
+    /// A NATS server (`nats://host:4222`): turns on cluster mode, where several nodes share one Postgres
+    /// database and reach each other's rooms over NATS (issue #22). Without it the server is a single node.
+    #[arg(long, env = "NATS_URL")]
+    pub nats_url: Option<String>,
+    /// This node's id in a cluster (letters and digits, at most 16): room ids start with it and the ownership
+    /// rows name it. Generated at start when absent.
+    #[arg(long, env = "NODE_ID")]
+    pub node_id: Option<String>,
+    /// Milliseconds a node's ownership of a room lasts unless renewed (the owner renews it every third).
+    #[arg(long, env = "LEASE_MS", default_value_t = 15_000)]
+    pub lease_ms: u64,
 }
+
+/// Why the cluster settings cannot start a node.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ClusterConfigError {
+    /// Cluster mode on SQLite: several nodes cannot share a SQLite file, and it has no ownership fencing.
+    #[error(
+        "cluster mode (--nats-url) needs a Postgres database (--database-url postgres://…); \
+         SQLite serves a single node only"
+    )]
+    NeedsPostgres,
+    /// A node id that is empty, too long or not made of ASCII letters and digits.
+    #[error("--node-id must be 1 to 16 ASCII letters or digits, not `{0}`")]
+    BadNodeId(String),
+    /// A lease too short to renew in time.
+    #[error("--lease-ms must be at least 300")]
+    LeaseTooShort,
+}
+
+/// The settings of a node in cluster mode, checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClusterConfig {
+    /// Where NATS is.
+    pub nats_url: String,
+    /// This node's id.
+    pub node_id: String,
+    /// How long an ownership lease lasts, in milliseconds.
+    pub lease_ms: u64,
+}
+
+/// The longest node id (it prefixes every room id of the node).
+pub const MAX_NODE_ID: usize = 16;
 
 /// The header trusted proxies name the client in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -250,6 +326,44 @@ impl Config {
     pub fn grace(&self) -> Duration {
         Duration::from_secs(self.grace_secs)
     }
+
+    /// The cluster settings: `None` for a single node (no `--nats-url`), the checked settings for a cluster node
+    /// (a node id is generated when none is given), or why they cannot start one (SQLite, a bad node id).
+    pub fn cluster(&self) -> Result<Option<ClusterConfig>, ClusterConfigError> {
+        let Some(nats_url) = &self.nats_url else {
+            return Ok(None);
+        };
+        let url = self.database_url();
+        if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
+            return Err(ClusterConfigError::NeedsPostgres);
+        }
+        let node_id = match &self.node_id {
+            Some(id) => {
+                if id.is_empty()
+                    || id.len() > MAX_NODE_ID
+                    || !id.bytes().all(|b| b.is_ascii_alphanumeric())
+                {
+                    return Err(ClusterConfigError::BadNodeId(id.clone()));
+                }
+                id.clone()
+            }
+            None => {
+                use rand::Rng;
+                let mut rng = rand::rng();
+                (0..6)
+                    .map(|_| (b'a' + rng.random_range(0..26u8)) as char)
+                    .collect()
+            }
+        };
+        if self.lease_ms < 300 {
+            return Err(ClusterConfigError::LeaseTooShort);
+        }
+        Ok(Some(ClusterConfig {
+            nats_url: nats_url.clone(),
+            node_id,
+            lease_ms: self.lease_ms,
+        }))
+    }
 }
 
 impl Default for Config {
@@ -277,6 +391,7 @@ impl fmt::Debug for Config {
             .field("bind", &self.bind)
             .field("database_url", &self.database_url.as_deref().map(redact))
             .field("grace_secs", &self.grace_secs)
+            .field("first_move_secs", &self.first_move_secs)
             .field("max_frame_bytes", &self.max_frame_bytes)
             .field("msg_rate", &self.msg_rate)
             .field("msg_burst", &self.msg_burst)
@@ -332,6 +447,7 @@ impl fmt::Debug for Config {
             .field("max_waiting_rooms_per_ip", &self.max_waiting_rooms_per_ip)
             .field("waiting_room_secs", &self.waiting_room_secs)
             .field("lobby_rooms", &self.lobby_rooms)
+            .field("max_quick_seekers", &self.max_quick_seekers)
             .field("chat_log_bytes", &self.chat_log_bytes)
             .field("chat_burst", &self.chat_burst)
             .field("chat_per_minute", &self.chat_per_minute)
@@ -340,6 +456,16 @@ impl fmt::Debug for Config {
             .field("idle_claim_secs", &self.idle_claim_secs)
             .field("chat_history_lines", &self.chat_history_lines)
             .field("chat_history_bytes", &self.chat_history_bytes)
+            .field("computer_threads", &self.computer_threads)
+            .field("computer_max_queued", &self.computer_max_queued)
+            .field("computer_max_games", &self.computer_max_games)
+            .field("computer_seed", &self.computer_seed)
+            .field("engines", &self.engines)
+            .field("engine_move_ms", &self.engine_move_ms)
+            .field("engine_memory_mib", &self.engine_memory_mib)
+            .field("nats_url", &self.nats_url.as_deref().map(redact))
+            .field("node_id", &self.node_id)
+            .field("lease_ms", &self.lease_ms)
             .finish()
     }
 }
@@ -402,6 +528,93 @@ mod tests {
             ..Config::default()
         };
         assert_eq!(pg.database_location(), "postgres://game:***@db:5432/gomoku");
+    }
+
+    #[test]
+    fn a_single_node_needs_no_cluster_settings() {
+        assert_eq!(Config::default().cluster(), Ok(None));
+    }
+
+    #[test]
+    fn cluster_mode_on_sqlite_is_refused() {
+        let config =
+            Config::try_parse_from(["server", "--nats-url", "nats://127.0.0.1:4222"]).unwrap();
+        assert_eq!(config.cluster(), Err(ClusterConfigError::NeedsPostgres));
+        let file = Config::try_parse_from([
+            "server",
+            "--nats-url",
+            "nats://127.0.0.1:4222",
+            "--database-url",
+            "sqlite://data/g.db",
+        ])
+        .unwrap();
+        assert_eq!(file.cluster(), Err(ClusterConfigError::NeedsPostgres));
+        assert!(ClusterConfigError::NeedsPostgres
+            .to_string()
+            .contains("Postgres"));
+    }
+
+    #[test]
+    fn cluster_mode_on_postgres_generates_a_node_id_when_none_is_given() {
+        let config = Config::try_parse_from([
+            "server",
+            "--nats-url",
+            "nats://127.0.0.1:4222",
+            "--database-url",
+            "postgres://postgres@127.0.0.1/g",
+        ])
+        .unwrap();
+        let cluster = config.cluster().unwrap().unwrap();
+        assert_eq!(cluster.nats_url, "nats://127.0.0.1:4222");
+        assert_eq!(cluster.node_id.len(), 6);
+        assert!(cluster.node_id.bytes().all(|b| b.is_ascii_lowercase()));
+    }
+
+    #[test]
+    fn node_ids_are_one_to_sixteen_letters_or_digits() {
+        let with = |id: &str| {
+            Config::try_parse_from([
+                "server",
+                "--nats-url",
+                "nats://127.0.0.1:4222",
+                "--database-url",
+                "postgres://postgres@127.0.0.1/g",
+                "--node-id",
+                id,
+            ])
+            .unwrap()
+            .cluster()
+        };
+        assert_eq!(
+            with(&"a".repeat(16)).unwrap().unwrap().node_id,
+            "a".repeat(16)
+        );
+        assert_eq!(with("n1").unwrap().unwrap().node_id, "n1");
+        for bad in ["", &"a".repeat(17), "n-1", "n.1"] {
+            assert_eq!(
+                with(bad),
+                Err(ClusterConfigError::BadNodeId(bad.to_owned()))
+            );
+        }
+    }
+
+    #[test]
+    fn leases_are_at_least_300_milliseconds() {
+        let with = |ms: &str| {
+            Config::try_parse_from([
+                "server",
+                "--nats-url",
+                "nats://127.0.0.1:4222",
+                "--database-url",
+                "postgres://postgres@127.0.0.1/g",
+                "--lease-ms",
+                ms,
+            ])
+            .unwrap()
+            .cluster()
+        };
+        assert_eq!(with("299"), Err(ClusterConfigError::LeaseTooShort));
+        assert_eq!(with("300").unwrap().unwrap().lease_ms, 300);
     }
 
     #[test]

@@ -47,6 +47,16 @@ impl Identity {
         }
     }
 
+    /// The computer's level when this is one of the computer's accounts (`computer::account`).
+    pub fn computer_level(&self) -> Option<u8> {
+        crate::computer::account::level_of(&self.name, self.user_id)
+    }
+
+    /// The external engine's name when this is an external engine's account.
+    pub fn engine_name(&self) -> Option<String> {
+        crate::computer::account::engine_of(&self.name, self.user_id)
+    }
+
     /// Whether this is a guest.
     pub fn is_guest(&self) -> bool {
         self.user_id.is_none()

@@ -5,13 +5,18 @@
 #![warn(missing_docs)]
 
 pub mod accounts;
+pub mod challenges;
+pub mod cluster;
+pub mod computer;
 pub mod config;
+pub mod export;
 pub mod gomoku;
 pub mod http;
 pub mod identity;
 pub mod limits;
 pub mod lobby;
 pub mod metrics;
+pub mod pairing;
 pub mod room;
 pub mod time;
 pub mod ws;
@@ -59,6 +64,14 @@ pub struct AppState {
     pub shutdown: Arc<watch::Sender<bool>>,
     /// Which connections act under which session, so revoking a session closes them.
     pub live_sessions: accounts::live::LiveSessions,
+    /// The computer opponent: its search threads, accounts and games.
+    pub computer: computer::Computers,
+    /// The quick-pairing task.
+    pub pairing: pairing::PairingHandle,
+    /// The challenges task.
+    pub challenges: challenges::ChallengesHandle,
+    /// Cluster mode (`--nats-url`): this node's link to the others; `None` on a single node.
+    pub cluster: Option<cluster::Cluster>,
     connections: Arc<ConnectionTracker>,
 }
 
@@ -86,16 +99,48 @@ impl AppState {
         AppState::with_clock(config, store, Arc::new(TokioClock)).await
     }
 
+    /// A node of a cluster (issue #22) on the real clock: connects to NATS, and restores only the unfinished
+    /// games it can claim (unowned, or whose owner's lease expired).
+    pub async fn clustered(
+        config: Config,
+        store: Arc<dyn Store>,
+        cluster: config::ClusterConfig,
+    ) -> Result<AppState, cluster::ClusterError> {
+        let clock: Clock = Arc::new(TokioClock);
+        let link = cluster::Cluster::connect(
+            &cluster,
+            store.clone(),
+            clock.clone(),
+            config.event_log,
+            Duration::from_secs(config.slow_client_secs),
+        )
+        .await?;
+        Ok(AppState::build(config, store, clock, Some(link)).await?)
+    }
+
     /// [`AppState::new`] with a given clock (tests drive a [`time::ManualClock`]).
     pub async fn with_clock(
         config: Config,
         store: Arc<dyn Store>,
         clock: Clock,
     ) -> Result<AppState, StoreError> {
+        AppState::build(config, store, clock, None).await
+    }
+
+    async fn build(
+        config: Config,
+        store: Arc<dyn Store>,
+        clock: Clock,
+        cluster: Option<cluster::Cluster>,
+    ) -> Result<AppState, StoreError> {
         rules::warm_up();
         let limits = ConnectionLimits::new(config.max_connections, config.max_connections_per_ip);
         let lobby = LobbyHandle::spawn(config.lobby_rooms);
+        let computer = computer::Computers::new(&config, &store).await?;
+        let (pairing, pairing_inbox) = pairing::PairingHandle::channel();
+        let (challenges, challenges_inbox) = challenges::ChallengesHandle::channel();
         let state = AppState {
+            computer,
             identities: Identities::new(store.clone(), &config, clock.clone()),
             config: Arc::new(config),
             writer: BatchWriter::spawn_on_own_thread(store.clone()).0,
@@ -107,24 +152,64 @@ impl AppState {
             limits,
             shutdown: Arc::new(watch::Sender::new(false)),
             live_sessions: accounts::live::LiveSessions::new(),
+            cluster,
             connections: Arc::default(),
+            pairing,
+            challenges,
         };
+        pairing::start(pairing_inbox, state.clone());
+        challenges::start(challenges_inbox, state.clone());
+        if let Some(cluster) = &state.cluster {
+            state.rooms.set_cluster(cluster.clone());
+            cluster.follow_lobby(state.lobby.clone());
+        }
         let unfinished = state.store.unfinished_games().await?;
-        let count = unfinished.len();
+        let mut count = 0;
         for record in unfinished {
-            let id = record.id;
-            let players = [
-                state.identities.of_player(&record.game.black).await,
-                state.identities.of_player(&record.game.white).await,
-            ];
-            if let Err(e) = state.rooms.restore(&state, record, players) {
-                tracing::error!(game = id, error = %e, "could not resume a game");
+            if let Some(cluster) = &state.cluster {
+                // Only games no live node owns: the room's task claims them under a new epoch as it starts.
+                if cluster.claim(&record.game.room).await?.is_none() {
+                    continue;
+                }
             }
+            count += 1;
+            state.resume(record).await;
         }
         if count > 0 {
             tracing::info!(games = count, "resumed unfinished games");
         }
+        if state.cluster.is_some() {
+            tokio::spawn(cluster::adopt(state.clone()));
+        }
         Ok(state)
+    }
+
+    /// Loads an unfinished game back into a room of this node (at start-up, or taken over from a node that
+    /// stopped renewing its lease); the computer takes its seat again, as a person's client would on reconnecting.
+    pub(crate) async fn resume(&self, record: store::GameRecord) {
+        let id = record.id;
+        let players = [
+            self.identities.of_player(&record.game.black).await,
+            self.identities.of_player(&record.game.white).await,
+        ];
+        let opponents = players.each_ref().map(|p| {
+            p.computer_level()
+                .map(computer::Opponent::Level)
+                .or_else(|| {
+                    let name = p.engine_name()?;
+                    self.computer
+                        .engine(&name)
+                        .map(computer::Opponent::External)
+                })
+        });
+        match self.rooms.restore(self, record, players) {
+            Ok(room) => {
+                for opponent in opponents.into_iter().flatten() {
+                    self.computer.resume(self, &room.id, opponent);
+                }
+            }
+            Err(e) => tracing::error!(game = id, error = %e, "could not resume a game"),
+        }
     }
 
     /// A fresh connection id.
@@ -160,6 +245,9 @@ impl AppState {
         }
         for room in self.rooms.all() {
             room.shutdown().await;
+        }
+        if let Some(cluster) = &self.cluster {
+            cluster.stop_renewing();
         }
         if let Err(e) = self.writer.flush().await {
             tracing::error!(error = %e, "could not flush the last writes");

@@ -21,6 +21,8 @@ enum Command {
     },
     Unsubscribe(ConnId),
     List(oneshot::Sender<Vec<LobbyRoom>>),
+    /// The quick-pairing counts changed (a `quick_counts` message).
+    QuickCounts(Box<ServerMessage>),
     /// A player's connection opened (`true`) or closed (`false`).
     Online {
         player: String,
@@ -77,6 +79,11 @@ impl LobbyHandle {
         });
     }
 
+    /// The quick-pairing counts changed: pushed to subscribers, and sent to each new one after the lobby.
+    pub fn quick_counts(&self, msg: ServerMessage) {
+        let _ = self.tx.send(Command::QuickCounts(Box::new(msg)));
+    }
+
     /// The shown rooms, newest first.
     pub async fn list(&self) -> Vec<LobbyRoom> {
         let (reply, answer) = oneshot::channel();
@@ -106,6 +113,8 @@ struct Lobby {
     online: HashMap<String, u32>,
     /// The online count last pushed to subscribers.
     online_sent: u32,
+    /// The last quick-pairing counts, encoded.
+    quick: Option<Utf8Bytes>,
 }
 
 impl Lobby {
@@ -244,13 +253,20 @@ async fn run(mut rx: mpsc::UnboundedReceiver<Command>, cap: usize) {
             Command::Upsert(room) => lobby.upsert(room),
             Command::Remove(id) => lobby.remove(id),
             Command::Subscribe { outbox, rid } => {
-                let behind = outbox.try_send(lobby.whole(rid)).is_err();
+                let mut behind = outbox.try_send(lobby.whole(rid)).is_err();
+                if let Some(quick) = &lobby.quick {
+                    behind |= outbox.try_send(quick.clone()).is_err();
+                }
                 lobby
                     .subscribers
                     .insert(outbox.id, Subscriber { outbox, behind });
             }
             Command::Unsubscribe(conn) => {
                 lobby.subscribers.remove(&conn);
+            }
+            Command::QuickCounts(msg) => {
+                lobby.quick = Some(encode(&*msg, None).into());
+                lobby.push(*msg);
             }
             Command::List(reply) => {
                 let _ = reply.send(lobby.list());

@@ -19,6 +19,8 @@ async fn main() -> anyhow::Result<()> {
     // The whole configuration only at debug: at the default level the start-up says where to go and where the
     // data lives, not forty flags.
     tracing::debug!(?config, "configuration");
+    // Cluster mode on SQLite is refused before anything is opened.
+    let cluster = config.cluster()?;
     let url = config.database_url();
     let config_database = config.database_location();
     let store = store::open(&url)
@@ -36,16 +38,34 @@ async fn main() -> anyhow::Result<()> {
         None => None,
     };
     let addr = listener.local_addr()?;
-    let state = AppState::new(config, store).await?;
+    let state = match cluster {
+        None => AppState::new(config, store).await?,
+        Some(cluster) => {
+            tracing::info!(node = %cluster.node_id, nats = %cluster.nats_url, "cluster mode");
+            AppState::clustered(config, store, cluster).await?
+        }
+    };
     if let Some(metrics_listener) = metrics_listener {
         tracing::info!(addr = %metrics_listener.local_addr()?, "serving /metrics");
         tokio::spawn(server::run_metrics(metrics_listener, state.clone()));
     }
     let database = config_database;
-    println!("Gomoku server listening: open http://{addr}/");
-    println!("Database: {database}");
+    // A closed stdout (a supervisor that read the URL and hung up) is no reason to stop serving: `println!` would
+    // panic there, so the lines are written and a failure only logged.
+    announce(&format!(
+        "Gomoku server listening: open http://{addr}/\nDatabase: {database}\n"
+    ));
     server::run(listener, state, shutdown_signal()).await?;
     Ok(())
+}
+
+/// Writes the start-up lines to stdout; a closed or broken stdout is logged, not fatal.
+fn announce(lines: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(error) = out.write_all(lines.as_bytes()).and_then(|()| out.flush()) {
+        tracing::warn!(%error, "could not write the start-up lines to stdout");
+    }
 }
 
 /// Every connection is a file descriptor: lift the soft open-file limit to the hard one (often 1024 → much more).

@@ -3,7 +3,7 @@
 mod common;
 
 use common::*;
-use protocol::{ClientMessage, JoinRole, ServerMessage, TimeControl};
+use protocol::{ClientMessage, JoinRole, RoomEvent, ServerMessage, TimeControl};
 
 fn code_of(msg: ServerMessage) -> String {
     match msg {
@@ -223,11 +223,13 @@ async fn bad_room_settings_are_refused_with_their_codes() {
     let (server, _db) = TestServer::start().await;
     let mut c = server.client().await;
     let create = |rules, time_control, rated| ClientMessage::CreateRoom {
-        rules,
+        rules: Some(rules),
+        game: None,
         time_control,
         rated,
         public: true,
         colour: protocol::ColourChoice::Random,
+        rating_range: None,
     };
     let renju19 = protocol::RulesSpec {
         size: 19,
@@ -256,4 +258,208 @@ async fn bad_room_settings_are_refused_with_their_codes() {
         ),
         "account_required"
     );
+}
+
+// The game seam (#15): `create_room` takes `rules` or `game`; other games and the generic `act` are not served
+// yet, and say so with their own codes.
+
+fn create_with(rules: Option<protocol::RulesSpec>, game: Option<protocol::GameSpec>) -> String {
+    let mut create = serde_json::json!({"t": "create_room", "rid": 7});
+    if let Some(rules) = rules {
+        create["rules"] = serde_json::to_value(rules).unwrap();
+    }
+    if let Some(game) = game {
+        create["game"] = serde_json::to_value(game).unwrap();
+    }
+    create.to_string()
+}
+
+#[tokio::test]
+async fn a_create_room_without_rules_or_game_is_refused_as_a_missing_rules_field_was() {
+    let (server, _db) = TestServer::start().await;
+    let mut c = server.client().await;
+    c.send_text(create_with(None, None)).await;
+    let f = c.recv().await;
+    assert_eq!(f.rid, Some(7));
+    assert_eq!(
+        f.msg,
+        ServerMessage::error("invalid_field", "invalid message: missing field `rules`")
+    );
+}
+
+#[tokio::test]
+async fn a_create_room_whose_rules_and_game_disagree_is_conflicting_config() {
+    let (server, _db) = TestServer::start().await;
+    let mut c = server.client().await;
+    let other = protocol::RulesSpec {
+        size: 19,
+        ..freestyle()
+    };
+    c.send_text(create_with(
+        Some(freestyle()),
+        Some(protocol::GameSpec::from(other)),
+    ))
+    .await;
+    assert_eq!(
+        next_error(&mut c).await,
+        ("conflicting_config".into(), Some(7))
+    );
+    let othello = protocol::GameSpec::Othello {
+        scoring: protocol::OthelloScoring::Japanese,
+    };
+    c.send_text(create_with(Some(freestyle()), Some(othello)))
+        .await;
+    assert_eq!(
+        next_error(&mut c).await,
+        ("conflicting_config".into(), Some(7))
+    );
+}
+
+#[tokio::test]
+async fn a_room_for_othello_or_draughts_is_created_and_described_by_its_game() {
+    let (server, _db) = TestServer::start().await;
+    let mut c = server.client().await;
+    for game in [
+        protocol::GameSpec::Othello {
+            scoring: protocol::OthelloScoring::European,
+        },
+        protocol::GameSpec::Draughts {
+            variant: protocol::DraughtsVariant::International,
+        },
+    ] {
+        c.send_text(create_with(None, Some(game))).await;
+        let f = c.recv().await;
+        assert_eq!(f.rid, Some(7));
+        let ServerMessage::Room { room } = f.msg else {
+            panic!("expected the room, got {:?}", f.msg);
+        };
+        assert_eq!((room.rules, room.game), (None, Some(game)));
+        assert_eq!(room.view, None, "no game yet: no position");
+    }
+}
+
+#[tokio::test]
+async fn an_othello_scoring_or_draughts_variant_the_server_does_not_know_is_a_typed_error() {
+    let (server, _db) = TestServer::start().await;
+    let mut c = server.client().await;
+    for game in [
+        serde_json::json!({"game": "othello", "scoring": "chinese"}),
+        serde_json::json!({"game": "draughts", "variant": "brazilian"}),
+        serde_json::json!({"game": "chess"}),
+        serde_json::json!({"game": "othello", "scoring": null}),
+    ] {
+        let create = serde_json::json!({"t": "create_room", "rid": 7, "game": game});
+        c.send_text(create.to_string()).await;
+        assert_eq!(
+            next_error(&mut c).await,
+            ("invalid_field".into(), Some(7)),
+            "{game}"
+        );
+    }
+    // The connection still serves: the error was the frame's, not the socket's.
+    c.send_text(create_with(
+        None,
+        Some(protocol::GameSpec::Othello {
+            scoring: protocol::OthelloScoring::Japanese,
+        }),
+    ))
+    .await;
+    assert!(matches!(c.recv().await.msg, ServerMessage::Room { .. }));
+}
+
+#[tokio::test]
+async fn a_gomoku_game_spec_creates_the_same_room_as_its_rules() {
+    let (server, _db) = TestServer::start().await;
+    let mut c = server.client().await;
+    let spec = protocol::GameSpec::from(freestyle());
+    for (rules, game) in [(None, Some(spec)), (Some(freestyle()), Some(spec))] {
+        c.send_text(create_with(rules, game)).await;
+        let f = c.recv().await;
+        assert_eq!(f.rid, Some(7));
+        let ServerMessage::Room { room } = f.msg else {
+            panic!("expected the room, got {:?}", f.msg);
+        };
+        assert_eq!(room.rules, Some(freestyle()), "sent as a Gomoku room is");
+        assert_eq!((room.game, room.view), (None, None));
+    }
+}
+
+fn act(room: &str, action: &str, at: u32) -> ClientMessage {
+    ClientMessage::Act {
+        room: room.into(),
+        action: action.into(),
+        at,
+    }
+}
+
+#[tokio::test]
+async fn a_generic_act_plays_in_a_gomoku_room_and_is_heard_as_the_gomoku_move() {
+    let (server, _db) = TestServer::start().await;
+    let mut t = Table::open(&server, freestyle(), TimeControl::None).await;
+    let room = t.room.clone();
+    let played = t.black.act(act(&room, "h8", 0)).await;
+    assert!(
+        matches!(&played, Ok(RoomEvent::Move { point, ply: 1, .. }) if *point == p("h8")),
+        "{played:?}"
+    );
+    let (_, heard) = t.white.event().await;
+    assert_eq!(Ok(heard), played, "the opponent hears the same move");
+    let second = t.white.act(act(&room, "h9", 1)).await;
+    assert!(
+        matches!(&second, Ok(RoomEvent::Move { point, ply: 2, .. }) if *point == p("h9")),
+        "{second:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_generic_act_is_acknowledged_again_as_a_retry_and_refused_when_stale_or_unreadable() {
+    let (server, _db) = TestServer::start().await;
+    let mut t = Table::open(&server, freestyle(), TimeControl::None).await;
+    let room = t.room.clone();
+    t.black.act(act(&room, "h8", 0)).await.expect("h8 plays");
+    t.white.event().await;
+    // The same action again for the same count: its answer was lost, so it is acknowledged, not played twice.
+    assert_eq!(t.black.act(act(&room, "h8", 0)).await, Err("ack".into()));
+    // White's action for a count already taken by black's stone.
+    assert_eq!(
+        t.white.act(act(&room, "a1", 0)).await,
+        Err("stale_ply".into())
+    );
+    // A count the game has not reached.
+    assert_eq!(
+        t.white.act(act(&room, "a1", 5)).await,
+        Err("stale_ply".into())
+    );
+    // Not Gomoku notation (upper case, another game's pass, garbage).
+    for text in ["H9", "pass", "32-28", "", "h8h9"] {
+        assert_eq!(
+            t.white.act(act(&room, text, 1)).await,
+            Err("bad_notation".into()),
+            "{text:?}"
+        );
+    }
+    // The rules' own codes pass through as for `place`.
+    assert_eq!(
+        t.white.act(act(&room, "h8", 1)).await,
+        Err("occupied".into())
+    );
+    assert_eq!(
+        t.black.act(act(&room, "h9", 1)).await,
+        Err("not_your_turn".into())
+    );
+    // Spectators cannot act.
+    let mut watcher = server.client().await;
+    watcher.join(&room, JoinRole::Spectator).await;
+    assert_eq!(
+        watcher.act(act(&room, "h9", 1)).await,
+        Err("not_a_player".into())
+    );
+}
+
+#[tokio::test]
+async fn before_hello_too_a_create_room_without_rules_or_game_is_invalid_field() {
+    let (server, _db) = TestServer::start().await;
+    let mut c = Client::connect(server.addr).await;
+    c.send_text(create_with(None, None)).await;
+    assert_eq!(next_error(&mut c).await, ("invalid_field".into(), Some(7)));
 }

@@ -17,12 +17,21 @@ struct Server {
     child: Child,
     addr: SocketAddr,
     _dir: tempfile::TempDir,
+    /// The server's stdout, kept open for its life: the server writes more after the URL line.
+    _stdout: BufReader<std::process::ChildStdout>,
 }
 
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+impl Server {
+    /// What the server wrote to its standard error (its warnings), to explain a failure.
+    fn log(&self) -> String {
+        std::fs::read_to_string(self._dir.path().join("server.log")).unwrap_or_default()
     }
 }
 
@@ -41,11 +50,12 @@ fn start() -> Server {
         .arg(&db)
         .env("RUST_LOG", "warn")
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(std::fs::File::create(dir.path().join("server.log")).expect("a log file"))
         .spawn()
         .expect("start the server");
     let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    stdout
         .read_line(&mut line)
         .expect("the server prints its address");
     let url = line
@@ -57,22 +67,24 @@ fn start() -> Server {
         child,
         addr,
         _dir: dir,
+        _stdout: stdout,
     }
+}
+
+/// What `GET /api/health` got within `patience`: the answer's bytes, or why there was none.
+fn health_answer(addr: SocketAddr, patience: Duration) -> std::io::Result<Vec<u8>> {
+    let mut s = TcpStream::connect_timeout(&addr, patience)?;
+    s.set_read_timeout(Some(patience))?;
+    let req = b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+    s.write_all(req)?;
+    let mut answer = Vec::new();
+    let _ = s.read_to_end(&mut answer);
+    Ok(answer)
 }
 
 /// `GET /api/health` answered 200 within `patience`, or not.
 fn healthy(addr: SocketAddr, patience: Duration) -> bool {
-    let Ok(mut s) = TcpStream::connect_timeout(&addr, patience) else {
-        return false;
-    };
-    s.set_read_timeout(Some(patience)).unwrap();
-    let req = b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
-    if s.write_all(req).is_err() {
-        return false;
-    }
-    let mut answer = Vec::new();
-    let _ = s.read_to_end(&mut answer);
-    answer.starts_with(b"HTTP/1.1 200")
+    health_answer(addr, patience).is_ok_and(|a| a.starts_with(b"HTTP/1.1 200"))
 }
 
 #[test]
@@ -80,9 +92,14 @@ fn a_flood_of_idle_sockets_over_the_fd_limit_keeps_health_down_only_until_they_t
     let server = start();
     // A precondition, not the limit under test: a debug build on a loaded machine may take over a second to answer
     // its first request (this check once failed 2 runs in 5 at one second while other builds ran).
+    let before = health_answer(server.addr, Duration::from_secs(10));
     assert!(
-        healthy(server.addr, Duration::from_secs(10)),
-        "healthy before the flood"
+        before
+            .as_ref()
+            .is_ok_and(|a| a.starts_with(b"HTTP/1.1 200")),
+        "healthy before the flood: got {:?}; the server said: {}",
+        before.map(|a| String::from_utf8_lossy(&a).into_owned()),
+        server.log()
     );
     let idle: Vec<TcpStream> = (0..IDLE_SOCKETS)
         .filter_map(|_| TcpStream::connect(server.addr).ok())

@@ -184,6 +184,18 @@ impl Store for FlakyStore {
     ) -> Result<Vec<GameRecord>, StoreError> {
         self.inner.public_games_of(user, before, limit).await
     }
+    async fn games_filtered(
+        &self,
+        user: UserId,
+        before: Option<GameId>,
+        limit: u32,
+        private: bool,
+        filter: &store::GameFilter,
+    ) -> Result<Vec<GameRecord>, StoreError> {
+        self.inner
+            .games_filtered(user, before, limit, private, filter)
+            .await
+    }
     fn batches_in_flight(&self) -> usize {
         self.inner.batches_in_flight()
     }
@@ -234,7 +246,10 @@ async fn announced_and_stored(
         (reason, Some(winner))
     );
     let end = stored_end(server, game_id).await.expect("stored as ended");
-    assert_eq!((end.reason.as_str(), end.winner), (reason, Some(winner)));
+    assert_eq!(
+        (end.reason.as_str(), end.winner),
+        (reason, Some(server::gomoku::side(winner)))
+    );
 }
 
 #[tokio::test]
@@ -328,7 +343,7 @@ async fn a_five_whose_result_cannot_be_stored_is_announced_once_it_is_stored() {
         .expect("stored as ended");
     assert_eq!(
         (end.reason.as_str(), end.winner),
-        ("five", Some(Color::Black))
+        ("five", Some(store::Side::Black))
     );
 
     // Exactly one announcement: after the result, the next event is the chat line sent after it.

@@ -163,6 +163,11 @@ async fn the_lobby_sends_only_its_newest_rooms_and_keeps_subscribers_to_them() {
     let whole = lobby_of(looker.request(ClientMessage::SubscribeLobby {}).await);
 
     assert_eq!(whole, (vec![id(2, &rooms), id(1, &rooms)], Some(3)));
+    // The quick-pairing counts follow the snapshot (docs/protocol.md, Quick pairing).
+    assert!(matches!(
+        looker.recv().await.msg,
+        ServerMessage::QuickCounts { .. }
+    ));
     let (_, listed) = server.get_json("/api/rooms").await;
     assert_eq!(listed.as_array().unwrap().len(), 2);
 

@@ -335,11 +335,13 @@ async fn a_rated_game_shows_ratings_on_the_seats_and_rating_changes_at_the_end()
     assert_eq!(alice.name, "alice");
     let reply = alice
         .request(ClientMessage::CreateRoom {
-            rules: freestyle(),
+            rules: Some(freestyle()),
+            game: None,
             time_control: TimeControl::None,
             rated: true,
             public: true,
             colour: protocol::ColourChoice::Black,
+            rating_range: None,
         })
         .await;
     let ServerMessage::Room { room } = reply else {

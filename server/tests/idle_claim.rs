@@ -111,11 +111,13 @@ async fn a_stalled_rated_game_is_won_and_rated() {
     let (mut alice, mut bob) = (players.remove(0), players.remove(0));
     let reply = alice
         .request(ClientMessage::CreateRoom {
-            rules: freestyle(),
+            rules: Some(freestyle()),
+            game: None,
             time_control: TimeControl::None,
             rated: true,
             public: false,
             colour: ColourChoice::Black,
+            rating_range: None,
         })
         .await;
     let ServerMessage::Room { room } = reply else {

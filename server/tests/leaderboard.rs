@@ -309,6 +309,76 @@ async fn a_game_summary_names_the_winner_and_both_rating_changes(db: Db) {
     app.stop().await;
 }
 
+async fn a_players_games_filter_by_pool_rated_and_result(db: Db) {
+    let app = app(db).await;
+    let a = app.user("filtered").await;
+    let b = app.user("opponent").await;
+    let won = app
+        .rated_game(Rules::freestyle(), &a, &b, Some(Color::Black), 10_000)
+        .await;
+    let lost_as_white = app
+        .rated_game(Rules::freestyle(), &b, &a, Some(Color::Black), 10_010)
+        .await;
+    let drawn = app
+        .rated_game(Rules::freestyle(), &a, &b, None, 10_020)
+        .await;
+    let lost_renju = app
+        .rated_game(
+            Rules::renju(rules::ForbiddenPolicy::Reject),
+            &a,
+            &b,
+            Some(Color::White),
+            10_030,
+        )
+        .await;
+    let ids = |page: serde_json::Value| -> Vec<i64> {
+        page["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["id"].as_i64().unwrap())
+            .collect()
+    };
+    for (query, expected) in [
+        ("result=win", vec![won]),
+        ("result=loss", vec![lost_renju, lost_as_white]),
+        ("result=draw", vec![drawn]),
+        ("pool=freestyle", vec![drawn, lost_as_white, won]),
+        ("pool=renju&result=loss", vec![lost_renju]),
+        ("rated=true&pool=renju", vec![lost_renju]),
+        ("rated=false", vec![]),
+        ("result=loss&limit=1", vec![lost_renju]),
+    ] {
+        let page = app
+            .get_json(&format!("/api/players/filtered/games?{query}"), 200)
+            .await;
+        assert_eq!(ids(page), expected, "{query}");
+    }
+    // The next page of a filtered list keeps to the filter.
+    let first = app
+        .get_json("/api/players/filtered/games?result=loss&limit=1", 200)
+        .await;
+    let next = first["next_before"].as_i64().expect("a second loss");
+    let second = app
+        .get_json(
+            &format!("/api/players/filtered/games?result=loss&limit=1&before={next}"),
+            200,
+        )
+        .await;
+    assert_eq!(ids(second), vec![lost_as_white]);
+    for (query, status, code) in [
+        ("result=lost", 400, "invalid_query"),
+        ("rated=maybe", 400, "invalid_query"),
+        ("pool=go", 400, "unknown_pool"),
+    ] {
+        let body = app
+            .get_json(&format!("/api/players/filtered/games?{query}"), status)
+            .await;
+        assert_eq!(body["code"], code, "{query}");
+    }
+    app.stop().await;
+}
+
 async fn games_page_through_every_game_newest_first(db: Db) {
     let app = app(db).await;
     let a = app.user("pager").await;
@@ -427,6 +497,7 @@ on_both_stores!(
     a_profile_shows_each_pool_with_history_and_the_latest_games,
     a_game_summary_names_the_winner_and_both_rating_changes,
     games_page_through_every_game_newest_first,
+    a_players_games_filter_by_pool_rated_and_result,
     an_unknown_player_is_not_found,
     a_profile_says_whether_the_player_is_listed_exactly_as_the_leaderboard_does,
 );

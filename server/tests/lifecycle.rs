@@ -275,7 +275,7 @@ async fn a_game_decided_but_not_finished_before_a_crash_is_finished_at_start() {
             public_id: store::new_public_id(),
             room: "crashed1".into(),
             kind: server::gomoku::KIND.into(),
-            rules: rules::Rules::freestyle(),
+            config: server::gomoku::config_text(&rules::Rules::freestyle()),
             pool: server::gomoku::FREESTYLE,
             time_control: r#"{"kind":"none"}"#.into(),
             public: true,
@@ -295,7 +295,8 @@ async fn a_game_decided_but_not_finished_before_a_crash_is_finished_at_start() {
                     id,
                     store::StoredAction {
                         seq: seq as u32,
-                        action,
+                        text: server::gomoku::action_text(&action),
+                        ply: server::gomoku::move_number(&action, seq as u32 + 1),
                         used_ms: 0,
                         remaining_ms: None,
                         at: 0,
@@ -327,11 +328,13 @@ async fn a_private_room_stays_private_after_a_restart() {
     let mut host = server.client().await;
     let reply = host
         .request(ClientMessage::CreateRoom {
-            rules: freestyle(),
+            rules: Some(freestyle()),
+            game: None,
             time_control: TimeControl::None,
             rated: false,
             public: false,
             colour: protocol::ColourChoice::Black,
+            rating_range: None,
         })
         .await;
     let ServerMessage::Room { room } = reply else {

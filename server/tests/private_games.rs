@@ -11,11 +11,13 @@ use protocol::{ClientMessage, ColourChoice, JoinRole, RoomEvent, ServerMessage, 
 async fn play_in(black: &mut Client, white: &mut Client, public: bool) -> (String, i64, String) {
     let reply = black
         .request(ClientMessage::CreateRoom {
-            rules: freestyle(),
+            rules: Some(freestyle()),
+            game: None,
             time_control: TimeControl::None,
             rated: false,
             public,
             colour: ColourChoice::Black,
+            rating_range: None,
         })
         .await;
     let ServerMessage::Room { room } = reply else {

@@ -1,6 +1,6 @@
-//! The whole-game transcript in docs/protocol.md is a conversation with the real server: every request line (A's
-//! `→`, B's `B →`, S's `S →`) is sent as written, and every line A receives (`←`) must equal the document's, once
-//! the room, ids, names, the token and the record id are renamed.
+//! The whole-game transcripts in docs/protocol.md (Gomoku, Othello, draughts) are conversations with the real
+//! server: every request line (A's `→`, B's `B →`, S's `S →`) is sent as written, and every line A receives (`←`)
+//! must equal the document's, once the room, ids, names, the token and the record id are renamed.
 
 mod common;
 
@@ -17,13 +17,13 @@ enum Line<'a> {
     Receive(&'a str),
 }
 
-/// The lines of the transcript section, in order.
-fn transcript() -> Vec<Line<'static>> {
+/// The lines of the transcript under the section `heading` (`## …`), in order.
+fn transcript(heading: &str) -> Vec<Line<'static>> {
     let doc = include_str!("../../docs/protocol.md");
     let section = doc
-        .split("## A whole game")
+        .split(&format!("\n## {heading}\n"))
         .nth(1)
-        .expect("the transcript section")
+        .unwrap_or_else(|| panic!("the section {heading}"))
         .split("```text")
         .nth(1)
         .expect("its block")
@@ -97,12 +97,26 @@ fn learn_from(names: &mut Names, got: &ServerMessage, want: &Value) {
 
 #[tokio::test]
 async fn the_documented_transcript_is_a_real_conversation_with_the_server() {
+    converse(transcript("A whole game")).await;
+}
+
+#[tokio::test]
+async fn the_documented_othello_game_is_a_real_conversation_with_the_server() {
+    converse(transcript("Othello, a whole game")).await;
+}
+
+#[tokio::test]
+async fn the_documented_draughts_game_is_a_real_conversation_with_the_server() {
+    converse(transcript("Draughts, a whole game")).await;
+}
+
+/// Plays a transcript against a fresh server, checking every line A receives.
+async fn converse(lines: Vec<Line<'static>>) {
     let (server, _db) = TestServer::start().await;
     let mut a = Client::connect(server.addr).await;
     let mut others: Vec<(char, Client)> = Vec::new();
     let mut names = Names::default();
     names.learn(env!("CARGO_PKG_VERSION"), "0.1.0");
-    let lines = transcript();
     let mut received = 0;
 
     for (n, line) in lines.iter().enumerate() {

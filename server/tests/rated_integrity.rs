@@ -32,11 +32,13 @@ impl Rated {
         } = server.registered("bob").await;
         let reply = black
             .request(ClientMessage::CreateRoom {
-                rules: freestyle(),
+                rules: Some(freestyle()),
+                game: None,
                 time_control: protocol::TimeControl::None,
                 rated: true,
                 public: false,
                 colour: ColourChoice::Black,
+                rating_range: None,
             })
             .await;
         let ServerMessage::Room { room } = reply else {

@@ -60,11 +60,12 @@ async fn a_client_behind_gets_a_snapshot_when_it_has_room_and_is_closed_when_it_
         .await
         .unwrap();
     let settings = Settings {
-        rules: Rules::freestyle(),
+        config: games::AnyConfig::Gomoku(Rules::freestyle().into()),
         time_control: TimeControl::None,
         rated: false,
         public: true,
         colour: ColourChoice::Black,
+        rating_range: None,
     };
     let a = guest("guest-a");
     let room = state

@@ -106,6 +106,12 @@ async fn the_lobby_lists_waiting_and_playing_rooms_and_pushes_changes() {
             total: Some(0),
         }
     );
+    // The quick-pairing counts follow the snapshot: every preset, nobody waiting or playing.
+    let ServerMessage::QuickCounts { presets } = looker.recv().await.msg else {
+        panic!("expected quick_counts after the lobby snapshot")
+    };
+    assert!(presets.iter().all(|p| p.waiting == 0 && p.playing == 0));
+    assert_eq!(presets.last().map(|p| p.preset.as_str()), Some("custom"));
 
     let mut a = server.client().await;
     let snap = a.create(freestyle(), TimeControl::None).await;
@@ -153,11 +159,13 @@ async fn private_rooms_stay_out_of_the_lobby_but_can_be_joined_by_id() {
     let mut a = server.client().await;
     let reply = a
         .request(ClientMessage::CreateRoom {
-            rules: freestyle(),
+            rules: Some(freestyle()),
+            game: None,
             time_control: TimeControl::None,
             rated: false,
             public: false,
             colour: protocol::ColourChoice::White,
+            rating_range: None,
         })
         .await;
     let ServerMessage::Room { room } = reply else {

@@ -13,8 +13,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rules::{Action, Point, Rules};
-use store::{BatchWriter, Finish, GameEnd, NewGame, PlayerRef, Rater, SeatsAtEnd, StoredAction};
+use store::{
+    BatchWriter, Finish, GameEnd, NewGame, PlayerRef, Rater, SeatsAtEnd, Side, StoredAction,
+};
 
 fn new_game(room: usize) -> NewGame {
     let guest = |name: String| PlayerRef {
@@ -25,7 +26,7 @@ fn new_game(room: usize) -> NewGame {
         public_id: store::new_public_id(),
         room: format!("room{room}"),
         kind: "gomoku".to_owned(),
-        rules: Rules::freestyle(),
+        config: "size=15,rule_set=freestyle,forbidden_policy=reject,opening=none".to_owned(),
         pool: ratings::Pool::new("gomoku", "freestyle"),
         time_control: r#"{"kind":"none"}"#.to_owned(),
         public: false,
@@ -59,11 +60,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             while Instant::now() < end {
                 let id = writer.create_game(new_game(room)).await?;
                 for seq in 0..moves {
-                    let point =
-                        Point::new((seq % 15) as u8, (seq / 15) as u8).expect("on the board");
+                    // The notation of a stone on the 15x15 board: column letter, then row number.
+                    let (column, row) = ((seq % 15) as u8, seq / 15 + 1);
                     let action = StoredAction {
                         seq,
-                        action: Action::place(point),
+                        text: format!("{}{row}", char::from(b'a' + column)),
+                        ply: Some(seq + 1),
                         used_ms: 0,
                         remaining_ms: None,
                         at: 2,
@@ -73,7 +75,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 }
                 let result = Finish {
                     end: GameEnd {
-                        winner: Some(rules::Color::Black),
+                        winner: Some(Side::Black),
                         aborted: false,
                         reason: "five".to_owned(),
                         ended_at: 3,

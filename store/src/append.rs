@@ -9,8 +9,6 @@
 
 use std::collections::HashMap;
 
-use rules::Action;
-
 use crate::{codec, GameId, StoreError, StoredAction};
 
 /// Bind parameters one statement may use: SQLite's limit is 32,766 since 3.32 (sqlx bundles a newer one),
@@ -18,35 +16,30 @@ use crate::{codec, GameId, StoreError, StoredAction};
 const MAX_BINDS: usize = 30_000;
 
 /// Columns bound per inserted action row.
-pub(crate) const ROW_BINDS: usize = 9;
+pub(crate) const ROW_BINDS: usize = 8;
 
-/// Rows of one multi-row `INSERT` (3,333: the batch writer's largest batch, 512, always fits in one).
+/// Rows of one multi-row `INSERT` (3,750: the batch writer's largest batch, 512, always fits in one).
 pub(crate) const MAX_ROWS: usize = MAX_BINDS / ROW_BINDS;
 
 /// Games whose heads one `SELECT` reads, and retried actions one `SELECT` checks (two binds each).
 pub(crate) const MAX_KEYS: usize = MAX_BINDS / 2;
 
 /// SQLite's `SELECT` of games' heads, up to the test of `g.id` (`IN (…)`, or `= ?1` for one game); Postgres
-/// reads the same columns driven by an array of ids (`postgres.rs`). The stones on the board are the `ply` of the
-/// last stone: rows are only ever appended in seq order with that running count, and a takeback deletes a suffix,
-/// so this reads one row instead of counting the game's stones.
+/// reads the same column driven by an array of ids (`postgres.rs`).
 pub(crate) const HEADS_SELECT: &str = "SELECT g.id AS id, \
-    (SELECT COALESCE(MAX(a.seq) + 1, 0) FROM actions a WHERE a.game_id = g.id) AS next, \
-    COALESCE((SELECT a.ply FROM actions a WHERE a.game_id = g.id AND a.ply IS NOT NULL \
-    ORDER BY a.seq DESC LIMIT 1), 0) AS stones FROM games g WHERE g.id ";
+    (SELECT COALESCE(MAX(a.seq) + 1, 0) FROM actions a WHERE a.game_id = g.id) AS next \
+    FROM games g WHERE g.id ";
 
-/// The columns of `actions`, in the order [`Row`] binds them.
-pub(crate) const INSERT_COLUMNS: &str =
-    "INSERT INTO actions (game_id, seq, action, ply, point, used_ms, \
+/// The columns of `actions`, in the order [`Row`] binds them. The `point` column of rows written before the
+/// notation is no longer written: the text says it.
+pub(crate) const INSERT_COLUMNS: &str = "INSERT INTO actions (game_id, seq, action, ply, used_ms, \
     remaining_black_ms, remaining_white_ms, at) ";
 
-/// What is stored of a game when a batch starts: its next seq and the stones on its board.
+/// What is stored of a game when a batch starts: its next seq.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Head {
     /// One past the highest stored seq (0 for a game without actions).
     pub next: i64,
-    /// Stones on the board after the last stored action (the `ply` of the last stone).
-    pub stones: i64,
 }
 
 /// One new row of `actions`, with every column as bound.
@@ -56,7 +49,6 @@ pub(crate) struct Row {
     pub seq: i64,
     pub action: String,
     pub ply: Option<i64>,
-    pub point: Option<String>,
     pub used_ms: i64,
     pub remaining_black_ms: Option<i64>,
     pub remaining_white_ms: Option<i64>,
@@ -64,12 +56,12 @@ pub(crate) struct Row {
 }
 
 /// An action of the batch at a seq committed before the batch: a retry, accepted only if the stored action at
-/// that seq is the same action.
+/// that seq has the same text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Retry {
     pub game: GameId,
     pub seq: i64,
-    pub action: Action,
+    pub text: String,
 }
 
 /// What a batch writes and what it must still check against the stored rows.
@@ -104,24 +96,20 @@ pub(crate) fn plan(
             if seq >= stored_head.next {
                 // Repeated within this batch: compare with the row the batch already holds.
                 let row = &plan.rows[inserted[&(*game, seq)]];
-                if codec::action_parse(&row.action)? != stored.action {
+                if row.action != stored.text {
                     return Err(StoreError::OutOfOrder);
                 }
             } else {
                 plan.retries.push(Retry {
                     game: *game,
                     seq,
-                    action: stored.action,
+                    text: stored.text.clone(),
                 });
             }
             continue;
         }
         if seq > head.next {
             return Err(StoreError::OutOfOrder);
-        }
-        let point = codec::stone_point(&stored.action);
-        if point.is_some() {
-            head.stones += 1;
         }
         head.next += 1;
         let [remaining_black_ms, remaining_white_ms] = match stored.remaining_ms {
@@ -132,9 +120,8 @@ pub(crate) fn plan(
         plan.rows.push(Row {
             game: *game,
             seq,
-            action: codec::action_text(&stored.action)?,
-            ply: point.as_ref().map(|_| head.stones),
-            point,
+            action: stored.text.clone(),
+            ply: codec::ply_column(stored.ply),
             used_ms: stored.used_ms,
             remaining_black_ms,
             remaining_white_ms,
@@ -145,7 +132,7 @@ pub(crate) fn plan(
 }
 
 /// Checks the retries against the stored `(game, seq, action text)` rows read for them: each must find the
-/// same action, or the batch is [`StoreError::OutOfOrder`].
+/// same text, or the batch is [`StoreError::OutOfOrder`].
 pub(crate) fn check_retries(
     retries: &[Retry],
     stored: &HashMap<(GameId, i64), String>,
@@ -154,7 +141,7 @@ pub(crate) fn check_retries(
         let text = stored
             .get(&(retry.game, retry.seq))
             .ok_or(StoreError::OutOfOrder)?;
-        if codec::action_parse(text)? != retry.action {
+        if *text != retry.text {
             return Err(StoreError::OutOfOrder);
         }
     }
@@ -211,7 +198,7 @@ impl HeadCache {
         cache.extend(heads);
         for answer in answers {
             if let crate::Written::Created(game) = answer {
-                cache.insert(*game, Head { next: 0, stones: 0 });
+                cache.insert(*game, Head { next: 0 });
             }
         }
         for w in batch {
@@ -248,9 +235,6 @@ pub(crate) fn advance(heads: &mut HashMap<GameId, Head>, rows: &[Row]) {
     for row in rows {
         if let Some(head) = heads.get_mut(&row.game) {
             head.next = row.seq + 1;
-            if let Some(ply) = row.ply {
-                head.stones = ply;
-            }
         }
     }
 }
@@ -259,10 +243,11 @@ pub(crate) fn advance(heads: &mut HashMap<GameId, Head>, rows: &[Row]) {
 mod tests {
     use super::*;
 
-    fn place(seq: u32, point: &str) -> StoredAction {
+    fn place(seq: u32, point: &str, ply: u32) -> StoredAction {
         StoredAction {
             seq,
-            action: Action::place(point.parse().unwrap()),
+            text: point.to_owned(),
+            ply: Some(ply),
             used_ms: 5,
             remaining_ms: Some([100, 200]),
             at: 7,
@@ -272,45 +257,45 @@ mod tests {
     fn swap(seq: u32) -> StoredAction {
         StoredAction {
             seq,
-            action: Action::DecideSwap { swap: true },
+            text: "swap".to_owned(),
+            ply: None,
             used_ms: 0,
             remaining_ms: None,
             at: 8,
         }
     }
 
-    fn heads(entries: &[(GameId, i64, i64)]) -> HashMap<GameId, Head> {
+    fn heads(entries: &[(GameId, i64)]) -> HashMap<GameId, Head> {
         entries
             .iter()
-            .map(|&(g, next, stones)| (g, Head { next, stones }))
+            .map(|&(g, next)| (g, Head { next }))
             .collect()
     }
 
     #[test]
-    fn new_actions_of_several_games_become_rows_with_their_plies() {
+    fn new_actions_of_several_games_become_rows_with_the_texts_and_plies_the_caller_gave() {
         let batch = [
-            (1, place(3, "h8")),
-            (2, place(0, "a1")),
+            (1, place(3, "h8", 4)),
+            (2, place(0, "a1", 1)),
             (1, swap(4)),
-            (1, place(5, "h9")),
+            (1, place(5, "h9", 5)),
         ];
-        let plan = plan(&batch, &heads(&[(1, 3, 3), (2, 0, 0)])).unwrap();
+        let plan = plan(&batch, &heads(&[(1, 3), (2, 0)])).unwrap();
         assert!(plan.retries.is_empty());
         let cols: Vec<_> = plan
             .rows
             .iter()
-            .map(|r| (r.game, r.seq, r.ply, r.point.as_deref()))
+            .map(|r| (r.game, r.seq, r.action.as_str(), r.ply))
             .collect();
         assert_eq!(
             cols,
             [
-                (1, 3, Some(4), Some("h8")),
-                (2, 0, Some(1), Some("a1")),
-                (1, 4, None, None),
-                (1, 5, Some(5), Some("h9")),
+                (1, 3, "h8", Some(4)),
+                (2, 0, "a1", Some(1)),
+                (1, 4, "swap", None),
+                (1, 5, "h9", Some(5)),
             ]
         );
-        assert_eq!(plan.rows[0].action, r#"{"action":"place","point":"h8"}"#);
         assert_eq!(
             (
                 plan.rows[0].remaining_black_ms,
@@ -324,53 +309,53 @@ mod tests {
     fn a_seq_already_stored_is_a_retry_to_check_and_a_repeat_inside_the_batch_is_compared_at_once()
     {
         let batch = [
-            (1, place(0, "h8")),
-            (1, place(1, "h9")),
-            (1, place(1, "h9")),
+            (1, place(0, "h8", 1)),
+            (1, place(1, "h9", 2)),
+            (1, place(1, "h9", 2)),
         ];
-        let plan = plan(&batch, &heads(&[(1, 1, 1)])).unwrap();
+        let plan = plan(&batch, &heads(&[(1, 1)])).unwrap();
         assert_eq!(plan.rows.len(), 1);
         assert_eq!(
             plan.retries,
             [Retry {
                 game: 1,
                 seq: 0,
-                action: Action::place("h8".parse().unwrap())
+                text: "h8".to_owned(),
             }]
         );
-        let differing = [(1, place(1, "h9")), (1, place(1, "j9"))];
+        let differing = [(1, place(1, "h9", 2)), (1, place(1, "j9", 2))];
         assert_eq!(
-            super::plan(&differing, &heads(&[(1, 1, 1)])),
+            super::plan(&differing, &heads(&[(1, 1)])),
             Err(StoreError::OutOfOrder)
         );
     }
 
     #[test]
     fn a_gap_or_an_unknown_game_refuses_the_batch_in_batch_order() {
-        let h = heads(&[(1, 2, 2)]);
+        let h = heads(&[(1, 2)]);
         assert_eq!(
-            plan(&[(1, place(3, "h8"))], &h),
+            plan(&[(1, place(3, "h8", 3))], &h),
             Err(StoreError::OutOfOrder)
         );
         assert_eq!(
-            plan(&[(9, place(0, "h8")), (1, place(3, "h8"))], &h),
+            plan(&[(9, place(0, "h8", 1)), (1, place(3, "h8", 3))], &h),
             Err(StoreError::NoSuchGame)
         );
         assert_eq!(
-            plan(&[(1, place(3, "h8")), (9, place(0, "h8"))], &h),
+            plan(&[(1, place(3, "h8", 3)), (9, place(0, "h8", 1))], &h),
             Err(StoreError::OutOfOrder)
         );
     }
 
     #[test]
-    fn retries_pass_only_against_the_same_stored_action() {
+    fn retries_pass_only_against_the_same_stored_text() {
         let retry = Retry {
             game: 1,
             seq: 0,
-            action: Action::place("h8".parse().unwrap()),
+            text: "h8".to_owned(),
         };
-        let same = HashMap::from([((1, 0), r#"{"action":"place","point":"h8"}"#.to_owned())]);
-        let other = HashMap::from([((1, 0), r#"{"action":"place","point":"a1"}"#.to_owned())]);
+        let same = HashMap::from([((1, 0), "h8".to_owned())]);
+        let other = HashMap::from([((1, 0), "a1".to_owned())]);
         assert_eq!(check_retries(std::slice::from_ref(&retry), &same), Ok(()));
         assert_eq!(
             check_retries(std::slice::from_ref(&retry), &other),
@@ -383,16 +368,16 @@ mod tests {
     }
 
     fn write_append(game: GameId, seq: u32) -> crate::Write {
-        crate::Write::Append(game, place(seq, "h8"))
+        crate::Write::Append(game, place(seq, "h8", seq + 1))
     }
 
     #[test]
     fn head_cache_remembers_committed_heads_and_forgets_ended_and_failed_games() {
         let cache = HeadCache::default();
         let batch = vec![
-            (1, place(0, "h8")),
-            (2, place(5, "h9")),
-            (1, place(1, "h10")),
+            (1, place(0, "h8", 1)),
+            (2, place(5, "h9", 4)),
+            (1, place(1, "h10", 2)),
         ];
         let (found, unknown) = cache.lookup(&batch);
         assert!(found.is_empty());
@@ -416,39 +401,34 @@ mod tests {
             ),
         ];
         let answers = vec![crate::Written::Appended, crate::Written::Created(9)];
-        cache.committed(
-            heads(&[(1, 2, 2), (2, 6, 4), (3, 10, 10)]),
-            &writes,
-            &answers,
-        );
+        cache.committed(heads(&[(1, 2), (2, 6), (3, 10)]), &writes, &answers);
         assert_eq!(cache.len(), 3);
         let (found, unknown) = cache.lookup(&[
-            (1, place(2, "a1")),
-            (9, place(0, "a2")),
-            (4, place(0, "a3")),
+            (1, place(2, "a1", 3)),
+            (9, place(0, "a2", 1)),
+            (4, place(0, "a3", 1)),
         ]);
-        assert_eq!(found, heads(&[(1, 2, 2), (9, 0, 0)]));
+        assert_eq!(found, heads(&[(1, 2), (9, 0)]));
         assert_eq!(unknown, vec![4]);
 
         // A failed batch is read again next time; so is a game taken back.
         cache.forget_batch(&[write_append(1, 2)]);
         cache.forget(2);
         let (found, unknown) = cache.lookup(&[
-            (1, place(2, "a1")),
-            (2, place(6, "a2")),
-            (9, place(0, "a3")),
+            (1, place(2, "a1", 3)),
+            (2, place(6, "a2", 5)),
+            (9, place(0, "a3", 1)),
         ]);
-        assert_eq!(found, heads(&[(9, 0, 0)]));
+        assert_eq!(found, heads(&[(9, 0)]));
         assert_eq!(unknown, vec![1, 2]);
     }
 
     #[test]
     fn advance_moves_heads_past_inserted_rows() {
-        let batch = vec![(1, place(3, "h8")), (1, swap(4)), (2, place(0, "a1"))];
-        let plan = plan(&batch, &heads(&[(1, 3, 3), (2, 0, 0)])).unwrap();
-        let mut after = heads(&[(1, 3, 3), (2, 0, 0)]);
+        let batch = vec![(1, place(3, "h8", 4)), (1, swap(4)), (2, place(0, "a1", 1))];
+        let plan = plan(&batch, &heads(&[(1, 3), (2, 0)])).unwrap();
+        let mut after = heads(&[(1, 3), (2, 0)]);
         advance(&mut after, &plan.rows);
-        // The swap has no ply: the stones stay those of the last stone.
-        assert_eq!(after, heads(&[(1, 5, 4), (2, 1, 1)]));
+        assert_eq!(after, heads(&[(1, 5), (2, 1)]));
     }
 }

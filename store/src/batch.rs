@@ -241,7 +241,6 @@ mod tests {
     use std::sync::Mutex;
 
     use async_trait::async_trait;
-    use rules::Action;
     use tokio::sync::Notify;
 
     use super::*;
@@ -400,6 +399,16 @@ mod tests {
         ) -> Result<Vec<GameRecord>, StoreError> {
             Err(unused())
         }
+        async fn games_filtered(
+            &self,
+            _: UserId,
+            _: Option<GameId>,
+            _: u32,
+            _: bool,
+            _: &crate::GameFilter,
+        ) -> Result<Vec<GameRecord>, StoreError> {
+            Err(unused())
+        }
         fn batches_in_flight(&self) -> usize {
             self.in_flight
         }
@@ -409,7 +418,8 @@ mod tests {
     fn action(seq: u32) -> StoredAction {
         StoredAction {
             seq,
-            action: Action::DecideSwap { swap: false },
+            text: "keep".to_owned(),
+            ply: None,
             used_ms: 0,
             remaining_ms: None,
             at: 0,
@@ -466,7 +476,7 @@ mod tests {
             public_id: crate::new_public_id(),
             room: "r".to_owned(),
             kind: "gomoku".to_owned(),
-            rules: rules::Rules::freestyle(),
+            config: "size=15,rule_set=freestyle,forbidden_policy=reject,opening=none".to_owned(),
             pool: ratings::Pool::new("gomoku", "freestyle"),
             time_control: "{}".to_owned(),
             public: false,

@@ -25,8 +25,7 @@ macro_rules! store_impl {
             PoolStanding, RatingChange, SeatsAtEnd, SessionOwner, Store, StoredAction, User, UserId, Write, Written,
         };
 
-        const GAME_COLUMNS: &str = "id, room, game, board_size, rule_set, forbidden_policy, opening, pool, \
-            time_control, public, rated, black_name, black_user_id, white_name, white_user_id, started_at, ended_at, \
+        const GAME_COLUMNS: &str = "id, room, game, config, pool, time_control, public, rated, black_name, black_user_id, white_name, white_user_id, started_at, ended_at, \
             winner, aborted, reason, swapped, public_id";
 
         /// A game row: the game, its end, and whether colours were swapped (known once it ended).
@@ -38,19 +37,13 @@ macro_rules! store_impl {
         }
 
         fn game_row(row: &$row) -> Result<GameRow, StoreError> {
-            let rules = codec::rules_from_columns(
-                row.try_get("board_size")?,
-                row.try_get("rule_set")?,
-                row.try_get("forbidden_policy")?,
-                row.try_get("opening")?,
-            )?;
             let ended_at: Option<i64> = row.try_get("ended_at")?;
             let end = match ended_at {
                 None => None,
                 Some(ended_at) => {
                     let winner: Option<String> = row.try_get("winner")?;
                     Some(GameEnd {
-                        winner: winner.as_deref().map(codec::color_parse).transpose()?,
+                        winner: winner.as_deref().map(codec::side_parse).transpose()?,
                         aborted: row.try_get("aborted")?,
                         reason: row.try_get::<Option<String>, _>("reason")?.unwrap_or_default(),
                         ended_at,
@@ -63,7 +56,7 @@ macro_rules! store_impl {
                     public_id: row.try_get::<Option<String>, _>("public_id")?.unwrap_or_default(),
                     room: row.try_get("room")?,
                     kind: row.try_get("game")?,
-                    rules,
+                    config: row.try_get("config")?,
                     pool: codec::pool_parse(row.try_get("pool")?)?,
                     time_control: row.try_get("time_control")?,
                     public: row.try_get("public")?,
@@ -89,7 +82,8 @@ macro_rules! store_impl {
             let white: Option<i64> = row.try_get("remaining_white_ms")?;
             Ok(StoredAction {
                 seq: u32::try_from(seq).map_err(|e| corrupt("action seq", e))?,
-                action: codec::action_parse(row.try_get("action")?)?,
+                text: row.try_get("action")?,
+                ply: codec::ply_parse(row.try_get("ply")?)?,
                 used_ms: row.try_get("used_ms")?,
                 remaining_ms: black.zip(white).map(|(b, w)| [b, w]),
                 at: row.try_get("at")?,
@@ -137,7 +131,7 @@ macro_rules! store_impl {
 
             async fn record(&self, row: GameRow) -> Result<GameRecord, StoreError> {
                 let actions = sqlx::query(
-                    "SELECT seq, action, used_ms, remaining_black_ms, remaining_white_ms, at \
+                    "SELECT seq, action, ply, used_ms, remaining_black_ms, remaining_white_ms, at \
                      FROM actions WHERE game_id = $1 ORDER BY seq",
                 )
                 .bind(row.id)
@@ -201,15 +195,44 @@ macro_rules! store_impl {
                 limit: u32,
                 private: bool,
             ) -> Result<Vec<GameRecord>, StoreError> {
+                self.games_listed_filtered(user, before, limit, private, &crate::GameFilter::default())
+                    .await
+            }
+
+            /// [`Self::games_listed`] keeping only the games that pass `filter`.
+            async fn games_listed_filtered(
+                &self,
+                user: UserId,
+                before: Option<GameId>,
+                limit: u32,
+                private: bool,
+                filter: &crate::GameFilter,
+            ) -> Result<Vec<GameRecord>, StoreError> {
+                // The outcome is the player's: the winning colour against the seat they held.
+                let outcome = match filter.outcome {
+                    None => "",
+                    Some(crate::Outcome::Win) => {
+                        " AND ((winner = 'black' AND black_user_id = $1) OR (winner = 'white' AND white_user_id = $1))"
+                    }
+                    Some(crate::Outcome::Loss) => {
+                        " AND ((winner = 'black' AND white_user_id = $1) OR (winner = 'white' AND black_user_id = $1))"
+                    }
+                    Some(crate::Outcome::Draw) => {
+                        " AND winner IS NULL AND ended_at IS NOT NULL AND NOT aborted"
+                    }
+                };
                 let sql = format!(
                     "SELECT {GAME_COLUMNS} FROM games WHERE (black_user_id = $1 OR white_user_id = $1) \
-                     AND id < $2 AND (public = $4 OR public) ORDER BY id DESC LIMIT $3"
+                     AND id < $2 AND (public = $4 OR public) AND ($5 IS NULL OR pool = $5) \
+                     AND ($6 IS NULL OR rated = $6){outcome} ORDER BY id DESC LIMIT $3"
                 );
                 let rows = sqlx::query(&sql)
                     .bind(user)
                     .bind(before.unwrap_or(GameId::MAX))
                     .bind(i64::from(limit))
                     .bind(!private)
+                    .bind(filter.pool.as_ref().map(|p| p.to_string()))
+                    .bind(filter.rated)
                     .fetch_all(self.reader())
                     .await?;
                 let rows = rows.iter().map(game_row).collect::<Result<Vec<_>, _>>()?;
@@ -259,10 +282,7 @@ macro_rules! store_impl {
                 Ok(sqlx::query_scalar(statements::INSERT_GAME)
                     .bind(g.room)
                     .bind(g.kind)
-                    .bind(g.board_size)
-                    .bind(&g.rule_set)
-                    .bind(&g.forbidden_policy)
-                    .bind(&g.opening)
+                    .bind(g.config)
                     .bind(&g.pool)
                     .bind(g.time_control)
                     .bind(g.public)
@@ -577,6 +597,25 @@ macro_rules! store_impl {
                     .transpose()
             }
 
+            async fn challenge_policy(&self, user: UserId) -> Result<String, StoreError> {
+                let row: Option<(String,)> = sqlx::query_as("SELECT challenges FROM users WHERE id = $1")
+                    .bind(user)
+                    .fetch_optional(self.reader())
+                    .await?;
+                Ok(row.map_or_else(|| "all".to_owned(), |r| r.0))
+            }
+
+            async fn set_challenge_policy(&self, user: UserId, policy: &str) -> Result<(), StoreError> {
+                let (_gate, mut tx) = self.begin_write().await?;
+                sqlx::query("UPDATE users SET challenges = $1 WHERE id = $2")
+                    .bind(policy)
+                    .bind(user)
+                    .execute(&mut *tx)
+                    .await?;
+                tx.commit().await?;
+                Ok(())
+            }
+
             async fn user_by_id(&self, id: UserId) -> Result<Option<User>, StoreError> {
                 sqlx::query("SELECT id, name, password_hash, created_at FROM users WHERE id = $1")
                     .bind(id)
@@ -811,8 +850,39 @@ macro_rules! store_impl {
                 self.games_listed(user, before, limit, false).await
             }
 
+            async fn games_filtered(
+                &self,
+                user: UserId,
+                before: Option<GameId>,
+                limit: u32,
+                private: bool,
+                filter: &crate::GameFilter,
+            ) -> Result<Vec<GameRecord>, StoreError> {
+                self.games_listed_filtered(user, before, limit, private, filter).await
+            }
+
             fn batches_in_flight(&self) -> usize {
                 BATCHES_IN_FLIGHT
+            }
+
+            async fn claim_room(&self, room: &str, node: &str, lease_ms: i64) -> Result<Option<crate::Fence>, StoreError> {
+                self.claim(room, node, lease_ms).await
+            }
+
+            async fn renew_rooms(&self, node: &str, lease_ms: i64) -> Result<Vec<String>, StoreError> {
+                self.renew(node, lease_ms).await
+            }
+
+            async fn release_room(&self, fence: &crate::Fence) -> Result<(), StoreError> {
+                self.release(fence).await
+            }
+
+            async fn expired_rooms(&self, limit: u32) -> Result<Vec<String>, StoreError> {
+                self.expired(limit).await
+            }
+
+            async fn forget_expired_room(&self, room: &str) -> Result<(), StoreError> {
+                self.forget_expired(room).await
             }
 
             async fn close(&self) {

@@ -9,6 +9,7 @@ mod append;
 mod batch;
 mod codec;
 mod common;
+mod ownership;
 mod postgres;
 mod skeleton;
 mod sqlite;
@@ -19,9 +20,9 @@ mod write;
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use rules::{Action, Color, Rules};
 
 pub use batch::BatchWriter;
+pub use ownership::Fence;
 pub use postgres::PostgresStore;
 pub use skeleton::name_skeleton;
 pub use sqlite::SqliteStore;
@@ -52,8 +53,10 @@ pub struct NewGame {
     pub room: String,
     /// Which game it is (`gomoku`), stored as given.
     pub kind: String,
-    /// The rules.
-    pub rules: Rules,
+    /// The game's configuration as the caller's game writes it (`games::storage`:
+    /// `size=15,rule_set=renju,forbidden_policy=reject,opening=none`), stored and returned as given. The store
+    /// reads nothing into it.
+    pub config: String,
     /// The rating pool the game is rated in, when it is rated: the caller's choice, stored with the game (the
     /// store knows no rules to derive it from).
     pub pool: ratings::Pool,
@@ -63,9 +66,9 @@ pub struct NewGame {
     pub public: bool,
     /// Whether the result changes ratings.
     pub rated: bool,
-    /// The player who starts with black.
+    /// The player who starts in the black seat ([`Side::Black`]).
     pub black: PlayerRef,
-    /// The player who starts with white.
+    /// The player who starts in the white seat ([`Side::White`]).
     pub white: PlayerRef,
     /// When it started.
     pub started_at: Millis,
@@ -76,21 +79,57 @@ pub struct NewGame {
 pub struct StoredAction {
     /// Zero-based index in the game's action list.
     pub seq: u32,
-    /// The action.
-    pub action: Action,
+    /// The action's stored text, in the caller's notation (`h8`, `swap`, `f5`, `32-28`), stored and returned as
+    /// given. Rows written before the notation hold the JSON of that time (`{"action":"place","point":"h8"}`),
+    /// returned as stored too; the caller's game reads both (`games::storage`).
+    pub text: String,
+    /// The game's move number after this action, when the caller's game counts the action as a move (a stone
+    /// placed, a disc, a draughts move); `None` for other actions (a swap decision, a pass, a claim). The
+    /// caller says; the store keeps it (rows written before hold the stones on the board, the same number for
+    /// Gomoku).
+    pub ply: Option<u32>,
     /// Milliseconds the actor's clock ran for this action.
     pub used_ms: i64,
-    /// Remaining clock of black and white after the action (`None` without a time control).
+    /// Remaining clock of the black and the white seat after the action (`None` without a time control).
     pub remaining_ms: Option<[i64; 2]>,
     /// When it was accepted.
     pub at: Millis,
 }
 
+/// One of a game's two seats by the colour the store files it under (the `black_*` and `white_*` columns,
+/// `winner`): the caller's game says which of its players that is (see [`SeatsAtEnd`]). The store knows no
+/// game: for it these are two names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// The black seat (`black`).
+    Black,
+    /// The white seat (`white`).
+    White,
+}
+
+impl Side {
+    /// The stored text (`black`, `white`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Side::Black => "black",
+            Side::White => "white",
+        }
+    }
+    /// The other side.
+    pub const fn opposite(self) -> Side {
+        match self {
+            Side::Black => Side::White,
+            Side::White => Side::Black,
+        }
+    }
+}
+
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameEnd {
-    /// The winning colour (as seated at the end, after any swap); `None` for a draw or an aborted game.
-    pub winner: Option<Color>,
+    /// The winning side (as seated at the end, after any exchange of colours); `None` for a draw or an aborted
+    /// game.
+    pub winner: Option<Side>,
     /// `true` when the game was aborted without result (never rated).
     pub aborted: bool,
     /// Stable reason code (`five`, `resign`, `timeout`, `abandoned`, `draw_agreed`, `forbidden_move`, …).
@@ -187,6 +226,28 @@ pub enum Written {
     Appended,
     /// As [`Store::finish_game`] answers.
     Finished(Option<Finished>),
+}
+
+/// Which of a player's games a list shows (a profile's filters); the default shows all.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameFilter {
+    /// Only games of this rating pool (its rules: `renju`, `freestyle`, `othello/standard`, …).
+    pub pool: Option<ratings::Pool>,
+    /// Only rated (`true`) or only casual (`false`) games.
+    pub rated: Option<bool>,
+    /// Only the games the player won, lost or drew (finished games; an aborted game is none of them).
+    pub outcome: Option<Outcome>,
+}
+
+/// A finished game's result for one of its players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The player won.
+    Win,
+    /// The player lost.
+    Loss,
+    /// Neither won.
+    Draw,
 }
 
 /// A stored game with its actions.
@@ -290,6 +351,13 @@ pub enum StoreError {
     /// The database failed.
     #[error("database error: {0}")]
     Database(String),
+    /// A game write of a room this node no longer owns (under the epoch it claimed, within its lease): another
+    /// node may have taken the room over, so this one must never write it again (issue #22).
+    #[error("room {0} is not owned by this node any more")]
+    Fenced(String),
+    /// Room ownership asked of a store that has none (SQLite serves a single node).
+    #[error("this store keeps no room ownership (cluster mode needs Postgres)")]
+    NoOwnership,
 }
 
 impl StoreError {
@@ -301,6 +369,8 @@ impl StoreError {
             StoreError::NoSuchGame => "no_such_game",
             StoreError::OutOfOrder => "out_of_order",
             StoreError::Database(_) => "database_error",
+            StoreError::Fenced(_) => "fenced",
+            StoreError::NoOwnership => "no_ownership",
         }
     }
 }
@@ -353,7 +423,7 @@ pub trait Store: Send + Sync + 'static {
     async fn create_game(&self, game: &NewGame) -> Result<GameId, StoreError>;
     /// Appends actions to games, all in one transaction (the server batches the actions of many rooms). Each
     /// action's `seq` must be the next for its game; appending an action whose `seq` is already stored with the
-    /// same action is a no-op (retries are safe).
+    /// same text is a no-op (retries are safe).
     async fn append_actions(&self, batch: &[(GameId, StoredAction)]) -> Result<(), StoreError>;
     /// Commits several game writes in one transaction, so the rooms of a busy server share one commit (and one
     /// fsync) instead of taking one each. Within the batch, creations come first, then the appends in batch
@@ -396,6 +466,20 @@ pub trait Store: Send + Sync + 'static {
     async fn user_by_skeleton(&self, name: &str) -> Result<Option<User>, StoreError>;
     /// A user by id (game records and rating changes name users by id).
     async fn user_by_id(&self, id: UserId) -> Result<Option<User>, StoreError>;
+    /// Who may challenge the user: `all`, `accounts` or `none` (issue #18). A store that keeps no such setting
+    /// (a test double) answers `all`.
+    async fn challenge_policy(&self, user: UserId) -> Result<String, StoreError> {
+        let _ = user;
+        Ok("all".to_owned())
+    }
+    /// Sets who may challenge the user (the caller validates the value). A store that keeps no such setting
+    /// refuses it.
+    async fn set_challenge_policy(&self, user: UserId, policy: &str) -> Result<(), StoreError> {
+        let _ = (user, policy);
+        Err(StoreError::Database(
+            "this store keeps no challenge setting".to_owned(),
+        ))
+    }
     /// Stores a session (token hash only) for a user or a guest. A guest's name or id that another session holds,
     /// even an expired one, is a [`StoreError::Database`]; new guests go through
     /// [`Store::create_guest_session`].
@@ -466,6 +550,16 @@ pub trait Store: Send + Sync + 'static {
         before: Option<GameId>,
         limit: u32,
     ) -> Result<Vec<GameRecord>, StoreError>;
+    /// A user's games that pass `filter`, newest first, with ids below `before` when given; private ones only
+    /// when `private` (the user looks at their own list).
+    async fn games_filtered(
+        &self,
+        user: UserId,
+        before: Option<GameId>,
+        limit: u32,
+        private: bool,
+        filter: &GameFilter,
+    ) -> Result<Vec<GameRecord>, StoreError>;
 
     /// How many [`BatchWriter`] batches may be in their transactions at once. More than one helps only a store
     /// whose transactions can overlap (Postgres: several pooled connections, each batch mostly waiting on the
@@ -474,6 +568,41 @@ pub trait Store: Send + Sync + 'static {
     /// so no two batches ever hold actions of the same game.
     fn batches_in_flight(&self) -> usize {
         1
+    }
+
+    /// Claims room `room` for `node` with a lease of `lease_ms` (cluster mode, issue #22): when it has no owner,
+    /// its owner's lease has expired or `node` already owns it, the claim's [`Fence`] (the epoch one above the
+    /// last, so the earlier claim's writes are refused); `None` while another node's lease holds. From its first claim on, every game write of this store is fenced: refused
+    /// with [`StoreError::Fenced`] unless this node still owns the game's room under the epoch it claimed.
+    async fn claim_room(
+        &self,
+        _room: &str,
+        _node: &str,
+        _lease_ms: i64,
+    ) -> Result<Option<Fence>, StoreError> {
+        Err(StoreError::NoOwnership)
+    }
+
+    /// Renews the leases of every room `node` still holds; answers the rooms it had claimed and lost (taken
+    /// over, or expired before this renewal).
+    async fn renew_rooms(&self, _node: &str, _lease_ms: i64) -> Result<Vec<String>, StoreError> {
+        Err(StoreError::NoOwnership)
+    }
+
+    /// Gives up a room (it closed): its row goes, if the claim is still the one in force.
+    async fn release_room(&self, _fence: &Fence) -> Result<(), StoreError> {
+        Err(StoreError::NoOwnership)
+    }
+
+    /// Rooms whose owner's lease has expired (the node stopped renewing: it crashed, or shut down), at most
+    /// `limit` of them, for a live node to take over.
+    async fn expired_rooms(&self, _limit: u32) -> Result<Vec<String>, StoreError> {
+        Err(StoreError::NoOwnership)
+    }
+
+    /// Deletes a room's row if its lease has still expired (a room left with no unfinished game to take over).
+    async fn forget_expired_room(&self, _room: &str) -> Result<(), StoreError> {
+        Err(StoreError::NoOwnership)
     }
 
     /// Closes the connections, waiting for those in use (at shutdown, after the last write). Calls made after it

@@ -17,6 +17,8 @@ pub struct PostgresStore {
     /// The heads of the live games this store has written: every append goes through [`crate::Store::write_batch`]
     /// (a room's writes, one at a time per game), so a batch reads only the heads of games it has not seen.
     heads: std::sync::Arc<append::HeadCache>,
+    /// The rooms this store claimed as a cluster node, and their epochs (`ownership.rs`).
+    claims: std::sync::Arc<crate::ownership::Claims>,
 }
 
 /// Rating rows are locked while a game is rated so that two games of one player are rated one after the other.
@@ -30,9 +32,8 @@ const BATCHES_IN_FLIGHT: usize = 3;
 /// The heads of the games in `$1` (see [`PostgresStore::heads`]); `known` is false for an id without a game.
 const HEADS_BY_ID: &str = "SELECT q.id AS id, \
     (SELECT g.id FROM games g WHERE g.id = q.id) IS NOT NULL AS known, \
-    (SELECT COALESCE(MAX(a.seq) + 1, 0) FROM actions a WHERE a.game_id = q.id) AS next, \
-    COALESCE((SELECT a.ply FROM actions a WHERE a.game_id = q.id AND a.ply IS NOT NULL \
-    ORDER BY a.seq DESC LIMIT 1), 0) AS stones FROM UNNEST($1::int8[]) AS q(id)";
+    (SELECT COALESCE(MAX(a.seq) + 1, 0) FROM actions a WHERE a.game_id = q.id) AS next \
+    FROM UNNEST($1::int8[]) AS q(id)";
 
 impl PostgresStore {
     /// Connects to the database at `url` and runs the migrations.
@@ -45,6 +46,7 @@ impl PostgresStore {
         let store = PostgresStore {
             pool,
             heads: Default::default(),
+            claims: Default::default(),
         };
         store.backfill_name_skeletons().await?;
         Ok(store)
@@ -73,7 +75,111 @@ impl PostgresStore {
         &self,
         batch: &[crate::Write],
     ) -> Result<Vec<crate::Written>, StoreError> {
-        self.write_batch_sqlx(batch).await
+        match self.claims.node() {
+            None => self.write_batch_sqlx(batch).await,
+            Some(node) => self.write_batch_fenced(&node, batch).await,
+        }
+    }
+
+    /// A cluster node's batch: the ownership check and the writes in one transaction (`ownership.rs`).
+    async fn write_batch_fenced(
+        &self,
+        node: &str,
+        batch: &[crate::Write],
+    ) -> Result<Vec<crate::Written>, StoreError> {
+        if batch.is_empty() {
+            return Ok(Vec::new());
+        }
+        let result = async {
+            let mut tx = self.pool.begin().await?;
+            crate::ownership::check(&mut tx, &self.claims, node, batch).await?;
+            let done =
+                crate::write::write_batch(&mut SqlxStatements(&mut tx), Some(&self.heads), batch)
+                    .await?;
+            tx.commit().await?;
+            Ok::<_, StoreError>(done)
+        }
+        .await;
+        match result {
+            Ok((answers, heads)) => {
+                self.heads.committed(heads, batch, &answers);
+                Ok(answers)
+            }
+            Err(e) => {
+                self.heads.forget_batch(batch);
+                Err(e)
+            }
+        }
+    }
+
+    /// See [`crate::Store::claim_room`].
+    async fn claim(
+        &self,
+        room: &str,
+        node: &str,
+        lease_ms: i64,
+    ) -> Result<Option<crate::Fence>, StoreError> {
+        let epoch: Option<i64> = sqlx::query_scalar(&crate::ownership::claim_sql())
+            .bind(room)
+            .bind(node)
+            .bind(lease_ms)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(epoch.map(|epoch| {
+            let fence = crate::Fence {
+                room: room.to_owned(),
+                node: node.to_owned(),
+                epoch,
+            };
+            self.claims.claimed(&fence);
+            fence
+        }))
+    }
+
+    /// See [`crate::Store::renew_rooms`].
+    async fn renew(&self, node: &str, lease_ms: i64) -> Result<Vec<String>, StoreError> {
+        let mut kept = HashMap::new();
+        for row in sqlx::query(&crate::ownership::renew_sql())
+            .bind(node)
+            .bind(lease_ms)
+            .fetch_all(&self.pool)
+            .await?
+        {
+            kept.insert(row.try_get::<String, _>("room")?, row.try_get("epoch")?);
+        }
+        Ok(self.claims.renewed(&kept))
+    }
+
+    /// See [`crate::Store::release_room`].
+    async fn release(&self, fence: &crate::Fence) -> Result<(), StoreError> {
+        self.claims.released(&fence.room);
+        sqlx::query("DELETE FROM room_owners WHERE room = $1 AND node = $2 AND epoch = $3")
+            .bind(&fence.room)
+            .bind(&fence.node)
+            .bind(fence.epoch)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    async fn expired(&self, limit: u32) -> Result<Vec<String>, StoreError> {
+        let sql = format!(
+            "SELECT room FROM room_owners WHERE lease_until <= {} ORDER BY lease_until LIMIT $1",
+            crate::ownership::NOW_MS
+        );
+        Ok(sqlx::query_scalar(&sql)
+            .bind(i64::from(limit))
+            .fetch_all(&self.pool)
+            .await?)
+    }
+
+    async fn forget_expired(&self, room: &str) -> Result<(), StoreError> {
+        let sql = format!(
+            "DELETE FROM room_owners WHERE room = $1 AND lease_until <= {}",
+            crate::ownership::NOW_MS
+        );
+        sqlx::query(&sql).bind(room).execute(&self.pool).await?;
+        Ok(())
     }
 
     /// The heads of these games (see `append.rs`), with the ids as one array parameter: the statement text is
@@ -99,7 +205,6 @@ impl PostgresStore {
                     row.try_get("id")?,
                     append::Head {
                         next: row.try_get("next")?,
-                        stones: row.try_get("stones")?,
                     },
                 );
             }
@@ -121,7 +226,6 @@ impl PostgresStore {
         let mut seq = Vec::with_capacity(n);
         let mut action = Vec::with_capacity(n);
         let mut ply = Vec::with_capacity(n);
-        let mut point = Vec::with_capacity(n);
         let mut used_ms = Vec::with_capacity(n);
         let mut black = Vec::with_capacity(n);
         let mut white = Vec::with_capacity(n);
@@ -131,15 +235,14 @@ impl PostgresStore {
             seq.push(row.seq);
             action.push(row.action);
             ply.push(row.ply);
-            point.push(row.point);
             used_ms.push(row.used_ms);
             black.push(row.remaining_black_ms);
             white.push(row.remaining_white_ms);
             at.push(row.at);
         }
         let sql = format!(
-            "{}SELECT * FROM UNNEST($1::int8[], $2::int8[], $3::text[], $4::int8[], $5::text[], $6::int8[], \
-             $7::int8[], $8::int8[], $9::int8[])",
+            "{}SELECT * FROM UNNEST($1::int8[], $2::int8[], $3::text[], $4::int8[], $5::int8[], $6::int8[], \
+             $7::int8[], $8::int8[])",
             append::INSERT_COLUMNS
         );
         sqlx::query(&sql)
@@ -147,7 +250,6 @@ impl PostgresStore {
             .bind(seq)
             .bind(action)
             .bind(ply)
-            .bind(point)
             .bind(used_ms)
             .bind(black)
             .bind(white)

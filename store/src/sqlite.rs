@@ -144,7 +144,7 @@ impl SqliteStore {
     }
 
     /// The heads of these games (see `append.rs`): `IN` lists, chunked under the bind-parameter limit, each
-    /// answered as one row of JSON (`[[id, next, stones], …]`). sqlx's SQLite worker thread hands rows over
+    /// answered as one row of JSON (`[[id, next], …]`). sqlx's SQLite worker thread hands rows over
     /// one by one through a channel of 50, so a row per game would cost the batch writer a thread hand-off for
     /// every 50 games of the batch; one row costs one.
     async fn heads(
@@ -153,9 +153,8 @@ impl SqliteStore {
     ) -> Result<HashMap<GameId, append::Head>, StoreError> {
         let mut heads = HashMap::with_capacity(games.len());
         for chunk in games.chunks(append::MAX_KEYS) {
-            let mut query = QueryBuilder::<Sqlite>::new(
-                "SELECT json_group_array(json_array(id, next, stones)) FROM (",
-            );
+            let mut query =
+                QueryBuilder::<Sqlite>::new("SELECT json_group_array(json_array(id, next)) FROM (");
             query.push(append::HEADS_SELECT).push("IN (");
             let mut ids = query.separated(", ");
             for game in chunk {
@@ -168,10 +167,10 @@ impl SqliteStore {
                 .persistent(false)
                 .fetch_one(&mut **tx)
                 .await?;
-            let rows: Vec<(GameId, i64, i64)> = serde_json::from_str(&json)
+            let rows: Vec<(GameId, i64)> = serde_json::from_str(&json)
                 .map_err(|e| StoreError::Database(format!("game heads: {e}")))?;
-            for (game, next, stones) in rows {
-                heads.insert(game, append::Head { next, stones });
+            for (game, next) in rows {
+                heads.insert(game, append::Head { next });
             }
         }
         Ok(heads)
@@ -192,7 +191,6 @@ impl SqliteStore {
                     .push_bind(row.seq)
                     .push_bind(row.action)
                     .push_bind(row.ply)
-                    .push_bind(row.point)
                     .push_bind(row.used_ms)
                     .push_bind(row.remaining_black_ms)
                     .push_bind(row.remaining_white_ms)
@@ -204,6 +202,36 @@ impl SqliteStore {
     }
 
     /// Closes both pools, waiting for their connections to finish (a clean WAL checkpoint on the way out).
+    /// SQLite serves a single node: no room ownership (cluster mode is refused on it at start).
+    async fn claim(
+        &self,
+        _room: &str,
+        _node: &str,
+        _lease_ms: i64,
+    ) -> Result<Option<crate::Fence>, StoreError> {
+        Err(StoreError::NoOwnership)
+    }
+
+    /// See [`Self::claim`].
+    async fn renew(&self, _node: &str, _lease_ms: i64) -> Result<Vec<String>, StoreError> {
+        Err(StoreError::NoOwnership)
+    }
+
+    /// See [`Self::claim`].
+    async fn release(&self, _fence: &crate::Fence) -> Result<(), StoreError> {
+        Err(StoreError::NoOwnership)
+    }
+
+    /// See [`Self::claim`].
+    async fn expired(&self, _limit: u32) -> Result<Vec<String>, StoreError> {
+        Err(StoreError::NoOwnership)
+    }
+
+    /// See [`Self::claim`].
+    async fn forget_expired(&self, _room: &str) -> Result<(), StoreError> {
+        Err(StoreError::NoOwnership)
+    }
+
     async fn close_pools(&self) {
         if let Some(batches) = &self.batches {
             batches.close().await;

@@ -41,7 +41,7 @@ type Job = (
     oneshot::Sender<Result<Vec<Written>, StoreError>>,
 );
 
-/// The committed head (next seq, stones on the board) of each live game the thread has written
+/// The committed head (next seq) of each live game the thread has written
 /// ([`HeadCache`]): every write of `actions` goes through this thread except a takeback, which forgets its game
 /// first ([`SqliteWriter::forget`]).
 type Heads = Arc<HeadCache>;
@@ -136,7 +136,7 @@ impl Sql {
         Sql {
             head: format!("{}= ?1", append::HEADS_SELECT),
             insert: format!(
-                "{}VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                "{}VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                 append::INSERT_COLUMNS
             ),
         }
@@ -178,10 +178,7 @@ impl Statements for Rusqlite<'_> {
             params![
                 g.room,
                 g.kind,
-                g.board_size,
-                g.rule_set,
-                g.forbidden_policy,
-                g.opening,
+                g.config,
                 g.pool,
                 g.time_control,
                 g.public,
@@ -205,7 +202,6 @@ impl Statements for Rusqlite<'_> {
                 .query_row([game], |row| {
                     Ok(Head {
                         next: row.get("next")?,
-                        stones: row.get("stones")?,
                     })
                 })
                 .optional()?;
@@ -243,7 +239,6 @@ impl Statements for Rusqlite<'_> {
                 row.seq,
                 row.action,
                 row.ply,
-                row.point,
                 row.used_ms,
                 row.remaining_black_ms,
                 row.remaining_white_ms,

@@ -3,13 +3,14 @@
 //! which both databases accept and SQLite numbers in order of first appearance, so binding by position works
 //! in every driver.
 
-/// Inserts a game (16 parameters, in the order of `write::GameColumns`: room, game, the four rules columns,
-/// pool, time control, public, rated, black name and user, white name and user, started at, public id) and
-/// returns its id.
+/// Inserts a game (13 parameters, in the order of `write::GameColumns`: room, game, config, pool, time control,
+/// public, rated, black name and user, white name and user, started at, public id) and returns its id. The
+/// columns of Gomoku's rules that games had before `config` (`board_size`, …) are left empty: the store no
+/// longer reads them.
 pub(crate) const INSERT_GAME: &str =
-    "INSERT INTO games (room, game, board_size, rule_set, forbidden_policy, opening, pool, time_control, \
-     public, rated, black_name, black_user_id, white_name, white_user_id, started_at, public_id) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id";
+    "INSERT INTO games (room, game, config, pool, time_control, public, rated, black_name, black_user_id, \
+     white_name, white_user_id, started_at, public_id) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id";
 
 /// Ends a game that has not ended (`$1`–`$5` as `write::EndColumns`, `$6` the game) and returns what rating it
 /// needs; no row when the game had already ended (or does not exist).

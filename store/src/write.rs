@@ -7,18 +7,18 @@
 //! driver's transaction — the sqlx stores (`common.rs`: Postgres, SQLite in memory) and SQLite's writer thread
 //! (`sqlite_writer.rs`: rusqlite) — and begins and commits the transaction around [`write_batch`].
 //!
-//! The store knows no game rules: the caller gives each game's pool at creation and, at the end, who held which
-//! colour ([`crate::SeatsAtEnd`]) and the rating step ([`crate::Rater`]).
+//! The store knows no game rules: the caller gives each game's kind, configuration text and pool at creation,
+//! each action's text and move number, and at the end who held which colour ([`crate::SeatsAtEnd`]), the winning
+//! [`Side`] and the rating step ([`crate::Rater`]).
 
 use std::collections::{HashMap, VecDeque};
 
 use ratings::{glicko2, Pool, Rating, Tier};
-use rules::Color;
 
 use crate::append::{self, Head, HeadCache, Retry, Row};
 use crate::{
-    codec, Finish, Finished, GameId, Millis, NewGame, RatingChange, StoreError, UserId, Write,
-    Written,
+    codec, Finish, Finished, GameId, Millis, NewGame, RatingChange, Side, StoreError, UserId,
+    Write, Written,
 };
 
 /// A new game's row, every column as bound by [`crate::statements::INSERT_GAME`] (in its order).
@@ -26,10 +26,7 @@ use crate::{
 pub(crate) struct GameColumns<'a> {
     pub room: &'a str,
     pub kind: &'a str,
-    pub board_size: i64,
-    pub rule_set: String,
-    pub forbidden_policy: String,
-    pub opening: String,
+    pub config: &'a str,
     pub pool: String,
     pub time_control: &'a str,
     pub public: bool,
@@ -44,14 +41,10 @@ pub(crate) struct GameColumns<'a> {
 
 impl<'a> GameColumns<'a> {
     fn of(game: &'a NewGame) -> GameColumns<'a> {
-        let (board_size, rule_set, forbidden_policy, opening) = codec::rules_columns(&game.rules);
         GameColumns {
             room: &game.room,
             kind: &game.kind,
-            board_size,
-            rule_set,
-            forbidden_policy,
-            opening,
+            config: &game.config,
             pool: game.pool.name().into_owned(),
             time_control: &game.time_control,
             public: game.public,
@@ -237,7 +230,7 @@ async fn finish<S: Statements>(
         winner: if end.aborted {
             None
         } else {
-            end.winner.map(codec::color_text)
+            end.winner.map(Side::as_str)
         },
         aborted: end.aborted,
         reason: &end.reason,
@@ -353,10 +346,10 @@ async fn rate<S: Statements>(
 }
 
 /// Black's score (1, 0.5 or 0) when `winner` won (`None`: a draw).
-fn score_black(winner: Option<Color>) -> f64 {
+fn score_black(winner: Option<Side>) -> f64 {
     match winner {
-        Some(Color::Black) => glicko2::WIN,
-        Some(Color::White) => glicko2::LOSS,
+        Some(Side::Black) => glicko2::WIN,
+        Some(Side::White) => glicko2::LOSS,
         None => glicko2::DRAW,
     }
 }
@@ -393,10 +386,10 @@ mod tests {
 
     #[test]
     fn scores_tally_as_one_win_loss_or_draw() {
-        assert_eq!(tally(score_black(Some(Color::Black))), (1, 0, 0));
-        assert_eq!(tally(1.0 - score_black(Some(Color::Black))), (0, 1, 0));
+        assert_eq!(tally(score_black(Some(Side::Black))), (1, 0, 0));
+        assert_eq!(tally(1.0 - score_black(Some(Side::Black))), (0, 1, 0));
         assert_eq!(tally(score_black(None)), (0, 0, 1));
-        assert_eq!(tally(score_black(Some(Color::White))), (0, 1, 0));
+        assert_eq!(tally(score_black(Some(Side::White))), (0, 1, 0));
     }
 
     #[test]

@@ -7,10 +7,9 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use ratings::{Pool, Rating, Tier};
-use rules::{Action, Color, ForbiddenPolicy, Opening, Point, Rules};
 use store::{
     BatchWriter, Finish, GameEnd, GameId, Guest, NewGame, PlayerRef, Rater, SeatsAtEnd,
-    SessionOwner, Store, StoreError, StoredAction, User, Write, Written,
+    SessionOwner, Side, Store, StoreError, StoredAction, User, Write, Written,
 };
 
 /// The pools the server rates Gomoku in (the store is told a game's pool; it derives none).
@@ -19,14 +18,39 @@ const STANDARD: Pool = Pool::new("gomoku", "standard");
 const RENJU: Pool = Pool::new("gomoku", "renju");
 const POOLS: [Pool; 3] = [FREESTYLE, STANDARD, RENJU];
 
-/// The pool of a game under these rules, as the server chooses it.
-fn pool_of(rules: &Rules) -> Pool {
-    match rules.rule_set() {
-        rules::RuleSet::Freestyle => FREESTYLE,
-        rules::RuleSet::Standard => STANDARD,
-        rules::RuleSet::Renju => RENJU,
-    }
+/// A game's configuration as the caller stores it (the text the server's game writes) and the pool the caller
+/// rates it in: the store is given both, reads nothing into the text and derives no pool.
+#[derive(Clone, Copy, Debug)]
+struct Config {
+    text: &'static str,
+    pool: &'static Pool,
 }
+
+const FREESTYLE_GAME: Config = Config {
+    text: "size=15,rule_set=freestyle,forbidden_policy=reject,opening=none",
+    pool: &FREESTYLE,
+};
+const STANDARD_GAME: Config = Config {
+    text: "size=15,rule_set=standard,forbidden_policy=reject,opening=none",
+    pool: &STANDARD,
+};
+const RENJU_GAME: Config = Config {
+    text: "size=15,rule_set=renju,forbidden_policy=reject,opening=none",
+    pool: &RENJU,
+};
+const RENJU_LOSE: Config = Config {
+    text: "size=15,rule_set=renju,forbidden_policy=lose,opening=none",
+    pool: &RENJU,
+};
+const RENJU_SWAP: Config = Config {
+    text: "size=15,rule_set=renju,forbidden_policy=reject,opening=swap_after_three",
+    pool: &RENJU,
+};
+const RENJU_FIFTH: Config = Config {
+    text:
+        "size=15,rule_set=renju,forbidden_policy=claim,opening=swap_after_three_fifth_two_options",
+    pool: &RENJU,
+};
 
 mod support {
     use std::sync::atomic::{AtomicU32, Ordering};
@@ -159,6 +183,7 @@ contract!(
     usernames_that_look_alike_are_refused,
     concurrent_look_alike_registrations_admit_exactly_one,
     a_password_hash_can_be_replaced,
+    a_challenge_setting_defaults_to_all_and_can_be_changed,
     sessions_expire_and_can_be_revoked,
     all_sessions_of_one_user_are_revoked_at_once,
     a_live_guest_name_is_held_by_one_session_and_an_expired_one_is_taken_over,
@@ -172,28 +197,29 @@ contract!(
     a_batch_with_one_bad_write_commits_nothing,
     a_game_is_found_by_its_public_id_and_only_by_the_whole_of_it,
     public_games_of_leaves_out_private_games,
+    a_players_games_filter_by_pool_rated_and_their_own_result,
 );
 
 // ---------------------------------------------------------------------------------------------------- helpers
 
-fn p(text: &str) -> Point {
-    text.parse().expect("valid point")
-}
-
+/// A stone placed at `point` as the action `seq` (the caller's notation), the move numbered `seq + 1`.
 fn place(seq: u32, point: &str) -> StoredAction {
     StoredAction {
         seq,
-        action: Action::place(p(point)),
+        text: point.to_owned(),
+        ply: Some(seq + 1),
         used_ms: 1000 + i64::from(seq),
         remaining_ms: Some([60_000 - i64::from(seq), 59_000 - i64::from(seq)]),
         at: 1_000_000 + i64::from(seq),
     }
 }
 
-fn stored(seq: u32, action: Action) -> StoredAction {
+/// An action `seq` that is no move (a decision, a claim), by its text.
+fn stored(seq: u32, text: &str) -> StoredAction {
     StoredAction {
         seq,
-        action,
+        text: text.to_owned(),
+        ply: None,
         used_ms: 500,
         remaining_ms: None,
         at: 2_000_000 + i64::from(seq),
@@ -214,13 +240,13 @@ fn seat(user: &User) -> PlayerRef {
     }
 }
 
-fn new_game(rules: Rules, rated: bool, black: PlayerRef, white: PlayerRef) -> NewGame {
+fn new_game(config: Config, rated: bool, black: PlayerRef, white: PlayerRef) -> NewGame {
     NewGame {
         public_id: store::new_public_id(),
         room: "r-test".to_owned(),
         kind: "gomoku".to_owned(),
-        pool: pool_of(&rules),
-        rules,
+        config: config.text.to_owned(),
+        pool: config.pool.clone(),
         time_control: r#"{"kind":"fischer","base_ms":300000,"increment_ms":2000}"#.to_owned(),
         public: !rated,
         rated,
@@ -238,7 +264,7 @@ fn again(game: &NewGame) -> NewGame {
     }
 }
 
-fn end(winner: Option<Color>, at: i64) -> Finish {
+fn end(winner: Option<Side>, at: i64) -> Finish {
     finish(GameEnd {
         winner,
         aborted: false,
@@ -276,9 +302,9 @@ async fn user(store: &Arc<dyn Store>, name: &str) -> User {
         .expect("create user")
 }
 
-async fn rated_game(store: &Arc<dyn Store>, rules: Rules, black: &User, white: &User) -> GameId {
+async fn rated_game(store: &Arc<dyn Store>, config: Config, black: &User, white: &User) -> GameId {
     store
-        .create_game(&new_game(rules, true, seat(black), seat(white)))
+        .create_game(&new_game(config, true, seat(black), seat(white)))
         .await
         .expect("create game")
 }
@@ -288,10 +314,10 @@ async fn play(
     store: &Arc<dyn Store>,
     black: &User,
     white: &User,
-    winner: Option<Color>,
+    winner: Option<Side>,
     at: i64,
 ) -> GameId {
-    let id = rated_game(store, Rules::renju(ForbiddenPolicy::Reject), black, white).await;
+    let id = rated_game(store, RENJU_GAME, black, white).await;
     store
         .finish_game(id, &end(winner, at))
         .await
@@ -312,9 +338,7 @@ async fn standing(store: &Arc<dyn Store>, user: &User, pool: Pool) -> Option<sto
 // ------------------------------------------------------------------------------------------------------ tests
 
 async fn games_are_created_appended_and_read_back_in_order(store: Arc<dyn Store>) {
-    let rules =
-        Rules::renju(ForbiddenPolicy::Claim).with_opening(Opening::SwapAfterThreeFifthTwoOptions);
-    let game = new_game(rules, false, guest("guest-a"), guest("guest-b"));
+    let game = new_game(RENJU_FIFTH, false, guest("guest-a"), guest("guest-b"));
     let id = store.create_game(&game).await.unwrap();
     let other = store.create_game(&again(&game)).await.unwrap();
     assert_ne!(id, other);
@@ -323,15 +347,13 @@ async fn games_are_created_appended_and_read_back_in_order(store: Arc<dyn Store>
         place(0, "h8"),
         place(1, "h9"),
         place(2, "j10"),
-        stored(3, Action::DecideSwap { swap: true }),
+        stored(3, "swap"),
         place(4, "g7"),
-        stored(
-            5,
-            Action::ProposeFifth {
-                points: [p("k11"), p("f5")],
-            },
-        ),
-        stored(6, Action::ChooseFifth { point: p("k11") }),
+        stored(5, "propose:k11,f5"),
+        StoredAction {
+            ply: Some(5),
+            ..stored(6, "choose:k11")
+        },
     ];
     store
         .append_actions(&[
@@ -347,7 +369,9 @@ async fn games_are_created_appended_and_read_back_in_order(store: Arc<dyn Store>
     let record = store.game(id).await.unwrap().expect("the game exists");
     assert_eq!(record.id, id);
     assert_eq!(record.actions, actions);
-    assert_eq!(record.game.rules, rules);
+    assert_eq!(record.game.kind, "gomoku");
+    assert_eq!(record.game.config, RENJU_FIFTH.text);
+    assert_eq!(record.game.pool, RENJU);
     assert_eq!(record.game.black, guest("guest-a"));
     assert_eq!(record.game.white, guest("guest-b"));
     assert_eq!(record.game.time_control, game.time_control);
@@ -366,7 +390,7 @@ async fn games_are_created_appended_and_read_back_in_order(store: Arc<dyn Store>
 async fn appending_the_same_action_again_changes_nothing(store: Arc<dyn Store>) {
     let id = store
         .create_game(&new_game(
-            Rules::freestyle(),
+            FREESTYLE_GAME,
             false,
             guest("guest-a"),
             guest("guest-b"),
@@ -397,7 +421,7 @@ async fn appending_the_same_action_again_changes_nothing(store: Arc<dyn Store>) 
 async fn a_gap_or_a_different_action_is_refused_as_out_of_order(store: Arc<dyn Store>) {
     let id = store
         .create_game(&new_game(
-            Rules::standard(),
+            STANDARD_GAME,
             false,
             guest("guest-a"),
             guest("guest-b"),
@@ -434,7 +458,7 @@ async fn a_gap_or_a_different_action_is_refused_as_out_of_order(store: Arc<dyn S
 async fn truncating_removes_the_taken_back_actions(store: Arc<dyn Store>) {
     let id = store
         .create_game(&new_game(
-            Rules::freestyle(),
+            FREESTYLE_GAME,
             false,
             guest("guest-a"),
             guest("guest-b"),
@@ -463,12 +487,7 @@ async fn truncating_removes_the_taken_back_actions(store: Arc<dyn Store>) {
 }
 
 async fn only_unfinished_games_are_listed_for_resumption(store: Arc<dyn Store>) {
-    let game = new_game(
-        Rules::freestyle(),
-        false,
-        guest("guest-a"),
-        guest("guest-b"),
-    );
+    let game = new_game(FREESTYLE_GAME, false, guest("guest-a"), guest("guest-b"));
     let live = store.create_game(&game).await.unwrap();
     let done = store.create_game(&again(&game)).await.unwrap();
     store
@@ -476,7 +495,7 @@ async fn only_unfinished_games_are_listed_for_resumption(store: Arc<dyn Store>) 
         .await
         .unwrap();
     store
-        .finish_game(done, &end(Some(Color::Black), 5_000))
+        .finish_game(done, &end(Some(Side::Black), 5_000))
         .await
         .unwrap();
     let unfinished = store.unfinished_games().await.unwrap();
@@ -494,7 +513,7 @@ async fn only_unfinished_games_are_listed_for_resumption(store: Arc<dyn Store>) 
 async fn a_game_finishes_exactly_once(store: Arc<dyn Store>) {
     let id = store
         .create_game(&new_game(
-            Rules::freestyle(),
+            FREESTYLE_GAME,
             false,
             guest("guest-a"),
             guest("guest-b"),
@@ -502,7 +521,7 @@ async fn a_game_finishes_exactly_once(store: Arc<dyn Store>) {
         .await
         .unwrap();
     let first = finish(GameEnd {
-        winner: Some(Color::White),
+        winner: Some(Side::White),
         aborted: false,
         reason: "resign".to_owned(),
         ended_at: 9_000,
@@ -517,7 +536,7 @@ async fn a_game_finishes_exactly_once(store: Arc<dyn Store>) {
     );
     assert_eq!(
         store
-            .finish_game(id, &end(Some(Color::Black), 9_001))
+            .finish_game(id, &end(Some(Side::Black), 9_001))
             .await
             .unwrap(),
         None
@@ -532,9 +551,9 @@ async fn a_game_finishes_exactly_once(store: Arc<dyn Store>) {
 async fn a_rated_game_updates_both_players_and_their_history(store: Arc<dyn Store>) {
     let ann = user(&store, "ann").await;
     let bob = user(&store, "bob").await;
-    let id = rated_game(&store, Rules::standard(), &ann, &bob).await;
+    let id = rated_game(&store, STANDARD_GAME, &ann, &bob).await;
     let finished = store
-        .finish_game(id, &end(Some(Color::Black), 7_000))
+        .finish_game(id, &end(Some(Side::Black), 7_000))
         .await
         .unwrap()
         .unwrap();
@@ -584,7 +603,7 @@ async fn a_rated_game_updates_both_players_and_their_history(store: Arc<dyn Stor
     );
 
     // A draw next: counted as a draw for both, and the second game starts from the first one's result.
-    let id2 = rated_game(&store, Rules::standard(), &bob, &ann).await;
+    let id2 = rated_game(&store, STANDARD_GAME, &bob, &ann).await;
     let [b2, w2] = store
         .finish_game(id2, &end(None, 8_000))
         .await
@@ -605,20 +624,20 @@ async fn a_rated_game_updates_both_players_and_their_history(store: Arc<dyn Stor
 async fn ratings_follow_the_players_after_they_swap_colours(store: Arc<dyn Store>) {
     let ann = user(&store, "ann").await;
     let bob = user(&store, "bob").await;
-    let rules = Rules::renju(ForbiddenPolicy::Reject).with_opening(Opening::SwapAfterThree);
+    let rules = RENJU_SWAP;
     // Ann starts black; after the swap Bob holds black. Black (Bob) wins.
     let id = rated_game(&store, rules, &ann, &bob).await;
     let actions = [
         place(0, "h8"),
         place(1, "h9"),
         place(2, "j10"),
-        stored(3, Action::DecideSwap { swap: true }),
+        stored(3, "swap"),
         place(4, "g7"),
     ];
     let batch: Vec<_> = actions.iter().map(|a| (id, a.clone())).collect();
     store.append_actions(&batch).await.unwrap();
     let [black, white] = store
-        .finish_game(id, &exchanged(end(Some(Color::Black), 3_000)))
+        .finish_game(id, &exchanged(end(Some(Side::Black), 3_000)))
         .await
         .unwrap()
         .unwrap()
@@ -646,12 +665,12 @@ async fn ratings_follow_the_players_after_they_swap_colours(store: Arc<dyn Store
             (id, place(0, "h8")),
             (id, place(1, "h9")),
             (id, place(2, "j10")),
-            (id, stored(3, Action::DecideSwap { swap: false })),
+            (id, stored(3, "keep")),
         ])
         .await
         .unwrap();
     let [black, _] = store
-        .finish_game(id, &end(Some(Color::Black), 4_000))
+        .finish_game(id, &end(Some(Side::Black), 4_000))
         .await
         .unwrap()
         .unwrap()
@@ -663,7 +682,7 @@ async fn ratings_follow_the_players_after_they_swap_colours(store: Arc<dyn Store
 async fn aborted_casual_and_guest_games_are_not_rated(store: Arc<dyn Store>) {
     let ann = user(&store, "ann").await;
     let bob = user(&store, "bob").await;
-    let aborted = rated_game(&store, Rules::freestyle(), &ann, &bob).await;
+    let aborted = rated_game(&store, FREESTYLE_GAME, &ann, &bob).await;
     let abort = finish(GameEnd {
         winner: None,
         aborted: true,
@@ -680,12 +699,12 @@ async fn aborted_casual_and_guest_games_are_not_rated(store: Arc<dyn Store>) {
         None
     );
     let casual = store
-        .create_game(&new_game(Rules::freestyle(), false, seat(&ann), seat(&bob)))
+        .create_game(&new_game(FREESTYLE_GAME, false, seat(&ann), seat(&bob)))
         .await
         .unwrap();
     assert_eq!(
         store
-            .finish_game(casual, &end(Some(Color::Black), 3_000))
+            .finish_game(casual, &end(Some(Side::Black), 3_000))
             .await
             .unwrap()
             .unwrap()
@@ -694,7 +713,7 @@ async fn aborted_casual_and_guest_games_are_not_rated(store: Arc<dyn Store>) {
     );
     let with_guest = store
         .create_game(&new_game(
-            Rules::freestyle(),
+            FREESTYLE_GAME,
             true,
             seat(&ann),
             guest("guest-x"),
@@ -703,7 +722,7 @@ async fn aborted_casual_and_guest_games_are_not_rated(store: Arc<dyn Store>) {
         .unwrap();
     assert_eq!(
         store
-            .finish_game(with_guest, &end(Some(Color::Black), 4_000))
+            .finish_game(with_guest, &end(Some(Side::Black), 4_000))
             .await
             .unwrap()
             .unwrap()
@@ -711,12 +730,12 @@ async fn aborted_casual_and_guest_games_are_not_rated(store: Arc<dyn Store>) {
         None
     );
     let against_self = store
-        .create_game(&new_game(Rules::freestyle(), true, seat(&ann), seat(&ann)))
+        .create_game(&new_game(FREESTYLE_GAME, true, seat(&ann), seat(&ann)))
         .await
         .unwrap();
     assert_eq!(
         store
-            .finish_game(against_self, &end(Some(Color::Black), 5_000))
+            .finish_game(against_self, &end(Some(Side::Black), 5_000))
             .await
             .unwrap()
             .unwrap()
@@ -775,6 +794,17 @@ async fn a_password_hash_can_be_replaced(store: Arc<dyn Store>) {
     let ann = store.user_by_id(ann.id).await.unwrap().unwrap();
     assert_eq!(ann.password_hash, "$argon2id$new");
     assert_eq!(store.user_by_name("bob").await.unwrap(), Some(bob));
+}
+
+async fn a_challenge_setting_defaults_to_all_and_can_be_changed(store: Arc<dyn Store>) {
+    let ann = user(&store, "ann").await;
+    let bob = user(&store, "bob").await;
+    assert_eq!(store.challenge_policy(ann.id).await.unwrap(), "all");
+
+    store.set_challenge_policy(ann.id, "none").await.unwrap();
+
+    assert_eq!(store.challenge_policy(ann.id).await.unwrap(), "none");
+    assert_eq!(store.challenge_policy(bob.id).await.unwrap(), "all");
 }
 
 async fn concurrent_look_alike_registrations_admit_exactly_one(store: Arc<dyn Store>) {
@@ -982,9 +1012,9 @@ async fn the_leaderboard_ranks_settled_players_by_rating(store: Arc<dyn Store>) 
                 let stronger_wins = round % 3 != 2;
                 // Alternate colours.
                 let (black, white, stronger) = if round % 2 == 0 {
-                    (&players[i], &players[j], Color::Black)
+                    (&players[i], &players[j], Side::Black)
                 } else {
-                    (&players[j], &players[i], Color::White)
+                    (&players[j], &players[i], Side::White)
                 };
                 let winner = if stronger_wins {
                     stronger
@@ -1004,11 +1034,7 @@ async fn the_leaderboard_ranks_settled_players_by_rating(store: Arc<dyn Store>) 
             &store,
             &eve,
             &fay,
-            Some(if k % 2 == 0 {
-                Color::Black
-            } else {
-                Color::White
-            }),
+            Some(if k % 2 == 0 { Side::Black } else { Side::White }),
             at,
         )
         .await;
@@ -1069,10 +1095,10 @@ async fn history_and_games_of_page_newest_first(store: Arc<dyn Store>) {
     let cat = user(&store, "cat").await;
     let mut anns = Vec::new();
     for k in 0..5 {
-        anns.push(play(&store, &ann, &bob, Some(Color::Black), 100 + k).await);
+        anns.push(play(&store, &ann, &bob, Some(Side::Black), 100 + k).await);
     }
-    play(&store, &bob, &cat, Some(Color::Black), 200).await;
-    let unfinished = rated_game(&store, Rules::freestyle(), &cat, &ann).await;
+    play(&store, &bob, &cat, Some(Side::Black), 200).await;
+    let unfinished = rated_game(&store, FREESTYLE_GAME, &cat, &ann).await;
     anns.push(unfinished);
 
     let first: Vec<_> = store
@@ -1124,9 +1150,9 @@ async fn two_hundred_concurrent_rated_games_are_each_rated_exactly_once(store: A
             white
         };
         let pool_rules = if g % 3 == 0 {
-            Rules::freestyle()
+            FREESTYLE_GAME
         } else {
-            Rules::renju(ForbiddenPolicy::Lose)
+            RENJU_LOSE
         };
         let id = rated_game(&store, pool_rules, black, white).await;
         if g % 4 == 0 {
@@ -1136,7 +1162,7 @@ async fn two_hundred_concurrent_rated_games_are_each_rated_exactly_once(store: A
                     (id, place(0, "h8")),
                     (id, place(1, "h9")),
                     (id, place(2, "j10")),
-                    (id, stored(3, Action::DecideSwap { swap: true })),
+                    (id, stored(3, "swap")),
                 ])
                 .await
                 .unwrap();
@@ -1150,8 +1176,8 @@ async fn two_hundred_concurrent_rated_games_are_each_rated_exactly_once(store: A
         for attempt in 0..2 {
             let store = store.clone();
             let winner = match (g + attempt) % 3 {
-                0 => Some(Color::Black),
-                1 => Some(Color::White),
+                0 => Some(Side::Black),
+                1 => Some(Side::White),
                 _ => None,
             };
             let ending = end(winner, 50_000 + g as i64);
@@ -1199,10 +1225,10 @@ async fn two_hundred_concurrent_rated_games_are_each_rated_exactly_once(store: A
         // The winner recorded is the one of the ending that counted.
         let [b, w] = firsts[&id].rating_changes.clone().unwrap();
         match ended.winner {
-            Some(Color::Black) => {
+            Some(Side::Black) => {
                 assert!(b.after.rating > b.before.rating || w.after.rating < w.before.rating)
             }
-            Some(Color::White) => {
+            Some(Side::White) => {
                 assert!(w.after.rating > w.before.rating || b.after.rating < b.before.rating)
             }
             None => {}
@@ -1253,12 +1279,7 @@ async fn two_hundred_concurrent_rated_games_are_each_rated_exactly_once(store: A
 async fn the_batch_writer_commits_many_rooms_and_answers_each(store: Arc<dyn Store>) {
     // On its own thread, as the server runs it.
     let (writer, task) = BatchWriter::spawn_on_own_thread(store.clone());
-    let game = new_game(
-        Rules::freestyle(),
-        false,
-        guest("guest-a"),
-        guest("guest-b"),
-    );
+    let game = new_game(FREESTYLE_GAME, false, guest("guest-a"), guest("guest-b"));
     let mut rooms = Vec::new();
     for _ in 0..20 {
         rooms.push(store.create_game(&again(&game)).await.unwrap());
@@ -1319,17 +1340,12 @@ async fn the_batch_writer_commits_many_rooms_and_answers_each(store: Arc<dyn Sto
 async fn a_batch_larger_than_one_insert_statement_is_written_whole(store: Arc<dyn Store>) {
     // 4,000 rows is more than one multi-row INSERT takes (36,000 bind parameters would pass both databases'
     // limits), interleaved over 40 games as a busy batch would be.
-    let game = new_game(
-        Rules::freestyle(),
-        false,
-        guest("guest-a"),
-        guest("guest-b"),
-    );
+    let game = new_game(FREESTYLE_GAME, false, guest("guest-a"), guest("guest-b"));
     let mut games = Vec::new();
     for _ in 0..40 {
         games.push(store.create_game(&again(&game)).await.unwrap());
     }
-    let swap = |seq| stored(seq, Action::DecideSwap { swap: seq % 2 == 0 });
+    let swap = |seq| stored(seq, if seq % 2 == 0 { "swap" } else { "keep" });
     let batch: Vec<_> = (0..100)
         .flat_map(|seq| games.iter().map(move |&g| (g, seq)))
         .map(|(g, seq)| (g, swap(seq)))
@@ -1348,31 +1364,21 @@ async fn a_batch_larger_than_one_insert_statement_is_written_whole(store: Arc<dy
 async fn games_are_created_moved_and_ended_in_one_batch(store: Arc<dyn Store>) {
     let ana = user(&store, "ana").await;
     let bo = user(&store, "bo").await;
-    let rated = rated_game(&store, Rules::freestyle(), &ana, &bo).await;
+    let rated = rated_game(&store, FREESTYLE_GAME, &ana, &bo).await;
     store
         .append_actions(&[(rated, place(0, "h8")), (rated, place(1, "h9"))])
         .await
         .unwrap();
     let casual = store
-        .create_game(&new_game(
-            Rules::freestyle(),
-            false,
-            guest("g1"),
-            guest("g2"),
-        ))
+        .create_game(&new_game(FREESTYLE_GAME, false, guest("g1"), guest("g2")))
         .await
         .unwrap();
     let batch = [
         Write::Append(casual, place(0, "a1")),
-        Write::Create(new_game(
-            Rules::freestyle(),
-            false,
-            guest("g3"),
-            guest("g4"),
-        )),
-        Write::Finish(rated, end(Some(Color::Black), 50)),
+        Write::Create(new_game(FREESTYLE_GAME, false, guest("g3"), guest("g4"))),
+        Write::Finish(rated, end(Some(Side::Black), 50)),
         Write::Append(casual, place(1, "b2")),
-        Write::Finish(rated, end(Some(Color::White), 60)),
+        Write::Finish(rated, end(Some(Side::White), 60)),
     ];
     let answers = store.write_batch(&batch).await.unwrap();
     assert_eq!(answers.len(), 5);
@@ -1398,7 +1404,7 @@ async fn games_are_created_moved_and_ended_in_one_batch(store: Arc<dyn Store>) {
     let record = store.game(casual).await.unwrap().unwrap();
     assert_eq!(record.actions.len(), 2);
     let ended = store.game(rated).await.unwrap().unwrap();
-    assert_eq!(ended.end.map(|e| e.winner), Some(Some(Color::Black)));
+    assert_eq!(ended.end.map(|e| e.winner), Some(Some(Side::Black)));
     let fresh = store.game(fresh).await.unwrap().unwrap();
     assert_eq!(fresh.game.black.name, "g3");
     assert!(fresh.end.is_none());
@@ -1406,7 +1412,7 @@ async fn games_are_created_moved_and_ended_in_one_batch(store: Arc<dyn Store>) {
 }
 
 async fn a_batch_with_one_bad_write_commits_nothing(store: Arc<dyn Store>) {
-    let game = new_game(Rules::freestyle(), false, guest("g1"), guest("g2"));
+    let game = new_game(FREESTYLE_GAME, false, guest("g1"), guest("g2"));
     let id = store.create_game(&game).await.unwrap();
     let before = store.unfinished_games().await.unwrap().len();
     let batch = [
@@ -1430,12 +1436,7 @@ async fn a_batch_with_one_bad_write_commits_nothing(store: Arc<dyn Store>) {
 }
 
 async fn a_game_is_found_by_its_public_id_and_only_by_the_whole_of_it(store: Arc<dyn Store>) {
-    let game = new_game(
-        Rules::freestyle(),
-        false,
-        guest("guest-a"),
-        guest("guest-b"),
-    );
+    let game = new_game(FREESTYLE_GAME, false, guest("guest-a"), guest("guest-b"));
     let id = store.create_game(&game).await.unwrap();
     assert_eq!(game.public_id.len(), store::PUBLIC_ID_LEN);
 
@@ -1457,12 +1458,7 @@ async fn a_game_is_found_by_its_public_id_and_only_by_the_whole_of_it(store: Arc
         .await
         .unwrap()
         .is_none());
-    let other = new_game(
-        Rules::freestyle(),
-        false,
-        guest("guest-a"),
-        guest("guest-b"),
-    );
+    let other = new_game(FREESTYLE_GAME, false, guest("guest-a"), guest("guest-b"));
     assert_ne!(other.public_id, game.public_id, "fresh ids differ");
 }
 
@@ -1473,7 +1469,7 @@ async fn public_games_of_leaves_out_private_games(store: Arc<dyn Store>) {
     for public in [true, false, true, false] {
         let game = NewGame {
             public,
-            ..new_game(Rules::freestyle(), false, seat(&ann), seat(&bob))
+            ..new_game(FREESTYLE_GAME, false, seat(&ann), seat(&bob))
         };
         ids.push(store.create_game(&game).await.unwrap());
     }
@@ -1496,4 +1492,97 @@ async fn public_games_of_leaves_out_private_games(store: Arc<dyn Store>) {
         ),
         [ids[0]]
     );
+}
+
+async fn a_players_games_filter_by_pool_rated_and_their_own_result(store: Arc<dyn Store>) {
+    use store::{GameFilter, Outcome};
+    let ann = user(&store, "ann").await;
+    let bob = user(&store, "bob").await;
+    // Renju, rated (private): Ann wins as black, loses as white, draws.
+    let g0 = play(&store, &ann, &bob, Some(Side::Black), 2_000).await;
+    let g1 = play(&store, &bob, &ann, Some(Side::Black), 3_000).await;
+    let g2 = play(&store, &ann, &bob, None, 4_000).await;
+    // Freestyle, casual (public): one still being played, one Ann wins as white.
+    let g3 = store
+        .create_game(&new_game(FREESTYLE_GAME, false, seat(&ann), seat(&bob)))
+        .await
+        .unwrap();
+    let g4 = store
+        .create_game(&new_game(FREESTYLE_GAME, false, seat(&bob), seat(&ann)))
+        .await
+        .unwrap();
+    store
+        .finish_game(g4, &end(Some(Side::White), 5_000))
+        .await
+        .unwrap();
+    let list = |user: store::UserId,
+                before: Option<GameId>,
+                limit: u32,
+                private: bool,
+                filter: GameFilter| {
+        let store = store.clone();
+        async move {
+            store
+                .games_filtered(user, before, limit, private, &filter)
+                .await
+                .unwrap()
+                .iter()
+                .map(|g| g.id)
+                .collect::<Vec<_>>()
+        }
+    };
+    let by = |outcome| GameFilter {
+        outcome: Some(outcome),
+        ..GameFilter::default()
+    };
+    assert_eq!(
+        list(ann.id, None, 10, true, GameFilter::default()).await,
+        [g4, g3, g2, g1, g0]
+    );
+    let renju = GameFilter {
+        pool: Some(RENJU.clone()),
+        ..GameFilter::default()
+    };
+    assert_eq!(
+        list(ann.id, None, 10, true, renju.clone()).await,
+        [g2, g1, g0]
+    );
+    let freestyle = GameFilter {
+        pool: Some(FREESTYLE.clone()),
+        ..GameFilter::default()
+    };
+    assert_eq!(list(ann.id, None, 10, true, freestyle).await, [g4, g3]);
+    let rated = |rated| GameFilter {
+        rated: Some(rated),
+        ..GameFilter::default()
+    };
+    assert_eq!(
+        list(ann.id, None, 10, true, rated(true)).await,
+        [g2, g1, g0]
+    );
+    assert_eq!(list(ann.id, None, 10, true, rated(false)).await, [g4, g3]);
+    // The result is the player's own, whichever colour they held; an unfinished game is none of them.
+    assert_eq!(
+        list(ann.id, None, 10, true, by(Outcome::Win)).await,
+        [g4, g0]
+    );
+    assert_eq!(list(ann.id, None, 10, true, by(Outcome::Loss)).await, [g1]);
+    assert_eq!(list(ann.id, None, 10, true, by(Outcome::Draw)).await, [g2]);
+    assert_eq!(list(bob.id, None, 10, true, by(Outcome::Win)).await, [g1]);
+    assert_eq!(
+        list(bob.id, None, 10, true, by(Outcome::Loss)).await,
+        [g4, g0]
+    );
+    // Filters combine, page with `before`, and leave private games to their player.
+    let renju_wins = GameFilter {
+        outcome: Some(Outcome::Win),
+        ..renju
+    };
+    assert_eq!(list(ann.id, None, 10, true, renju_wins).await, [g0]);
+    assert_eq!(list(ann.id, None, 1, true, by(Outcome::Win)).await, [g4]);
+    assert_eq!(
+        list(ann.id, Some(g4), 1, true, by(Outcome::Win)).await,
+        [g0]
+    );
+    assert_eq!(list(ann.id, None, 10, false, by(Outcome::Win)).await, [g4]);
 }

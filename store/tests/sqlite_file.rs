@@ -1,6 +1,5 @@
 //! How the SQLite store treats its file: created with its folder, WAL mode, reopened without loss.
 
-use rules::{Action, Rules};
 use store::{NewGame, PlayerRef, StoredAction};
 
 fn game() -> NewGame {
@@ -12,7 +11,7 @@ fn game() -> NewGame {
         public_id: store::new_public_id(),
         room: "r1".to_owned(),
         kind: "gomoku".to_owned(),
-        rules: Rules::freestyle(),
+        config: "size=15,rule_set=freestyle,forbidden_policy=reject,opening=none".to_owned(),
         pool: ratings::Pool::new("gomoku", "freestyle"),
         time_control: "null".to_owned(),
         public: true,
@@ -26,7 +25,8 @@ fn game() -> NewGame {
 fn h8() -> StoredAction {
     StoredAction {
         seq: 0,
-        action: Action::place("h8".parse().unwrap()),
+        text: "h8".to_owned(),
+        ply: Some(1),
         used_ms: 10,
         remaining_ms: None,
         at: 2,
@@ -144,11 +144,24 @@ async fn a_database_from_before_the_append_order_migration_keeps_its_actions() {
     }
     let store = store::open(path.to_str().unwrap()).await.unwrap();
     let record = store.game(7).await.unwrap().expect("the game survived");
-    let actions: Vec<(u32, Action)> = record.actions.iter().map(|a| (a.seq, a.action)).collect();
-    let place = |p: &str| Action::place(p.parse().unwrap());
+    // Every migration ran: the configuration is made from the old rules columns, and the actions keep the
+    // JSON they were stored in, with their plies.
+    assert_eq!(
+        record.game.config,
+        "size=15,rule_set=freestyle,forbidden_policy=lose,opening=none"
+    );
+    let actions: Vec<(u32, &str, Option<u32>)> = record
+        .actions
+        .iter()
+        .map(|a| (a.seq, a.text.as_str(), a.ply))
+        .collect();
     assert_eq!(
         actions,
-        [(0, place("h8")), (1, place("h9")), (2, place("j9"))]
+        [
+            (0, r#"{"action":"place","point":"h8"}"#, Some(1)),
+            (1, r#"{"action":"place","point":"h9"}"#, Some(2)),
+            (2, r#"{"action":"place","point":"j9"}"#, Some(3)),
+        ]
     );
     // The unique (game, seq) index holds: a retry is a no-op, a gap is refused, the next seq is stored.
     let again = StoredAction {
@@ -163,7 +176,8 @@ async fn a_database_from_before_the_append_order_migration_keeps_its_actions() {
     );
     let next = StoredAction {
         seq: 3,
-        action: Action::place("a1".parse().unwrap()),
+        text: "a1".to_owned(),
+        ply: Some(4),
         ..h8()
     };
     store.append_actions(&[(7, next)]).await.unwrap();
@@ -222,4 +236,51 @@ async fn clear_skeletons(url: &str) {
         .await
         .unwrap();
     conn.close().await;
+}
+
+#[tokio::test]
+async fn a_game_written_today_stores_the_callers_texts_and_leaves_the_old_rules_columns_empty() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("texts.db");
+    let store = store::open(path.to_str().unwrap()).await.unwrap();
+    let id = store.create_game(&game()).await.unwrap();
+    store.append_actions(&[(id, h8())]).await.unwrap();
+    store.close().await;
+    let conn = sqlx::SqlitePool::connect(&format!("sqlite://{}", path.display()))
+        .await
+        .unwrap();
+    let row: (String, String, Option<i64>, Option<String>) =
+        sqlx::query_as("SELECT game, config, board_size, rule_set FROM games WHERE id = $1")
+            .bind(id)
+            .fetch_one(&conn)
+            .await
+            .unwrap();
+    assert_eq!(
+        row,
+        (
+            "gomoku".to_owned(),
+            "size=15,rule_set=freestyle,forbidden_policy=reject,opening=none".to_owned(),
+            None,
+            None
+        )
+    );
+    let action: (String, Option<i64>, Option<String>) =
+        sqlx::query_as("SELECT action, ply, point FROM actions WHERE game_id = $1")
+            .bind(id)
+            .fetch_one(&conn)
+            .await
+            .unwrap();
+    assert_eq!(action, ("h8".to_owned(), Some(1), None));
+    // The rebuild of 20261201000600 left every reference in place.
+    let broken: Vec<(String,)> = sqlx::query_as("SELECT \"table\" FROM pragma_foreign_key_check")
+        .fetch_all(&conn)
+        .await
+        .unwrap();
+    assert!(broken.is_empty(), "{broken:?}");
+    let references: Vec<(String,)> =
+        sqlx::query_as("SELECT DISTINCT \"table\" FROM pragma_foreign_key_list('actions')")
+            .fetch_all(&conn)
+            .await
+            .unwrap();
+    assert_eq!(references, [("games".to_owned(),)]);
 }

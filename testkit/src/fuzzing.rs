@@ -24,6 +24,10 @@
 //!   result (reason and winner), and a game the rules have decided is stored as ended for that reason;
 //! - once every connection is closed and the grace period has passed, no room is left and no game is unfinished.
 //!
+//! The clients are the typed protocol client's parts, not a client of their own: request ids come from
+//! [`client::Requests`], server frames are read with [`client::decode`], and each room a client is in is followed
+//! in a [`client::Replica`] (whose version and ply checks are part of the promises above).
+//!
 //! Rooms, sessions and games live in one in-memory SQLite store per thread, shared by a few hundred sessions
 //! (each gets a fresh [`AppState`] and clock) so that a session costs milliseconds.
 
@@ -32,9 +36,10 @@ use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
 
+use client::{Applied, Replica, Requests};
 use protocol::{
-    decode, encode, ClientMessage, ColourChoice, GameResult, JoinRole, RoomEvent, RoomSnapshot,
-    RulesSpec, ServerMessage, TimeControl, VersionedEvent,
+    decode, encode, ClientMessage, ColourChoice, JoinRole, RoomEvent, RoomSnapshot, RulesSpec,
+    ServerMessage, TimeControl, VersionedEvent,
 };
 use rules::{Color, ForbiddenPolicy, Game, IllegalAction, Opening, Point, RuleSet, Status};
 use store::{GameId, SessionOwner, Store};
@@ -743,22 +748,11 @@ async fn fresh_store() -> (Arc<dyn Store>, Vec<String>) {
 struct View {
     /// The last version seen.
     version: u64,
-    /// The game as seen, when the client has seen all of it (a snapshot, then every event since).
-    game: Option<GameView>,
+    /// The game as seen, when the client has seen all of it (a snapshot, then every event since): the typed
+    /// client's replica, so the oracle checks the same following of events that every client relies on.
+    game: Option<Replica>,
     /// Changed since the store was last compared with it.
     dirty: bool,
-}
-
-#[derive(Clone, Debug)]
-struct GameView {
-    /// Who holds black and white.
-    names: [Option<String>; 2],
-    to_act: Option<Color>,
-    size: u8,
-    game_id: Option<GameId>,
-    moves: Vec<Point>,
-    result: Option<GameResult>,
-    fifth: Option<[Point; 2]>,
 }
 
 struct Slot {
@@ -768,7 +762,8 @@ struct Slot {
     token: Option<String>,
     paused: bool,
     views: HashMap<String, View>,
-    next_rid: u64,
+    /// The typed client's request ids, kept across reconnects like a client's.
+    requests: Requests,
 }
 
 /// The request a step made, to check its answers.
@@ -851,7 +846,7 @@ impl<'a> Session<'a> {
                 token: None,
                 paused: false,
                 views: HashMap::new(),
-                next_rid: 1,
+                requests: Requests::new(),
             });
         }
         for slot in 0..CONNECTIONS {
@@ -898,14 +893,14 @@ impl<'a> Session<'a> {
         }
     }
 
-    fn game_view(&self, slot: usize, room: &str) -> Option<&GameView> {
+    fn game_view(&self, slot: usize, room: &str) -> Option<&Replica> {
         self.slots[slot].views.get(room)?.game.as_ref()
     }
 
     fn spot(&self, slot: usize, room: &str, spot: Spot) -> Point {
         let view = self.game_view(slot, room);
         let free = |n: u8| {
-            let size = view.map_or(15, |v| v.size);
+            let size = view.and_then(|v| v.rules).map_or(15, |r| r.size);
             let taken: HashSet<Point> = view
                 .map(|v| v.moves.iter().copied().collect())
                 .unwrap_or_default();
@@ -927,7 +922,7 @@ impl<'a> Session<'a> {
         match spot {
             Spot::At(x, y) => Point::new(x % 19, y % 19).expect("under 19"),
             Spot::Free(n) => free(n),
-            Spot::Fifth(n) => match view.and_then(|v| v.fifth) {
+            Spot::Fifth(n) => match view.and_then(|v| v.fifth_options) {
                 Some(points) => points[usize::from(n % 2)],
                 None => free(n),
             },
@@ -948,8 +943,8 @@ impl<'a> Session<'a> {
             .find(|&slot| {
                 let s = &self.slots[slot];
                 let game = s.views.get(&room).and_then(|v| v.game.as_ref());
-                let to_act = game.and_then(|g| g.names[g.to_act? as usize].as_ref());
-                s.conn.is_some() && to_act.is_some() && to_act == s.name.as_ref()
+                let to_act = game.and_then(Replica::acting_name);
+                s.conn.is_some() && to_act.is_some() && to_act == s.name.as_deref()
             })
             .unwrap_or(0)
     }
@@ -974,11 +969,13 @@ impl<'a> Session<'a> {
                 public,
                 colour,
             } => C::CreateRoom {
-                rules: *rules,
+                rules: Some(*rules),
+                game: None,
                 time_control: *time_control,
                 rated: *rated,
                 public: *public,
                 colour: *colour,
+                rating_range: None,
             },
             Msg::Join {
                 room,
@@ -1008,7 +1005,7 @@ impl<'a> Session<'a> {
                 let room = self.room_id(*room);
                 let next = self
                     .game_view(slot, &room)
-                    .map_or(1, |v| v.moves.len() as i64 + 1);
+                    .map_or(1, |v| i64::from(v.next_ply()));
                 let ply = match ply {
                     Ply::Next => next as u32,
                     Ply::Offset(d) => (next + i64::from(*d)).clamp(0, i64::from(u32::MAX)) as u32,
@@ -1086,9 +1083,9 @@ impl<'a> Session<'a> {
             Op::Send { conn, msg, rid } => {
                 let slot = self.slot(*conn, msg);
                 let m = self.message(slot, msg);
-                let rid = rid.then(|| self.slots[slot].next_rid);
-                self.slots[slot].next_rid += 1;
-                request = self.send(slot, encode(&m, rid)).await;
+                // A message sent without a rid still spends one, so that ids follow the steps.
+                let id = self.slots[slot].requests.next_rid();
+                request = self.send(slot, encode(&m, rid.then_some(id))).await;
             }
             Op::Mutated {
                 conn,
@@ -1098,9 +1095,8 @@ impl<'a> Session<'a> {
             } => {
                 let slot = self.slot(*conn, msg);
                 let m = self.message(slot, msg);
-                let rid = Some(self.slots[slot].next_rid);
-                self.slots[slot].next_rid += 1;
-                let mut bytes = encode(&m, rid).into_bytes();
+                let (_, text) = self.slots[slot].requests.encode(&m);
+                let mut bytes = text.into_bytes();
                 let i = usize::from(*at) % bytes.len();
                 bytes[i] = *byte;
                 let text = String::from_utf8_lossy(&bytes).into_owned();
@@ -1125,9 +1121,8 @@ impl<'a> Session<'a> {
                         token: *token,
                     },
                 );
-                let rid = Some(self.slots[slot].next_rid);
-                self.slots[slot].next_rid += 1;
-                request = self.send(slot, encode(&m, rid)).await;
+                let (_, text) = self.slots[slot].requests.encode(&m);
+                request = self.send(slot, text).await;
             }
             Op::Pause { conn } => {
                 let slot = usize::from(*conn) % CONNECTIONS;
@@ -1248,7 +1243,7 @@ impl<'a> Session<'a> {
             self.report.frames += 1;
             let shown: String = text.as_str().chars().take(300).collect();
             self.note(format!("  conn {slot} <- {shown}"));
-            let frame = match decode::<ServerMessage>(text.as_str(), usize::MAX) {
+            let frame = match client::decode(text.as_str()) {
                 Ok(f) => f,
                 Err(e) => self.fail(format_args!("a server frame does not decode ({e})")),
             };
@@ -1328,7 +1323,7 @@ impl Session<'_> {
                 let view = self.slots[slot].views.get_mut(&room).expect("checked");
                 view.version = version;
                 if let Some(game) = view.game.as_mut() {
-                    if let Err(e) = follow(game, &event) {
+                    if let Err(e) = follow(game, version, &event) {
                         self.fail(format_args!("conn {slot}, room {room}: {e}"));
                     }
                     view.dirty = true;
@@ -1358,6 +1353,10 @@ impl Session<'_> {
             | ServerMessage::LobbyRoom { .. }
             | ServerMessage::LobbyRoomRemoved { .. }
             | ServerMessage::SpectatorChat { .. }
+            | ServerMessage::Paired { .. }
+            | ServerMessage::QuickCounts { .. }
+            | ServerMessage::Challenge { .. }
+            | ServerMessage::ChallengeClosed { .. }
             | ServerMessage::Pong {} => {}
         }
         self.report.longest_game = self.slots[slot]
@@ -1398,20 +1397,20 @@ impl Session<'_> {
                 snap.id, snap.version
             ));
         }
+        // Every room here is Gomoku's, which sends its rules (decoding required them before `game` came).
+        if snap.rules.is_none() {
+            self.fail(format_args!(
+                "conn {slot} got a snapshot of {} without rules",
+                snap.id
+            ));
+        }
+        let game =
+            Replica::from_snapshot(&snap, self.slots[slot].name.as_deref()).unwrap_or_else(|e| {
+                self.fail(format_args!("conn {slot} cannot follow a snapshot: {e}"))
+            });
         let view = View {
             version: snap.version,
-            game: Some(GameView {
-                names: [
-                    snap.seats.black.map(|s| s.name),
-                    snap.seats.white.map(|s| s.name),
-                ],
-                to_act: snap.to_act,
-                size: snap.rules.size,
-                game_id: snap.game_id,
-                moves: snap.moves,
-                result: snap.result,
-                fifth: snap.fifth_options,
-            }),
+            game: Some(game),
             dirty: true,
         };
         self.slots[slot].views.insert(snap.id, view);
@@ -1444,10 +1443,18 @@ impl Session<'_> {
             if since <= old.version {
                 view.game = old.game;
                 if let Some(game) = view.game.as_mut() {
-                    for e in events.iter().filter(|e| e.version > old.version) {
-                        if let Err(err) = follow(game, &e.event) {
-                            self.fail(format_args!("conn {slot}, room {room}: {err}"));
-                        }
+                    let mut new = events.iter().filter(|e| e.version > old.version);
+                    if let Err(err) = new.try_for_each(|e| check_event(&e.event)) {
+                        self.fail(format_args!("conn {slot}, room {room}: {err}"));
+                    }
+                    if let Err(err) = game.catch_up(since, &events) {
+                        self.fail(format_args!("conn {slot}, room {room}: {err}"));
+                    }
+                    if game.version != last {
+                        self.fail(format_args!(
+                            "conn {slot}'s replica of room {room} is at version {} after a catch_up to {last}",
+                            game.version
+                        ));
                     }
                 }
             }
@@ -1476,7 +1483,7 @@ impl Session<'_> {
 
     /// Compares every reading client's changed view of a game with the stored game.
     async fn check_store(&mut self) {
-        let mut games: BTreeMap<GameId, Vec<(usize, String, GameView)>> = BTreeMap::new();
+        let mut games: BTreeMap<GameId, Vec<(usize, String, Replica)>> = BTreeMap::new();
         for (slot, s) in self.slots.iter_mut().enumerate() {
             if s.paused || s.conn.is_none() {
                 continue;
@@ -1506,8 +1513,10 @@ impl Session<'_> {
                     self.fail(format_args!("game {id} stores seq {} at place {i}", a.seq));
                 }
             }
-            let actions: Vec<rules::Action> = record.actions.iter().map(|a| a.action).collect();
-            let replay = match Game::from_actions(record.game.rules, &actions) {
+            let stored = server::gomoku::decode(&record).map_err(|e| e.to_string());
+            let replay = match stored
+                .and_then(|s| Game::from_actions(s.rules, &s.actions).map_err(|e| e.to_string()))
+            {
                 Ok(game) => game,
                 Err(e) => self.fail(format_args!(
                     "game {id}'s stored actions do not replay: {e}"
@@ -1520,7 +1529,7 @@ impl Session<'_> {
             };
             if let Some((winner, reason)) = decided {
                 match &record.end {
-                    Some(end) if end.winner == winner && end.reason == reason => {}
+                    Some(end) if end.winner == winner.map(server::gomoku::side) && end.reason == reason => {}
                     end => self.fail(format_args!(
                         "game {id} is decided by the rules ({reason}, {winner:?}) but its stored end is {end:?}"
                     )),
@@ -1536,7 +1545,7 @@ impl Session<'_> {
                 }
                 match (&view.result, &record.end) {
                     (None, None) => {}
-                    (Some(r), Some(end)) if r.reason == end.reason && r.winner == end.winner => {}
+                    (Some(r), Some(end)) if r.reason == end.reason && r.winner == end.winner.map(server::gomoku::colour) => {}
                     (result, end) => self.fail(format_args!(
                         "conn {slot} was told game {id} (room {room}) ended with {result:?}, the store says {end:?}"
                     )),
@@ -1585,78 +1594,30 @@ impl Session<'_> {
     }
 }
 
-/// Follows one room event in a client's view of the game.
-fn follow(game: &mut GameView, event: &RoomEvent) -> Result<(), String> {
-    match event {
-        RoomEvent::PlayerJoined { colour, player } => {
-            game.names[*colour as usize] = Some(player.name.clone())
-        }
-        RoomEvent::PlayerLeft { colour, .. } => game.names[*colour as usize] = None,
-        RoomEvent::GameStarted {
-            game_id,
-            black,
-            white,
-            to_act,
-            ..
-        } => {
-            if *to_act != Some(Color::Black) {
-                return Err(format!("game_started says {to_act:?} acts first"));
-            }
-            game.game_id = Some(*game_id);
-            game.names = [Some(black.name.clone()), Some(white.name.clone())];
-            game.to_act = Some(Color::Black);
-            game.moves.clear();
-            game.result = None;
-            game.fifth = None;
-        }
-        RoomEvent::SwapDecided {
-            black,
-            white,
-            to_act,
-            ..
-        } => {
-            game.names = [Some(black.clone()), Some(white.clone())];
-            game.to_act = *to_act;
-        }
-        RoomEvent::Move {
-            point, ply, to_act, ..
-        } => {
-            game.to_act = *to_act;
-            game.moves.push(*point);
-            game.fifth = None;
-            if *ply as usize != game.moves.len() {
-                return Err(format!(
-                    "a move says ply {ply} but makes {} stones",
-                    game.moves.len()
-                ));
-            }
-        }
-        RoomEvent::TakenBack {
-            ply, moves, to_act, ..
-        } => {
-            game.to_act = *to_act;
-            game.moves = moves.clone();
-            game.fifth = None;
-            if *ply as usize != moves.len() {
-                return Err(format!(
-                    "a takeback says ply {ply} but lists {} stones",
-                    moves.len()
-                ));
-            }
-        }
-        RoomEvent::FifthProposed { points, to_act, .. } => {
-            // White chooses which of the two stays.
-            if *to_act != Some(Color::White) {
-                return Err(format!("fifth_proposed says {to_act:?} chooses"));
-            }
-            game.to_act = Some(Color::White);
-            game.fifth = Some(*points);
-        }
-        RoomEvent::GameOver { result, .. } => {
-            game.to_act = None;
-            game.result = Some(result.clone());
-        }
-        _ => {}
+/// Follows one room event in a client's replica of the game: what the protocol promises of the event itself
+/// ([`check_event`]), then the replica's own checks (the next version, plies that match the stones).
+fn follow(game: &mut Replica, version: u64, event: &RoomEvent) -> Result<(), String> {
+    check_event(event)?;
+    match game.apply(version, event) {
+        Ok(Applied::Applied) => Ok(()),
+        Ok(Applied::Stale) => Err(format!(
+            "the replica at version {} already holds version {version}",
+            game.version
+        )),
+        Err(e) => Err(e.to_string()),
     }
-    Ok(())
+}
+
+/// What a Gomoku room event promises whatever the client saw before: black acts first in a new game, and white
+/// chooses which of two proposed fifth moves stays.
+fn check_event(event: &RoomEvent) -> Result<(), String> {
+    match event {
+        RoomEvent::GameStarted { to_act, .. } if *to_act != Some(Color::Black) => {
+            Err(format!("game_started says {to_act:?} acts first"))
+        }
+        RoomEvent::FifthProposed { to_act, .. } if *to_act != Some(Color::White) => {
+            Err(format!("fifth_proposed says {to_act:?} chooses"))
+        }
+        _ => Ok(()),
+    }
 }

@@ -5,11 +5,15 @@
 //!   the real clock) that the server's tests, the hostile-input suite and loadgen's own tests start;
 //! - [`table`]: the server tests' client ([`table::Client`], the typed [`client::Connection`] with the tests'
 //!   panics and helpers) and a two-player [`table::Table`];
+//! - [`game_table`]: a two-player table of any game ([`game_table::GameTable`]), followed by a spectator's
+//!   [`client::Replica`], whose players act by notation;
 //! - [`fuzzing`]: the room-session fuzz harness over [`server::ws::virtual_conn::VirtualConn`] (the `room_session`
-//!   fuzz target and `server/tests/room_fuzz.rs`).
+//!   fuzz target and `server/tests/room_fuzz.rs`), whose clients are the typed client's [`client::Requests`] and
+//!   [`client::Replica`].
 
 #![warn(missing_docs)]
 
 pub mod fuzzing;
+pub mod game_table;
 pub mod table;
 pub mod test_server;

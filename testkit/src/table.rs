@@ -278,11 +278,13 @@ pub fn error_code(reply: ServerMessage) -> String {
 /// The `create_room` a test sends by default: casual, listed in the lobby, the creator takes black.
 pub fn create_room(rules: RulesSpec, time_control: TimeControl) -> ClientMessage {
     ClientMessage::CreateRoom {
-        rules,
+        rules: Some(rules),
+        game: None,
         time_control,
         rated: false,
         public: true,
         colour: ColourChoice::Black,
+        rating_range: None,
     }
 }
 

@@ -47,6 +47,9 @@ impl Db {
 pub fn test_config() -> Config {
     Config {
         bind: "127.0.0.1:0".parse().unwrap(),
+        // Clocks run from the first action, as the clock tests expect; the first-move allowance has its own
+        // tests (server/tests/clocks.rs), which set it.
+        first_move_secs: 0,
         ..Config::default()
     }
 }
@@ -102,6 +105,21 @@ impl TestServer {
     pub async fn start_real_time(db: &Db, config: Config) -> TestServer {
         let store = store::open(&db.url).await.expect("open store");
         let state = AppState::new(config, store).await.expect("state");
+        TestServer::serve(state, ManualClock::new(), None).await
+    }
+
+    /// A cluster node (issue #22) on tokio's clock: `config` names its NATS server, node id and Postgres database.
+    pub async fn start_node(config: Config) -> TestServer {
+        let cluster = config
+            .cluster()
+            .expect("cluster settings")
+            .expect("a NATS URL");
+        let store = store::open(&config.database_url())
+            .await
+            .expect("open store");
+        let state = AppState::clustered(config, store, cluster)
+            .await
+            .expect("cluster node");
         TestServer::serve(state, ManualClock::new(), None).await
     }
 

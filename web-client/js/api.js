@@ -30,6 +30,11 @@ export async function readResponse(res) {
   throw new ApiError('http_' + res.status, `HTTP ${res.status}`, res.status);
 }
 
+/** Where a game's export (its usual text form: Othello's move list, PDN, Gomoku's moves) is downloaded. */
+export function exportUrl(id) {
+  return `/api/games/${encodeURIComponent(id)}/export`;
+}
+
 /** GET or POST JSON to the API; cookies ride along for the session. */
 export async function api(path, { method = 'GET', body, fetchImpl = globalThis.fetch } = {}) {
   let res;
@@ -46,6 +51,19 @@ export async function api(path, { method = 'GET', body, fetchImpl = globalThis.f
   return readResponse(res);
 }
 
+/**
+ * The query of a player's game list: the filters that are set (`pool`, `rated`, `result`), then `before` and
+ * `limit` when given; '' when there is none.
+ */
+export function gamesQuery(filters = {}, before = null, limit = null) {
+  const q = new URLSearchParams();
+  for (const k of ['pool', 'rated', 'result']) if (filters[k] != null && filters[k] !== '') q.set(k, String(filters[k]));
+  if (before != null) q.set('before', String(before));
+  if (limit != null) q.set('limit', String(limit));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
 /** The accounts API of issue 4. */
 export const accounts = {
   register: (username, password) => api('/api/register', { method: 'POST', body: { username, password } }),
@@ -57,7 +75,9 @@ export const accounts = {
   leaderboard: (pool, limit = 50, offset = 0) =>
     api(`/api/leaderboard?pool=${encodeURIComponent(pool)}&limit=${limit}&offset=${offset}`),
   player: (name) => api(`/api/players/${encodeURIComponent(name)}`),
-  games: (name, before) =>
-    api(`/api/players/${encodeURIComponent(name)}/games${before ? `?before=${encodeURIComponent(before)}` : ''}`),
+  /** A player's games, newest first: `before` pages; `pool`, `rated` and `result` filter (issue #18). */
+  games: (name, before, filters = {}) => api(`/api/players/${encodeURIComponent(name)}/games${gamesQuery(filters, before)}`),
   game: (id) => api(`/api/games/${encodeURIComponent(id)}`),
+  /** The computer's levels with their labels, and whether a new game against it would be refused now. */
+  computer: () => api('/api/computer'),
 };

@@ -29,7 +29,9 @@ export function formatClock(ms) {
  * Returns {ms (time shown), periods (left), byoyomi (true once in the periods), flagged}.
  */
 export function clockAt(side, elapsed, periodMs = 0) {
-  let ms = (side.remaining_ms ?? 0) - Math.max(0, elapsed);
+  // A side's first action runs on its allowance (first_move_ms) before the main time moves.
+  const charged = Math.max(0, Math.max(0, elapsed) - (side.first_move_ms ?? 0));
+  let ms = (side.remaining_ms ?? 0) - charged;
   let periods = side.periods ?? 0;
   let byoyomi = Boolean(side.byo_yomi);
   while (ms <= 0) {
@@ -40,6 +42,11 @@ export function clockAt(side, elapsed, periodMs = 0) {
     ms += periodMs;
   }
   return { ms, periods, byoyomi, flagged: false };
+}
+
+/** What is left of a side's first-action allowance `elapsed` ms after the server's figures (0 when none). */
+export function firstMoveLeft(side, elapsed) {
+  return Math.max(0, (side.first_move_ms ?? 0) - Math.max(0, elapsed));
 }
 
 /** Human summary of a protocol TimeControl for lists: "10+5" (Fischer), "15′ + 5×30s" (byo-yomi). */

@@ -12,8 +12,13 @@ import * as record from './pages/record.js';
 import * as leaderboard from './pages/leaderboard.js';
 import * as profile from './pages/profile.js';
 import * as login from './pages/login.js';
+import * as analysis from './pages/analysis.js';
+import { installChallenges } from './challenges.js';
+import { installAttention, notifyButton, refreshTitle, setChallenges } from './attention.js';
+import { installLive } from './live.js';
+import { playChime } from './sound.js';
 
-const pages = { lobby, room, game: record, leaderboard, player: profile, login };
+const pages = { lobby, room, game: record, leaderboard, player: profile, login, analysis };
 
 /** Shared by every page: the connection, who we are, and a way to re-render the header. */
 const app = {
@@ -38,7 +43,9 @@ let current = null;
 
 function translateStatic() {
   for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
-  document.title = t('app.name');
+  // The title also says "your move" or names a challenge (attention.js).
+  refreshTitle();
+  document.getElementById('notify')?.redraw?.();
 }
 
 function renderHeader() {
@@ -142,6 +149,16 @@ function start() {
     app.you = w.you;
     renderHeader();
   });
+  // Issue #18: games found for us (quick pairing, an accepted challenge) open at once, with a chime, from any page;
+  // challenges to us show on every page; the games we have running are remembered for the lobby.
+  app.live = installLive(app.conn);
+  app.conn.on('paired', (m) => {
+    playChime();
+    app.navigate(href('room', { id: m.room }));
+  });
+  installChallenges(app, { onChange: setChallenges, onIncoming: () => playChime(0.15) });
+  installAttention(app);
+  document.getElementById('user').before(notifyButton());
   window.addEventListener('hashchange', route);
   window.addEventListener('online', () => app.conn.reconnectNow());
   document.addEventListener('visibilitychange', () => document.visibilityState === 'visible' && app.conn.reconnectNow());

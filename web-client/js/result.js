@@ -29,7 +29,7 @@ export function resultSentence(result, names = {}) {
     return t('over.draw');
   }
   const loserColour = result.winner === 'black' ? 'white' : 'black';
-  const winner = result.winner_name || names[result.winner] || t(`colour.${result.winner}`);
+  const winner = names[result.winner] || result.winner_name || t(`colour.${result.winner}`);
   const loser = names[loserColour] || t(`colour.${loserColour}`);
   const f = result.forbidden;
   const detail = f ? t('result.forbidden_detail', { kind: t(`kind.${f.kind}`), point: f.point }) : '';

@@ -1,9 +1,13 @@
 // Hash routes, so the server needs no fallback for deep links: #/ (lobby), #/room/ID, #/room/ID/watch,
-// #/game/ID, #/game/ID/MOVE, #/leaderboard/POOL, #/player/NAME, #/login, #/register.
+// #/game/ID, #/game/ID/MOVE, #/leaderboard/POOL, #/player/NAME (with the game list's filters as a query:
+// #/player/NAME?pool=renju&rated=true&result=win), #/login, #/register, #/analysis.
+
+import { pools } from './games/index.js';
 
 /** Parses a location hash into {name, params}; unknown paths fall back to the lobby. */
 export function parseRoute(hash) {
-  const path = (hash || '').replace(/^#/, '').replace(/^\/+|\/+$/g, '');
+  const [rawPath, rawQuery = ''] = (hash || '').replace(/^#/, '').split('?');
+  const path = rawPath.replace(/^\/+|\/+$/g, '');
   const parts = path ? path.split('/').map((p) => decodeURIComponent(p)) : [];
   const [head, a, b] = parts;
   switch (head) {
@@ -14,12 +18,15 @@ export function parseRoute(hash) {
       if (a) return { name: 'game', params: { id: a, ply: b !== undefined && /^\d+$/.test(b) ? Number(b) : null } };
       break;
     case 'leaderboard':
-      return { name: 'leaderboard', params: { pool: ['freestyle', 'standard', 'renju'].includes(a) ? a : 'renju' } };
+      // The pools come from the games (the served ones); the first is the default page.
+      return { name: 'leaderboard', params: { pool: pools().includes(a) ? a : pools()[0] } };
     case 'player':
-      if (a) return { name: 'player', params: { name: a } };
+      if (a) return { name: 'player', params: { name: a, ...playerQuery(rawQuery) } };
       break;
     case 'login':
       return { name: 'login', params: { mode: 'login' } };
+    case 'analysis':
+      return { name: 'analysis', params: {} };
     case 'register':
       return { name: 'login', params: { mode: 'register' } };
     default:
@@ -37,14 +44,37 @@ export function href(name, params = {}) {
     case 'game':
       return `#/game/${enc(params.id)}${params.ply != null ? `/${params.ply}` : ''}`;
     case 'leaderboard':
-      return `#/leaderboard/${enc(params.pool || 'renju')}`;
-    case 'player':
-      return `#/player/${enc(params.name)}`;
+      return `#/leaderboard/${enc(params.pool || pools()[0])}`;
+    case 'player': {
+      // Only the filters that narrow the list: "all" leaves its key out.
+      const q = new URLSearchParams();
+      for (const k of PLAYER_FILTERS) if (params[k]) q.set(k, params[k]);
+      const qs = q.toString();
+      return `#/player/${enc(params.name)}${qs ? `?${qs}` : ''}`;
+    }
     case 'login':
       return '#/login';
+    case 'analysis':
+      return '#/analysis';
     case 'register':
       return '#/register';
     default:
       return '#/';
   }
+}
+
+/** The profile's game-list filters a `#/player/NAME?…` link may carry. */
+export const PLAYER_FILTERS = ['pool', 'rated', 'result'];
+
+/** The filters of a profile link's query, each kept only when it is one the server takes. */
+export function playerQuery(query) {
+  const q = new URLSearchParams(query || '');
+  const out = {};
+  const pool = q.get('pool');
+  if (pool && /^[a-z]+(\/[a-z]+)?$/.test(pool)) out.pool = pool;
+  const rated = q.get('rated');
+  if (rated === 'true' || rated === 'false') out.rated = rated;
+  const result = q.get('result');
+  if (result === 'win' || result === 'loss' || result === 'draw') out.result = result;
+  return out;
 }

@@ -36,3 +36,27 @@ export function playStone(volume = 0.5) {
     // No audio here; the game does not need it.
   }
 }
+
+/** A short two-note chime: a game was found (quick pairing, an accepted challenge). */
+export function playChime(volume = 0.25) {
+  try {
+    ctx = ctx || new (globalThis.AudioContext || globalThis.webkitAudioContext)();
+    if (ctx.state === 'suspended') ctx.resume();
+    const now = ctx.currentTime;
+    [660, 880].forEach((f, i) => {
+      const osc = ctx.createOscillator();
+      const gain = ctx.createGain();
+      osc.type = 'sine';
+      osc.frequency.value = f;
+      const at = now + i * 0.14;
+      gain.gain.setValueAtTime(0.0001, at);
+      gain.gain.exponentialRampToValueAtTime(volume, at + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, at + 0.35);
+      osc.connect(gain).connect(ctx.destination);
+      osc.start(at);
+      osc.stop(at + 0.4);
+    });
+  } catch {
+    // No audio here.
+  }
+}

@@ -1,5 +1,9 @@
 // The room as the client knows it: a protocol RoomSnapshot folded with the room events that follow it.
-// Pure functions (no DOM, no socket, time passed in) so the unit tests can replay transcripts.
+// Pure functions (no DOM, no socket, time passed in) so the unit tests can replay transcripts. What every game
+// shares (seats, clocks, offers, chat, the room's life) is folded here; each game's own part (its board, its
+// phases, its own event kinds) by its member in games/ (`reduce`, `controls`, `canTakeBack`).
+
+import { memberOf } from './games/index.js';
 
 /** A fresh client-side room from a snapshot; `me` is our player id (`welcome.you.id`), `now` a millisecond clock. */
 export function fromSnapshot(snapshot, me, now) {
@@ -12,6 +16,7 @@ export function fromSnapshot(snapshot, me, now) {
     graceUntil: {},
     needsResync: false,
   };
+  memberOf(room).snapshot(room);
   for (const colour of ['black', 'white']) {
     const seat = room.seats[colour];
     if (seat && !seat.connected && seat.grace_ms) room.graceUntil[colour] = now + seat.grace_ms;
@@ -61,6 +66,7 @@ export function applyEvent(prev, version, event, now) {
   if (version <= prev.version) return prev;
   if (version > prev.version + 1) return { ...prev, needsResync: true };
   const room = { ...prev, version, seats: { ...prev.seats }, notices: [] };
+  const member = memberOf(prev);
   const withClocks = (clocks) => {
     if (clocks !== undefined) {
       room.clocks = clocks;
@@ -79,13 +85,8 @@ export function applyEvent(prev, version, event, now) {
         game_id: event.game_id,
         record: event.record,
         state: 'playing',
-        phase: 'place',
-        to_act: 'black',
-        moves: [],
-        swapped: false,
-        forbidden: event.forbidden || [],
-        claimable: null,
-        fifth_options: null,
+        phase: member.startPhase,
+        to_act: member.colours[0],
         offers: [],
         result: null,
         graceUntil: {},
@@ -93,40 +94,21 @@ export function applyEvent(prev, version, event, now) {
       room.seats = { black: event.black, white: event.white };
       withClocks(event.clocks);
       break;
-    case 'move':
-      // A move for a ply we already hold (a resend after reconnect) must not duplicate the stone.
-      if (event.ply === prev.moves.length + 1) room.moves = [...prev.moves, event.point];
-      room.to_act = event.to_act;
-      room.phase = event.phase;
-      room.forbidden = event.forbidden || [];
-      room.claimable = event.claimable ? { point: event.point, kind: event.claimable } : null;
-      room.fifth_options = null;
+    case 'action':
+      // An action beyond the next index means one was missed: the board cannot be trusted, ask for a snapshot.
+      if (typeof event.at === 'number' && event.at > member.ply(prev)) return { ...prev, version, needsResync: true };
+      // Every game but Gomoku announces its actions in one form; the member folds the change into its view. An
+      // action at an index we already hold (a resend after reconnect) changes nothing of the board.
+      if (event.at === member.ply(prev)) member.reduce(room, prev, event, withClocks);
+      room.to_act = event.to_act ?? null;
+      room.phase = event.phase ?? null;
       room.offers = prev.offers.filter((o) => o.kind === 'rematch');
       withClocks(event.clocks);
       break;
-    case 'swap_decided':
-      room.swapped = event.swapped;
-      if (event.swapped) room.seats = { black: prev.seats.white, white: prev.seats.black };
-      room.to_act = event.to_act;
-      room.phase = event.phase;
-      room.notices = [event.swapped ? 'room.swapped' : 'room.kept'];
-      withClocks(event.clocks);
-      break;
-    case 'fifth_proposed':
-      room.fifth_options = event.points;
-      room.phase = 'choose_fifth';
-      room.to_act = 'white';
-      room.forbidden = [];
-      withClocks(event.clocks);
-      break;
-    case 'taken_back':
-      room.moves = event.moves;
-      room.to_act = event.to_act;
-      room.phase = event.phase;
-      room.forbidden = event.forbidden || [];
-      room.claimable = null;
-      room.fifth_options = null;
-      room.offers = prev.offers.filter((o) => o.kind !== 'takeback');
+    case 'actions_taken_back':
+      // The generic rooms' takeback: the member replaces its view with the event's; who acts and the clocks here.
+      room.to_act = event.to_act ?? null;
+      room.phase = event.phase ?? null;
       withClocks(event.clocks);
       break;
     case 'offered':
@@ -168,18 +150,17 @@ export function applyEvent(prev, version, event, now) {
         phase: 'none',
         to_act: null,
         result: event.result,
-        forbidden: [],
-        claimable: null,
-        fifth_options: null,
         offers: [],
         graceUntil: {},
       });
       withClocks(event.clocks);
       break;
     default:
-      // A newer server may send kinds we do not know; the version still advances.
       break;
   }
+  // The game's own kinds and its part of the shared ones (a newer server may send kinds nobody knows; the
+  // version still advances). The generic `action` was folded above.
+  if (event.kind !== 'action') member.reduce(room, prev, event, withClocks);
   room.you = seatOf(room);
   return room;
 }
@@ -210,21 +191,21 @@ export function applyCatchUp(room, events, now) {
   return events.reduce((r, e) => applyEvent(r, e.version, e.event, now), room);
 }
 
-/** What the local player may do now; spectators and players out of turn get nothing. */
+/**
+ * What the local player may do now; spectators and players out of turn get nothing. The game adds its own flags
+ * (Gomoku's `place`, `swap`, …; every game's `input`: whether the board takes a move now).
+ */
 export function controls(room) {
   const you = seatOf(room);
   const playing = room.state === 'playing';
   const myTurn = playing && you && room.to_act === you;
   const theirs = (kind) => room.offers.some((o) => o.kind === kind && o.by !== you);
   const mine = (kind) => room.offers.some((o) => o.kind === kind && o.by === you);
+  const own = memberOf(room).controls(room, you);
   return {
     seated: Boolean(you),
     myTurn: Boolean(myTurn),
-    place: Boolean(myTurn && room.phase === 'place'),
-    swap: Boolean(myTurn && room.phase === 'swap_decision'),
-    proposeFifth: Boolean(myTurn && room.phase === 'propose_fifth'),
-    chooseFifth: Boolean(myTurn && room.phase === 'choose_fifth'),
-    claim: Boolean(playing && you === 'white' && room.claimable),
+    ...own,
     resign: Boolean(playing && you),
     offerDraw: Boolean(playing && you && !mine('draw')),
     takeback: Boolean(playing && you && !mine('takeback') && canTakeBack(room, you)),
@@ -235,37 +216,9 @@ export function controls(room) {
   };
 }
 
-/**
- * The stones a takeback may undo for `colour`, by the server's rule: the player's own last stone and at most one
- * reply after it, never across an opening decision (the swap, the fifth-move proposal and choice). A player who
- * has not moved yet, or whose last stone lies before such a decision, has nothing to take back.
- */
+/** Whether a takeback asked for now would undo something of `colour`'s, by the game's rule. */
 export function canTakeBack(room, colour) {
-  const n = room.moves.length;
-  // The fifth-move proposal is the last action while white chooses: undoing anything would undo it.
-  if (room.phase === 'choose_fifth') return false;
-  const opening = room.rules?.opening || 'none';
-  const swapMade = opening !== 'none' && n >= 3 && room.phase !== 'swap_decision';
-  // Stone indices (0-based) a takeback may not reach: those before the swap decision, and the chosen fifth.
-  let locked = swapMade ? 3 : 0;
-  if (opening === 'swap_after_three_fifth_two_options' && n >= 5) locked = 5;
-  for (let i = n - 1; i >= Math.max(0, n - 2); i--) {
-    if (i < locked) return false;
-    if (placerOf(room, i) === colour) return true;
-  }
-  return false;
-}
-
-/** The colour now held by the player who put down stone `i` (0-based): a swap exchanged the first three's. */
-function placerOf(room, i) {
-  const stone = i % 2 === 0 ? 'black' : 'white';
-  return room.swapped && i < 3 ? other(stone) : stone;
-}
-
-/** The forbidden points to draw: only while black is to place under renju (the server sends none otherwise). */
-export function visibleForbidden(room) {
-  if (room.state !== 'playing' || room.to_act !== 'black' || room.phase !== 'place') return [];
-  return room.forbidden || [];
+  return memberOf(room).canTakeBack(room, colour);
 }
 
 /** Remaining ms each side's clock shows at `now`, extrapolating the running side from the last figures. */

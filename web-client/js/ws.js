@@ -268,9 +268,9 @@ export class Connection {
     }
   }
 
-  /** Creates a room (we sit in it) and remembers it. */
-  async create(options) {
-    const reply = await this.request({ t: 'create_room', ...options });
+  /** Creates a room (we sit in it) and remembers it; `type` `play_computer` creates one with the computer seated. */
+  async create(options, type = 'create_room') {
+    const reply = await this.request({ t: type, ...options });
     this.rooms.set(reply.room.id, { role: 'player', version: reply.room.version });
     return reply;
   }

@@ -22,7 +22,7 @@ pub const MAX_OFFSET: u32 = 10_000;
 /// The leaderboard's query.
 #[derive(Deserialize)]
 pub struct LeaderboardQuery {
-    /// `freestyle`, `standard` or `renju`.
+    /// `freestyle`, `standard`, `renju`, `othello/standard` or `draughts/international` (a pool's name).
     pub pool: Option<String>,
     /// Entries (1–100, default 50).
     pub limit: Option<u32>,

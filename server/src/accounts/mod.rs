@@ -10,6 +10,7 @@
 //! `Debug`, and errors name only codes.
 
 pub mod auth;
+pub mod challenge_setting;
 pub mod error;
 pub mod leaderboard;
 pub mod live;
@@ -341,6 +342,10 @@ where
         .route("/api/logout", post(auth::logout))
         .route("/api/logout/everywhere", post(auth::logout_everywhere))
         .route("/api/me", get(auth::me))
+        .route(
+            "/api/me/challenges",
+            get(challenge_setting::get_setting).put(challenge_setting::put_setting),
+        )
         .route("/api/leaderboard", get(leaderboard::leaderboard))
         .route("/api/tiers", get(leaderboard::tiers))
         .route("/api/players/{name}", get(players::profile))

@@ -60,6 +60,34 @@ pub struct GamesQuery {
     pub before: Option<i64>,
     /// Games per page (1–100, default 20).
     pub limit: Option<u32>,
+    /// Only games of this rating pool (as `GET /api/leaderboard?pool=`).
+    pub pool: Option<String>,
+    /// Only rated (`true`) or casual (`false`) games.
+    pub rated: Option<bool>,
+    /// Only the games the player won (`win`), lost (`loss`) or drew (`draw`).
+    pub result: Option<String>,
+}
+
+impl GamesQuery {
+    /// The store's filter for these parameters, or why they name nothing: `unknown_pool`, `invalid_query`.
+    fn filter(&self) -> Result<store::GameFilter, ApiError> {
+        let pool = match &self.pool {
+            None => None,
+            Some(name) => Some(crate::gomoku::pool_named(name).ok_or(ApiError::UnknownPool)?),
+        };
+        let outcome = match self.result.as_deref() {
+            None => None,
+            Some("win") => Some(store::Outcome::Win),
+            Some("loss") => Some(store::Outcome::Loss),
+            Some("draw") => Some(store::Outcome::Draw),
+            Some(_) => return Err(ApiError::InvalidQuery("result is win, loss or draw".into())),
+        };
+        Ok(store::GameFilter {
+            pool,
+            rated: self.rated,
+            outcome,
+        })
+    }
 }
 
 async fn user(accounts: &Accounts, name: &str) -> Result<User, ApiError> {
@@ -88,20 +116,20 @@ async fn page(
     before: Option<i64>,
     limit: u32,
     private: bool,
+    filter: &store::GameFilter,
 ) -> Result<GamesPage, ApiError> {
     // One more than asked tells whether another page exists without a count query.
     let store = accounts.store();
-    let mut records = if private {
-        store.games_of(user.id, before, limit + 1).await?
-    } else {
-        store.public_games_of(user.id, before, limit + 1).await?
-    };
+    let mut records = store
+        .games_filtered(user.id, before, limit + 1, private, filter)
+        .await?;
     let more = records.len() > limit as usize;
     records.truncate(limit as usize);
     let games: Vec<GameSummary> = records
         .iter()
         .map(|r| GameSummary::of(r, user.id))
-        .collect();
+        .collect::<Result<_, _>>()
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
     let next_before = if more {
         games.last().map(|g| g.id)
     } else {
@@ -132,8 +160,15 @@ pub async fn profile(
                 .collect(),
         })
         .collect();
-    let GamesPage { games, next_before } =
-        page(&accounts, &user, None, PROFILE_GAMES, private).await?;
+    let GamesPage { games, next_before } = page(
+        &accounts,
+        &user,
+        None,
+        PROFILE_GAMES,
+        private,
+        &store::GameFilter::default(),
+    )
+    .await?;
     Ok(Json(ProfileView {
         name: user.name,
         created_at: user.created_at,
@@ -157,9 +192,10 @@ pub async fn games(
             "limit is between 1 and {MAX_PAGE}"
         )));
     }
+    let filter = q.filter()?;
     let user = user(&accounts, &name).await?;
     let private = is_self(&accounts, &headers, &user).await?;
     Ok(Json(
-        page(&accounts, &user, q.before, limit, private).await?,
+        page(&accounts, &user, q.before, limit, private, &filter).await?,
     ))
 }

@@ -8,8 +8,17 @@ pub const MIN_LEN: usize = 3;
 /// Most characters in a username.
 pub const MAX_LEN: usize = 20;
 /// Guests are named `guest-…`; an account whose name looks like that (`guest-…`, `guest_…`, `GUEST-…`, `gueSt_…`,
-/// compared by confusables skeleton) could pass for a guest, or a guest for it.
-const RESERVED_PREFIXES: [&str; 2] = ["guest-", "guest_"];
+/// compared by confusables skeleton) could pass for a guest, or a guest for it. The computer's accounts are
+/// `computer-1` … `computer-8` and external engines' `engine-NAME` (`crate::computer::account`): nobody else may
+/// look like them.
+const RESERVED_PREFIXES: [&str; 6] = [
+    "guest-",
+    "guest_",
+    "computer-",
+    "computer_",
+    "engine-",
+    "engine_",
+];
 
 /// Checks a username's form (length and characters); returns it unchanged when valid (case is kept for display).
 /// Login uses this alone, so names registered under older rules keep working.
@@ -75,6 +84,24 @@ mod tests {
                 "{name:?}"
             );
         }
+    }
+
+    #[test]
+    fn names_that_imitate_the_computer_are_reserved() {
+        for name in [
+            "computer-1",
+            "Computer-8",
+            "COMPUTER_x",
+            "c0mputer-5",
+            "engine-pbrain",
+        ] {
+            assert_eq!(
+                validate_new(name).unwrap_err().code(),
+                "invalid_username",
+                "{name:?}"
+            );
+        }
+        assert_eq!(validate_new("computerfan").unwrap(), "computerfan");
     }
 
     #[test]

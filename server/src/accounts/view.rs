@@ -123,6 +123,12 @@ pub struct PlayerView {
     pub name: String,
     /// Whether a guest.
     pub guest: bool,
+    /// The computer's level (1–8) when this player is the computer; absent for people.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub computer: Option<u8>,
+    /// The external engine's name when this player is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
 }
 
 impl From<&PlayerRef> for PlayerView {
@@ -130,6 +136,8 @@ impl From<&PlayerRef> for PlayerView {
         PlayerView {
             name: p.name.clone(),
             guest: p.user_id.is_none(),
+            computer: crate::computer::account::level_of(&p.name, p.user_id),
+            engine: crate::computer::account::engine_of(&p.name, p.user_id),
         }
     }
 }
@@ -163,8 +171,12 @@ pub struct GameSummary {
     pub room: String,
     /// The rating pool of its rules.
     pub pool: String,
-    /// The rules.
-    pub rules: protocol::RulesSpec,
+    /// The rules, for a Gomoku game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules: Option<protocol::RulesSpec>,
+    /// The game and its configuration, for a game other than Gomoku (`{"game":"othello","scoring":…}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<protocol::GameSpec>,
     /// Whether it was rated.
     pub rated: bool,
     /// Who held black at the end.
@@ -194,14 +206,20 @@ pub struct GameSummary {
 }
 
 impl GameSummary {
-    /// The summary of `record` as seen from the profile of `viewer`.
-    pub fn of(record: &GameRecord, viewer: UserId) -> GameSummary {
+    /// The summary of `record` as seen from the profile of `viewer`; an error when the stored game does not read
+    /// back (`gomoku::decode_any`).
+    pub fn of(
+        record: &GameRecord,
+        viewer: UserId,
+    ) -> Result<GameSummary, crate::gomoku::RecordError> {
         let game = &record.game;
+        let (config, _) = crate::gomoku::decode_any(record)?;
+        let spec = protocol::GameSpec::from(config);
         let seats = crate::gomoku::seats_of(record);
         let swapped = seats == store::SeatsAtEnd::Exchanged;
         let (black, white) = seats.arrange(&game.black, &game.white);
         let end = record.end.as_ref();
-        let winner = end.and_then(|e| e.winner);
+        let winner = end.and_then(|e| e.winner).map(crate::gomoku::colour);
         let name_of = |user: UserId| {
             if black.user_id == Some(user) {
                 black.name.clone()
@@ -229,12 +247,13 @@ impl GameSummary {
             .rating_changes
             .as_ref()
             .and_then(|changes| changes.iter().find(|c| c.user_id == viewer));
-        GameSummary {
+        Ok(GameSummary {
             id: record.id,
             public_id: game.public_id.clone(),
             room: game.room.clone(),
             pool: game.pool.name().into_owned(),
-            rules: protocol::RulesSpec::from(game.rules),
+            rules: spec.rules(),
+            game: spec.rules().is_none().then_some(spec),
             rated: game.rated,
             black: PlayerView::from(black),
             white: PlayerView::from(white),
@@ -255,6 +274,6 @@ impl GameSummary {
             ratings,
             rating_before: own.map(|c| c.before.rating),
             rating_after: own.map(|c| c.after.rating),
-        }
+        })
     }
 }

@@ -1,19 +1,25 @@
-//! `GET /api/games/{id}`: the record of a game, finished or live.
+//! `GET /api/games/{id}`: the record of a game, finished or live, of any game; `GET /api/games/{id}/export`: the
+//! same game in its game's usual text (an Othello move list `f5d6c3…`, a draughts PDN, Gomoku's moves).
 //!
 //! `{id}` is the game's public id (random, unguessable), which is how links name games. A private game's record
 //! is served only by it: its public id reaches only the players and those in its room (who had the invite
 //! link). The integer id still finds a public game, so old links keep working; it never finds a private one.
 
-use axum::extract::{Path, State};
-use axum::routing::get;
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::{header, StatusCode};
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
 use axum::{Json, Router};
-use protocol::{RulesSpec, TimeControl};
-use rules::{Action, Color, Point, Status, WinReason};
+use games::{AnyAction, AnyGame, Game as _};
+use protocol::{GameDetail, GameSpec, RulesSpec, TimeControl};
+use rules::{Action, Color, Point};
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use store::{GameId, GameRecord, PlayerRef, SeatsAtEnd};
 
 use super::ApiError;
+use crate::gomoku::RecordError;
 use crate::room::stored_time_control;
 use crate::AppState;
 
@@ -22,7 +28,111 @@ const MAX_PUBLIC_ID: usize = 64;
 
 /// The games route.
 pub fn router() -> Router<AppState> {
-    Router::new().route("/api/games/{id}", get(game))
+    Router::new()
+        .route("/api/games/{id}", get(game))
+        .route("/api/games/{id}/export", get(export))
+        .route("/api/import/psq", post(import_psq))
+}
+
+/// The `format` of an export.
+#[derive(Deserialize)]
+struct ExportQuery {
+    /// `psq`, `renlib` or `text`; none for the game's usual text.
+    format: Option<String>,
+}
+
+fn bad_request(code: &'static str, message: impl Into<String>) -> ApiError {
+    ApiError {
+        status: StatusCode::BAD_REQUEST,
+        code,
+        message: message.into(),
+    }
+}
+
+/// A Gomoku game's stones in order, the board's side and the time each stone took (by its ply).
+fn stones_of(record: &GameRecord) -> Option<(u8, Vec<Point>, Vec<u64>)> {
+    let Some(AnyGame::Gomoku(g)) = crate::gomoku::replay_any(record) else {
+        return None;
+    };
+    let game = g.rules_game();
+    let moves = game.moves().to_vec();
+    let mut times = vec![0; moves.len()];
+    for a in &record.actions {
+        if let Some(ply) = a.ply.filter(|&p| p >= 1 && (p as usize) <= moves.len()) {
+            times[ply as usize - 1] = a.used_ms.max(0) as u64;
+        }
+    }
+    Some((game.rules().size(), moves, times))
+}
+
+/// The readable record's headers: event, date, players and ratings, rules, opening, time control, result.
+fn headers_of(record: &GameRecord, spec: &GameSpec) -> crate::export::Headers {
+    let replay = crate::gomoku::replay_any(record);
+    let seats = replay
+        .as_ref()
+        .map_or(SeatsAtEnd::AsStarted, crate::gomoku::seats_at_end);
+    let (black, white) = seats.arrange(&record.game.black, &record.game.white);
+    let rating = |p: &PlayerRef| {
+        record
+            .rating_changes
+            .as_ref()
+            .and_then(|c| c.iter().find(|c| Some(c.user_id) == p.user_id))
+            .map(|c| format!("{:.0}", c.before.rating))
+    };
+    let mut tags = vec![
+        (
+            "Event",
+            if record.game.rated {
+                "rated game"
+            } else {
+                "casual game"
+            }
+            .to_owned(),
+        ),
+        ("Game", record.game.kind.clone()),
+        ("Id", record.game.public_id.clone()),
+        ("Started", crate::export::date_of(record.game.started_at)),
+        ("Black", black.name.clone()),
+        ("White", white.name.clone()),
+    ];
+    if let Some(r) = rating(black) {
+        tags.push(("BlackRating", r));
+    }
+    if let Some(r) = rating(white) {
+        tags.push(("WhiteRating", r));
+    }
+    match spec.rules() {
+        Some(rules) => {
+            tags.push((
+                "Rules",
+                format!(
+                    "{:?}, {}x{}, forbidden moves: {:?}",
+                    rules.rule_set, rules.size, rules.size, rules.forbidden_policy
+                )
+                .to_lowercase(),
+            ));
+            tags.push(("Opening", format!("{:?}", rules.opening).to_lowercase()));
+        }
+        None => tags.push(("Rules", format!("{spec:?}").to_lowercase())),
+    }
+    tags.push((
+        "TimeControl",
+        crate::export::time_control_text(&stored_time_control(&record.game.time_control)),
+    ));
+    let result = match &record.end {
+        None => "in progress".to_owned(),
+        Some(e) if e.aborted => format!("aborted ({})", e.reason),
+        Some(e) => match e.winner.map(crate::gomoku::colour) {
+            Some(Color::Black) => format!("black wins ({})", e.reason),
+            Some(Color::White) => format!("white wins ({})", e.reason),
+            None => format!("draw ({})", e.reason),
+        },
+    };
+    tags.push(("Result", result));
+    if let Some(e) = &record.end {
+        tags.push(("Ended", crate::export::date_of(e.ended_at)));
+    }
+    crate::export::Headers { tags }
 }
 
 /// A player of a game record.
@@ -36,8 +146,12 @@ struct PlayerView {
 #[derive(Serialize, JsonSchema)]
 struct ActionView {
     seq: u32,
-    #[schemars(with = "protocol::schema::ActionDef")]
-    action: Action,
+    /// The Gomoku action as JSON (Gomoku games only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<protocol::schema::ActionDef>")]
+    action: Option<Action>,
+    /// The action's notation, as the game records it (`h8`, `swap`, `f5`, `pass`, `32-28`, `28x19x10`).
+    notation: String,
     used_ms: i64,
     remaining_ms: Option<[i64; 2]>,
     at: i64,
@@ -56,6 +170,10 @@ struct EndView {
     aborted: bool,
     reason: String,
     ended_at: i64,
+    /// What the rules add when they decided the game, for games other than Gomoku (the discs and score of
+    /// Othello, the deciding rule of draughts), as in the protocol's `GameResult::detail`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    detail: Option<GameDetail>,
 }
 
 /// A rating change.
@@ -74,7 +192,12 @@ pub(super) struct GameView {
     /// The room, for a public game only: a private room's id is its invite link, and a record may be shared
     /// further than the room.
     room: Option<String>,
-    rules: RulesSpec,
+    /// Gomoku's rules (Gomoku games; other games give `game`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rules: Option<RulesSpec>,
+    /// The game and its configuration (games other than Gomoku).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    game: Option<GameSpec>,
     time_control: TimeControl,
     rated: bool,
     /// The player who held black at the end (after any swap), as the room and profiles name them.
@@ -84,9 +207,14 @@ pub(super) struct GameView {
     started_at: i64,
     /// Every action in order.
     actions: Vec<ActionView>,
-    /// The stones in order (black first, alternating).
-    #[schemars(with = "Vec<protocol::schema::PointDef>")]
-    moves: Vec<Point>,
+    /// The stones in order (black first, alternating), for Gomoku games.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<Vec<protocol::schema::PointDef>>")]
+    moves: Option<Vec<Point>>,
+    /// Every action's notation in order, in the game's notation (`f5`, `pass`, … in Othello; `32-28`,
+    /// `28x19x10`, … in draughts; `h8`, `swap`, … in Gomoku). `GET /api/games/{id}/export` gives the game's
+    /// usual text.
+    notation: Vec<String>,
     /// Whether the players exchanged colours after move 3 (so `black` started with white).
     swapped: bool,
     result: Option<EndView>,
@@ -100,8 +228,21 @@ fn player(p: &PlayerRef) -> PlayerView {
     }
 }
 
-fn view(record: GameRecord) -> GameView {
-    let replay = crate::gomoku::replay(&record);
+/// The stored game of a record, read back and replayed through the seam (`None` when it does not replay, which
+/// the room never stores).
+fn replayed(
+    record: &GameRecord,
+) -> Result<(GameSpec, Vec<AnyAction>, Option<AnyGame>), RecordError> {
+    let (config, actions) = crate::gomoku::decode_any(record)?;
+    Ok((
+        GameSpec::from(config),
+        actions,
+        crate::gomoku::replay_any(record),
+    ))
+}
+
+fn view(record: GameRecord) -> Result<GameView, RecordError> {
+    let (spec, actions, replay) = replayed(&record)?;
     let names = [&record.game.black, &record.game.white];
     let ratings = record.rating_changes.as_ref().map(|changes| {
         changes
@@ -117,68 +258,120 @@ fn view(record: GameRecord) -> GameView {
             })
             .collect()
     });
-    // One rule everywhere (the room, profiles, records): the players as they held the colours at the end. The store
-    // keeps the seats at the start; a swap in the opening exchanged them.
+    // One rule everywhere (the room, profiles, records): the players as they held the colours at the end, as the
+    // game says (`gomoku::seats_at_end`). The store keeps the seats at the start; a swap in the opening exchanged
+    // them.
     let seats = replay
         .as_ref()
-        .map_or(SeatsAtEnd::AsStarted, crate::gomoku::seats_now);
+        .map_or(SeatsAtEnd::AsStarted, crate::gomoku::seats_at_end);
     let swapped = seats == SeatsAtEnd::Exchanged;
     let (black, white) = seats.arrange(&record.game.black, &record.game.white);
-    let line = replay.as_ref().and_then(|g| match g.status() {
-        Status::Won {
-            reason: WinReason::Five { line },
-            ..
-        } => Some(line.points().to_vec()),
-        _ => None,
-    });
+    let outcome = replay.as_ref().and_then(|g| g.status().outcome().cloned());
+    let (line, _, detail) = crate::room::result_marks(outcome.as_ref().map(|o| &o.detail));
     let winner_name = |c: Color| match c {
         Color::Black => black.name.clone(),
         Color::White => white.name.clone(),
     };
-    GameView {
+    let stones = match &replay {
+        Some(AnyGame::Gomoku(g)) => Some(g.rules_game().moves().to_vec()),
+        Some(_) => None,
+        None => spec.rules().map(|_| Vec::new()),
+    };
+    let gomoku = spec.rules().is_some();
+    Ok(GameView {
         id: record.id,
         public_id: record.game.public_id.clone(),
         room: record.game.public.then(|| record.game.room.clone()),
-        rules: RulesSpec::from(record.game.rules),
+        rules: spec.rules(),
+        game: (!gomoku).then_some(spec),
         time_control: stored_time_control(&record.game.time_control),
         rated: record.game.rated,
         black: player(black),
         white: player(white),
         started_at: record.game.started_at,
-        moves: replay
-            .as_ref()
-            .map(|g| g.moves().to_vec())
-            .unwrap_or_default(),
+        moves: stones,
+        notation: actions.iter().map(AnyAction::notation).collect(),
         swapped,
         actions: record
             .actions
             .into_iter()
-            .map(|a| ActionView {
+            .zip(actions)
+            .map(|(a, action)| ActionView {
                 seq: a.seq,
-                action: a.action,
+                notation: action.notation(),
+                action: match action {
+                    AnyAction::Gomoku(action) => Some(action),
+                    _ => None,
+                },
                 used_ms: a.used_ms,
                 remaining_ms: a.remaining_ms,
                 at: a.at,
             })
             .collect(),
-        result: record.end.map(|e| EndView {
-            winner: e.winner,
-            winner_name: e.winner.map(winner_name),
-            line,
-            aborted: e.aborted,
-            reason: e.reason,
-            ended_at: e.ended_at,
+        result: record.end.map(|e| {
+            // The rules' marks only when the rules decided it (a resignation on a five-less board has none).
+            let by_rules = outcome.as_ref().is_some_and(|o| o.reason == e.reason);
+            EndView {
+                winner: e.winner.map(crate::gomoku::colour),
+                winner_name: e.winner.map(crate::gomoku::colour).map(winner_name),
+                line: line.filter(|_| by_rules),
+                aborted: e.aborted,
+                reason: e.reason,
+                ended_at: e.ended_at,
+                detail: detail.filter(|_| by_rules),
+            }
         }),
         ratings,
-    }
+    })
 }
 
-async fn game(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+/// A game's record in its game's usual text: Othello's move list (`f5d6c3…`, the squares alone: passes are
+/// forced, so an importer restores them), draughts' PDN (with the players and the result as the room recorded
+/// it), Gomoku's moves by their notation, space-separated.
+fn export_text(record: &GameRecord) -> Result<String, RecordError> {
+    let (_, actions, replay) = replayed(record)?;
+    let seats = replay
+        .as_ref()
+        .map_or(SeatsAtEnd::AsStarted, crate::gomoku::seats_at_end);
+    let (black, white) = seats.arrange(&record.game.black, &record.game.white);
+    Ok(match &replay {
+        Some(AnyGame::Othello(g)) => format!("{}\n", g.rules_game().transcript()),
+        Some(AnyGame::Draughts(g)) => {
+            let result = match &record.end {
+                None => "*",
+                Some(e) if e.aborted => "*",
+                Some(e) => match e.winner.map(crate::gomoku::colour) {
+                    Some(Color::White) => "2-0",
+                    Some(Color::Black) => "0-2",
+                    None => "1-1",
+                },
+            };
+            let pdn = g.rules_game().to_pdn(Some(result));
+            // The players beside the game type (PDN's seven-tag roster names them).
+            let (first, rest) = pdn.split_once('\n').unwrap_or((&pdn, ""));
+            format!(
+                "{first}\n[White \"{}\"]\n[Black \"{}\"]\n{rest}",
+                pdn_value(&white.name),
+                pdn_value(&black.name)
+            )
+        }
+        _ => {
+            let moves: Vec<String> = actions.iter().map(AnyAction::notation).collect();
+            format!("{}\n", moves.join(" "))
+        }
+    })
+}
+
+/// A PDN tag value: quotes and backslashes escaped (names are letters, digits, `_` and `-`, but guests' and
+/// future names need not be).
+fn pdn_value(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// The record a path names: a public id, or the integer id of a public game.
+async fn record_of(state: &AppState, id: &str) -> Result<GameRecord, ApiError> {
     let not_found = || ApiError::not_found("unknown_game", "no such game");
-    let record = match id.parse::<GameId>() {
+    match id.parse::<GameId>() {
         // Sequential ids can be walked: they reach public games only, and a private one is as unknown.
         Ok(number) => state
             .store
@@ -188,13 +381,135 @@ async fn game(
             .filter(|r| r.game.public),
         Err(_) if id.len() <= MAX_PUBLIC_ID => state
             .store
-            .game_by_public_id(&id)
+            .game_by_public_id(id)
             .await
             .map_err(ApiError::internal)?,
         Err(_) => None,
     }
-    .ok_or_else(not_found)?;
+    .ok_or_else(not_found)
+}
+
+/// `GET /api/games/{id}/export`: the game as text in its game's usual form (`text/plain`; see [`export_text`]).
+/// With `?format=psq` a Gomoku game as Piskvork's `.psq`, `?format=renlib` its moves as RenLib's text import
+/// reads them, `?format=text` any game as a readable record with headers; another format is `400 unknown_format`,
+/// and `psq` or `renlib` of a game that is not Gomoku `400 unsupported_format`.
+async fn export(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<ExportQuery>,
+) -> Result<impl IntoResponse, ApiError> {
+    let record = record_of(&state, &id).await?;
+    let kind = record.game.kind.clone();
+    let not_gomoku = || {
+        bad_request(
+            "unsupported_format",
+            "psq and renlib records are for Gomoku games",
+        )
+    };
+    let (text, extension) = match query.format.as_deref() {
+        None => (
+            export_text(&record).map_err(ApiError::internal)?,
+            match kind.as_str() {
+                "draughts" => "pdn",
+                _ => "txt",
+            },
+        ),
+        Some("psq") => {
+            let (size, moves, times) = stones_of(&record).ok_or_else(not_gomoku)?;
+            let (black, white) = (&record.game.black.name, &record.game.white.name);
+            (
+                crate::export::to_psq(size, &moves, &times, black, white),
+                "psq",
+            )
+        }
+        Some("renlib") => {
+            let (_, moves, _) = stones_of(&record).ok_or_else(not_gomoku)?;
+            (crate::export::to_renlib(&moves), "txt")
+        }
+        Some("text") => {
+            let (spec, actions, _) = replayed(&record).map_err(ApiError::internal)?;
+            let headers = headers_of(&record, &spec);
+            let moves: Vec<(String, i64)> = actions
+                .iter()
+                .zip(&record.actions)
+                .map(|(a, s)| (a.notation(), s.used_ms))
+                .collect();
+            (crate::export::to_readable(&headers, &moves), "txt")
+        }
+        Some(_) => {
+            return Err(bad_request(
+                "unknown_format",
+                "format is psq, renlib or text",
+            ))
+        }
+    };
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!(
+                    "inline; filename=\"{kind}-{}.{extension}\"",
+                    record.game.public_id
+                ),
+            ),
+        ],
+        text,
+    ))
+}
+
+async fn game(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let record = record_of(&state, &id).await?;
     Ok(Json(
-        serde_json::to_value(view(record)).map_err(ApiError::internal)?,
+        serde_json::to_value(view(record).map_err(ApiError::internal)?)
+            .map_err(ApiError::internal)?,
+    ))
+}
+
+/// What a `.psq` file holds, read back.
+#[derive(Serialize, JsonSchema)]
+pub(super) struct ImportedPsq {
+    /// The board's side.
+    size: u8,
+    /// The stones in order (black first), in the board's notation.
+    #[schemars(with = "Vec<protocol::schema::PointDef>")]
+    moves: Vec<Point>,
+    /// Milliseconds each stone took, as the file says.
+    times_ms: Vec<u64>,
+    /// The position after them, row by row from the top: `x` black, `o` white, `.` empty.
+    board: Vec<String>,
+}
+
+/// `POST /api/import/psq`: a `.psq` file (the body, as text) read into its moves and final position; a file that
+/// is not one is `400` with the reason's code (`bad_psq_header`, `unsupported_board_size`, `off_board`,
+/// `occupied`, `bad_encoding`), one over 64 KiB `413 too_large`.
+async fn import_psq(body: Bytes) -> Result<Json<serde_json::Value>, ApiError> {
+    if body.len() > crate::export::MAX_PSQ_BYTES {
+        return Err(ApiError {
+            status: StatusCode::PAYLOAD_TOO_LARGE,
+            code: "too_large",
+            message: crate::export::PsqError::TooLarge.to_string(),
+        });
+    }
+    let text = std::str::from_utf8(&body)
+        .map_err(|_| bad_request("bad_encoding", "a .psq file is text (UTF-8)"))?;
+    let psq = crate::export::parse_psq(text).map_err(|e| bad_request(e.code(), e.to_string()))?;
+    let size = psq.size;
+    let mut board = vec![vec!['.'; size as usize]; size as usize];
+    for (i, p) in psq.moves.iter().enumerate() {
+        let row = (size - 1 - p.y()) as usize;
+        board[row][p.x() as usize] = if i % 2 == 0 { 'x' } else { 'o' };
+    }
+    let view = ImportedPsq {
+        size,
+        moves: psq.moves,
+        times_ms: psq.times_ms,
+        board: board.into_iter().map(|r| r.into_iter().collect()).collect(),
+    };
+    Ok(Json(
+        serde_json::to_value(view).map_err(ApiError::internal)?,
     ))
 }

@@ -4,6 +4,7 @@
 
 mod assets;
 pub mod client_addr;
+mod computer;
 mod error;
 mod games;
 mod health;
@@ -33,6 +34,7 @@ pub fn router(state: AppState) -> Router {
     let https = security_headers::Https(state.config.secure_cookies);
     Router::new()
         .merge(health::router())
+        .merge(computer::router())
         .merge(rooms::router())
         .merge(games::router())
         .merge(schemas::router())

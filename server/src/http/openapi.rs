@@ -18,7 +18,8 @@ use utoipa::openapi::{
     ResponseBuilder,
 };
 
-use super::games::GameView;
+use super::computer::ComputerView;
+use super::games::{GameView, ImportedPsq};
 
 /// `GET /api/health`.
 #[derive(JsonSchema)]
@@ -113,7 +114,7 @@ struct LeaderboardProgress {
 #[derive(JsonSchema)]
 #[allow(dead_code)]
 struct StandingView {
-    /// `freestyle`, `standard` or `renju`.
+    /// `freestyle`, `standard`, `renju`, `othello/standard` or `draughts/international`.
     pool: String,
     #[serde(flatten)]
     rating: RatingView,
@@ -202,6 +203,12 @@ struct PoolView {
 struct SummaryPlayer {
     name: String,
     guest: bool,
+    /// The computer's level (1–8) when this player is the computer; absent for people.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    computer: Option<u8>,
+    /// The external engine's name when this player is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    engine: Option<String>,
 }
 
 /// One player's rating change in a game summary.
@@ -223,8 +230,14 @@ struct GameSummary {
     id: i64,
     public_id: String,
     room: String,
+    /// `freestyle`, `standard`, `renju`, `othello/standard` or `draughts/international`.
     pool: String,
-    rules: protocol::RulesSpec,
+    /// Gomoku's rules (Gomoku games only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    rules: Option<protocol::RulesSpec>,
+    /// The game and its configuration (games other than Gomoku only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    game: Option<protocol::GameSpec>,
     rated: bool,
     black: SummaryPlayer,
     white: SummaryPlayer,
@@ -275,6 +288,18 @@ fn json_response(description: &str, schema: Option<&str>) -> utoipa::openapi::Re
     r.build()
 }
 
+fn text_response(description: &str) -> utoipa::openapi::Response {
+    ResponseBuilder::new()
+        .description(description)
+        .content(
+            "text/plain",
+            ContentBuilder::new()
+                .schema(Some(ObjectBuilder::new().schema_type(Type::String).build()))
+                .build(),
+        )
+        .build()
+}
+
 fn error(description: &str) -> utoipa::openapi::Response {
     json_response(description, Some("ErrorBody"))
 }
@@ -314,7 +339,7 @@ fn credentials_body() -> utoipa::openapi::request_body::RequestBody {
 
 /// Every `/api/*` route the router serves, with its operation.
 fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
-    use HttpMethod::{Get, Post};
+    use HttpMethod::{Get, Post, Put};
     let internal = || error("Something failed inside the server (details are logged).");
     vec![
         (
@@ -322,6 +347,13 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
             Get,
             op("health", "The process is up and serving.", "server")
                 .response("200", json_response("Up.", Some("Health")))
+                .build(),
+        ),
+        (
+            "/api/computer",
+            Get,
+            op("computer", "The computer's levels and whether it takes new games now.", "computer")
+                .response("200", json_response("The levels.", Some("ComputerView")))
                 .build(),
         ),
         (
@@ -345,6 +377,48 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
                 .response("404", error("`unknown_game`."))
                 .response("500", internal())
                 .build(),
+        ),
+        (
+            "/api/games/{id}/export",
+            Get,
+            op(
+                "game_export",
+                "A game in its game's usual text: an Othello move list (`f5d6c3…`), a draughts PDN game, Gomoku's moves by notation.",
+                "games",
+            )
+            .parameter(param(
+                "id",
+                ParameterIn::Path,
+                Type::String,
+                "The game's public id (or, for a public game, its integer id).",
+            ))
+            .parameter(param(
+                "format",
+                ParameterIn::Query,
+                Type::String,
+                "`psq` (Piskvork, Gomoku only), `renlib` (RenLib's move text, Gomoku only) or `text` (a readable record with headers, any game); none for the game's usual text.",
+            ))
+            .response("200", text_response("The game as text (`text/plain; charset=utf-8`)."))
+            .response("400", error("`unknown_format`, `unsupported_format`."))
+            .response("404", error("`unknown_game`."))
+            .response("500", internal())
+            .build(),
+        ),
+        (
+            "/api/import/psq",
+            Post,
+            op(
+                "import_psq",
+                "Reads a Piskvork `.psq` file (the request body, as text, at most 64 KiB) into its moves and final position.",
+                "games",
+            )
+            .response("200", json_response("The moves and the position.", Some("ImportedPsq")))
+            .response(
+                "400",
+                error("`bad_psq_header`, `unsupported_board_size`, `off_board`, `occupied`, `bad_encoding`."),
+            )
+            .response("413", error("`too_large`."))
+            .build(),
         ),
         (
             "/api/protocol.schema.json",
@@ -414,10 +488,40 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
                 .build(),
         ),
         (
+            "/api/me/challenges",
+            Get,
+            op("challenge_setting", "Who may challenge the signed-in player: `all`, `accounts` (no guests) or `none`.", "accounts")
+                .response("200", json_response("The setting.", Some("ChallengeSetting")))
+                .response("401", error("`not_authenticated` (guests too: the setting is an account's)."))
+                .response("500", internal())
+                .build(),
+        ),
+        (
+            "/api/me/challenges",
+            Put,
+            op("set_challenge_setting", "Sets who may challenge the signed-in player.", "accounts")
+                .request_body(Some(
+                    RequestBodyBuilder::new()
+                        .required(Some(Required::True))
+                        .content(
+                            "application/json",
+                            ContentBuilder::new()
+                                .schema(Some(Ref::from_schema_name("ChallengeSetting")))
+                                .build(),
+                        )
+                        .build(),
+                ))
+                .response("200", json_response("The setting as stored.", Some("ChallengeSetting")))
+                .response("400", error("`invalid_body` (`accept` is not `all`, `accounts` or `none`)."))
+                .response("401", error("`not_authenticated`."))
+                .response("500", internal())
+                .build(),
+        ),
+        (
             "/api/leaderboard",
             Get,
             op("leaderboard", "The best listed players of a rating pool.", "ratings")
-                .parameter(param("pool", ParameterIn::Query, Type::String, "`freestyle` (default), `standard` or `renju`."))
+                .parameter(param("pool", ParameterIn::Query, Type::String, "`freestyle` (default), `standard`, `renju`, `othello/standard` or `draughts/international`."))
                 .parameter(param("limit", ParameterIn::Query, Type::Integer, "Entries, 1–100 (default 50)."))
                 .parameter(param("offset", ParameterIn::Query, Type::Integer, "Entries to skip (default 0)."))
                 .response("200", json_response("A page, best first.", Some("LeaderboardView")))
@@ -449,8 +553,11 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
                 .parameter(param("name", ParameterIn::Path, Type::String, "The username."))
                 .parameter(param("before", ParameterIn::Query, Type::Integer, "Only games with a smaller id (`next_before` of the previous page)."))
                 .parameter(param("limit", ParameterIn::Query, Type::Integer, "Games per page, 1–100 (default 20)."))
+                .parameter(param("pool", ParameterIn::Query, Type::String, "Only games of this rating pool (as the leaderboard's `pool`)."))
+                .parameter(param("rated", ParameterIn::Query, Type::Boolean, "Only rated (`true`) or casual (`false`) games."))
+                .parameter(param("result", ParameterIn::Query, Type::String, "Only the games the player won (`win`), lost (`loss`) or drew (`draw`)."))
                 .response("200", json_response("A page.", Some("GamesPage")))
-                .response("400", error("`invalid_query`."))
+                .response("400", error("`invalid_query`; `unknown_pool`."))
                 .response("404", error("`not_found`."))
                 .response("500", internal())
                 .build(),
@@ -464,10 +571,13 @@ fn component_schemas() -> serde_json::Map<String, Value> {
     generator.subschema_for::<Health>();
     generator.subschema_for::<ErrorBody>();
     generator.subschema_for::<GameView>();
+    generator.subschema_for::<ImportedPsq>();
+    generator.subschema_for::<ComputerView>();
     generator.subschema_for::<Credentials>();
     generator.subschema_for::<SessionView>();
     generator.subschema_for::<EverywhereView>();
     generator.subschema_for::<MeView>();
+    generator.subschema_for::<crate::accounts::challenge_setting::ChallengeSetting>();
     generator.subschema_for::<LeaderboardView>();
     generator.subschema_for::<TiersView>();
     generator.subschema_for::<ProfileView>();

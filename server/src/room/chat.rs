@@ -2,9 +2,11 @@
 
 use std::collections::VecDeque;
 
-use protocol::{code, ChatLine, MAX_CHAT_CHARS};
+use protocol::{code, ChatLine, RoomEvent, ServerMessage, MAX_CHAT_CHARS};
 
+use super::task::Room;
 use super::RoomError;
+use crate::ws::outbox::ConnId;
 
 /// The message as others will see it: control characters (line breaks included), bidirectional overrides and
 /// isolates, zero-width and other invisible format characters removed, the ends trimmed. `bad_chat` when nothing
@@ -144,6 +146,69 @@ impl ChatHistory {
     #[cfg(test)]
     fn bytes(&self) -> usize {
         self.players.bytes + self.spectators.bytes
+    }
+}
+
+/// The room's side of chat: allowances, the history, and who reads which chat.
+impl Room {
+    /// A message from a member: players' chat is a room event everyone reads; spectators' chat goes to the
+    /// spectators and the players who chose to see it, outside the versioned events. Each member has an allowance,
+    /// and the spectators share one per room.
+    pub(super) fn chat(
+        &mut self,
+        conn: ConnId,
+        rid: Option<u64>,
+        text: &str,
+    ) -> Result<(), RoomError> {
+        let text = clean(text)?;
+        let now = self.env.clock.now();
+        let Some(member) = self.members.get_mut(&conn) else {
+            return Err(RoomError::new(code::NOT_IN_ROOM, "join the room first"));
+        };
+        if !member.chat.take(now) {
+            return Err(RoomError::new(
+                code::CHAT_RATE_LIMITED,
+                "you are chatting too fast; wait a moment",
+            ));
+        }
+        let from = member.identity.name.clone();
+        if member.seat.is_some() {
+            self.chat_history.say(from.clone(), text.clone(), false);
+            let event = RoomEvent::Chat {
+                from,
+                spectator: false,
+                text,
+            };
+            self.emit(event, Some((conn, rid)), None);
+            return Ok(());
+        }
+        if !self.spectator_chat.take(now) {
+            return Err(RoomError::new(
+                code::CHAT_RATE_LIMITED,
+                "the spectators' chat is busy; wait a moment",
+            ));
+        }
+        self.chat_history.say(from.clone(), text.clone(), true);
+        let msg = ServerMessage::SpectatorChat {
+            room: self.id.to_string(),
+            from,
+            text,
+        };
+        // A sender that fell behind gets the snapshot as the answer to its request (as `emit` does), then its line.
+        let sender_behind = self.fanout.is_behind(conn);
+        if sender_behind {
+            self.resync(conn, rid);
+        }
+        let mine = rid.filter(|_| !sender_behind).map(|rid| (conn, rid));
+        let to: Vec<ConnId> = self
+            .members
+            .iter()
+            .filter(|(_, m)| m.show_spectators)
+            .map(|(&id, _)| id)
+            .collect();
+        // Chat is not worth a resync: a member whose queue is full misses it.
+        self.fanout.send_unversioned(&to, &msg, mine);
+        Ok(())
     }
 }
 

@@ -3,9 +3,22 @@
 
 mod chat;
 mod clock;
+mod deadlines;
+mod env;
+pub(crate) mod fanout;
+mod finish;
+mod gomoku_form;
+mod live;
 mod offers;
+mod play;
+mod projection;
+mod restore;
+mod seats;
 mod settings;
+mod summary;
 mod task;
+#[cfg(test)]
+mod tests;
 
 use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
@@ -13,23 +26,27 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
+use games::{AnyAction, AnyIllegal, Coded};
 use protocol::{code, JoinRole};
 use rand::Rng;
 use rules::{Action, Point};
 use store::UserId;
 use tokio::sync::{mpsc, oneshot};
 
-pub use clock::GameClock;
+pub use clock::{lag_credit_ms, GameClock, LAG_CREDIT_CAP_MS};
+pub(crate) use gomoku_form::result_marks;
 pub use offers::Offers;
+pub(crate) use restore::stored_time_control;
 pub use settings::Settings;
-pub(crate) use task::stored_time_control;
+pub use summary::RoomSummary;
 
 use crate::identity::Identity;
 use crate::ws::outbox::{ConnId, Outbox};
 use crate::AppState;
+use env::RoomEnv;
 
 /// Commands waiting for a room before senders wait (back-pressure on the connections).
-const QUEUE: usize = 256;
+pub(crate) const QUEUE: usize = 256;
 
 /// Why a room refused a request: a stable code for the `error` frame and a human message.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,8 +86,9 @@ impl RoomError {
     }
 }
 
-impl From<rules::IllegalAction> for RoomError {
-    fn from(e: rules::IllegalAction) -> RoomError {
+impl From<AnyIllegal> for RoomError {
+    /// A game's refusal of an action: its stable code and its words.
+    fn from(e: AnyIllegal) -> RoomError {
         RoomError {
             code: Cow::Borrowed(e.code()),
             message: e.to_string(),
@@ -88,8 +106,25 @@ pub enum Act {
         /// The ply it is meant to be.
         ply: u32,
     },
-    /// Any other rules action (swap decision, fifth proposal and choice, forbidden claim).
+    /// Any other Gomoku rules action (swap decision, fifth proposal and choice, forbidden claim).
     Rules(Action),
+    /// Any game's action, for the number of actions the game had accepted before it (`at`): at the count it is
+    /// applied; below it, the same action by the same seat at `at` is a retry and acknowledged, anything else is
+    /// `stale_ply`.
+    Game {
+        /// The action.
+        action: AnyAction,
+        /// How many actions the game had accepted before this one.
+        at: u32,
+    },
+    /// Any game's action as its notation (the wire's `act`): read with the room's game, then as [`Act::Game`]. A
+    /// text the game does not write is `bad_notation`.
+    Notation {
+        /// The action's notation (`h8`, `swap`, `f5`, `32-28`, …).
+        text: String,
+        /// How many actions the game had accepted before this one.
+        at: u32,
+    },
     /// Resign.
     Resign,
     /// Offer a draw.
@@ -133,6 +168,8 @@ pub(crate) enum Command {
         conn: ConnId,
         rid: Option<u64>,
         act: Act,
+        /// The connection's measured round-trip time (0 when unknown).
+        rtt_ms: u64,
         reply: Reply,
     },
     Disconnected {
@@ -143,6 +180,13 @@ pub(crate) enum Command {
     },
     Barrier {
         reply: oneshot::Sender<()>,
+    },
+    /// A member on another node fell behind there: send it a snapshot (cluster mode).
+    Resync {
+        conn: ConnId,
+    },
+    Summary {
+        reply: oneshot::Sender<RoomSummary>,
     },
 }
 
@@ -155,6 +199,21 @@ pub struct RoomHandle {
 }
 
 impl RoomHandle {
+    /// A handle over a room task's command queue (a room's own task, or a cluster relay standing in for it).
+    pub(crate) fn new(id: Arc<str>, tx: mpsc::Sender<Command>) -> RoomHandle {
+        RoomHandle { id, tx }
+    }
+
+    /// Resolves when the room's task has ended.
+    pub(crate) async fn closed(&self) {
+        self.tx.closed().await;
+    }
+
+    /// Asks the room to send a member a snapshot (one on another node that fell behind there).
+    pub(crate) async fn resync(&self, conn: ConnId) {
+        let _ = self.tx.send(Command::Resync { conn }).await;
+    }
+
     async fn ask(&self, make: impl FnOnce(Reply) -> Command) -> Result<(), RoomError> {
         let (reply, answer) = oneshot::channel();
         self.tx
@@ -191,10 +250,23 @@ impl RoomHandle {
 
     /// Asks the room to do something for a connection that joined it; the room sends the resulting events.
     pub async fn act(&self, conn: ConnId, rid: Option<u64>, act: Act) -> Result<(), RoomError> {
+        self.act_lagged(conn, rid, act, 0).await
+    }
+
+    /// [`RoomHandle::act`] from a connection whose round-trip time is `rtt_ms`: a move is credited with part of it
+    /// (see [`lag_credit_ms`]).
+    pub async fn act_lagged(
+        &self,
+        conn: ConnId,
+        rid: Option<u64>,
+        act: Act,
+        rtt_ms: u64,
+    ) -> Result<(), RoomError> {
         self.ask(|reply| Command::Act {
             conn,
             rid,
             act,
+            rtt_ms,
             reply,
         })
         .await
@@ -211,6 +283,16 @@ impl RoomHandle {
     pub async fn barrier(&self) -> bool {
         let (reply, answer) = oneshot::channel();
         self.tx.send(Command::Barrier { reply }).await.is_ok() && answer.await.is_ok()
+    }
+
+    /// The room at a glance (its game, rated or not, waiting or not, who sits in it).
+    pub async fn summary(&self) -> Result<RoomSummary, RoomError> {
+        let (reply, answer) = oneshot::channel();
+        self.tx
+            .send(Command::Summary { reply })
+            .await
+            .map_err(|_| RoomError::unknown_room())?;
+        answer.await.map_err(|_| RoomError::unknown_room())
     }
 
     /// Stops the room once the command it is handling is done; nothing more is written.
@@ -235,6 +317,10 @@ struct Registry {
     created: Mutex<HashMap<String, u32>>,
     waiting_by_ip: Mutex<HashMap<IpAddr, u32>>,
     pairings: Mutex<Pairings>,
+    /// Cluster mode: this node's cluster handle (set once at start).
+    cluster: std::sync::OnceLock<crate::cluster::Cluster>,
+    /// Cluster mode: the relays standing in for rooms owned by other nodes that sockets here are in.
+    relays: Mutex<HashMap<Arc<str>, RoomHandle>>,
 }
 
 /// When each recent rated game between two accounts started, by pair (lower user id first): the repeated-pairing
@@ -259,14 +345,69 @@ const SWEEP_EVERY: usize = 1024;
 const ROOM_ID_ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
 
 impl Rooms {
-    /// The room with this id.
-    pub fn get(&self, id: &str) -> Option<RoomHandle> {
+    /// Whether this node runs the room itself (a relay to another node's room does not count).
+    pub(crate) fn owns(&self, id: &str) -> bool {
         self.inner
             .rooms
             .read()
             .expect("rooms lock")
+            .contains_key(id)
+    }
+
+    /// The room with this id: a live room of this node, or the relay of one owned by another node that some
+    /// socket here is in.
+    pub fn get(&self, id: &str) -> Option<RoomHandle> {
+        let local = self
+            .inner
+            .rooms
+            .read()
+            .expect("rooms lock")
             .get(id)
-            .cloned()
+            .cloned();
+        local.or_else(|| {
+            self.inner
+                .relays
+                .lock()
+                .expect("rooms lock")
+                .get(id)
+                .cloned()
+        })
+    }
+
+    /// The room a socket asks for by id: [`Rooms::get`], or in cluster mode a new relay to the node that owns
+    /// it (which answers `unknown_room` if none does).
+    pub fn route(&self, id: &str) -> Option<RoomHandle> {
+        if let Some(handle) = self.get(id) {
+            return Some(handle);
+        }
+        let cluster = self.inner.cluster.get()?;
+        if id.is_empty()
+            || id.len() > 64
+            || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        {
+            return None;
+        }
+        let mut relays = self.inner.relays.lock().expect("rooms lock");
+        let handle = relays
+            .entry(id.into())
+            .or_insert_with(|| cluster.relay(id.into(), self.clone()));
+        Some(handle.clone())
+    }
+
+    /// Turns on cluster mode: rooms are served to the other nodes, and sockets reach theirs.
+    pub(crate) fn set_cluster(&self, cluster: crate::cluster::Cluster) {
+        let _ = self.inner.cluster.set(cluster);
+    }
+
+    /// A relay's task ended: it leaves the registry (unless a newer one took its place).
+    pub(crate) fn relay_closed(&self, handle: &RoomHandle) {
+        let mut relays = self.inner.relays.lock().expect("rooms lock");
+        if relays
+            .get(&handle.id)
+            .is_some_and(|h| h.tx.same_channel(&handle.tx))
+        {
+            relays.remove(&handle.id);
+        }
     }
 
     /// Every live room.
@@ -293,10 +434,18 @@ impl Rooms {
     fn insert_new(&self, tx: mpsc::Sender<Command>) -> RoomHandle {
         let mut rooms = self.inner.rooms.write().expect("rooms lock");
         let mut rng = rand::rng();
+        // In a cluster a room's id starts with its node's: unique across nodes without asking anyone.
+        let prefix = self
+            .inner
+            .cluster
+            .get()
+            .map(|c| format!("{}-", c.node()))
+            .unwrap_or_default();
         loop {
             let id: String = (0..8)
                 .map(|_| ROOM_ID_ALPHABET[rng.random_range(0..ROOM_ID_ALPHABET.len())] as char)
                 .collect();
+            let id = format!("{prefix}{id}");
             let id: Arc<str> = id.into();
             if let std::collections::hash_map::Entry::Vacant(slot) = rooms.entry(id.clone()) {
                 let handle = RoomHandle { id, tx };
@@ -351,9 +500,12 @@ impl Rooms {
             settings,
             Some(creator.key()),
             Some(ip),
-            state.clone(),
+            RoomEnv::of(state),
         );
         tokio::spawn(room.run(rx));
+        if let Some(cluster) = self.inner.cluster.get() {
+            cluster.serve(handle.clone());
+        }
         Ok(handle)
     }
 
@@ -365,7 +517,7 @@ impl Rooms {
         record: store::GameRecord,
         players: [Identity; 2],
     ) -> Result<RoomHandle, String> {
-        let room = task::Room::restore(record, players, state.clone())?;
+        let room = task::Room::restore(record, players, RoomEnv::of(state))?;
         let (tx, rx) = mpsc::channel(QUEUE);
         let handle = RoomHandle { id: room.id(), tx };
         self.inner
@@ -374,6 +526,9 @@ impl Rooms {
             .expect("rooms lock")
             .insert(handle.id.clone(), handle.clone());
         tokio::spawn(room.run(rx));
+        if let Some(cluster) = self.inner.cluster.get() {
+            cluster.serve(handle.clone());
+        }
         Ok(handle)
     }
 

@@ -1,7 +1,7 @@
 //! A room's settings: what `create_room` asked for, validated once by [`Settings::new`].
 
-use protocol::{code, ColourChoice, RulesSpec, TimeControl};
-use rules::Rules;
+use games::AnyConfig;
+use protocol::{code, ColourChoice, GameSpec, RatingRange, TimeControl};
 
 use super::RoomError;
 
@@ -20,8 +20,8 @@ const PERIODS: std::ops::RangeInclusive<u32> = 1..=30;
 /// them from the stored game, which was checked when it was created.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
-    /// The rules.
-    pub rules: Rules,
+    /// The game and its configuration (a Gomoku one from the rules a `create_room` gives).
+    pub config: AnyConfig,
     /// The time control.
     pub time_control: TimeControl,
     /// Rated or casual.
@@ -30,31 +30,52 @@ pub struct Settings {
     pub public: bool,
     /// The creator's colour.
     pub colour: ColourChoice,
+    /// The ratings admitted to the free seat (a seek's range, issue #18); `None` admits anyone.
+    pub rating_range: Option<RatingRange>,
 }
 
 impl Settings {
-    /// The settings of a room a client asks for, or why they cannot be played: the rules' own reason
-    /// (`rules::RulesError`'s code), then `invalid_time_control` for a time control outside the ranges of
-    /// `docs/protocol.md`.
+    /// The settings of a room a client asks for (any game: Gomoku's `rules` convert into a [`GameSpec`]), or why
+    /// they cannot be played: the game's own reason (`rules::RulesError`'s code for Gomoku; Othello's scorings
+    /// and draughts' variant are all playable), then `invalid_time_control` for a time control outside the
+    /// ranges of `docs/protocol.md`.
     pub fn new(
-        rules: RulesSpec,
+        game: impl Into<GameSpec>,
         time_control: TimeControl,
         rated: bool,
         public: bool,
         colour: ColourChoice,
     ) -> Result<Settings, RoomError> {
-        let rules = rules.to_rules().map_err(|e| RoomError {
+        let config = game.into().to_config().map_err(|e| RoomError {
             code: e.code().into(),
             message: e.to_string(),
         })?;
         check_time_control(&time_control)?;
         Ok(Settings {
-            rules,
+            config,
             time_control,
             rated,
             public,
             colour,
+            rating_range: None,
         })
+    }
+
+    /// These settings admitting only players rated inside `range` to the free seat, or `bad_rating_range`.
+    pub fn with_rating_range(self, range: Option<RatingRange>) -> Result<Settings, RoomError> {
+        match range {
+            Some(r) if !r.is_valid() => Err(RoomError::new(
+                code::BAD_RATING_RANGE,
+                format!(
+                    "a rating range runs from min to max, both within 0..={}",
+                    RatingRange::CEILING
+                ),
+            )),
+            _ => Ok(Settings {
+                rating_range: range,
+                ..self
+            }),
+        }
     }
 }
 
@@ -88,6 +109,7 @@ fn check_time_control(tc: &TimeControl) -> Result<(), RoomError> {
 
 #[cfg(test)]
 mod tests {
+    use protocol::RulesSpec;
     use rules::{ForbiddenPolicy, Opening, RuleSet};
 
     use super::*;
@@ -138,7 +160,10 @@ mod tests {
             increment_ms: 5_000,
         };
         let s = Settings::new(renju(), tc, true, false, ColourChoice::White).unwrap();
-        assert_eq!(s.rules, renju().to_rules().unwrap());
+        assert_eq!(
+            s.config,
+            AnyConfig::Gomoku(renju().to_rules().unwrap().into())
+        );
         assert_eq!(
             (s.time_control, s.rated, s.public, s.colour),
             (tc, true, false, ColourChoice::White)

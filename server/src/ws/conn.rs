@@ -38,7 +38,8 @@ pub(super) async fn serve(
     let id = outbox.id;
     let (done_tx, done_rx) = oneshot::channel();
     let ping = Duration::from_secs(state.config.ping_secs.max(1));
-    let writer = tokio::spawn(write(sink, rx, kick, ping, done_tx));
+    let stamp = super::lag::Stamp::new(state.clock.clone());
+    let writer = tokio::spawn(write(sink, rx, kick, ping, stamp.clone(), done_tx));
     let Some(_permit) = permit else {
         let msg = ServerMessage::error(
             code::TOO_MANY_CONNECTIONS,
@@ -54,8 +55,10 @@ pub(super) async fn serve(
     };
     tracing::debug!(conn = id, %addr, "connected");
     let mut conn = Conn::open(state, outbox, ambient_token, addr.ip());
+    conn.stamp = Some(stamp);
     conn.read(stream, done_rx).await;
-    conn.close().await;
+    // Boxed for the same reason as a frame's handling (see `Conn::read`): leaving rooms runs once, at the end.
+    Box::pin(conn.close()).await;
     drop(conn);
     let _ = tokio::time::timeout(Duration::from_secs(5), writer).await;
     tracing::debug!(conn = id, "disconnected");
@@ -97,6 +100,17 @@ pub(super) struct Conn {
     pub(super) abuse: TokenBucket,
     /// A close frame is queued: the reader stops.
     pub(super) closing: bool,
+    /// How its pings were stamped (none for a socket-less connection): pongs are read with it.
+    pub(super) stamp: Option<super::lag::Stamp>,
+    /// Its round-trip time, from its pongs.
+    pub(super) rtt: super::lag::RttEstimate,
+    /// Whether it waits in a quick-pairing queue (or did when it last asked).
+    pub(super) seeking: bool,
+    /// Rooms the pairing task opened for it arrive here (the sender goes with each seek); they join `rooms`.
+    pub(super) adopted: (
+        mpsc::UnboundedSender<Arc<str>>,
+        mpsc::UnboundedReceiver<Arc<str>>,
+    ),
 }
 
 impl Conn {
@@ -127,6 +141,10 @@ impl Conn {
             rooms: HashSet::new(),
             lobby: false,
             closing: false,
+            stamp: None,
+            rtt: super::lag::RttEstimate::default(),
+            seeking: false,
+            adopted: mpsc::unbounded_channel(),
         }
     }
 
@@ -186,6 +204,17 @@ impl Conn {
                     return;
                 }
             };
+        if let ClientMessage::CreateRoom {
+            rules: None,
+            game: None,
+            ..
+        } = msg
+        {
+            // Refused as the decoder refused it when `rules` was required: same code, words and violation.
+            self.violation(code::INVALID_FIELD, super::dispatch::MISSING_CONFIG, rid)
+                .await;
+            return;
+        }
         let Some(identity) = self.identity.clone() else {
             if let ClientMessage::Hello { version, token } = msg {
                 self.hello(version, token, rid).await;
@@ -203,10 +232,33 @@ impl Conn {
         }
     }
 
+    /// This connection as the challenges task reaches it.
+    pub(super) fn reach(&self) -> crate::challenges::Reach {
+        crate::challenges::Reach {
+            outbox: self.outbox.clone(),
+            adopt: self.adopted.0.clone(),
+            ip: self.peer,
+        }
+    }
+
+    /// Moves the rooms the pairing task opened for this connection into the ones it leaves when it closes.
+    pub(super) fn adopt_paired_rooms(&mut self) {
+        while let Ok(id) = self.adopted.1.try_recv() {
+            self.seeking = false;
+            self.rooms.insert(id);
+        }
+    }
+
     /// Tells every joined room and the lobby that this connection is gone.
     async fn cleanup(&mut self) {
+        if self.seeking {
+            // After this the connection is in no queue and every room paired for it is in `adopted`.
+            self.state.pairing.cancel(self.outbox.id).await;
+        }
+        self.adopt_paired_rooms();
         if let Some(identity) = &self.identity {
             self.state.lobby.online(&identity.id, false);
+            self.state.challenges.disconnect(self.outbox.id);
         }
         if self.lobby {
             self.state.lobby.unsubscribe(self.outbox.id);

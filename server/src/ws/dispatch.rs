@@ -7,12 +7,34 @@ use crate::identity::Identity;
 use crate::limits::address_key;
 use crate::room::{Act, RoomError, RoomHandle, Settings};
 
+/// The message a `create_room` without `rules` or `game` is refused with: the decoder's own words for the
+/// missing field, as when `rules` was required.
+pub(super) const MISSING_CONFIG: &str = "invalid message: missing field `rules`";
+
+/// The game a `create_room` asks for, from `rules` (Gomoku), `game` (any game) or both: both must then say the
+/// same.
+pub(super) fn requested_game(
+    rules: Option<protocol::RulesSpec>,
+    game: Option<protocol::GameSpec>,
+) -> Result<protocol::GameSpec, RoomError> {
+    match (rules, game) {
+        (Some(rules), None) => Ok(rules.into()),
+        (None, Some(game)) => Ok(game),
+        (Some(rules), Some(game)) if game.rules() == Some(rules) => Ok(game),
+        (Some(_), Some(_)) => Err(RoomError::new(
+            code::CONFLICTING_CONFIG,
+            "rules and game say different things",
+        )),
+        (None, None) => Err(RoomError::new(code::INVALID_FIELD, MISSING_CONFIG)),
+    }
+}
+
 impl Conn {
-    /// The live room `id`, or `unknown_room`.
+    /// The live room `id` (in a cluster, wherever it runs), or `unknown_room`.
     fn room(&self, id: &str) -> Result<RoomHandle, RoomError> {
         self.state
             .rooms
-            .get(id)
+            .route(id)
             .ok_or_else(|| RoomError::new(code::UNKNOWN_ROOM, "no such room"))
     }
 
@@ -24,6 +46,7 @@ impl Conn {
         rid: Option<u64>,
     ) {
         use ClientMessage as C;
+        self.adopt_paired_rooms();
         let result = match msg {
             C::Hello { .. } => Err(RoomError::new(
                 code::ALREADY_HELLO,
@@ -53,14 +76,28 @@ impl Conn {
             }
             C::CreateRoom {
                 rules,
+                game,
                 time_control,
                 rated,
                 public,
                 colour,
-            } => {
-                self.create_room(identity, rules, time_control, rated, public, colour, rid)
+                rating_range,
+            } => match requested_game(rules, game) {
+                Ok(game) => self
+                    .create_room(
+                        identity,
+                        game,
+                        time_control,
+                        rated,
+                        public,
+                        colour,
+                        rating_range,
+                        rid,
+                    )
                     .await
-            }
+                    .map(drop),
+                Err(e) => Err(e),
+            },
             C::Join { room, role, since } => self.join(identity, &room, role, since, rid).await,
             C::Leave { room } => match self.room(&room) {
                 Ok(handle) => {
@@ -93,6 +130,10 @@ impl Conn {
                 self.act(&room, rid, Act::Rules(rules::Action::ClaimForbidden))
                     .await
             }
+            C::Act { room, action, at } => {
+                self.act(&room, rid, Act::Notation { text: action, at })
+                    .await
+            }
             C::Resign { room } => self.act(&room, rid, Act::Resign).await,
             C::OfferDraw { room } => self.act(&room, rid, Act::OfferDraw).await,
             C::AnswerDraw { room, accept } => self.act(&room, rid, Act::AnswerDraw(accept)).await,
@@ -109,6 +150,88 @@ impl Conn {
                 self.act(&room, rid, Act::ShowSpectatorChat(show)).await
             }
             C::ClaimWin { room } => self.act(&room, rid, Act::ClaimWin).await,
+            C::SeekQuick {
+                preset,
+                rules,
+                game,
+                time_control,
+                rated,
+            } => {
+                self.seek_quick(identity, &preset, rules, game, time_control, rated, rid)
+                    .await
+            }
+            C::CancelQuick {} => {
+                if self.seeking {
+                    self.state.pairing.cancel(self.outbox.id).await;
+                    self.seeking = false;
+                }
+                self.send(
+                    &ServerMessage::Ack {
+                        room: None,
+                        version: None,
+                    },
+                    rid,
+                )
+                .await;
+                Ok(())
+            }
+            C::Challenge {
+                to,
+                rules,
+                game,
+                time_control,
+                rated,
+                colour,
+            } => {
+                self.challenge(identity, &to, rules, game, time_control, rated, colour, rid)
+                    .await
+            }
+            C::AnswerChallenge { id, accept, reason } => {
+                let reach = self.reach();
+                match self
+                    .state
+                    .challenges
+                    .answer(identity, reach, id, accept, reason)
+                    .await
+                {
+                    Ok(()) => {
+                        self.adopt_paired_rooms();
+                        self.send(
+                            &ServerMessage::Ack {
+                                room: None,
+                                version: None,
+                            },
+                            rid,
+                        )
+                        .await;
+                        Ok(())
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            C::CancelChallenge { id } => match self.state.challenges.cancel(identity, id).await {
+                Ok(()) => {
+                    self.send(
+                        &ServerMessage::Ack {
+                            room: None,
+                            version: None,
+                        },
+                        rid,
+                    )
+                    .await;
+                    Ok(())
+                }
+                Err(e) => Err(e),
+            },
+            msg @ C::PlayComputer { .. } => self.play_computer(identity, msg, rid).await,
+            C::InviteComputer {
+                room,
+                level,
+                engine,
+            } => {
+                self.invite_computer(identity, &room, level, engine.as_deref(), rid)
+                    .await
+            }
         };
         if let Err(e) = result {
             self.room_error(e, rid).await;
@@ -117,7 +240,9 @@ impl Conn {
 
     /// Sends an action to a room, as this connection.
     async fn act(&self, room: &str, rid: Option<u64>, act: Act) -> Result<(), RoomError> {
-        self.room(room)?.act(self.outbox.id, rid, act).await
+        self.room(room)?
+            .act_lagged(self.outbox.id, rid, act, self.rtt.ms())
+            .await
     }
 
     /// Joins a room, within the connection's limit of rooms.
@@ -161,19 +286,21 @@ impl Conn {
         Ok(())
     }
 
-    /// Creates a room with validated [`Settings`] and seats its creator.
+    /// Creates a room with validated [`Settings`] and seats its creator; answers the room's id.
     #[allow(clippy::too_many_arguments)]
-    async fn create_room(
+    pub(super) async fn create_room(
         &mut self,
         identity: Identity,
-        rules: protocol::RulesSpec,
+        game: protocol::GameSpec,
         time_control: protocol::TimeControl,
         rated: bool,
         public: bool,
         colour: protocol::ColourChoice,
+        rating_range: Option<protocol::RatingRange>,
         rid: Option<u64>,
-    ) -> Result<(), RoomError> {
-        let settings = Settings::new(rules, time_control, rated, public, colour)?;
+    ) -> Result<std::sync::Arc<str>, RoomError> {
+        let settings = Settings::new(game, time_control, rated, public, colour)?
+            .with_rating_range(rating_range)?;
         if rated && identity.is_guest() {
             return Err(RoomError::new(
                 code::ACCOUNT_REQUIRED,
@@ -202,6 +329,123 @@ impl Conn {
             )
             .await?;
         self.rooms.insert(handle.id.clone());
+        Ok(handle.id)
+    }
+
+    /// Challenges the registered player `to` (the challenges task answers with the `challenge`).
+    #[allow(clippy::too_many_arguments)]
+    async fn challenge(
+        &mut self,
+        identity: Identity,
+        to: &str,
+        rules: Option<protocol::RulesSpec>,
+        game: Option<protocol::GameSpec>,
+        time_control: protocol::TimeControl,
+        rated: bool,
+        colour: protocol::ColourChoice,
+        rid: Option<u64>,
+    ) -> Result<(), RoomError> {
+        let game = requested_game(rules, game)?;
+        let settings = Settings::new(game, time_control, rated, false, colour)?;
+        if rated && identity.is_guest() {
+            return Err(RoomError::new(
+                code::ACCOUNT_REQUIRED,
+                "rated games need an account",
+            ));
+        }
+        let internal = |e: store::StoreError| {
+            tracing::error!(error = %e, "could not look a challenged player up");
+            RoomError::new(code::INTERNAL, "try again")
+        };
+        let user = self
+            .state
+            .store
+            .user_by_name(to)
+            .await
+            .map_err(internal)?
+            .filter(|u| identity.user_id != Some(u.id))
+            .ok_or_else(|| RoomError::new(code::UNKNOWN_PLAYER, "no such player"))?;
+        let policy = self
+            .state
+            .store
+            .challenge_policy(user.id)
+            .await
+            .map_err(internal)?;
+        if policy == "none" || (policy == "accounts" && identity.is_guest()) {
+            return Err(RoomError::new(
+                code::CHALLENGES_REFUSED,
+                "this player takes no such challenges",
+            ));
+        }
+        self.forget_closed_rooms();
+        if self.rooms.len() >= self.state.config.max_rooms_per_connection {
+            return Err(RoomError::new(
+                code::TOO_MANY_ROOMS,
+                "this connection is in as many rooms as allowed",
+            ));
+        }
+        self.keep_guest(&identity).await?;
+        let new = crate::challenges::NewChallenge {
+            from: identity,
+            reach: self.reach(),
+            to: Identity::user(user.id, user.name),
+            settings,
+            rid,
+        };
+        self.state.challenges.create(new).await
+    }
+
+    /// Enters a quick-pairing queue (the pairing task answers `ack`, then `paired` when it pairs).
+    #[allow(clippy::too_many_arguments)]
+    async fn seek_quick(
+        &mut self,
+        identity: Identity,
+        preset: &str,
+        rules: Option<protocol::RulesSpec>,
+        game: Option<protocol::GameSpec>,
+        time_control: Option<protocol::TimeControl>,
+        rated: bool,
+        rid: Option<u64>,
+    ) -> Result<(), RoomError> {
+        let game = match (rules, game) {
+            (None, None) => None,
+            (rules, game) => Some(requested_game(rules, game)?),
+        };
+        let spec = crate::pairing::SeekSpec::new(preset, game, time_control, rated)?;
+        if rated && identity.is_guest() {
+            return Err(RoomError::new(
+                code::ACCOUNT_REQUIRED,
+                "rated games need an account",
+            ));
+        }
+        self.forget_closed_rooms();
+        if self.rooms.len() >= self.state.config.max_rooms_per_connection {
+            return Err(RoomError::new(
+                code::TOO_MANY_ROOMS,
+                "this connection is in as many rooms as allowed",
+            ));
+        }
+        self.keep_guest(&identity).await?;
+        let rating = match identity.user_id {
+            Some(user) => {
+                let pool = crate::gomoku::pool(&spec.settings.config);
+                crate::accounts::seat::rating_in(self.state.store.as_ref(), user, pool)
+                    .await
+                    .map_or(1500.0, |r| r.rating.rating)
+            }
+            None => 1500.0,
+        };
+        let seeker = crate::pairing::Seeker {
+            identity,
+            outbox: self.outbox.clone(),
+            adopt: self.adopted.0.clone(),
+            ip: self.peer,
+            rating,
+            spec,
+            rid,
+        };
+        self.state.pairing.seek(seeker).await?;
+        self.seeking = true;
         Ok(())
     }
 
@@ -275,12 +519,13 @@ mod tests {
         let (state, _dir) = state().await;
         let (mut conn, identity, mut rx) = greeted(&state).await;
         let create = ClientMessage::CreateRoom {
-            rules: protocol::RulesSpec {
+            rules: Some(protocol::RulesSpec {
                 size: 15,
                 rule_set: rules::RuleSet::Renju,
                 forbidden_policy: rules::ForbiddenPolicy::Reject,
                 opening: rules::Opening::None,
-            },
+            }),
+            game: None,
             time_control: protocol::TimeControl::Fischer {
                 base_ms: 999,
                 increment_ms: 0,
@@ -288,6 +533,7 @@ mod tests {
             rated: false,
             public: true,
             colour: protocol::ColourChoice::Black,
+            rating_range: None,
         };
         conn.dispatch(identity, create, Some(5)).await;
         assert_error(next_frame(&mut rx), Some(5), code::INVALID_TIME_CONTROL);

@@ -1,7 +1,10 @@
 //! WebSocket endpoint: `GET /ws` upgrades, then one reader and one writer task per connection.
 
+mod computer;
 mod conn;
 mod dispatch;
+pub mod lag;
+pub mod loopback;
 pub mod outbox;
 mod reader;
 mod resume;

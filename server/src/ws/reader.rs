@@ -91,7 +91,9 @@ impl Conn {
                 Some(Ok(m)) => m,
             };
             match message {
-                Message::Text(text) => self.on_text_frame(&text).await,
+                // Boxed: the handling of a frame (decoding, dispatch, a room's reply) is a large state machine,
+                // and inline it would make every idle connection's task that large for its whole life.
+                Message::Text(text) => Box::pin(self.on_text_frame(&text)).await,
                 Message::Binary(_) => {
                     if self.admit().await {
                         self.violation(
@@ -107,7 +109,11 @@ impl Conn {
                 Message::Ping(_) => {
                     self.admit().await;
                 }
-                Message::Pong(_) => {}
+                Message::Pong(payload) => {
+                    if let Some(rtt) = self.stamp.as_ref().and_then(|s| s.rtt_ms(&payload)) {
+                        self.rtt.sample(rtt);
+                    }
+                }
             }
             waiting_since = tokio::time::Instant::now();
         }

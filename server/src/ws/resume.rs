@@ -87,6 +87,11 @@ impl Conn {
         self.identity = Some(identity);
         self.live = Some(live);
         self.send(&welcome, rid).await;
+        if let Some(identity) = &self.identity {
+            // A second hello under another identity: the earlier one's challenges stop coming here.
+            self.state.challenges.disconnect(self.outbox.id);
+            self.state.challenges.connect(&identity.id, self.reach());
+        }
     }
 }
 

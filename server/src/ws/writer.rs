@@ -26,6 +26,7 @@ pub(super) async fn write<S>(
     mut rx: mpsc::Receiver<Out>,
     kick: Arc<Notify>,
     ping_every: Duration,
+    stamp: super::lag::Stamp,
     _done: oneshot::Sender<()>,
 ) where
     S: Sink<Message> + Unpin,
@@ -64,11 +65,16 @@ pub(super) async fn write<S>(
             () = &mut kicked => {
                 // Ahead of the frames it could not take, so the client learns why it is closed (and that a
                 // reconnect with `since` catches it up). A socket that takes nothing gets no close frame either.
-                let why = ServerMessage::error(
-                    code::SLOW_CLIENT,
-                    "this connection fell too far behind its events; reconnect to catch up",
+                // Encoded in one statement, so the message itself (a large enum) is not kept across the await and
+                // does not make every connection's writer task larger.
+                let why = encode(
+                    &ServerMessage::error(
+                        code::SLOW_CLIENT,
+                        "this connection fell too far behind its events; reconnect to catch up",
+                    ),
+                    None,
                 );
-                let told = sink.send(Message::Text(encode(&why, None).into()));
+                let told = sink.send(Message::Text(why.into()));
                 if matches!(tokio::time::timeout(CLOSE_WAIT, told).await, Ok(Ok(()))) {
                     let frame = CloseFrame { code: CLOSE_POLICY, reason: "too slow".into() };
                     let _ = tokio::time::timeout(CLOSE_WAIT, sink.send(Message::Close(Some(frame)))).await;
@@ -76,7 +82,7 @@ pub(super) async fn write<S>(
                 break;
             }
             _ = ping.tick() => {
-                if sink.send(Message::Ping(Default::default())).await.is_err() {
+                if sink.send(Message::Ping(stamp.payload().to_vec().into())).await.is_err() {
                     break;
                 }
             }
@@ -93,6 +99,10 @@ mod tests {
     use protocol::decode;
 
     use super::*;
+
+    fn test_stamp() -> crate::ws::lag::Stamp {
+        crate::ws::lag::Stamp::new(std::sync::Arc::new(crate::time::TokioClock))
+    }
 
     /// A client that stopped reading: every send waits forever.
     struct Stuck;
@@ -159,6 +169,7 @@ mod tests {
             rx,
             kick.clone(),
             Duration::from_secs(60),
+            test_stamp(),
             done,
         ));
         // The writer takes the frame and blocks in its send before the paused clock moves.
@@ -184,7 +195,14 @@ mod tests {
             tx
         };
         let ((), _tx) = tokio::join!(
-            write(&mut sent, rx, kick.clone(), Duration::from_secs(60), done),
+            write(
+                &mut sent,
+                rx,
+                kick.clone(),
+                Duration::from_secs(60),
+                test_stamp(),
+                done
+            ),
             drive
         );
         let close = Message::Close(Some(CloseFrame {
@@ -216,7 +234,15 @@ mod tests {
         let (done, _done_rx) = oneshot::channel();
         kick.notify_one();
         let mut sent = Sent::default();
-        write(&mut sent, rx, kick, Duration::from_secs(60), done).await;
+        write(
+            &mut sent,
+            rx,
+            kick,
+            Duration::from_secs(60),
+            test_stamp(),
+            done,
+        )
+        .await;
         assert!(
             matches!(&sent.0[..], [Message::Text(_), Message::Close(Some(f))] if f.code == CLOSE_POLICY),
             "{:?}",
@@ -235,7 +261,14 @@ mod tests {
             drop(tx);
         };
         tokio::join!(
-            write(&mut sent, rx, kick, Duration::from_millis(30), done),
+            write(
+                &mut sent,
+                rx,
+                kick,
+                Duration::from_millis(30),
+                test_stamp(),
+                done
+            ),
             drive
         );
         let pings = sent

@@ -222,7 +222,7 @@ impl App {
                 room: format!("r{at}"),
                 kind: server::gomoku::KIND.to_owned(),
                 pool: server::gomoku::pool_of(&rules),
-                rules,
+                config: server::gomoku::config_text(&rules),
                 time_control: "{\"kind\":\"none\"}".into(),
                 public: true,
                 rated: true,
@@ -239,12 +239,14 @@ impl App {
             .await
             .expect("create game");
         let point: Point = "h8".parse().expect("point");
+        let action = Action::Place { point };
         self.store
             .append_actions(&[(
                 id,
                 StoredAction {
                     seq: 0,
-                    action: Action::Place { point },
+                    text: server::gomoku::action_text(&action),
+                    ply: server::gomoku::move_number(&action, 1),
                     used_ms: 0,
                     remaining_ms: None,
                     at,
@@ -257,7 +259,7 @@ impl App {
                 id,
                 &Finish {
                     end: GameEnd {
-                        winner,
+                        winner: winner.map(server::gomoku::side),
                         aborted: false,
                         reason: if winner.is_some() {
                             "resign"

@@ -5,8 +5,8 @@ import { t, errorText } from '../i18n.js';
 import { href } from '../router.js';
 import { accounts } from '../api.js';
 import { tierBadge } from '../tier.js';
-
-const POOLS = ['renju', 'freestyle', 'standard'];
+import { challengeButton } from '../challenges.js';
+import { pools } from '../games/index.js';
 const PAGE = 50;
 
 /** The entries of a leaderboard response, whether it is a bare list or wrapped in an object. */
@@ -17,7 +17,7 @@ export function entriesOf(data) {
 
 
 /** Mounts the leaderboard page; returns its cleanup. */
-export function render(view, params) {
+export function render(view, params, app) {
   const pool = params.pool;
   let offset = 0;
   const body = h('tbody', {});
@@ -25,7 +25,7 @@ export function render(view, params) {
   const more = h('button', { class: 'btn', type: 'button', hidden: true }, t('lb.more'));
   mount(view, h('section', { class: 'card wide' },
     h('div', { class: 'card-head' }, h('h1', {}, t('lb.title')),
-      h('nav', { class: 'tabs', 'aria-label': t('lb.pool') }, POOLS.map((p) => h('a', { href: href('leaderboard', { pool: p }), class: p === pool ? 'active' : '' }, t(`pool.${p}`))))),
+      h('nav', { class: 'tabs', 'aria-label': t('lb.pool') }, pools().map((p) => h('a', { href: href('leaderboard', { pool: p }), class: p === pool ? 'active' : '' }, t(`pool.${p}`))))),
     h('table', { class: 'lb', id: 'leaderboard' },
       h('thead', {}, h('tr', {}, h('th', { class: 'num' }, t('lb.rank')), h('th', {}, t('lb.player')), h('th', {}, t('lb.tier')), h('th', { class: 'num' }, t('lb.rating')), h('th', { class: 'num hide-sm' }, t('lb.games')), h('th', { class: 'num hide-sm' }, t('lb.wld')))),
       body),
@@ -40,7 +40,7 @@ export function render(view, params) {
         if (!rows.length && offset === 0) status.append(h('p', { class: 'empty' }, t('lb.empty')));
         rows.forEach((e, i) => body.append(h('tr', {},
           h('td', { class: 'num rank' }, e.rank ?? offset + i + 1),
-          h('td', { class: 'name' }, h('a', { href: href('player', { name: e.name }) }, e.name)),
+          h('td', { class: 'name' }, h('a', { href: href('player', { name: e.name }) }, e.name), ' ', h('span', { class: 'challenge-slot', dataset: { name: e.name } }, challengeButton(app, { name: e.name }, { small: true }))),
           h('td', {}, tierBadge(e.tier, e.tier_code)),
           h('td', { class: 'num rating' }, Math.round(e.rating)),
           h('td', { class: 'num hide-sm' }, e.games ?? (e.wins ?? 0) + (e.losses ?? 0) + (e.draws ?? 0)),
@@ -55,5 +55,9 @@ export function render(view, params) {
   };
   more.addEventListener('click', load);
   load();
-  return () => {};
+  // Who we are decides which rows can be challenged (not our own): known after the welcome, or changed by a sign-in.
+  const off = app?.conn?.on('welcome', () => {
+    for (const slot of body.querySelectorAll('.challenge-slot')) mount(slot, challengeButton(app, { name: slot.dataset.name }, { small: true }));
+  });
+  return () => off?.();
 }

@@ -2,12 +2,15 @@
 // option the server has.
 
 import { h, mount, toast } from '../dom.js';
-import { t, tn, errorText } from '../i18n.js';
+import { t, tn, errorText, lang } from '../i18n.js';
+import { accounts } from '../api.js';
 import { href } from '../router.js';
 import { describeTimeControl } from '../clock.js';
 import { tierBadge } from '../tier.js';
 import { playerName } from '../player.js';
-import { renderBoard } from '../board.js';
+import { GAMES, DEFAULT_GAME, memberOf, gameChoices } from '../games/index.js';
+import { quickPairing } from '../quick.js';
+import { RANGE_CHOICES, poolOfSpec, ratingIn, rangeFromForm, seatVerdict } from '../seek.js';
 
 /** Folds lobby messages into a list of rooms (pure; newest first as the server sends them). */
 export function lobbyReduce(rooms, msg) {
@@ -23,14 +26,13 @@ export function lobbyReduce(rooms, msg) {
   return rooms;
 }
 
-/** The options a create_room message carries, read from the form's values (pure, for tests). */
-export function createOptions(v) {
-  const rules = { size: Number(v.size) || 15, rule_set: v.rule_set };
-  if (v.rule_set === 'renju') {
-    rules.size = 15;
-    rules.forbidden_policy = v.forbidden_policy;
-  }
-  rules.opening = v.opening;
+/**
+ * The options a create_room message carries, read from the form's values (pure, for tests). The chosen game
+ * (`v.game`, the default game when absent) gives its part (Gomoku's `rules`, another game's `game` spec); the
+ * clock, rating, visibility and colour are every game's.
+ */
+export function createOptions(v, games = GAMES, ratings = []) {
+  const spec = (games[v.game] || games[DEFAULT_GAME]).createSpec(v);
   let time_control = { kind: 'none' };
   const min = (x) => Math.round(Number(x) * 60_000);
   const sec = (x) => Math.round(Number(x) * 1000);
@@ -38,16 +40,44 @@ export function createOptions(v) {
   if (v.tc === 'byo_yomi') {
     time_control = { kind: 'byo_yomi', base_ms: min(v.base), periods: Number(v.periods), period_ms: sec(v.period) };
   }
-  return { rules, time_control, rated: v.rated === 'rated', public: v.visibility !== 'private', colour: v.colour };
+  const options = { ...spec, time_control, rated: v.rated === 'rated', public: v.visibility !== 'private', colour: v.colour };
+  // Issue #18: a seek may admit only ratings in a range, around one's own rating in the room's pool or explicit.
+  const range = rangeFromForm(v, ratingIn(ratings, poolOfSpec(spec)));
+  if (range) options.rating_range = range;
+  return options;
 }
 
-/** A room's rules in words, as its lobby row shows them: the rule set, the forbidden-move rule, size, opening. */
-export function ruleLabel(rules) {
-  const parts = [t(`rule.${rules.rule_set}`)];
-  if (rules.rule_set === 'renju' && rules.forbidden_policy) parts.push(t(`policy_long.${rules.forbidden_policy}`));
-  if (rules.size && rules.size !== 15) parts.push(`${rules.size}×${rules.size}`);
-  if (rules.opening && rules.opening !== 'none') parts.push(t(`opening.${rules.opening}`));
-  return parts.join(' · ');
+/**
+ * The play_computer message from the computer form's values (pure, for tests): the Gomoku rules, the clock and
+ * the colour as create_room takes them, and the level; never rated, never listed (the room is one's own).
+ */
+export function computerOptions(v, games = GAMES) {
+  const { rated: _rated, public: _public, rating_range: _range, ...rest } = createOptions({ ...v, game: DEFAULT_GAME, range: 'any' }, games);
+  return { ...rest, level: Math.min(8, Math.max(1, Number(v.level) || 1)) };
+}
+
+/**
+ * The level choices of the computer form: [level, label] for 1–8, labelled as GET /api/computer says in the
+ * page's language (`en` / `zh`), else with our own words.
+ */
+export function levelChoices(info, language = 'en') {
+  const byLevel = new Map((info?.levels || []).map((l) => [l.level, l]));
+  return [1, 2, 3, 4, 5, 6, 7, 8].map((n) => [n, byLevel.get(n)?.[language] || t('computer.label', { n })]);
+}
+
+/** A room's game and options in words, as its lobby row shows them (Gomoku: rule set, forbidden rule, size, opening). */
+export function ruleLabel(row) {
+  return memberOf(row).describe(row, { size: true });
+}
+
+/**
+ * The create form's game choice: none while only one game is served (the form then looks as it always did),
+ * else one button per served game, the default chosen.
+ */
+export function gameChoice(seg, field, games = GAMES) {
+  const choices = gameChoices(games);
+  if (choices.length < 2) return null;
+  return field(t('create.game'), seg('game', choices.map((g) => [g.name, t(`game.${g.name}`)]), DEFAULT_GAME));
 }
 
 /** A player's name with rating and tier badge, as lobby and room show them. */
@@ -70,35 +100,64 @@ function field(label, control, extra = {}) {
   return h('div', { class: 'field', ...extra }, h('span', { class: 'flabel' }, label), control);
 }
 
-function createForm(app, close) {
-  const form = h('form', { class: 'card create', id: 'create-form' });
+/**
+ * The create form, or with `computer` the "Play the computer" form: the same rules, clock and colour, plus the
+ * level, without the game choice (the computer plays Gomoku and Renju only), rating and visibility.
+ */
+function createForm(app, close, { computer = false } = {}) {
+  const form = h('form', { class: `card create${computer ? ' computer' : ''}`, id: computer ? 'computer-form' : 'create-form' });
   const seg = (name, options, value) => h('div', { class: 'segs', role: 'radiogroup' }, options.map(([v, l]) => radio(name, v, l, v === value)));
   const num = (name, value, min, max, step = 1) => h('input', { type: 'number', name, value, min, max, step, inputmode: 'numeric' });
-  const renjuOnly = field(t('create.forbidden'), seg('forbidden_policy', [['reject', t('policy.reject')], ['lose', t('policy.lose')], ['claim', t('policy.claim')]], 'reject'), { 'data-show': 'renju' });
   const fischer = h('div', { class: 'row', 'data-tc': 'fischer' }, field(t('create.base'), num('base', 10, 0.5, 180, 0.5)), field(t('create.increment'), num('increment', 5, 0, 120)));
   const byo = h('div', { class: 'row', 'data-tc': 'byo_yomi' }, field(t('create.base'), num('base_b', 10, 0, 180, 0.5)), field(t('create.periods'), num('periods', 5, 1, 30)), field(t('create.period'), num('period', 30, 5, 300)));
   const err = h('p', { class: 'form-error', role: 'alert' });
+  const level = h('select', { name: 'level', id: 'computer-level' }, levelChoices(null, lang()).map(([n, label]) => h('option', { value: n, selected: n === 1 }, label)));
+  const busy = h('p', { class: 'hint warn', id: 'computer-busy', hidden: true }, t('err.computer_busy'));
+  // One's standings, for a range around one's own rating (a guest counts 1500 everywhere).
+  let ratings = [];
+  const rangeHint = h('p', { class: 'hint', id: 'range-hint' });
+  if (!computer && app.you && !app.you.guest) {
+    accounts.me().then((me) => {
+      ratings = me?.ratings || [];
+      sync();
+    }, () => {});
+  }
+  if (computer) {
+    // The labels the server gives its levels, and whether it has room for another game now.
+    accounts.computer().then((info) => {
+      const chosen = level.value;
+      mount(level, levelChoices(info, lang()).map(([n, label]) => h('option', { value: n, selected: String(n) === chosen }, label)));
+      busy.hidden = !info?.busy;
+    }, () => {});
+  }
+  const games = computer ? [GAMES[DEFAULT_GAME]] : Object.values(GAMES).filter((g) => g.served);
   mount(
     form,
-    h('h2', {}, t('create.title')),
-    field(t('create.rule_set'), seg('rule_set', [['renju', t('rule.renju')], ['freestyle', t('rule.freestyle')], ['standard', t('rule.standard')]], 'renju')),
-    renjuOnly,
-    field(t('create.opening'), seg('opening', [['none', t('opening.none')], ['swap_after_three', t('opening.swap_after_three')], ['swap_after_three_fifth_two_options', t('opening.swap_after_three_fifth_two_options')]], 'swap_after_three')),
-    field(t('create.size'), seg('size', [['15', '15×15'], ['19', '19×19']], '15'), { 'data-hide': 'renju' }),
+    h('h2', {}, t(computer ? 'computer.title' : 'create.title')),
+    computer ? h('p', { class: 'muted small' }, t('computer.intro')) : gameChoice(seg, field),
+    // Each game's own fields, shown while it is the chosen one.
+    games.map((g) => h('div', { class: 'game-fields', dataset: { game: g.name } }, g.createFields({ seg, field }))),
+    computer ? field(t('computer.level_field'), level) : null,
     field(t('create.time'), seg('tc', [['none', t('tc.none')], ['fischer', t('tc.fischer')], ['byo_yomi', t('tc.byoyomi')]], 'fischer')),
     fischer,
     byo,
-    h('div', { class: 'row' },
+    computer ? null : h('div', { class: 'row' },
       field(t('create.rated'), seg('rated', [['casual', t('create.casual')], ['rated', t('create.rated')]], 'casual')),
       field(t('create.visibility'), seg('visibility', [['public', t('create.public')], ['private', t('create.private')]], 'public')),
     ),
     field(t('create.colour'), seg('colour', [['black', t('colour.black')], ['white', t('colour.white')], ['random', t('colour.random')]], 'black')),
+    computer ? null : field(t('seek.range'), h('div', { class: 'range-field' },
+      seg('range', RANGE_CHOICES.map((c) => [c, c === 'any' ? t('seek.any') : c === 'custom' ? t('seek.custom') : `±${c}`]), 'any'),
+      h('div', { class: 'row range-custom', 'data-range': 'custom' },
+        field(t('seek.min'), num('range_min', 1300, 0, 4000, 1)), field(t('seek.max'), num('range_max', 1700, 0, 4000, 1))),
+      rangeHint), { id: 'range-field' }),
     // A guest cannot play rated: the choice is not offered, and one sentence (with the way to an account) says why.
-    h('p', { class: 'hint', id: 'rated-guest', 'data-guest-only': '' }, t('create.rated_guest'), ' ', h('a', { href: href('login') }, t('nav.login'))),
+    computer ? h('p', { class: 'hint' }, t('computer.unrated_note')) : h('p', { class: 'hint', id: 'rated-guest', 'data-guest-only': '' }, t('create.rated_guest'), ' ', h('a', { href: href('login') }, t('nav.login'))),
+    computer ? busy : null,
     err,
     h('div', { class: 'actions' },
       h('button', { type: 'button', class: 'btn ghost', onclick: close }, t('create.cancel')),
-      h('button', { type: 'submit', class: 'btn primary', id: 'create-submit' }, t('create.submit')),
+      h('button', { type: 'submit', class: 'btn primary', id: computer ? 'computer-submit' : 'create-submit' }, t(computer ? 'computer.submit' : 'create.submit')),
     ),
   );
   const values = () => {
@@ -109,26 +168,46 @@ function createForm(app, close) {
   };
   const sync = () => {
     const v = values();
-    for (const el of form.querySelectorAll('[data-show]')) el.hidden = v.rule_set !== el.dataset.show;
-    for (const el of form.querySelectorAll('[data-hide]')) el.hidden = v.rule_set === el.dataset.hide;
+    for (const el of form.querySelectorAll('.game-fields')) {
+      el.hidden = el.dataset.game !== (v.game || DEFAULT_GAME);
+      GAMES[el.dataset.game].syncFields(el, v);
+    }
     for (const el of form.querySelectorAll('[data-tc]')) el.hidden = v.tc !== el.dataset.tc;
+    for (const el of form.querySelectorAll('[data-range]')) el.hidden = v.range !== el.dataset.range;
+    if (!computer) {
+      const games = GAMES[v.game] || GAMES[DEFAULT_GAME];
+      const mine = ratingIn(ratings, poolOfSpec(games.createSpec(v)));
+      let range = null;
+      try {
+        range = rangeFromForm(v, mine);
+      } catch {
+        range = null;
+      }
+      rangeHint.textContent = `${t('seek.yours', { r: mine })}${range ? ` · ${t('seek.admits', range)}` : ''}`;
+    }
     const guest = Boolean(app.you?.guest);
     for (const el of form.querySelectorAll('[data-guest-only]')) el.hidden = !guest;
     const rated = form.querySelector('input[name="rated"][value="rated"]');
+    if (!rated) return;
     rated.disabled = guest;
     if (guest && rated.checked) form.querySelector('input[name="rated"][value="casual"]').checked = true;
   };
   form.addEventListener('change', sync);
+  // The range's bounds are typed: the hint follows each keystroke.
+  form.addEventListener('input', (e) => { if (e.target.name === 'range_min' || e.target.name === 'range_max') sync(); });
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     err.textContent = '';
-    const button = form.querySelector('#create-submit');
+    const button = form.querySelector('button[type="submit"]');
     button.disabled = true;
     try {
-      const reply = await app.conn.create(createOptions(values()));
+      const reply = computer
+        ? await app.conn.create(computerOptions(values()), 'play_computer')
+        : await app.conn.create(createOptions(values(), GAMES, ratings));
       app.navigate(href('room', { id: reply.room.id }));
     } catch (ex) {
       err.textContent = errorText(ex.code, ex.message);
+      if (ex.code === 'computer_busy') busy.hidden = false;
     } finally {
       button.disabled = false;
     }
@@ -139,14 +218,10 @@ function createForm(app, close) {
   return form;
 }
 
-/** A small board with a finished diagonal five: the lobby's emblem, drawn by the same code as real boards. */
+/** The default game's emblem: the lobby's picture. */
 function heroArt() {
   const art = h('div', { class: 'hero-art', 'aria-hidden': 'true' });
-  art.innerHTML = renderBoard({
-    size: 7,
-    coords: false,
-    moves: ['b2', 'c5', 'c3', 'd5', 'd4', 'e3', 'e5', 'f4', 'f6'],
-  });
+  art.innerHTML = GAMES[DEFAULT_GAME].emblem();
   return art;
 }
 
@@ -158,10 +233,11 @@ export function render(view, _params, app) {
   const waiting = h('div', { class: 'rooms', id: 'waiting-rooms' });
   const live = h('div', { class: 'rooms', id: 'live-rooms' });
   const players = h('div', { class: 'players', id: 'lobby-players' });
-  const openForm = () => {
-    mount(formSlot, createForm(app, () => mount(formSlot)));
+  const openForm = (opts) => {
+    mount(formSlot, createForm(app, () => mount(formSlot), opts));
     formSlot.querySelector('input')?.focus();
   };
+  const quick = quickPairing(app);
   const code = h('input', { type: 'text', name: 'code', placeholder: t('lobby.goto'), 'aria-label': t('lobby.goto'), autocomplete: 'off' });
   mount(
     view,
@@ -172,11 +248,13 @@ export function render(view, _params, app) {
         h('p', { class: 'tagline' }, t('app.tagline')),
       ),
       h('div', { class: 'hero-actions' },
-        h('button', { class: 'btn primary big', id: 'new-game', type: 'button', onclick: openForm }, t('lobby.create')),
+        h('button', { class: 'btn primary big', id: 'new-game', type: 'button', onclick: () => openForm() }, t('lobby.create')),
+        h('button', { class: 'btn big', id: 'play-computer', type: 'button', onclick: () => openForm({ computer: true }) }, t('computer.play')),
         h('form', { class: 'goto', onsubmit: (e) => { e.preventDefault(); const id = code.value.trim().replace(/^.*#\/room\//, ''); if (id) app.navigate(href('room', { id })); } },
           code, h('button', { class: 'btn', type: 'submit' }, t('lobby.go'))),
       ),
     ),
+    quick.el,
     formSlot,
     h('div', { class: 'lobby-grid' },
       h('section', { class: 'card' }, h('h2', {}, t('lobby.waiting')), waiting),
@@ -185,12 +263,30 @@ export function render(view, _params, app) {
     ),
   );
 
+  // Our standings, to tell which ranged seeks admit us (a guest, or before they come: 1500 everywhere).
+  let myRatings = [];
+  const loadRatings = () => {
+    if (!app.you || app.you.guest) {
+      myRatings = [];
+      draw();
+      return;
+    }
+    accounts.me().then((me) => {
+      myRatings = me?.ratings || [];
+      draw();
+    }, () => {});
+  };
   const row = (r) => {
     const playing = r.state === 'playing';
-    return h('div', { class: 'room-row', dataset: { room: r.id, state: r.state } },
+    // Issue #18: a seek with a rating range says it, and one whose range leaves us out is greyed with the reason.
+    const verdict = !playing && r.rating_range ? seatVerdict(r, app.you, myRatings) : null;
+    const outside = verdict && !verdict.ok;
+    return h('div', { class: `room-row${outside ? ' outside' : ''}`, dataset: { room: r.id, state: r.state } },
       h('div', { class: 'room-main' },
-        h('div', { class: 'room-rules' }, ruleLabel(r.rules), r.rated ? h('span', { class: 'badge rated' }, t('create.rated')) : h('span', { class: 'badge' }, t('create.casual'))),
+        h('div', { class: 'room-rules' }, ruleLabel(r), r.rated ? h('span', { class: 'badge rated' }, t('create.rated')) : h('span', { class: 'badge' }, t('create.casual')),
+          r.rating_range ? h('span', { class: 'badge range' }, t('seek.badge', r.rating_range)) : null),
         h('div', { class: 'room-players' }, r.players.map(playerChip)),
+        outside ? h('div', { class: 'small muted range-reason' }, t('seek.outside', { r: verdict.rating, ...verdict.range })) : null,
       ),
       h('div', { class: 'room-meta' },
         h('span', { class: 'tc' }, describeTimeControl(r.time_control, t)),
@@ -232,12 +328,17 @@ export function render(view, _params, app) {
       draw();
     }),
   );
-  offs.push(app.conn.on('welcome', () => formSlot.querySelector('form')?.sync?.()));
+  offs.push(app.conn.on('welcome', () => {
+    formSlot.querySelector('form')?.sync?.();
+    loadRatings();
+  }));
+  if (app.you) loadRatings();
   app.conn.subscribeLobby().catch((e) => {
     if (e.code !== 'disconnected') toast(errorText(e.code, e.message), 'error');
   });
   return () => {
     offs.forEach((off) => off());
+    quick.cleanup();
     app.conn.unsubscribeLobby();
   };
 }

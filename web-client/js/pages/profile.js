@@ -1,12 +1,15 @@
 // A player's profile: rating per pool with tier, record, a rating-history chart and recent games linking
 // to their records.
 
-import { h, mount } from '../dom.js';
-import { t, errorText, formatDate } from '../i18n.js';
-import { href } from '../router.js';
+import { h, mount, toast } from '../dom.js';
+import { t, errorText, formatDate, has } from '../i18n.js';
+import { displayName, isComputer } from '../player.js';
+import { href, PLAYER_FILTERS } from '../router.js';
+import { pools as knownPools } from '../games/index.js';
 import { accounts } from '../api.js';
 import { ratingChart } from '../chart.js';
 import { tierBadge } from '../tier.js';
+import { challengeButton, challengeSetting } from '../challenges.js';
 
 /**
  * Where a pool's rating stands against the leaderboard's rule (both parts: enough rated games and a settled
@@ -49,17 +52,56 @@ export function outcomeFor(game, name) {
   return null;
 }
 
+/** A rating pool's name in words (`renju`, `othello/standard`, …); an unknown pool by its code. */
+export function poolLabel(pool) {
+  if (!pool) return '';
+  return has(`pool.${pool}`) ? t(`pool.${pool}`) : has(`rule.${pool}`) ? t(`rule.${pool}`) : pool;
+}
+
+/** Whether a profile's game was played against the computer (its opponent carries the flag): never rated. */
+export function againstComputer(g, name) {
+  const black = typeof g.black === 'object' ? g.black : null;
+  const white = typeof g.white === 'object' ? g.white : null;
+  const opp = black?.name === name ? white : black;
+  return isComputer(opp);
+}
+
+/** The game-list filters of a profile route's params (issue #18): only those set, as the server takes them. */
+export function filtersOf(params = {}) {
+  const out = {};
+  for (const k of PLAYER_FILTERS) if (params[k]) out[k] = params[k];
+  return out;
+}
+
+/**
+ * The pool filter's choices: the pools the player has standings in first (in the order given), then every other
+ * known pool, then the chosen one when neither lists it (a link from a newer client); no pool twice.
+ */
+export function poolChoices(standings = [], known = [], chosen = null) {
+  const out = [];
+  for (const p of [...standings.map((r) => r.pool), ...known, chosen]) if (p && !out.includes(p)) out.push(p);
+  return out;
+}
+
+/** Whether any filter narrows the list. */
+export function filtered(filters) {
+  return PLAYER_FILTERS.some((k) => filters?.[k]);
+}
+
 function gameRow(g, name) {
   const black = typeof g.black === 'object' ? g.black?.name : g.black;
   const white = typeof g.white === 'object' ? g.white?.name : g.white;
-  const opp = black === name ? white : black;
+  const oppSeat = black === name ? g.white : g.black;
+  const opp = oppSeat && typeof oppSeat === 'object' ? displayName(oppSeat) : black === name ? white : black;
+  const computer = againstComputer(g, name);
   const o = outcomeFor(g, name);
   const when = g.ended_at ?? g.finished_at ?? g.started_at;
   const delta = g.rating_after != null && g.rating_before != null ? Math.round(g.rating_after) - Math.round(g.rating_before) : null;
   return h('a', { class: 'game-row', href: href('game', { id: g.public_id ?? g.id }) },
     h('span', { class: `stone-icon ${black === name ? 'black' : 'white'}` }),
     h('span', { class: 'opp' }, t('profile.vs', { name: opp ?? '?' })),
-    h('span', { class: 'muted pool' }, g.pool ? t(`rule.${g.pool}`) : g.rules?.rule_set ? t(`rule.${g.rules.rule_set}`) : ''),
+    h('span', { class: 'muted pool' }, g.pool ? poolLabel(g.pool) : g.rules?.rule_set ? t(`rule.${g.rules.rule_set}`) : ''),
+    computer ? h('span', { class: 'badge computer vs-computer' }, t('computer.unrated')) : null,
     o ? h('span', { class: `outcome ${o}` }, t(o === 'win' ? 'profile.win' : o === 'loss' ? 'profile.loss' : 'profile.drawn')) : h('span', {}),
     delta != null ? h('span', { class: delta >= 0 ? 'up' : 'down' }, `${delta >= 0 ? '+' : ''}${delta}`) : null,
     when ? h('time', { class: 'muted', datetime: new Date(when).toISOString() }, formatDate(when)) : null);
@@ -72,42 +114,97 @@ export function render(view, params, app) {
   // "Sign out" on one's own profile only, and only while signed in: after signing out (here, in the header or on
   // another device) the socket says hello again as someone else, and the button goes.
   const signOut = h('span', { class: 'own' });
+  const settings = h('div', { class: 'own-settings' });
   const drawOwn = () => {
     const mine = app?.you && !app.you.guest && app.you.name === name;
-    mount(signOut, mine ? h('button', { class: 'btn ghost', type: 'button', id: 'profile-signout', onclick: () => app.logout() }, t('nav.logout')) : null);
+    mount(signOut,
+      mine ? h('button', { class: 'btn ghost', type: 'button', id: 'profile-signout', onclick: () => app.logout() }, t('nav.logout')) : null,
+      // Issue #18: challenge this player (not oneself), and on one's own profile who may challenge.
+      mine ? null : challengeButton(app, { name }));
+    mount(settings, mine ? challengeSetting() : null);
   };
   drawOwn();
   const offWelcome = app?.conn?.on('welcome', drawOwn);
   mount(view, h('section', { class: 'card wide' },
     h('div', { class: 'card-head' }, h('h1', {}, name), signOut),
+    settings,
     body));
   accounts.player(name).then(
     (p) => {
       const pools = poolsOf(p);
-      const games = gamesOf(p);
-      const list = h('div', { class: 'games' }, games.length ? games.map((g) => gameRow(g, name)) : h('p', { class: 'empty' }, t('profile.no_games')));
-      // The server pages with next_before (null on the last page); older servers without it page by id.
-      let before = p.next_before !== undefined ? p.next_before : games.length ? games[games.length - 1].id : null;
-      const more = h('button', { class: 'btn', type: 'button', hidden: before == null }, t('profile.older'));
-      more.addEventListener('click', () => {
-        accounts.games(name, before).then((data) => {
+      // Issue #18: the games list filters by pool, rated and result, pages with next_before, and keeps its filters
+      // in the address (replaceState: no new history entry, no remount) so a reload or a shared link keeps them.
+      let filters = filtersOf(params);
+      const list = h('div', { class: 'games', id: 'profile-games' }, h('p', { class: 'muted' }, t('conn.connecting')));
+      const more = h('button', { class: 'btn', type: 'button', id: 'more-games', hidden: true }, t('profile.more'));
+      const shown = h('span', { class: 'muted small', id: 'games-shown' });
+      let before = null;
+      let count = 0;
+      let seq = 0;
+      const select = (key, options) => h('select', { name: key, id: `filter-${key}` },
+        options.map(([v, label]) => h('option', { value: v, selected: (filters[key] || '') === v }, label)));
+      const clear = h('button', { class: 'btn ghost small', type: 'button', id: 'filter-clear' }, t('filter.clear'));
+      const bar = h('form', { class: 'game-filters', id: 'game-filters', onsubmit: (e) => e.preventDefault() },
+        h('label', { class: 'field' }, h('span', { class: 'flabel' }, t('filter.pool')),
+          select('pool', [['', t('filter.all_pools')], ...poolChoices(pools, knownPools(), filters.pool).map((x) => [x, poolLabel(x)])])),
+        h('label', { class: 'field' }, h('span', { class: 'flabel' }, t('filter.rated')),
+          select('rated', [['', t('filter.all_rated')], ['true', t('filter.rated_only')], ['false', t('filter.casual_only')]])),
+        h('label', { class: 'field' }, h('span', { class: 'flabel' }, t('filter.result')),
+          select('result', [['', t('filter.all_results')], ['win', t('filter.won')], ['loss', t('filter.lost')], ['draw', t('filter.drawn')]])),
+        clear);
+      const page = (fresh) => {
+        const mine = ++seq;
+        more.disabled = true;
+        accounts.games(name, fresh ? null : before, filters).then((data) => {
+          if (mine !== seq) return;
           const next = gamesOf(data);
+          if (fresh) {
+            count = 0;
+            mount(list, next.length ? null : h('p', { class: 'empty', id: filtered(filters) ? 'no-match' : 'no-games' }, t(filtered(filters) ? 'filter.none_match' : 'profile.no_games')));
+          }
           next.forEach((g) => list.append(gameRow(g, name)));
-          before = data?.next_before !== undefined ? data.next_before : next.length ? next[next.length - 1].id : null;
+          count += next.length;
+          before = data?.next_before ?? null;
           more.hidden = before == null || next.length === 0;
-        }, () => (more.hidden = true));
+          more.disabled = false;
+          shown.textContent = count ? t('filter.shown', { n: count }) : '';
+        }, (e) => {
+          if (mine !== seq) return;
+          more.hidden = true;
+          if (fresh) mount(list, h('p', { class: 'notice' }, errorText(e.code, e.message)));
+          else toast(errorText(e.code, e.message), 'error');
+        });
+      };
+      const apply = () => {
+        clear.hidden = !filtered(filters);
+        history.replaceState(history.state, '', href('player', { name, ...filters }));
+        page(true);
+      };
+      bar.addEventListener('change', () => {
+        const v = Object.fromEntries(new FormData(bar).entries());
+        filters = filtersOf(v);
+        apply();
       });
+      clear.addEventListener('click', () => {
+        filters = {};
+        for (const el of bar.querySelectorAll('select')) el.value = '';
+        apply();
+      });
+      clear.hidden = !filtered(filters);
+      more.addEventListener('click', () => page(false));
+      page(true);
       mount(body,
         h('h2', {}, t('profile.ratings')),
+        pools.length ? null : h('p', { class: 'empty muted', id: 'no-ratings' }, t('profile.no_ratings')),
         h('div', { class: 'pools' }, pools.map((r) => h('div', { class: 'pool-card', dataset: { pool: r.pool } },
-          h('div', { class: 'muted' }, t(`pool.${r.pool}`)),
+          h('div', { class: 'muted' }, poolLabel(r.pool)),
           h('div', { class: 'big-rating' }, Math.round(r.rating) + (r.provisional ? '?' : '')),
           tierBadge(r.tier, r.tier_code),
           h('div', { class: 'muted small' }, t('profile.record', { w: r.wins ?? 0, l: r.losses ?? 0, d: r.draws ?? 0 })),
           leaderboardProgress(r)))),
         pools.some((r) => r.history?.length)
           ? [h('h2', {}, t('profile.history')), ...pools.filter((r) => r.history?.length).map((r) => {
-              const box = h('div', { class: 'chart-box' }, h('div', { class: 'muted' }, t(`pool.${r.pool}`)));
+              const box = h('div', { class: 'chart-box' }, h('div', { class: 'muted' }, poolLabel(r.pool)));
               // Every rating starts at 1500 (Glicko-2 default) and the history lists the rating after each game, so the
               // chart begins from that start: a single game then shows as a step rather than a dot.
               const points = r.history.map((x) => ({ time: x.time ?? 0, rating: x.rating }));
@@ -116,7 +213,8 @@ export function render(view, params, app) {
               return box;
             })]
           : null,
-        h('h2', {}, t('profile.recent')), list, more);
+        h('div', { class: 'games-head' }, h('h2', {}, t('profile.recent')), shown), bar, list,
+        h('div', { class: 'games-foot' }, more));
     },
     (e) => mount(body, h('p', { class: 'notice' }, e.code === 'unavailable' || e.code === 'not_found' || e.status === 404 ? (e.code === 'unavailable' ? t('err.unavailable') : t('profile.not_found')) : errorText(e.code, e.message))),
   );

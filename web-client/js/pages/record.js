@@ -4,65 +4,48 @@
 import { h, mount, toast } from '../dom.js';
 import { t, errorText } from '../i18n.js';
 import { href } from '../router.js';
-import { accounts } from '../api.js';
-import { createBoardView } from '../boardview.js';
+import { accounts, exportUrl } from '../api.js';
+import { memberOf } from '../games/index.js';
 import { resultHeadline, resultSentence } from '../result.js';
-import { playerName } from '../player.js';
-import { moveItems, formatUsed } from '../movelist.js';
+import { playerName, displayName } from '../player.js';
+import { gameName } from '../games/index.js';
+import { entryItems, formatUsed } from '../movelist.js';
+import { importControl, storeAnalysis } from './analysis.js';
 
-/** The stones of a stored action list, in order: places and the chosen fifth move (a proposal lays no stone). */
-export function stonesOf(moves) {
-  const out = [];
-  for (const m of moves || []) {
-    if (typeof m === 'string') out.push(m);
-    else if (m.point && !m.action) out.push(m.point);
-    else if (m.action && (m.action.action === 'place' || m.action.action === 'choose_fifth')) out.push(m.action.point);
-  }
+/**
+ * The downloads a record offers (issue #18): Gomoku's `.psq` (Piskvork), RenLib's move text and the readable
+ * record; other games their readable record. Each is `[format, file name, label key]`.
+ */
+export function downloadChoices(link, game) {
+  const out = game === 'gomoku' ? [['psq', `${link}.psq`, 'records.psq'], ['renlib', `${link}.renlib.txt`, 'records.renlib']] : [];
+  out.push(['text', `${link}.record.txt`, 'records.text']);
   return out;
 }
 
-/**
- * What the stored actions say beyond the stones: each stone's thinking time (`used_ms` of the action that laid it)
- * and, when the players swapped colours, after how many stones. Records without actions give none of either.
- */
-export function actionDetails(actions) {
-  const times = [];
-  let swapAfter = null;
-  for (const m of actions || []) {
-    const a = m?.action;
-    if (!a) continue;
-    if (a.action === 'place' || a.action === 'choose_fifth') times.push(typeof m.used_ms === 'number' ? m.used_ms : null);
-    else if (a.action === 'decide_swap' && a.swap) swapAfter = times.length;
-  }
-  return { times, swapAfter };
+/** The record's download links, "Analyse" (Gomoku: the moves on the analysis board) and "Import .psq". */
+function downloads(rec, game, app) {
+  const links = downloadChoices(rec.link, game).map(([format, file, key]) =>
+    h('a', { class: 'btn small export-link', href: `${exportUrl(rec.link)}?format=${format}`, download: file, dataset: { format } }, t(key)));
+  const analyse = game === 'gomoku'
+    ? h('button', { class: 'btn small', type: 'button', id: 'record-analyse', onclick: () => {
+        storeAnalysis({ size: rec.size || 15, moves: rec.moves, title: t('record.title', { id: rec.id }), rule_set: rec.rules?.rule_set || 'renju', ply: clampPly(currentPly(), rec.moves.length) });
+        app?.navigate(href('analysis'));
+      } }, t('analysis.open'))
+    : null;
+  return h('div', { class: 'downloads', id: 'record-downloads' },
+    h('span', { class: 'muted small' }, t('records.download')), links, analyse, game === 'gomoku' && app ? importControl(app.navigate, { small: true }) : null);
 }
 
+// The ply shown, for "Analyse" to open the same position.
+let currentPly = () => null;
+
 /**
- * Normalises a game record from `GET /api/games/{id}` (docs/protocol.md: moves are stored actions
- * {seq, action, used_ms, at}) into {id, link, size, moves: string[], black, white, result, rules, live}. `link` is the
- * public id that names the game in URLs (the integer id does not reach private games).
+ * Normalises a game record from `GET /api/games/{id}` as its game's member reads it (Gomoku's: docs/protocol.md,
+ * moves are stored actions {seq, action, used_ms, at}) into {id, link, moves, black, white, result, live, …}.
+ * `link` is the public id that names the game in URLs (the integer id does not reach private games).
  */
 export function normaliseRecord(g) {
-  const name = (p) => (p == null ? null : typeof p === 'string' ? p : p.name);
-  const rules = g.rules || {};
-  // The server sends the stones as `moves` and every action (with its clock) as `actions`; older records had the
-  // actions in `moves`.
-  const details = actionDetails(Array.isArray(g.actions) ? g.actions : g.moves);
-  const swapAfter = details.swapAfter ?? (g.swapped ? 3 : null);
-  return {
-    times: details.times,
-    swapAfter,
-    id: g.id,
-    link: g.public_id ?? g.id,
-    room: g.room,
-    size: rules.size || 15,
-    rules,
-    moves: stonesOf(Array.isArray(g.moves) && g.moves.length ? g.moves : g.actions),
-    black: name(g.black),
-    white: name(g.white),
-    result: g.result || null,
-    live: !g.result,
-  };
+  return memberOf(g).normaliseRecord(g);
 }
 
 /** Clamps a requested ply to the record. */
@@ -72,10 +55,11 @@ export function clampPly(ply, total) {
 }
 
 /** Mounts the record page; returns its cleanup. */
-export function render(view, params) {
+export function render(view, params, app) {
   let rec = null;
   let ply = 0;
-  const board = createBoardView();
+  // The game's board comes with the record; until then an empty frame holds its place.
+  let board = { el: h('div', { class: 'board-wrap' }), show() {} };
   const counter = h('span', { class: 'counter', id: 'ply-counter' });
   const btn = (id, label, path, fn) => {
     const b = h('button', { class: 'btn icon-btn', id, type: 'button', title: label, 'aria-label': label, onclick: fn });
@@ -83,6 +67,7 @@ export function render(view, params) {
     b.innerHTML = `<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="${path}" fill="currentColor"/></svg>`;
     return b;
   };
+  currentPly = () => ply;
   const go = (p) => {
     ply = clampPly(p, rec.moves.length);
     history.replaceState(null, '', href('game', { id: rec.link, ply }));
@@ -104,8 +89,7 @@ export function render(view, params) {
   mount(head, h('p', { class: 'muted' }, t('conn.connecting')));
 
   function draw() {
-    const last = ply === rec.moves.length;
-    board.update({ size: rec.size, moves: rec.moves, upto: ply, numbers: true, winLine: last ? rec.result?.line || [] : [] });
+    board.show(rec, ply);
     counter.textContent = t('record.move', { n: ply, total: rec.moves.length });
     for (const li of list.querySelectorAll('[data-ply]')) li.classList.toggle('current', Number(li.dataset.ply) === ply);
   }
@@ -121,23 +105,30 @@ export function render(view, params) {
         toast(url);
       }
     };
+    // The players as the record names them (objects carry the computer's flag, so it shows by its label).
+    const who = (colour) => rec.players?.[colour] ?? rec[colour];
+    const names = { black: displayName(who('black')) || undefined, white: displayName(who('white')) || undefined };
+    const game = gameName(rec);
     mount(head,
       h('h2', {}, t('record.title', { id: rec.id })),
       h('div', { class: 'versus' },
-        h('span', { class: 'stone-icon black' }), rec.black ? playerName(rec.black) : '—',
+        h('span', { class: 'stone-icon black' }), who('black') ? playerName(who('black')) : '—',
         h('span', { class: 'muted' }, ' vs '),
-        h('span', { class: 'stone-icon white' }), rec.white ? playerName(rec.white) : '—'),
-      rec.rules.rule_set ? h('p', { class: 'muted' }, t(`rule.${rec.rules.rule_set}`),
-        rec.rules.rule_set === 'renju' && rec.rules.forbidden_policy ? ` · ${t(`policy_long.${rec.rules.forbidden_policy}`)}` : '',
-        rec.rules.opening && rec.rules.opening !== 'none' ? ` · ${t(`opening.${rec.rules.opening}`)}` : '') : null,
+        h('span', { class: 'stone-icon white' }), who('white') ? playerName(who('white')) : '—'),
+      rec.described ? h('p', { class: 'muted' }, rec.described) : null,
       rec.swapAfter != null ? h('p', { class: 'muted small', id: 'swap-note' }, t('record.swap_note', { black: rec.black || t('colour.black') })) : null,
       r
-        ? h('p', { class: 'result', id: 'record-result' }, h('b', {}, resultSentence(r, { black: rec.black, white: rec.white }) || resultHeadline(r, null)))
+        ? h('p', { class: 'result', id: 'record-result' }, h('b', {}, memberOf(rec).resultSentence(r, names) || resultSentence(r, names) || resultHeadline(r, null)))
         : h('p', { class: 'muted' }, t('record.live'), rec.room ? [' ', h('a', { href: href('room', { id: rec.room, watch: true }) }, t('record.watch_live'))] : null),
-      h('button', { class: 'btn', type: 'button', onclick: share }, t('record.share')),
+      rec.transcript ? h('p', { class: 'transcript', id: 'record-transcript', title: t('othello.transcript') }, rec.transcript) : null,
+      h('div', { class: 'buttons' },
+        h('button', { class: 'btn', type: 'button', onclick: share }, t('record.share')),
+        rec.link != null && game !== 'gomoku' ? h('a', { class: 'btn export-link', id: 'record-export', href: exportUrl(rec.link), download: `${rec.link}.${game === 'draughts' ? 'pdn' : 'txt'}` }, t('record.export', { format: t(`record.format_${game}`) })) : null),
+      rec.link != null ? downloads(rec, game, app) : null,
     );
-    mount(list, moveItems(h, rec.moves, (e) => ({ onclick: () => go(e.n) }), (e) => {
-      const used = formatUsed(rec.times[e.n - 1]);
+    list.dataset.game = gameName(rec);
+    mount(list, entryItems(h, memberOf(rec).moveEntries(rec), (e) => ({ onclick: () => go(e.ply ?? e.n) }), (e) => {
+      const used = formatUsed(rec.times?.[(e.ply ?? e.n) - 1]);
       return used ? h('span', { class: 'used muted' }, used) : null;
     }));
     // The swap sits between the stones it followed, where it happened.
@@ -162,6 +153,11 @@ export function render(view, params) {
   accounts.game(params.id).then(
     (g) => {
       rec = normaliseRecord(g);
+      const member = memberOf(rec);
+      rec.described = member.describe(rec);
+      const next = member.recordBoard();
+      board.el.replaceWith(next.el);
+      board = next;
       ply = clampPly(params.ply, rec.moves.length);
       drawHead();
       draw();

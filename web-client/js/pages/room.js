@@ -1,17 +1,20 @@
-// A room: the board, both players with clocks, the prompts the rules call for (swap, fifth move, claim),
-// offers and answers, the game-over panel, moves and chat. Spectators get the same view without controls.
+// A room: the board, both players with clocks, the prompts the rules call for, offers and answers, the game-over
+// panel, moves and chat. Spectators get the same view without controls. The board, its input and the game's own
+// prompts (Gomoku's swap, fifth move and claim; Othello's pass) come from the room's game (games/index.js).
 
 import { h, mount, toast } from '../dom.js';
 import { t, errorText, lang } from '../i18n.js';
 import { href } from '../router.js';
-import { createBoardView } from '../boardview.js';
-import { fromSnapshot, applyEvent, applyCatchUp, controls, visibleForbidden, clockFigures, seatOf, other, splitChat } from '../state.js';
-import { clockAt, formatClock, describeTimeControl } from '../clock.js';
+import { memberOf } from '../games/index.js';
+import { fromSnapshot, applyEvent, applyCatchUp, controls, clockFigures, seatOf, other, splitChat } from '../state.js';
+import { clockAt, firstMoveLeft, formatClock, describeTimeControl } from '../clock.js';
 import { tierBadge } from '../tier.js';
-import { playerName } from '../player.js';
-import { moveItems } from '../movelist.js';
+import { playerName, displayName, isComputer } from '../player.js';
+import { entryItems } from '../movelist.js';
 import { playStone } from '../sound.js';
 import { resultHeadline, resultSentence } from '../result.js';
+import { roomTurn } from '../attention.js';
+import { challengeButton } from '../challenges.js';
 
 /** The room page rebuilds its own labels on a language change instead of being remounted (which would rejoin). */
 export const relabels = true;
@@ -75,20 +78,35 @@ export function render(view, params, app) {
   const conn = app.conn;
   let room = null;
   let settings = loadSettings();
-  let fifthPick = [];
   let destroyed = false;
   // What each part of the page was last drawn from (see section()).
   const shown = new WeakMap();
 
-  const board = createBoardView({
-    onPoint: (p) => act(p),
-    canPlay: () => {
-      if (!room) return false;
-      const c = controls(room);
-      return c.place || c.proposeFifth || c.chooseFifth;
-    },
-    confirm: () => settings.confirm && room && controls(room).place,
-  });
+  // The board of the room's game, made when the first snapshot says which game it is; until then an empty frame
+  // holds its place.
+  let member = null;
+  let board = { el: h('div', { class: 'board-wrap' }) };
+  // Which board settings the settings box shows (see drawStatic).
+  let settingsShown = null;
+  const boardContext = {
+    room: () => room,
+    settings: () => settings,
+    request: (msg) => conn.request(msg),
+    send: (msg) => send(msg),
+    toast: (text, kind) => toast(text, kind),
+    ask: (text) => confirm(text),
+    redraw: () => draw(),
+  };
+  function useGame(next) {
+    const m = memberOf(next);
+    if (m === member) return;
+    member = m;
+    const made = member.roomBoard(boardContext);
+    board.el.replaceWith(made.el);
+    board = made;
+    // The settings drawn so far were the default game's; another game's are drawn now.
+    if (String(member.settings) !== settingsShown) drawStatic();
+  }
 
   const topCard = h('div', { class: 'pcard top' });
   const bottomCard = h('div', { class: 'pcard bottom' });
@@ -154,36 +172,16 @@ export function render(view, params, app) {
     });
   }
 
-  function act(point) {
-    const c = controls(room);
-    if (c.place) {
-      // A marked forbidden point gets the same care under every policy: say what playing it would do and ask;
-      // afterwards say what happened (refused, lost, or white may now claim the win).
-      const f = visibleForbidden(room).find((x) => x.point === point);
-      const policy = room.rules.forbidden_policy;
-      const kind = f ? t(`kind.${f.kind}`) : '';
-      if (f && !confirm(t(`room.forbidden_${policy}_confirm`, { point, kind }))) return;
-      conn.request({ t: 'place', room: id, point, ply: room.moves.length + 1 }).catch((e) => {
-        if (e.code === 'disconnected') return;
-        // Refused: the move was not played and it is still black's turn.
-        if (f && String(e.code).startsWith('forbidden_')) toast(t('room.forbidden_refused', { point, kind }), 'error');
-        else toast(errorText(e.code, e.message), 'error');
-      });
-    } else if (c.proposeFifth) {
-      fifthPick = fifthPick.includes(point) ? fifthPick.filter((p) => p !== point) : [...fifthPick, point].slice(-2);
-      draw();
-    } else if (c.chooseFifth && room.fifth_options?.includes(point)) {
-      send({ t: 'choose_fifth', room: id, point }).catch(() => {});
-    }
-  }
-
   function playerCard(el, colour) {
     const seat = room?.seats[colour];
     const toMove = room?.state === 'playing' && room.to_act === colour;
     el.dataset.colour = colour;
     el.classList.toggle('to-move', Boolean(toMove));
     el.classList.toggle('offline', Boolean(seat && !seat.connected));
-    section(el, [colour, seat, Boolean(room?.clocks)], () => [
+    // The computer thinks while it is to move: said by its clock (or, without one, under its name).
+    const thinking = Boolean(toMove && isComputer(seat));
+    const extra = room && board.seatExtra ? board.seatExtra(room, colour) : null;
+    section(el, [colour, seat, Boolean(room?.clocks), thinking, extra?.outerHTML ?? null], () => [
       h('span', { class: `stone-icon ${colour}` }),
       h('div', { class: 'pinfo' },
         seat
@@ -193,19 +191,30 @@ export function render(view, params, app) {
           seat?.rating != null ? h('span', { class: 'rating' }, Math.round(seat.rating) + (seat.provisional ? '?' : '')) : null,
           tierBadge(seat?.tier),
           h('span', { class: 'grace', 'data-grace': colour }),
+          seat ? challengeButton(app, seat, { small: true }) : null,
         ),
       ),
-      room?.clocks ? h('div', { class: 'clock', 'data-clock': colour }) : null,
+      extra,
+      h('div', { class: 'clock-box' },
+        thinking ? h('span', { class: 'thinking', id: `thinking-${colour}`, 'aria-live': 'polite' }, t('computer.thinking')) : null,
+        room?.clocks ? h('div', { class: 'clock', 'data-clock': colour }) : null),
     ]);
   }
 
   function promptContent(c) {
     const you = seatOf(room);
-    const name = (colour) => room.seats[colour]?.name || t(`colour.${colour}`);
+    const name = (colour) => (room.seats[colour] ? displayName(room.seats[colour]) : t(`colour.${colour}`));
     if (room.state === 'waiting') {
       const link = `${location.origin}${location.pathname}${href('room', { id })}`;
+      // A casual room of a game the computer plays can have it take the free seat instead of waiting.
+      const level = h('select', { id: 'invite-level', 'aria-label': t('computer.level_field') }, [1, 2, 3, 4, 5, 6, 7, 8].map((n) => h('option', { value: n }, t('computer.label', { n }))));
+      const invite = you && member.computer && !room.rated
+        ? h('div', { class: 'invite computer-invite' }, level,
+          h('button', { class: 'btn', type: 'button', id: 'invite-computer', onclick: () => send({ t: 'invite_computer', room: id, level: Number(level.value) }).catch(() => {}) }, t('computer.invite')))
+        : null;
       return [
         h('p', { class: 'lead' }, t('room.waiting')),
+        invite,
         h('div', { class: 'invite' },
           h('input', { type: 'text', readonly: true, value: link, 'aria-label': t('room.invite'), id: 'invite-link' }),
           h('button', { class: 'btn', type: 'button', onclick: async (e) => {
@@ -227,7 +236,7 @@ export function render(view, params, app) {
         h('div', { class: 'gameover', id: 'game-over' },
           h('div', { class: 'go-title' }, t('over.title')),
           h('div', { class: 'go-head' }, resultHeadline(r, you)),
-          r?.reason === 'aborted' ? null : h('div', { class: 'go-reason', id: 'result-sentence' }, resultSentence(r, { black: room.seats.black?.name, white: room.seats.white?.name })),
+          r?.reason === 'aborted' ? null : h('div', { class: 'go-reason', id: 'result-sentence' }, sentence(r)),
           r?.unrated ? h('div', { class: 'go-unrated muted', id: 'unrated' }, t(`unrated.${r.unrated}`)) : null,
           r?.ratings?.length
             ? h('div', { class: 'go-ratings' }, r.ratings.map((d) => {
@@ -243,42 +252,24 @@ export function render(view, params, app) {
       ];
     }
     const out = [];
-    if (c.swap) {
-      out.push(h('div', { class: 'ask', id: 'swap-prompt' }, h('p', {}, t('room.swap_prompt')),
-        h('div', { class: 'buttons' },
-          h('button', { class: 'btn primary', id: 'swap-yes', onclick: () => send({ t: 'decide_swap', room: id, swap: true }).catch(() => {}) }, t('room.swap_yes')),
-          h('button', { class: 'btn', id: 'swap-no', onclick: () => send({ t: 'decide_swap', room: id, swap: false }).catch(() => {}) }, t('room.swap_no')))));
-    } else if (room.phase === 'swap_decision') {
-      out.push(h('p', { class: 'lead' }, t('room.swap_wait')));
-    } else if (c.proposeFifth) {
-      out.push(h('div', { class: 'ask', id: 'fifth-prompt' }, h('p', {}, t('room.fifth_propose')),
-        h('div', { class: 'buttons' }, h('button', {
-          class: 'btn primary', id: 'fifth-send', disabled: fifthPick.length !== 2,
-          onclick: () => send({ t: 'propose_fifth', room: id, points: fifthPick }).then(() => { fifthPick = []; }).catch(() => {}),
-        }, `${t('room.fifth_send')}${fifthPick.length ? ` (${fifthPick.join(', ')})` : ''}`))));
-    } else if (room.phase === 'propose_fifth') {
-      out.push(h('p', { class: 'lead' }, t('room.fifth_wait_propose')));
-    } else if (c.chooseFifth) {
-      out.push(h('div', { class: 'ask', id: 'fifth-choose' }, h('p', {}, t('room.fifth_choose'))));
-    } else if (room.phase === 'choose_fifth') {
-      out.push(h('p', { class: 'lead' }, t('room.fifth_wait_choose')));
+    const own = board.prompts(room, c, you);
+    if (own.lead) {
+      out.push(own.lead);
     } else if (c.myTurn) {
       out.push(h('p', { class: 'lead turn' }, t('room.your_turn')));
     } else if (room.to_act) {
       out.push(h('p', { class: 'lead' }, you ? t('room.their_turn', { name: name(room.to_act) }) : t('room.to_move', { colour: t(`colour.${room.to_act}`) })));
     }
-    if (room.claimable && !c.claim) {
-      // Under "white may claim": black (and whoever watches) learns what the stone just played means.
-      const k = { point: room.claimable.point, kind: t(`kind.${room.claimable.kind}`) };
-      out.push(h('div', { class: 'ask claimable', id: 'claimable-note' }, h('p', {}, you === 'black' ? t('room.claimable_black', k) : t('room.claimable_watch', k))));
-    }
-    if (c.claim) {
-      out.push(h('div', { class: 'ask claim' }, h('p', {}, t('room.claim_hint', { kind: t(`kind.${room.claimable.kind}`) })),
-        h('button', { class: 'btn danger', id: 'claim', onclick: () => send({ t: 'claim_forbidden', room: id }).catch(() => {}) }, t('room.claim'))));
-    }
+    out.push(...own.extra);
     if (c.answerDraw) out.push(offerPrompt('draw', t('room.draw_offered', { name: name(other(you)) })));
     if (c.answerTakeback) out.push(offerPrompt('takeback', t('room.takeback_requested', { name: name(other(you)) })));
     return out;
+  }
+
+  /** Who won and why: in the game's own words when it has them (Othello's count), else in every game's. */
+  function sentence(r) {
+    const names = { black: displayName(room.seats.black) || undefined, white: displayName(room.seats.white) || undefined };
+    return member.resultSentence(r, names) || resultSentence(r, names);
   }
 
   /** The link to share once a game is over: its record, which stays when the room closes; the room's does not. */
@@ -341,7 +332,9 @@ export function render(view, params, app) {
   }
 
   function drawMoves() {
-    if (section(movesBox, room.moves, () => moveItems(h, room.moves))) movesBox.scrollTop = movesBox.scrollHeight;
+    const entries = member.moveEntries(room);
+    movesBox.dataset.game = member.name;
+    if (section(movesBox, entries, () => entryItems(h, entries))) movesBox.scrollTop = movesBox.scrollHeight;
   }
 
   function drawChat() {
@@ -367,46 +360,39 @@ export function render(view, params, app) {
     const toggle = (key, label) => h('label', { class: 'toggle' },
       h('input', { type: 'checkbox', checked: settings[key], onchange: (e) => { settings = { ...settings, [key]: e.target.checked }; saveSettings(settings); draw(); } }),
       h('span', {}, label));
-    mount(settingsBox, toggle('numbers', t('room.numbers')), toggle('confirm', t('room.confirm_setting')), toggle('sound', t('room.sound')));
+    // The board's own settings come from the game (Gomoku: numbered stones, a confirming tap); the sound is every game's.
+    const own = { numbers: () => toggle('numbers', t('room.numbers')), confirm: () => toggle('confirm', t('room.confirm_setting')) };
+    const keys = member?.settings ?? ['numbers', 'confirm'];
+    settingsShown = String(keys);
+    mount(settingsBox, ...keys.map((k) => own[k]()), toggle('sound', t('room.sound')));
   }
 
   function draw() {
     if (!room) return;
     const c = controls(room);
     const you = seatOf(room);
-    const bottom = you || 'black';
+    const bottom = you || member.colours[0];
     playerCard(bottomCard, bottom);
     playerCard(topCard, other(bottom));
     layout.dataset.state = room.state;
     layout.dataset.role = you ? 'player' : 'spectator';
     layout.dataset.version = room.version;
-    layout.dataset.ply = room.moves.length;
-    section(info, [room.rules, room.time_control, room.rated, room.spectators], () => [
-      h('span', { class: 'rules', id: 'room-rules' }, t(`rule.${room.rules.rule_set}`),
-        room.rules.rule_set === 'renju' ? ` · ${t(`policy_long.${room.rules.forbidden_policy}`)}` : '',
-        room.rules.opening !== 'none' ? ` · ${t(`opening.${room.rules.opening}`)}` : ''),
+    layout.dataset.ply = member.ply(room);
+    const vsComputer = isComputer(room.seats.black) || isComputer(room.seats.white);
+    section(info, [room.rules, room.game, room.time_control, room.rated, room.spectators, vsComputer], () => [
+      h('span', { class: 'rules', id: 'room-rules' }, member.describe(room)),
       h('span', { class: 'tc' }, describeTimeControl(room.time_control, t)),
       room.rated ? h('span', { class: 'badge rated' }, t('create.rated')) : null,
+      vsComputer ? h('span', { class: 'badge computer', id: 'vs-computer' }, t('computer.unrated')) : null,
       h('span', { class: 'spectators', id: 'spectators', hidden: !room.spectators }, t('room.spectators', { n: room.spectators })),
     ]);
     const names = { black: room.seats.black?.name, white: room.seats.white?.name };
-    section(prompt, [you, room.state, room.phase, room.to_act, c, fifthPick, names, room.result, room.claimable, room.fifth_options, room.game_id, room.record], () => promptContent(c));
+    section(prompt, [you, room.state, room.phase, room.to_act, c, board.promptKey(room), names, room.result, room.game_id, room.record], () => promptContent(c));
     const claimWin = room.time_control.kind === 'none' && room.to_act && room.to_act !== you;
     const free = !room.seats.black || !room.seats.white;
     // Only what the buttons show: a move that leaves them as they were keeps them (and the focus on them).
     section(actions, [you, room.state, c.seated, c.offerDraw, c.takeback, c.rematch, claimWin, free], () => actionButtons(c));
-    const forbidden = visibleForbidden(room).map((f) => ({ ...f, label: t('room.forbidden_here', { kind: t(`kind.${f.kind}`) }) }));
-    const options = c.proposeFifth ? fifthPick : room.fifth_options || [];
-    board.update({
-      size: room.rules.size,
-      moves: room.moves,
-      numbers: settings.numbers,
-      winLine: room.result?.line || [],
-      forbidden,
-      options,
-      ghostColor: room.moves.length % 2 === 0 ? 'black' : 'white',
-      title: t('app.name'),
-    });
+    board.draw(room, c, settings);
     drawMoves();
     drawChat();
     tick();
@@ -421,7 +407,9 @@ export function render(view, params, app) {
       const el = layout.querySelector(`[data-clock="${colour}"]`);
       if (el && figs) {
         const v = clockAt(figs[colour], figs[colour].elapsed, periodMs);
-        el.textContent = formatClock(v.ms) + (v.byoyomi ? ` · ${t('room.periods', { n: v.periods })}` : '');
+        const first = firstMoveLeft(figs[colour], figs[colour].elapsed);
+        el.textContent = formatClock(v.ms) + (v.byoyomi ? ` · ${t('room.periods', { n: v.periods })}` : '')
+          + (first > 0 ? ` · ${t('room.first_move', { s: Math.ceil(first / 1000) })}` : '');
         el.classList.toggle('running', figs.running === colour);
         el.classList.toggle('low', figs.running === colour && v.ms < 10_000);
       }
@@ -439,6 +427,7 @@ export function render(view, params, app) {
   function setRoom(next) {
     const before = room;
     room = next;
+    useGame(room);
     if (room.record != null) rememberRecord(id, room.record);
     if (room.needsResync) {
       room = { ...room, needsResync: false };
@@ -450,14 +439,14 @@ export function render(view, params, app) {
       const me = seatOf(room);
       if (me && room.lastAnswer && room.lastAnswer !== before?.lastAnswer && !room.lastAnswer.accept && room.lastAnswer.by !== me) {
         // Say what was declined and by whom: a bare "Declined" leaves the player guessing.
-        const by = room.seats[room.lastAnswer.by]?.name || t(`colour.${room.lastAnswer.by}`);
+        const by = (room.seats[room.lastAnswer.by] && displayName(room.seats[room.lastAnswer.by])) || t(`colour.${room.lastAnswer.by}`);
         toast(t(`room.declined_${room.lastAnswer.offer}`, { name: by }));
       }
     }
-    if (before && before.phase !== room.phase) fifthPick = [];
-    if (settings.sound && before && room.moves.length > before.moves.length && room.version !== before.version) playStone();
+    board.changed(before, room);
+    if (settings.sound && before && member.ply(room) > member.ply(before) && room.version !== before.version) playStone();
     // A player in another tab sees from the title that it is their move.
-    document.title = controls(room).myTurn ? `● ${t('room.title_turn')} · ${t('app.name')}` : t('app.name');
+    roomTurn(id, controls(room).myTurn);
     draw();
   }
 
@@ -490,7 +479,10 @@ export function render(view, params, app) {
       if (m.room === id) toast(errorText(m.code), 'error');
     }),
   ];
+  // The notice shown instead of the room when it cannot be joined: redrawn in a new language like the rest.
+  let gone = null;
   const onLang = () => {
+    if (gone) return gone();
     drawStatic();
     draw();
   };
@@ -513,17 +505,21 @@ export function render(view, params, app) {
       if (e.code === 'disconnected') return;
       // A room we saw a game in has closed since: its game lives on as a record.
       const rec = e.code === 'unknown_room' ? loadRecords()[id] : undefined;
-      const text = e.code === 'unknown_room' ? t(rec != null ? 'room.gone_after_game' : 'room.unknown') : errorText(e.code, e.message);
-      mount(view, h('div', { class: 'card notice', id: 'room-gone' }, h('p', {}, text),
+      const failure = e;
+      gone = () => mount(view, h('div', { class: 'card notice', id: 'room-gone' },
+        h('p', {}, failure.code === 'unknown_room' ? t(rec != null ? 'room.gone_after_game' : 'room.unknown') : errorText(failure.code, failure.message)),
         rec != null ? h('a', { class: 'btn primary', id: 'gone-record', href: href('game', { id: rec }) }, t('room.record')) : null,
+        // A seek whose rating range leaves us out (issue #18) can still be watched.
+        failure.code === 'outside_rating_range' ? h('a', { class: 'btn primary', id: 'watch-instead', href: href('room', { id, watch: true }) }, t('lobby.watch')) : null,
         h('a', { class: 'btn', href: '#/' }, t('nav.lobby'))));
+      gone();
     }
   };
   join();
 
   return () => {
     destroyed = true;
-    document.title = t('app.name');
+    roomTurn(null, false);
     clearInterval(interval);
     offs.forEach((off) => off());
     document.removeEventListener('langchange', onLang);

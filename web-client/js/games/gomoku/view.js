@@ -7,7 +7,7 @@
 // the mouse never rebuilds the board (nor loses the focus held inside it).
 
 import { renderBoard, geometry, fromSvg, formatPoint, parsePoint } from './board.js';
-import { t } from './i18n.js';
+import { t } from '../../i18n.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 

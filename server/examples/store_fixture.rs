@@ -1,21 +1,27 @@
-//! Writes the v1 fixture: a database written through the store API as it was before issue #15, covering every
-//! kind of game the server stores, and a JSON dump of everything the store API reads back of it
-//! (`store/tests/data/README.md` says how and from which commit it was made; `store/tests/fixture.rs` reads it).
+//! Writes the games of the v1 fixture through today's store API, as the server writes them (its configuration
+//! and action texts, `server::gomoku`), covering every kind of game the server stores, and a JSON dump of
+//! everything the store API reads back of it, read back through the server's decoding. The v1 files themselves
+//! were made by this program's ancestor in the store (`store/examples/fixture.rs` at commit `fa37cb0`, when the
+//! store still held rules values; `store/tests/data/README.md` says how); `store/tests/fixture.rs` and
+//! `server/tests/stored_games.rs` read them.
 //!
 //! ```sh
-//! cargo run -p store --example fixture -- sqlite://store/tests/data/v1.sqlite store/tests/data/v1.json
-//! cargo run -p store --example fixture -- 'postgres://postgres@127.0.0.1/db?options=-c%20search_path%3Dfixture_v1' /tmp/pg.json
+//! cargo run -p server --example store_fixture -- sqlite:///tmp/today.sqlite /tmp/today.json
+//! cargo run -p server --example store_fixture -- 'postgres://postgres@127.0.0.1/db?options=-c%20search_path%3Dfixture_v1' /tmp/pg.json
 //! ```
 //! The database must be empty (a new file, or an empty schema). Every action sequence is checked with
 //! `rules::Game::from_actions` first, so the fixture holds only games the server could have played.
 
-#[path = "../tests/fixture/dump.rs"]
+#[path = "../tests/stored_games/decoded.rs"]
+mod decoded;
+#[path = "../../store/tests/fixture/dump.rs"]
 mod dump;
 
 use rules::{Action, Color, ForbiddenPolicy, Game, Opening, Point, Rules};
+use server::gomoku;
 use store::{
-    Finish, GameEnd, GameId, Guest, NewGame, PlayerRef, Rater, SeatsAtEnd, SessionOwner, Store,
-    StoredAction, User,
+    Finish, GameEnd, GameId, Guest, NewGame, PlayerRef, Rater, SessionOwner, Store, StoredAction,
+    User,
 };
 
 /// Milliseconds of the fixture's first game.
@@ -50,7 +56,8 @@ fn actions(
             }
             StoredAction {
                 seq: i as u32,
-                action: *action,
+                text: gomoku::action_text(action),
+                ply: gomoku::move_number(action, moves_after(rules, &list[..=i])),
                 used_ms: used,
                 remaining_ms: remaining,
                 at: start + 1_000 * (i as i64 + 1),
@@ -89,9 +96,9 @@ impl Fixture {
                 public_id: format!("fixture{n:09}"),
                 room: format!("room{n:03}"),
                 kind: "gomoku".to_owned(),
-                rules: spec.rules,
+                config: gomoku::config_text(&spec.rules),
                 // As the server names them (and migration 20261201000500 fills them in for v1's games).
-                pool: pool_of(&spec.rules),
+                pool: gomoku::pool_of(&spec.rules),
                 time_control: spec.time_control.to_owned(),
                 public: spec.public,
                 rated: spec.rated,
@@ -118,18 +125,14 @@ impl Fixture {
         self.store.append_actions(&batch).await.expect("append");
         if let Some((winner, aborted, reason)) = spec.end {
             let end = GameEnd {
-                winner,
+                winner: winner.map(gomoku::side),
                 aborted,
                 reason: reason.to_owned(),
                 ended_at: started_at + 1_000 * (stored.len() as i64 + 2),
             };
             let finish = Finish {
                 end,
-                seats: if replay.colours_swapped() {
-                    SeatsAtEnd::Exchanged
-                } else {
-                    SeatsAtEnd::AsStarted
-                },
+                seats: gomoku::seats_now(&replay),
                 rater: Rater(ratings::glicko2::rate_game),
             };
             self.store.finish_game(id, &finish).await.expect("finish");
@@ -138,14 +141,10 @@ impl Fixture {
     }
 }
 
-/// The pool of a game under these rules, named as the server names it.
-fn pool_of(rules: &Rules) -> ratings::Pool {
-    let variant = match rules.rule_set() {
-        rules::RuleSet::Freestyle => "freestyle",
-        rules::RuleSet::Standard => "standard",
-        rules::RuleSet::Renju => "renju",
-    };
-    ratings::Pool::new("gomoku", variant)
+/// The stones on the board after these actions.
+fn moves_after(rules: Rules, actions: &[Action]) -> u32 {
+    let game = Game::from_actions(rules, actions).expect("the fixture's actions are legal");
+    game.moves().len() as u32
 }
 
 fn user(u: &User) -> PlayerRef {
@@ -435,7 +434,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         })
         .await;
     }
-    let dumped = dump::dump(store.as_ref()).await;
+    let dumped = dump::dump(store.as_ref(), &decoded::DECODED).await;
     store.close().await;
     std::fs::write(json_path, serde_json::to_string_pretty(&dumped)? + "\n")?;
     Ok(())

@@ -1,5 +1,5 @@
 // Board geometry, notation and SVG drawing. Everything here is pure (strings in, strings out) so that
-// Node's test runner can check it without a browser; the DOM wiring lives in boardview.js.
+// Node's test runner can check it without a browser; the DOM wiring lives in view.js.
 
 /** Column letters in board order; the server never skips a letter (no "i" gap as in Go). */
 export const COLUMNS = 'abcdefghijklmnopqrs';
@@ -120,7 +120,7 @@ const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&l
  * The whole board as an SVG string.
  *
  * model: {size, moves, upto?, numbers?, coords?, winLine?: string[], forbidden?: [{point, kind, label}],
- *         options?: string[] (fifth-move proposals), pending?: {point, color} (a tap waiting for confirmation),
+ *         options?: (string | {point, label?, color?})[] (fifth-move proposals and offers, picked stones), pending?: {point, color} (a tap waiting for confirmation),
  *         hover?: {point, color}, title?}
  */
 export function renderBoard(model) {
@@ -204,13 +204,17 @@ export function renderBoard(model) {
     parts.push(`<line class="winline" x1="${s.cx}" y1="${s.cy}" x2="${e.cx}" y2="${e.cy}"/>`);
   }
   parts.push('<g class="overlay">');
-  for (const o of model.options || []) {
-    const p = parsePoint(o, size);
-    if (!p) continue;
+  for (const item of model.options || []) {
+    // A bare point is a marked candidate; {point, label?, color?} a numbered one, or a picked stone of a colour.
+    const o = typeof item === 'string' ? { point: item } : item;
+    const p = parsePoint(o.point, size);
+    if (!p || pos.has(o.point)) continue;
     const { cx, cy } = toSvg(g, p.x, p.y);
-    parts.push(
-      `<g class="option" data-point="${o}"><circle cx="${cx}" cy="${cy}" r="18.5"/><circle class="dot" cx="${cx}" cy="${cy}" r="6"/></g>`,
-    );
+    const colour = o.color === 'black' || o.color === 'white' ? ` ${o.color}` : o.label != null ? ' numbered' : '';
+    const mark = o.label != null
+      ? `<text class="optlabel" x="${cx}" y="${cy + 1}">${esc(o.label)}</text>`
+      : `<circle class="dot" cx="${cx}" cy="${cy}" r="6"/>`;
+    parts.push(`<g class="option${colour}" data-point="${o.point}"><circle cx="${cx}" cy="${cy}" r="18.5"/>${mark}</g>`);
   }
   for (const ghost of [model.hover, model.pending]) {
     if (!ghost) continue;

@@ -1,0 +1,132 @@
+// Issue #18's pure client logic: quick-pairing presets, counts and seeks; the games running; challenge messages and
+// words; the analysis board's line of play; the tab title; the record's downloads.
+
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { PRESETS, countsOf, presetSeek, customSeek, liveReduce } from '../../web-client/js/pairing.js';
+import { challengeMessage, colourFor, closedNotice, challengeable, describeChallenge } from '../../web-client/js/challenges.js';
+import { start, goTo, play, backToMain, branchPly, forbiddenAt, winLine, toPlay } from '../../web-client/js/analysis/line.js';
+import { titleFor } from '../../web-client/js/attention.js';
+import { downloadChoices } from '../../web-client/js/pages/record.js';
+import { setLang } from '../../web-client/js/i18n.js';
+
+setLang('en', null);
+
+test('the presets are the server\'s, in its order, with their clocks', () => {
+  assert.deepEqual(PRESETS.map((p) => p.id), ['renju-3+2', 'renju-5+3', 'renju-10+5', 'renju-15+10', 'freestyle-3+2', 'freestyle-5+3', 'renju-byoyomi-10m-30sx3']);
+  assert.deepEqual(PRESETS[6].time_control, { kind: 'byo_yomi', base_ms: 600_000, periods: 3, period_ms: 30_000 });
+});
+
+test('quick_counts become a map by preset, and an absent preset counts nothing', () => {
+  const m = countsOf({ t: 'quick_counts', presets: [{ preset: 'renju-3+2', waiting: 1, playing: 12 }, { preset: 'custom', waiting: 0, playing: 1 }] });
+  assert.deepEqual(m.get('renju-3+2'), { waiting: 1, playing: 12 });
+  assert.deepEqual(m.get('custom'), { waiting: 0, playing: 1 });
+  assert.equal(m.get('renju-5+3'), undefined);
+});
+
+test('a tile seeks its preset; the custom form seeks its rules and clock', () => {
+  assert.deepEqual(presetSeek('renju-5+3', false), { t: 'seek_quick', preset: 'renju-5+3', rated: false });
+  assert.deepEqual(customSeek({ rule_set: 'freestyle', tc: 'fischer', base: '1', increment: '1', rated: false }), {
+    t: 'seek_quick', preset: 'custom', rules: { size: 15, rule_set: 'freestyle', opening: 'none' }, time_control: { kind: 'fischer', base_ms: 60000, increment_ms: 1000 }, rated: false,
+  });
+  const renju = customSeek({ rule_set: 'renju', tc: 'byo_yomi', base: '5', periods: '3', period: '20', rated: true });
+  assert.equal(renju.rules.forbidden_policy, 'reject');
+  assert.deepEqual(renju.time_control, { kind: 'byo_yomi', base_ms: 300000, periods: 3, period_ms: 20000 });
+  assert.equal(renju.rated, true);
+});
+
+test('a game running with us seated is remembered until it is over', () => {
+  let live = new Map();
+  live = liveReduce(live, { t: 'room', room: { id: 'q1', record: 'k3', state: 'playing', you: 'black', seats: { black: { name: 'me' }, white: { name: 'bo' } } } });
+  live = liveReduce(live, { t: 'paired', room: 'q1', opponent: 'bo' });
+  assert.deepEqual(live.get('q1'), { room: 'q1', record: 'k3', opponent: 'bo' });
+  // Watching someone else's game is not ours.
+  live = liveReduce(live, { t: 'room', room: { id: 'w', state: 'playing', you: null, seats: {} } });
+  assert.equal(live.has('w'), false);
+  live = liveReduce(live, { t: 'event', room: 'q1', version: 9, event: { kind: 'game_over', result: { winner: 'black' } } });
+  assert.equal(live.size, 0);
+});
+
+test('the challenge message carries the form\'s game, clock, rating and colour', () => {
+  assert.deepEqual(challengeMessage('bob', { rule_set: 'renju', tc: 'fischer', base: '5', increment: '3', rated: 'rated', colour: 'random' }), {
+    t: 'challenge', to: 'bob', rules: { size: 15, rule_set: 'renju', opening: 'none', forbidden_policy: 'reject' },
+    time_control: { kind: 'fischer', base_ms: 300000, increment_ms: 3000 }, rated: true, colour: 'random',
+  });
+  assert.equal(challengeMessage('bob', { rule_set: 'freestyle', tc: 'none', rated: 'casual' }).time_control.kind, 'none');
+});
+
+test('the challenged player is told the colour opposite the challenger\'s', () => {
+  const c = { from: 'alice', to: 'bob', colour: 'black' };
+  assert.equal(colourFor(c, 'bob'), 'white');
+  assert.equal(colourFor(c, 'alice'), 'black');
+  assert.equal(colourFor({ ...c, colour: 'random' }, 'bob'), 'random');
+});
+
+test('a closed challenge tells the challenger why, in words', () => {
+  const c = { to: 'bob' };
+  assert.equal(closedNotice({ reason: 'accepted', room: 'x' }, c), null);
+  assert.deepEqual(closedNotice({ reason: 'declined', decline: 'later' }, c), { key: 'challenge.declined_by', params: { name: 'bob', reason: 'Not now, later' } });
+  assert.equal(closedNotice({ reason: 'declined', decline: 'whatever' }, c).params.reason, 'No, thanks');
+  assert.equal(closedNotice({ reason: 'expired' }, c).key, 'challenge.expired_out');
+  assert.equal(closedNotice({ reason: 'cancelled' }, c).key, 'challenge.cancelled_out');
+  assert.equal(describeChallenge({ rules: { rule_set: 'renju' }, time_control: { kind: 'fischer', base_ms: 300000, increment_ms: 3000 }, rated: true }), 'Renju · 5+3 · Rated');
+});
+
+test('only other registered players can be challenged', () => {
+  const me = { name: 'alice', guest: false };
+  assert.equal(challengeable('bob', me), true);
+  assert.equal(challengeable('alice', me), false);
+  assert.equal(challengeable({ name: 'guest-x1', guest: true }, me), false);
+  assert.equal(challengeable('bob', null), false);
+});
+
+test('the analysis line steps, branches into a variation and goes back to the record', () => {
+  let a = start(['h8', 'h9', 'j8', 'j9'], 15);
+  assert.equal(a.ply, 4);
+  a = goTo(a, 2);
+  assert.equal(toPlay(a), 'black');
+  // The record's own next move just steps on.
+  a = play(a, 'j8', 'renju').analysis;
+  assert.equal(branchPly(a), null);
+  assert.equal(a.line.length, 4);
+  a = play(a, 'a1', 'renju').analysis;
+  assert.deepEqual(a.line, ['h8', 'h9', 'j8', 'a1']);
+  assert.equal(branchPly(a), 3);
+  assert.equal(play(a, 'h8', 'renju').error, 'occupied');
+  a = backToMain(a);
+  assert.deepEqual(a.line, ['h8', 'h9', 'j8', 'j9']);
+  assert.equal(a.ply, 3);
+  assert.equal(goTo(a, 99).ply, 4);
+  assert.equal(goTo(a, -1).ply, 0);
+});
+
+test('under renju black may not play a forbidden point; freestyle has none', () => {
+  // f8 g8 h6 h7 for black: h8 is a double three.
+  const a = start(['f8', 'a1', 'g8', 'a3', 'h6', 'a5', 'h7', 'a15'], 15);
+  assert.deepEqual(forbiddenAt(a, 'renju'), [{ point: 'h8', kind: 'double_three' }]);
+  assert.equal(play(a, 'h8', 'renju').error, 'forbidden_double_three');
+  assert.deepEqual(forbiddenAt(a, 'freestyle'), []);
+  assert.ok(play(a, 'h8', 'freestyle').analysis);
+  // White to play: no forbidden points are shown.
+  assert.deepEqual(forbiddenAt(goTo(a, 7), 'renju'), []);
+});
+
+test('a five ends the line: it is found and nothing more plays', () => {
+  const a = start(['a1', 'b1', 'a2', 'b2', 'a3', 'b3', 'a4', 'b4', 'a5'], 15);
+  assert.deepEqual(winLine(a, 'renju'), ['a1', 'a2', 'a3', 'a4', 'a5']);
+  assert.equal(play(a, 'o15', 'renju').error, 'game_over');
+  assert.equal(winLine(goTo(a, 8), 'renju'), null);
+});
+
+test('the tab title names a challenge first, then our move', () => {
+  assert.equal(titleFor({}), 'Gomoku');
+  assert.equal(titleFor({ myTurn: true }), '● Your move · Gomoku');
+  assert.equal(titleFor({ myTurn: true, challenges: [{ from: 'alice' }] }), '⚔ Challenge from alice · Gomoku');
+  assert.equal(titleFor({ challenges: [{ from: 'a' }, { from: 'b' }] }), '⚔ 2 challenges · Gomoku');
+});
+
+test('a Gomoku record downloads as .psq, RenLib text and a readable record; other games as a readable record', () => {
+  assert.deepEqual(downloadChoices('k3', 'gomoku').map((d) => d[0]), ['psq', 'renlib', 'text']);
+  assert.deepEqual(downloadChoices('k3', 'gomoku')[0], ['psq', 'k3.psq', 'records.psq']);
+  assert.deepEqual(downloadChoices('p4', 'othello').map((d) => d[0]), ['text']);
+});

@@ -1,0 +1,366 @@
+//! The Piskvork protocol (Gomocup's brain protocol) as a pure state machine: [`Brain::handle`] takes one line
+//! from the manager and returns the lines to answer; the `pbrain-gomoku` binary only moves lines between it and
+//! stdin/stdout.
+//!
+//! Supported: `START n`, `RECTSTART w,h` (square boards only), `RESTART`, `BEGIN`, `TURN x,y`, `BOARD` …
+//! `DONE` (fields 1 own, 2 opponent), `INFO key value` (`timeout_turn`, `timeout_match`, `time_left`,
+//! `max_memory`, `rule` with 1 exact five and 4 renju; other keys are accepted and ignored), `TAKEBACK x,y`,
+//! `ABOUT` and `END`. Coordinates are zero-based `x,y` and map straight onto the engine's points (the game is
+//! symmetric, so which way rows count does not matter). Boards are 15x15 or 19x19, Renju 15x15 only.
+//!
+//! A malformed or impossible command gets `ERROR <reason>` and the brain stays up; a command it does not know
+//! gets `UNKNOWN <command>`, as the protocol asks.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use rules::{Action, ForbiddenPolicy, Game, Point, Rules};
+
+use crate::{Engine, Limits, TimeBudget};
+
+/// What the brain answers to one line.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Reply {
+    /// Lines to write, in order.
+    pub lines: Vec<String>,
+    /// Whether the manager said `END`: the brain should exit.
+    pub quit: bool,
+}
+
+impl Reply {
+    fn line(s: impl Into<String>) -> Reply {
+        Reply {
+            lines: vec![s.into()],
+            quit: false,
+        }
+    }
+
+    fn none() -> Reply {
+        Reply::default()
+    }
+}
+
+/// One brain: the game as the manager told it, the engine and the time settings.
+pub struct Brain {
+    engine: Engine,
+    size: Option<u8>,
+    rule: u32,
+    game: Option<Game>,
+    /// Stones read since `BOARD`: the point and whether it is the brain's own.
+    board: Option<Vec<(Point, bool)>>,
+    timeout_turn: Option<u64>,
+    timeout_match: Option<u64>,
+    time_left: Option<u64>,
+    cancel: AtomicBool,
+}
+
+impl std::fmt::Debug for Brain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Brain")
+            .field("size", &self.size)
+            .field("rule", &self.rule)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Brain {
+    /// A brain playing at `level` (1–8), its choices fixed by `seed`.
+    pub fn new(level: u8, seed: u64) -> Brain {
+        Brain {
+            engine: Engine::new(Limits::level(level), seed),
+            size: None,
+            rule: 0,
+            game: None,
+            board: None,
+            timeout_turn: None,
+            timeout_match: None,
+            time_left: None,
+            cancel: AtomicBool::new(false),
+        }
+    }
+
+    /// Answers one line from the manager.
+    pub fn handle(&mut self, line: &str) -> Reply {
+        let line = line.trim();
+        if line.is_empty() {
+            return Reply::none();
+        }
+        if self.board.is_some() {
+            return self.board_line(line);
+        }
+        let (command, rest) = match line.split_once(char::is_whitespace) {
+            Some((c, r)) => (c, r.trim()),
+            None => (line, ""),
+        };
+        match command.to_ascii_uppercase().as_str() {
+            "START" => match rest.parse::<u8>() {
+                Ok(n) => self.start(n),
+                Err(_) => Reply::line(format!("ERROR START needs a board size, got {rest:?}")),
+            },
+            "RECTSTART" => match parse_pair(rest) {
+                Some((w, h)) if w == h => match u8::try_from(w) {
+                    Ok(n) => self.start(n),
+                    Err(_) => Reply::line(format!("ERROR a {w}x{h} board is not offered")),
+                },
+                Some(_) => Reply::line("ERROR only square boards are supported"),
+                None => Reply::line(format!("ERROR RECTSTART needs width,height, got {rest:?}")),
+            },
+            "RESTART" => match self.size {
+                Some(n) => self.start(n),
+                None => Reply::line("ERROR RESTART before START"),
+            },
+            "BEGIN" => match &self.game {
+                Some(g) if g.ply() == 0 => self.reply_move(),
+                Some(_) => Reply::line("ERROR BEGIN on a board that is not empty"),
+                None => Reply::line("ERROR BEGIN before START"),
+            },
+            "TURN" => self.turn(rest),
+            "BOARD" => {
+                if self.size.is_none() {
+                    return Reply::line("ERROR BOARD before START");
+                }
+                self.board = Some(Vec::new());
+                Reply::none()
+            }
+            "INFO" => self.info(rest),
+            "TAKEBACK" => self.takeback(rest),
+            "ABOUT" => Reply::line(format!(
+                "name=\"gomoku-engine\", version=\"{}\", author=\"board-game server\", country=\"\"",
+                env!("CARGO_PKG_VERSION")
+            )),
+            "END" => Reply {
+                lines: Vec::new(),
+                quit: true,
+            },
+            _ => Reply::line(format!("UNKNOWN {command}")),
+        }
+    }
+
+    fn rules_for(&self, size: u8) -> Result<Rules, String> {
+        let set = if self.rule & 4 != 0 {
+            rules::RuleSet::Renju
+        } else if self.rule & 1 != 0 {
+            rules::RuleSet::Standard
+        } else {
+            rules::RuleSet::Freestyle
+        };
+        Rules::new(size, set, ForbiddenPolicy::Reject, rules::Opening::None)
+            .map_err(|e| e.to_string())
+    }
+
+    fn start(&mut self, n: u8) -> Reply {
+        match self.rules_for(n) {
+            Ok(rules) => {
+                self.size = Some(n);
+                self.game = Some(Game::new(rules));
+                self.engine.clear();
+                Reply::line("OK")
+            }
+            Err(e) => Reply::line(format!("ERROR {e}")),
+        }
+    }
+
+    fn point(&self, text: &str) -> Result<Point, String> {
+        let size = self.size.ok_or("no board yet: START first")?;
+        let (x, y) = parse_pair(text).ok_or_else(|| format!("expected x,y, got {text:?}"))?;
+        if x >= u32::from(size) || y >= u32::from(size) {
+            return Err(format!("{x},{y} is off the {size}x{size} board"));
+        }
+        Point::new(x as u8, y as u8).ok_or_else(|| "off the board".to_string())
+    }
+
+    fn turn(&mut self, rest: &str) -> Reply {
+        let p = match self.point(rest) {
+            Ok(p) => p,
+            Err(e) => return Reply::line(format!("ERROR {e}")),
+        };
+        let Some(game) = self.game.as_mut() else {
+            return Reply::line("ERROR TURN before START");
+        };
+        if let Err(e) = game.apply(Action::place(p)) {
+            return Reply::line(format!("ERROR {rest}: {e}"));
+        }
+        self.reply_move()
+    }
+
+    fn board_line(&mut self, line: &str) -> Reply {
+        if line.eq_ignore_ascii_case("DONE") {
+            let stones = self.board.take().unwrap_or_default();
+            return self.set_board(&stones);
+        }
+        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+        let parsed = match fields.as_slice() {
+            [x, y, f] => self.point(&format!("{x},{y}")).and_then(|p| match *f {
+                "1" => Ok((p, true)),
+                "2" => Ok((p, false)),
+                "3" => Err("continuous-game stones (field 3) are not supported".to_string()),
+                _ => Err(format!("unknown field {f:?}")),
+            }),
+            _ => Err(format!("expected x,y,field or DONE, got {line:?}")),
+        };
+        match parsed {
+            Ok(stone) => {
+                if let Some(b) = self.board.as_mut() {
+                    b.push(stone);
+                }
+                Reply::none()
+            }
+            Err(e) => Reply::line(format!("ERROR {e}")),
+        }
+    }
+
+    /// The stones of `BOARD`, own and opponent's in the order given; the brain is to move, so it is black when
+    /// both have as many stones.
+    fn set_board(&mut self, stones: &[(Point, bool)]) -> Reply {
+        let Some(size) = self.size else {
+            return Reply::line("ERROR BOARD before START");
+        };
+        let own: Vec<Point> = stones.iter().filter(|s| s.1).map(|s| s.0).collect();
+        let opp: Vec<Point> = stones.iter().filter(|s| !s.1).map(|s| s.0).collect();
+        let (black, white) = if own.len() == opp.len() {
+            (own, opp)
+        } else if opp.len() == own.len() + 1 {
+            (opp, own)
+        } else {
+            return Reply::line("ERROR the stone counts do not leave the brain to move");
+        };
+        let mut actions = Vec::new();
+        for (k, &b) in black.iter().enumerate() {
+            actions.push(Action::place(b));
+            if let Some(&w) = white.get(k) {
+                actions.push(Action::place(w));
+            }
+        }
+        let rules = match self.rules_for(size) {
+            Ok(r) => r,
+            Err(e) => return Reply::line(format!("ERROR {e}")),
+        };
+        match Game::from_actions(rules, &actions) {
+            Ok(game) if !game.status().is_over() => {
+                self.game = Some(game);
+                self.reply_move()
+            }
+            Ok(_) => Reply::line("ERROR the position is already decided"),
+            Err(e) => Reply::line(format!("ERROR the board is not a legal game: {e}")),
+        }
+    }
+
+    fn info(&mut self, rest: &str) -> Reply {
+        let (key, value) = match rest.split_once(char::is_whitespace) {
+            Some((k, v)) => (k.to_ascii_lowercase(), v.trim()),
+            None => {
+                return Reply::line(format!("ERROR INFO needs a key and a value, got {rest:?}"))
+            }
+        };
+        let number = || {
+            value
+                .parse::<i64>()
+                .map_err(|_| format!("ERROR INFO {key}: {value:?} is not a number"))
+        };
+        match key.as_str() {
+            "timeout_turn" | "timeout_match" | "time_left" | "max_memory" | "rule" => {
+                let n = match number() {
+                    Ok(n) => n.max(0) as u64,
+                    Err(e) => return Reply::line(e),
+                };
+                match key.as_str() {
+                    "timeout_turn" => self.timeout_turn = Some(n),
+                    "timeout_match" => self.timeout_match = Some(n),
+                    "time_left" => self.time_left = Some(n),
+                    "rule" => return self.set_rule(n as u32),
+                    _ => {}
+                }
+                Reply::none()
+            }
+            _ => Reply::none(),
+        }
+    }
+
+    fn set_rule(&mut self, rule: u32) -> Reply {
+        let old = self.rule;
+        self.rule = rule;
+        let Some(size) = self.size else {
+            return Reply::none();
+        };
+        let rules = match self.rules_for(size) {
+            Ok(r) => r,
+            Err(e) => {
+                self.rule = old;
+                return Reply::line(format!("ERROR {e}"));
+            }
+        };
+        let actions = self
+            .game
+            .as_ref()
+            .map(|g| g.actions().to_vec())
+            .unwrap_or_default();
+        match Game::from_actions(rules, &actions) {
+            Ok(game) => {
+                self.game = Some(game);
+                Reply::none()
+            }
+            Err(e) => {
+                self.rule = old;
+                Reply::line(format!(
+                    "ERROR the stones are not legal under rule {rule}: {e}"
+                ))
+            }
+        }
+    }
+
+    fn takeback(&mut self, rest: &str) -> Reply {
+        let p = match self.point(rest) {
+            Ok(p) => p,
+            Err(e) => return Reply::line(format!("ERROR {e}")),
+        };
+        let Some(game) = self.game.as_mut() else {
+            return Reply::line("ERROR TAKEBACK before START");
+        };
+        if game.moves().last() != Some(&p) {
+            return Reply::line(format!("ERROR {rest} is not the last stone"));
+        }
+        game.undo();
+        Reply::line("OK")
+    }
+
+    fn time(&self) -> TimeBudget {
+        let mut per_move: Option<u64> = self.timeout_turn.filter(|&t| t > 0);
+        if self.timeout_match.is_some_and(|m| m > 0) {
+            if let Some(left) = self.time_left {
+                let share = left / 15;
+                per_move = Some(per_move.map_or(share, |t| t.min(share)));
+            }
+        }
+        match per_move {
+            Some(ms) => TimeBudget::PerMove(Duration::from_millis(ms)),
+            None => TimeBudget::Unlimited,
+        }
+    }
+
+    fn reply_move(&mut self) -> Reply {
+        let time = self.time();
+        let Some(game) = self.game.as_mut() else {
+            return Reply::line("ERROR no game");
+        };
+        let decision = match self.engine.think(game, &time, &self.cancel) {
+            Ok(d) => d,
+            Err(e) => return Reply::line(format!("ERROR {e}")),
+        };
+        let point = match decision.action {
+            Action::Place { point } => point,
+            _ => match game.legal_places().first() {
+                Some(&p) => p,
+                None => return Reply::line("ERROR no legal move"),
+            },
+        };
+        if let Err(e) = game.apply(Action::place(point)) {
+            return Reply::line(format!("ERROR internal: {e}"));
+        }
+        Reply::line(format!("{},{}", point.x(), point.y()))
+    }
+}
+
+fn parse_pair(text: &str) -> Option<(u32, u32)> {
+    let (a, b) = text.split_once(',')?;
+    Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
+}

@@ -1,0 +1,205 @@
+//! What nodes say to each other over NATS (JSON): requests to a room's owner on `gomoku.room.<id>.cmd`, and the
+//! owner's publications on `gomoku.room.<id>.out` (each versioned event once, and the frames meant for one
+//! member on another node).
+
+use protocol::JoinRole;
+use rules::{Action, Point};
+use serde::{Deserialize, Serialize};
+
+use crate::identity::Identity;
+use crate::room::{Act, RoomError};
+use crate::ws::outbox::ConnId;
+
+/// The subject a room's owner takes requests on.
+pub(crate) fn cmd_subject(room: &str) -> String {
+    format!("gomoku.room.{room}.cmd")
+}
+
+/// The subject a room's owner publishes its events and addressed frames on.
+pub(crate) fn out_subject(room: &str) -> String {
+    format!("gomoku.room.{room}.out")
+}
+
+/// A connection on some node.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub(crate) struct Addr {
+    /// The node the socket is on.
+    pub(crate) node: String,
+    /// The connection's id on that node.
+    pub(crate) conn: ConnId,
+}
+
+/// An identity as the owner needs it to seat a player.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct WireIdentity {
+    id: String,
+    name: String,
+    user_id: Option<store::UserId>,
+}
+
+impl From<&Identity> for WireIdentity {
+    fn from(i: &Identity) -> WireIdentity {
+        WireIdentity {
+            id: i.id.clone(),
+            name: i.name.clone(),
+            user_id: i.user_id,
+        }
+    }
+}
+
+impl From<WireIdentity> for Identity {
+    fn from(w: WireIdentity) -> Identity {
+        Identity {
+            id: w.id,
+            name: w.name,
+            user_id: w.user_id,
+        }
+    }
+}
+
+/// A room action as it crosses nodes (the wire forms of [`Act`]; `Act::Game` comes only from the owner's own
+/// computer player and never crosses).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) enum WireAct {
+    Place { point: Point, ply: u32 },
+    Rules(Action),
+    Notation { text: String, at: u32 },
+    Resign,
+    OfferDraw,
+    AnswerDraw(bool),
+    RequestTakeback,
+    AnswerTakeback(bool),
+    OfferRematch,
+    AnswerRematch(bool),
+    Chat(String),
+    ShowSpectatorChat(bool),
+    ClaimWin,
+}
+
+impl WireAct {
+    /// The wire form of an action, or why it cannot cross nodes.
+    pub(crate) fn of(act: Act) -> Result<WireAct, RoomError> {
+        Ok(match act {
+            Act::Place { point, ply } => WireAct::Place { point, ply },
+            Act::Rules(a) => WireAct::Rules(a),
+            Act::Notation { text, at } => WireAct::Notation { text, at },
+            Act::Game { .. } => {
+                return Err(RoomError::new(
+                    protocol::code::INTERNAL,
+                    "this action cannot be sent to another node",
+                ))
+            }
+            Act::Resign => WireAct::Resign,
+            Act::OfferDraw => WireAct::OfferDraw,
+            Act::AnswerDraw(b) => WireAct::AnswerDraw(b),
+            Act::RequestTakeback => WireAct::RequestTakeback,
+            Act::AnswerTakeback(b) => WireAct::AnswerTakeback(b),
+            Act::OfferRematch => WireAct::OfferRematch,
+            Act::AnswerRematch(b) => WireAct::AnswerRematch(b),
+            Act::Chat(t) => WireAct::Chat(t),
+            Act::ShowSpectatorChat(b) => WireAct::ShowSpectatorChat(b),
+            Act::ClaimWin => WireAct::ClaimWin,
+        })
+    }
+}
+
+impl From<WireAct> for Act {
+    fn from(w: WireAct) -> Act {
+        match w {
+            WireAct::Place { point, ply } => Act::Place { point, ply },
+            WireAct::Rules(a) => Act::Rules(a),
+            WireAct::Notation { text, at } => Act::Notation { text, at },
+            WireAct::Resign => Act::Resign,
+            WireAct::OfferDraw => Act::OfferDraw,
+            WireAct::AnswerDraw(b) => Act::AnswerDraw(b),
+            WireAct::RequestTakeback => Act::RequestTakeback,
+            WireAct::AnswerTakeback(b) => Act::AnswerTakeback(b),
+            WireAct::OfferRematch => Act::OfferRematch,
+            WireAct::AnswerRematch(b) => Act::AnswerRematch(b),
+            WireAct::Chat(t) => Act::Chat(t),
+            WireAct::ShowSpectatorChat(b) => Act::ShowSpectatorChat(b),
+            WireAct::ClaimWin => Act::ClaimWin,
+        }
+    }
+}
+
+/// A request from a node whose socket spoke to a room owned by another.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) enum Request {
+    Join {
+        from: Addr,
+        identity: WireIdentity,
+        role: JoinRole,
+        since: Option<u64>,
+        rid: Option<u64>,
+    },
+    Leave {
+        from: Addr,
+        rid: Option<u64>,
+    },
+    Act {
+        from: Addr,
+        rid: Option<u64>,
+        act: WireAct,
+        /// The acting connection's measured round trip to its own node (lag compensation, issue #18).
+        #[serde(default)]
+        rtt_ms: u64,
+    },
+    /// The socket is gone (no reply expected).
+    Disconnected {
+        from: Addr,
+    },
+    /// The member fell behind on its node and the node's history no longer covers it: send it a snapshot.
+    Resync {
+        from: Addr,
+    },
+}
+
+/// The owner's answer to a request: `None` when done, else the room's refusal.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Reply {
+    pub(crate) error: Option<(String, String)>,
+}
+
+impl Reply {
+    pub(crate) fn of(result: Result<(), RoomError>) -> Reply {
+        Reply {
+            error: result.err().map(|e| (e.code.into_owned(), e.message)),
+        }
+    }
+
+    pub(crate) fn into_result(self) -> Result<(), RoomError> {
+        match self.error {
+            None => Ok(()),
+            Some((code, message)) => Err(RoomError {
+                code: code.into(),
+                message,
+            }),
+        }
+    }
+}
+
+/// What a room's owner publishes on the room's subject, in the room's order.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) enum Publication {
+    /// A versioned event for every member on every node (the frame without a request id), but `skip`; the
+    /// actor's copy carries the actor's request id.
+    Event {
+        version: u64,
+        text: String,
+        actor: Option<(Addr, u64)>,
+        skip: Option<Addr>,
+    },
+    /// A frame for some members (`mine`: the one whose copy carries a request id). `version` is the room's
+    /// version when it was sent: the members are up to date with it once they have it. `resync`: a snapshot for
+    /// a member that fell behind.
+    To {
+        to: Vec<Addr>,
+        text: String,
+        mine: Option<(Addr, u64)>,
+        version: u64,
+        resync: bool,
+    },
+    /// Close a member that stayed behind too long.
+    Kick { to: Addr },
+}

@@ -1,0 +1,136 @@
+//! The computer's requests: `play_computer` (a new room with the computer in it) and `invite_computer` (the
+//! computer into one's waiting room). The computer then joins like any client (`crate::computer::player`).
+
+use protocol::{code, ClientMessage, ServerMessage};
+
+use super::conn::Conn;
+use crate::computer::Opponent;
+use crate::identity::Identity;
+use crate::room::RoomError;
+
+impl Conn {
+    /// `play_computer`: a casual room of the asked game with the computer of `level` seated in it.
+    pub(super) async fn play_computer(
+        &mut self,
+        identity: Identity,
+        msg: ClientMessage,
+        rid: Option<u64>,
+    ) -> Result<(), RoomError> {
+        let ClientMessage::PlayComputer {
+            rules,
+            game,
+            time_control,
+            public,
+            colour,
+            level,
+            engine,
+        } = msg
+        else {
+            return Ok(());
+        };
+        let opponent = self.state.computer.opponent(level, engine.as_deref())?;
+        if game.as_ref().is_some_and(|g| g.rules().is_none()) {
+            return Err(no_engine());
+        }
+        let game = super::dispatch::requested_game(rules, game)?;
+        // Checked before the room exists, so a refusal leaves nothing behind.
+        let settings = crate::room::Settings::new(game, time_control, false, public, colour)?;
+        plays(&opponent, &settings.config)?;
+        let ticket = self.state.computer.admit(opponent)?;
+        let room = self
+            .create_room(
+                identity,
+                game,
+                time_control,
+                false,
+                public,
+                colour,
+                None,
+                rid,
+            )
+            .await?;
+        let seated = self.state.computer.seat(&self.state, &room, ticket);
+        match seated.await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(e),
+            Err(_) => Err(RoomError::new(
+                code::INTERNAL,
+                "the computer could not sit down",
+            )),
+        }
+    }
+
+    /// `invite_computer`: the computer of `level` into the asker's own casual Gomoku room while it waits.
+    pub(super) async fn invite_computer(
+        &mut self,
+        identity: Identity,
+        room: &str,
+        level: u8,
+        engine: Option<&str>,
+        rid: Option<u64>,
+    ) -> Result<(), RoomError> {
+        let opponent = self.state.computer.opponent(level, engine)?;
+        let handle = self
+            .state
+            .rooms
+            .get(room)
+            .ok_or_else(|| RoomError::new(code::UNKNOWN_ROOM, "no such room"))?;
+        let summary = handle.summary().await?;
+        plays(&opponent, &summary.config)?;
+        if summary.rated {
+            return Err(RoomError::new(
+                code::CASUAL_ONLY,
+                "the computer plays casual games only; invite it into a casual room",
+            ));
+        }
+        let key = identity.key();
+        if !summary.seated.iter().flatten().any(|k| *k == key) {
+            return Err(RoomError::new(
+                code::NOT_A_PLAYER,
+                "only a player seated in the room invites the computer",
+            ));
+        }
+        if !summary.waiting || summary.seated.iter().all(Option::is_some) {
+            return Err(RoomError::new(code::ROOM_FULL, "the room has no free seat"));
+        }
+        let ticket = self.state.computer.admit(opponent)?;
+        match self.state.computer.seat(&self.state, room, ticket).await {
+            Ok(Ok(())) => {
+                let ack = ServerMessage::Ack {
+                    room: Some(room.to_owned()),
+                    version: None,
+                };
+                self.send(&ack, rid).await;
+                Ok(())
+            }
+            Ok(Err(e)) => Err(e),
+            Err(_) => Err(RoomError::new(
+                code::INTERNAL,
+                "the computer could not sit down",
+            )),
+        }
+    }
+}
+
+/// `no_engine` unless `opponent` plays the game of `config`: the server's engine plays Gomoku and Renju under
+/// every opening rule; an external engine only without one (Piskvork has no swap or fifth-move options).
+fn plays(opponent: &Opponent, config: &games::AnyConfig) -> Result<(), RoomError> {
+    let games::AnyConfig::Gomoku(gomoku) = config else {
+        return Err(no_engine());
+    };
+    if matches!(opponent, Opponent::External(_)) && gomoku.rules().opening() != rules::Opening::None
+    {
+        return Err(RoomError::new(
+            code::NO_ENGINE,
+            "external engines play only games without an opening rule",
+        ));
+    }
+    Ok(())
+}
+
+fn no_engine() -> RoomError {
+    RoomError::new(
+        code::NO_ENGINE,
+        "the computer plays Gomoku and Renju only; this game has no engine",
+    )
+}

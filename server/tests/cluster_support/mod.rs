@@ -1,0 +1,81 @@
+//! What the cluster tests share (issue #22): the services they need, a fresh database per test, node settings.
+
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use server::Config;
+use testkit::test_server::test_config;
+
+pub const NATS: &str = "nats://127.0.0.1:4222";
+
+/// Whether something answers on NATS's port, or why the test cannot run (an `Err` to skip with).
+pub async fn services() -> Result<String, String> {
+    let under_ci = std::env::var_os("CI").is_some();
+    let nats_up = tokio::time::timeout(
+        Duration::from_secs(2),
+        tokio::net::TcpStream::connect("127.0.0.1:4222"),
+    )
+    .await
+    .is_ok_and(|c| c.is_ok());
+    let pg = std::env::var("TEST_DATABASE_URL").ok();
+    match (nats_up, pg) {
+        (true, Some(pg)) => Ok(pg),
+        _ if under_ci => panic!(
+            "the cluster test needs NATS on 127.0.0.1:4222 and TEST_DATABASE_URL under CI (.ci/run starts both)"
+        ),
+        (false, _) => Err("NATS is not answering on 127.0.0.1:4222 (run `nats-server -js`)".into()),
+        (true, None) => Err("TEST_DATABASE_URL is not set (cluster mode needs Postgres)".into()),
+    }
+}
+
+/// A fresh database beside the one `TEST_DATABASE_URL` names; its URL.
+pub async fn fresh_database(admin_url: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let name = format!("cluster_{}_{}", std::process::id(), nanos % 1_000_000_000);
+    let admin = sqlx::PgPool::connect(admin_url).await.expect("connect");
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&admin)
+        .await
+        .expect("create database");
+    admin.close().await;
+    let (base, query) = match admin_url.split_once('?') {
+        Some((b, q)) => (b, format!("?{q}")),
+        None => (admin_url, String::new()),
+    };
+    let (server, _) = base.rsplit_once('/').expect("a database in the URL");
+    format!("{server}/{name}{query}")
+}
+
+/// Drops a database [`fresh_database`] made (closing what still connects to it).
+pub async fn drop_database(admin_url: &str, url: &str) {
+    let name = url
+        .split('?')
+        .next()
+        .and_then(|u| u.rsplit_once('/'))
+        .map(|(_, n)| n.to_owned())
+        .expect("a database in the URL");
+    let admin = sqlx::PgPool::connect(admin_url).await.expect("connect");
+    sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        .execute(&admin)
+        .await
+        .expect("drop database");
+    admin.close().await;
+}
+
+pub fn node_config(database: &str, node: &str) -> Config {
+    Config {
+        database_url: Some(database.to_owned()),
+        nats_url: Some(NATS.to_owned()),
+        node_id: Some(node.to_owned()),
+        ..test_config()
+    }
+}
+
+/// Node ids unique to this run (the NATS server may be shared).
+pub fn node_id(letter: char) -> String {
+    format!("t{}{letter}", std::process::id() % 100_000)
+}

@@ -1,0 +1,150 @@
+//! Room ownership in a cluster (issue #22): a Postgres row per room naming its owner node, the epoch of its
+//! claim and the end of its lease, and the fence every game write of a clustered store passes.
+//!
+//! A node claims a room that has no row or whose lease has expired (the epoch goes up by one), renews the
+//! leases of the rooms it holds, and deletes the row when the room closes. The store remembers the epoch of each
+//! room it claimed; each write batch locks the rows of its games' rooms (`FOR SHARE`, so a takeover waits for the
+//! write to commit) and is refused with [`crate::StoreError::Fenced`] unless every one still names this node,
+//! under the epoch it claimed, within its lease. Lease times are the database's clock.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use sqlx::postgres::Postgres;
+use sqlx::Row;
+
+use crate::{GameId, StoreError, Write};
+
+/// A node's claim on a room: which node, under which epoch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fence {
+    /// The room.
+    pub room: String,
+    /// The owner node.
+    pub node: String,
+    /// The claim's epoch: one more than the claim before it.
+    pub epoch: i64,
+}
+
+/// The database's clock in milliseconds.
+pub(crate) const NOW_MS: &str = "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::int8";
+
+/// Claims a room that has no row, whose lease has expired, or that this node already holds (a restored room's
+/// task claims it again, under a new epoch); `None` when another node's lease still holds.
+pub(crate) fn claim_sql() -> String {
+    format!(
+        "INSERT INTO room_owners (room, node, epoch, lease_until) VALUES ($1, $2, 1, {NOW_MS} + $3) \
+         ON CONFLICT (room) DO UPDATE SET node = EXCLUDED.node, epoch = room_owners.epoch + 1, \
+         lease_until = EXCLUDED.lease_until \
+         WHERE room_owners.lease_until <= {NOW_MS} OR room_owners.node = EXCLUDED.node \
+         RETURNING epoch"
+    )
+}
+
+/// Renews every lease a node holds (and has not lost).
+pub(crate) fn renew_sql() -> String {
+    format!(
+        "UPDATE room_owners SET lease_until = {NOW_MS} + $2 WHERE node = $1 AND lease_until > {NOW_MS} \
+         RETURNING room, epoch"
+    )
+}
+
+/// The epochs a clustered store claimed, by room; `node` is set by its first claim.
+#[derive(Debug, Default)]
+pub(crate) struct Claims {
+    node: Mutex<Option<String>>,
+    epochs: Mutex<HashMap<String, i64>>,
+}
+
+impl Claims {
+    /// Whether this store writes as a cluster node (it claimed a room once).
+    pub(crate) fn node(&self) -> Option<String> {
+        self.node.lock().expect("claims lock").clone()
+    }
+
+    pub(crate) fn claimed(&self, fence: &Fence) {
+        *self.node.lock().expect("claims lock") = Some(fence.node.clone());
+        self.epochs
+            .lock()
+            .expect("claims lock")
+            .insert(fence.room.clone(), fence.epoch);
+    }
+
+    pub(crate) fn released(&self, room: &str) {
+        self.epochs.lock().expect("claims lock").remove(room);
+    }
+
+    /// Keeps only the rooms whose renewal came back with the epoch claimed (the others were lost).
+    pub(crate) fn renewed(&self, kept: &HashMap<String, i64>) -> Vec<String> {
+        let mut epochs = self.epochs.lock().expect("claims lock");
+        let lost: Vec<String> = epochs
+            .iter()
+            .filter(|(room, epoch)| kept.get(*room) != Some(epoch))
+            .map(|(room, _)| room.clone())
+            .collect();
+        for room in &lost {
+            epochs.remove(room);
+        }
+        lost
+    }
+
+    fn epoch(&self, room: &str) -> Option<i64> {
+        self.epochs.lock().expect("claims lock").get(room).copied()
+    }
+}
+
+/// Checks, inside the batch's transaction, that `node` still owns the room of every game the batch writes under
+/// the epoch it claimed, and locks those rows until the commit.
+pub(crate) async fn check(
+    tx: &mut sqlx::Transaction<'static, Postgres>,
+    claims: &Claims,
+    node: &str,
+    batch: &[Write],
+) -> Result<(), StoreError> {
+    let mut rooms: Vec<String> = Vec::new();
+    let mut games: Vec<GameId> = Vec::new();
+    for w in batch {
+        match w {
+            Write::Create(game) => rooms.push(game.room.clone()),
+            Write::Append(game, _) | Write::Finish(game, _) => games.push(*game),
+        }
+    }
+    if !games.is_empty() {
+        let found: Vec<String> =
+            sqlx::query_scalar("SELECT DISTINCT room FROM games WHERE id = ANY($1)")
+                .bind(&games)
+                .fetch_all(&mut **tx)
+                .await?;
+        rooms.extend(found);
+    }
+    rooms.sort();
+    rooms.dedup();
+    if rooms.is_empty() {
+        return Ok(());
+    }
+    let rows = sqlx::query(&format!(
+        "SELECT room, node, epoch, lease_until > {NOW_MS} AS live FROM room_owners \
+         WHERE room = ANY($1) ORDER BY room FOR SHARE"
+    ))
+    .bind(&rooms)
+    .fetch_all(&mut **tx)
+    .await?;
+    let mut held = HashMap::new();
+    for row in rows {
+        let room: String = row.try_get("room")?;
+        let owner: String = row.try_get("node")?;
+        let epoch: i64 = row.try_get("epoch")?;
+        let live: bool = row.try_get("live")?;
+        held.insert(room, (owner, epoch, live));
+    }
+    for room in &rooms {
+        let ok = match (held.get(room), claims.epoch(room)) {
+            (Some((owner, epoch, live)), Some(mine)) => owner == node && *epoch == mine && *live,
+            _ => false,
+        };
+        if !ok {
+            return Err(StoreError::Fenced(room.clone()));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,45 @@
+// International draughts: men and kings on the 50 dark squares of a 10×10 board, White first. The member of the
+// game registry (games/index.js describes what a member gives).
+
+import { t } from '../../i18n.js';
+import { snapshot, reduce, ply, controls, moveEntries, canTakeBack } from './state.js';
+import { roomBoard, normaliseRecord, recordBoard } from './room.js';
+import { renderDraughts } from './board.js';
+
+/** The draughts member. */
+export default {
+  name: 'draughts',
+  served: true,
+  colours: ['white', 'black'],
+  startPhase: 'move',
+  pools: ['draughts/international'],
+  /** The room page's board settings: none of Gomoku's (numbers, a confirming tap) apply. */
+  settings: [],
+  snapshot,
+  reduce,
+  ply,
+  controls,
+  canTakeBack,
+  moveEntries,
+  /** "International draughts". */
+  describe: () => t('game.draughts'),
+  /** The endings of draughts' own in words ("Drawn: the same position three times"); '' for the shared ones. */
+  resultSentence: (result, names = {}) => {
+    const reason = result?.reason;
+    if (!['no_pieces', 'no_moves', 'threefold', 'twenty_five_moves', 'endgame_limit'].includes(reason)) return '';
+    if (!result.winner) return t(`draughts.draw_${reason}`);
+    const loserColour = result.winner === 'black' ? 'white' : 'black';
+    const winner = names[result.winner] || result.winner_name || t(`colour.${result.winner}`);
+    const loser = names[loserColour] || t(`colour.${loserColour}`);
+    return t(`draughts.win_${reason}`, { winner, loser });
+  },
+  roomBoard,
+  normaliseRecord,
+  recordBoard,
+  /** The variant: international (10×10) is the only one. */
+  createFields: ({ seg, field }) => [field(t('create.variant'), seg('variant', [['international', t('draughts.international')]], 'international'))],
+  syncFields: () => {},
+  /** `{game: {game: "draughts", variant}}`. */
+  createSpec: (v) => ({ game: { game: 'draughts', variant: v.variant || 'international' } }),
+  emblem: () => renderDraughts({}),
+};

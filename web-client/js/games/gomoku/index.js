@@ -1,0 +1,40 @@
+// Gomoku and Renju: stones on the intersections of a 15×15 (or 19×19) board. The member of the game registry
+// (games/index.js describes what a member gives).
+
+import { renderBoard } from './board.js';
+import { snapshot, reduce, ply, controls, canTakeBack } from './state.js';
+import { roomBoard } from './room.js';
+import { normaliseRecord, recordBoard } from './record.js';
+import { createFields, syncFields, createSpec, describe } from './create.js';
+import { moveEntries } from '../../movelist.js';
+
+/** The Gomoku member. */
+export default {
+  name: 'gomoku',
+  served: true,
+  /** The server's computer plays this game (play_computer, invite_computer). */
+  computer: true,
+  colours: ['black', 'white'],
+  startPhase: 'place',
+  pools: ['renju', 'freestyle', 'standard'],
+  /** The room page's board settings: numbered stones and a confirming second tap. */
+  settings: ['numbers', 'confirm'],
+  snapshot,
+  reduce,
+  ply,
+  controls,
+  canTakeBack,
+  /** The moves a list shows: one entry per stone. */
+  moveEntries: (room) => moveEntries(room.moves),
+  describe: (x, opts) => (x.rules?.rule_set ? describe(x.rules, opts) : ''),
+  /** Gomoku's endings are result.js's own words: nothing to add. */
+  resultSentence: () => '',
+  roomBoard,
+  normaliseRecord,
+  recordBoard,
+  createFields,
+  syncFields,
+  createSpec,
+  /** A small board with a finished diagonal five: the lobby's emblem, drawn by the same code as real boards. */
+  emblem: () => renderBoard({ size: 7, coords: false, moves: ['b2', 'c5', 'c3', 'd5', 'd4', 'e3', 'e5', 'f4', 'f6'] }),
+};

@@ -1,0 +1,76 @@
+// The games the web client knows, behind one interface: the room page, the record page, the create form, the
+// lobby and the router ask the member of a room's game and never test a game's name themselves, so a new game
+// adds a folder here and a line in GAMES.
+//
+// A member (the default export of games/NAME/index.js) is a plain object:
+//
+//   name            the game's wire name ("gomoku", "othello", "draughts"), as in a spec's `game`
+//   served          whether the server plays it now; the create form offers only served games
+//   computer        (optional) whether the server's computer plays it: the waiting room offers to invite it
+//   colours         the two colours, the one that moves first first (also the seat shown at the bottom)
+//   startPhase      the phase a new game starts in
+//   pools           the rating pools' names on the leaderboard (`#/leaderboard/POOL`)
+//   settings        the room page's board settings it uses, of `numbers` and `confirm` (the sound is everyone's)
+//
+//   snapshot(room)                   normalises a room built from a snapshot (its `view`, for the generic games)
+//   reduce(room, prev, event, clocks) folds the game's part of an event into `room` (a copy of `prev`); for the
+//                                    generic `action` event only its `change` (state.js folds the rest)
+//   ply(room)                        how many actions the room's game has had (the `at` of the next one)
+//   controls(room, you)              the game's own flags for the local player; `input`: the board takes a move
+//   canTakeBack(room, colour)        whether a takeback now would undo something of `colour`'s
+//   moveEntries(room | record)       the move list: [{n, point, colour}] in order (`point` is the text shown)
+//   describe(room | record, {size})  the game and its options in words, for the lobby row, room and record
+//   resultSentence(result, names)    a result the game words itself (Othello's count, draughts' draws), or ''
+//                                    for result.js's shared words
+//
+//   roomBoard(ctx)        the room page's board: {el, draw(room, controls, settings), changed(before, after),
+//                         promptKey(room), prompts(room, controls, you) → {lead, extra}}. Its input model turns
+//                         clicks, taps and keys into an intention it sends itself through ctx (room(), settings(),
+//                         request, send, toast, ask, redraw); for the generic games that is
+//                         {"t":"act","room":R,"action":NOTATION,"at":N}
+//   normaliseRecord(g)    a record from GET /api/games/{id} as the record page shows it: {id, link, room, moves,
+//                         times, swapAfter, black, white, result, live, …}
+//   recordBoard()         the record page's board: {el, show(record, ply)}
+//
+//   createFields({seg, field})   the create form's fields for this game
+//   syncFields(scope, values)    shows and hides those fields as the values change
+//   createSpec(values)           the game's part of a create_room message (Gomoku: `{rules}`; others: `{game}`)
+//   emblem()                     an SVG string showing the game (the lobby's picture is the default game's)
+
+import gomoku from './gomoku/index.js';
+import othello from './othello/index.js';
+import draughts from './draughts/index.js';
+
+/** Every member, by wire name. */
+export const GAMES = { gomoku, othello, draughts };
+
+/** The game of a room, record or lobby row that names none (everything the server sent before other games). */
+export const DEFAULT_GAME = 'gomoku';
+
+/**
+ * The wire name of the game of `x`: a name, a spec (`{game}`), or a room, record or lobby row (its `game` spec,
+ * else its `view`'s game); the default game when it names none.
+ */
+export function gameName(x) {
+  if (typeof x === 'string') return x;
+  if (!x || typeof x !== 'object') return DEFAULT_GAME;
+  if (typeof x.game === 'string') return x.game;
+  return x.game?.game || x.view?.game || DEFAULT_GAME;
+}
+
+/** The member that plays the game of `x` (see gameName); a game this client does not know gets the default's. */
+export function memberOf(x, games = GAMES) {
+  return games[gameName(x)] || games[DEFAULT_GAME];
+}
+
+/** The games a user may choose in the create form: the served ones, the default first. */
+export function gameChoices(games = GAMES) {
+  return Object.values(games)
+    .filter((g) => g.served)
+    .sort((a, b) => (b.name === DEFAULT_GAME) - (a.name === DEFAULT_GAME));
+}
+
+/** The leaderboard's pools: those of the served games, in order; the first is the default page. */
+export function pools(games = GAMES) {
+  return gameChoices(games).flatMap((g) => g.pools);
+}

@@ -1,0 +1,56 @@
+// Othello: discs on the squares of an 8×8 board, black first. The member of the game registry (games/index.js
+// describes what a member gives). Served: the room takes forced passes itself (docs/protocol.md).
+
+import { t } from '../../i18n.js';
+import { snapshot, reduce, ply, controls, moveEntries, canTakeBack } from './state.js';
+import { roomBoard, normaliseRecord, recordBoard } from './room.js';
+import { renderOthello } from './board.js';
+
+/** The reasons an Othello game ends on the board; the sentence then gives the disc count. */
+const COUNTED = ['board_full', 'wipe_out', 'no_moves'];
+
+/** The Othello member. */
+export default {
+  name: 'othello',
+  served: true,
+  colours: ['black', 'white'],
+  startPhase: 'place',
+  pools: ['othello/standard'],
+  /** The room page's board settings: none of Gomoku's (numbers, a confirming tap) apply. */
+  settings: [],
+  snapshot,
+  reduce,
+  ply,
+  controls,
+  canTakeBack,
+  moveEntries,
+  /** "Othello · Japanese scoring". */
+  describe: (x) => {
+    const scoring = x.game?.scoring || x.spec?.scoring;
+    return [t('game.othello'), scoring ? t(`othello.scoring_${scoring}`) : null].filter(Boolean).join(' · ');
+  },
+  /**
+   * A game ended on the board in words with its count (the scored one, else the discs): "lin_yue wins 40–24",
+   * "Drawn 32–32"; '' for the endings every game shares (resignation, time), which result.js words.
+   */
+  resultSentence: (result, names = {}) => {
+    if (!COUNTED.includes(result?.reason)) return '';
+    const d = result.detail?.scored?.black != null ? result.detail.scored : result.detail?.discs;
+    if (!d) return '';
+    if (!result.winner) return t('othello.result_draw', { black: d.black, white: d.white });
+    const loser = result.winner === 'black' ? 'white' : 'black';
+    const winner = names[result.winner] || result.winner_name || t(`colour.${result.winner}`);
+    return t('othello.result_win', { winner, won: d[result.winner], lost: d[loser], reason: t(`othello.reason_${result.reason}`) });
+  },
+  roomBoard,
+  normaliseRecord,
+  recordBoard,
+  /** The scoring rule: Japanese (empty squares to the winner) or European. */
+  createFields: ({ seg, field }) => [
+    field(t('create.scoring'), seg('scoring', [['japanese', t('othello.scoring_japanese')], ['european', t('othello.scoring_european')]], 'japanese')),
+  ],
+  syncFields: () => {},
+  /** `{game: {game: "othello", scoring}}`. */
+  createSpec: (v) => ({ game: { game: 'othello', scoring: v.scoring || 'japanese' } }),
+  emblem: () => renderOthello({}),
+};

@@ -1,0 +1,160 @@
+// The analysis board (issue #18): a record imported from a `.psq` file (or opened from a game's record) on a local
+// board where anyone steps through the moves and plays variations from any position, with black's forbidden
+// points shown under renju. Nothing goes to the server but the import itself.
+
+import { h, mount, toast } from '../dom.js';
+import { t, errorText } from '../i18n.js';
+import { href } from '../router.js';
+import { moveItems } from '../movelist.js';
+import { createBoardView } from '../games/gomoku/view.js';
+import { start, goTo, play, backToMain, branchPly, stonesAt, toPlay, forbiddenAt, winLine } from '../analysis/line.js';
+
+const KEY = 'gomoku.analysis';
+
+/** Keeps the record to analyse for the page (a reload finds it again): {size, moves, title, rule_set, ply}. */
+export function storeAnalysis(rec, storage = globalThis.sessionStorage) {
+  try {
+    storage?.setItem(KEY, JSON.stringify(rec));
+  } catch {
+    // Too big or refused: the page then says there is nothing to show.
+  }
+}
+
+function loadAnalysis(storage = globalThis.sessionStorage) {
+  try {
+    const r = JSON.parse(storage?.getItem(KEY) || 'null');
+    return r && Array.isArray(r.moves) ? r : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Reads a `.psq` file the player chose, has the server read it, and opens the analysis board on it. */
+export async function importPsq(file, navigate) {
+  const text = await file.text();
+  let res;
+  try {
+    res = await fetch('/api/import/psq', { method: 'POST', body: text, headers: { 'content-type': 'text/plain; charset=utf-8', accept: 'application/json' } });
+  } catch {
+    throw Object.assign(new Error('network'), { code: 'network' });
+  }
+  const body = await res.json().catch(() => null);
+  if (!res.ok) throw Object.assign(new Error(body?.message || `HTTP ${res.status}`), { code: body?.code || `http_${res.status}` });
+  storeAnalysis({ size: body.size, moves: body.moves, title: file.name, rule_set: 'renju' });
+  // Already on the analysis board: route the same address again to show the new record.
+  if (location.hash === href('analysis')) window.dispatchEvent(new HashChangeEvent('hashchange'));
+  else navigate(href('analysis'));
+}
+
+/** An "Import .psq" control: a button that opens the file chooser; errors are shown translated. */
+export function importControl(navigate, { small = false } = {}) {
+  const input = h('input', { type: 'file', accept: '.psq,text/plain', id: 'psq-file', class: 'visually-hidden', 'aria-label': t('analysis.import') });
+  const err = h('span', { class: 'form-error small', role: 'alert', id: 'psq-error' });
+  input.addEventListener('change', async () => {
+    const file = input.files?.[0];
+    err.textContent = '';
+    if (!file) return;
+    try {
+      await importPsq(file, navigate);
+    } catch (e) {
+      err.textContent = errorText(e.code, e.message);
+    } finally {
+      input.value = '';
+    }
+  });
+  return h('span', { class: 'import-psq' },
+    input,
+    h('button', { class: `btn${small ? ' small' : ''}`, type: 'button', id: 'import-psq', onclick: () => input.click() }, t('analysis.import')),
+    err);
+}
+
+/** Mounts the analysis page; returns its cleanup. */
+export function render(view, _params, app) {
+  const saved = loadAnalysis();
+  if (!saved) {
+    mount(view, h('section', { class: 'card wide analysis-empty' },
+      h('h1', {}, t('analysis.title')),
+      h('p', { class: 'muted' }, t('analysis.empty')),
+      h('div', { class: 'buttons' }, importControl(app.navigate), h('button', { class: 'btn', type: 'button', id: 'analysis-blank', onclick: () => {
+        storeAnalysis({ size: 15, moves: [], title: t('analysis.blank'), rule_set: 'renju' });
+        // The same address: route it again as if it had just been reached.
+        window.dispatchEvent(new HashChangeEvent('hashchange'));
+      } }, t('analysis.blank')))));
+    return () => {};
+  }
+  let a = start(saved.moves, saved.size || 15, saved.ply ?? saved.moves.length);
+  let ruleSet = saved.rule_set || 'renju';
+  const status = h('p', { class: 'analysis-status', id: 'analysis-status', role: 'status' });
+  const board = createBoardView({
+    canPlay: () => !winLine(a, ruleSet),
+    onPoint: (point) => {
+      const r = play(a, point, ruleSet);
+      if (r.error) {
+        const f = forbiddenAt(a, ruleSet).find((x) => x.point === point);
+        toast(f ? t('analysis.forbidden', { point, kind: t(`kind.${f.kind}`) }) : errorText(r.error), 'error');
+        return;
+      }
+      a = r.analysis;
+      draw();
+    },
+  });
+  const counter = h('span', { class: 'counter', id: 'analysis-ply' });
+  const btn = (id, label, path, fn) => {
+    const b = h('button', { class: 'btn icon-btn', id, type: 'button', title: label, 'aria-label': label, onclick: fn });
+    b.innerHTML = `<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="${path}" fill="currentColor"/></svg>`;
+    return b;
+  };
+  const controls = h('div', { class: 'replay-controls' },
+    btn('a-first', t('record.first'), 'M6 5h2v14H6zM20 5v14L9 12z', () => { a = goTo(a, 0); draw(); }),
+    btn('a-prev', t('record.prev'), 'M17 5v14L6 12z', () => { a = goTo(a, a.ply - 1); draw(); }),
+    counter,
+    btn('a-next', t('record.next'), 'M7 5v14l11-7z', () => { a = goTo(a, a.ply + 1); draw(); }),
+    btn('a-last', t('record.last'), 'M16 5h2v14h-2zM4 5v14l11-7z', () => { a = goTo(a, a.line.length); draw(); }));
+  const list = h('ol', { class: 'movelist clickable', id: 'analysis-moves' });
+  const rules = h('div', { class: 'segs', role: 'radiogroup', 'aria-label': t('create.rule_set') },
+    ['renju', 'freestyle', 'standard'].map((r) => h('label', { class: 'seg' },
+      h('input', { type: 'radio', name: 'analysis-rules', value: r, checked: r === ruleSet, onchange: () => { ruleSet = r; storeAnalysis({ ...saved, rule_set: r }); draw(); } }),
+      h('span', {}, t(`rule.${r}`)))));
+  const mainButton = h('button', { class: 'btn', type: 'button', id: 'analysis-main', onclick: () => { a = backToMain(a); draw(); } }, t('analysis.back_to_main'));
+  mount(view, h('div', { class: 'room-layout record analysis' },
+    h('div', { class: 'board-col' }, board.el, controls),
+    h('aside', { class: 'side-col' },
+      h('div', { class: 'card' },
+        h('h2', {}, t('analysis.title')),
+        h('p', { class: 'muted small', id: 'analysis-source' }, saved.title || ''),
+        h('div', { class: 'field' }, h('span', { class: 'flabel' }, t('create.rule_set')), rules),
+        status,
+        h('p', { class: 'muted small' }, t('analysis.hint')),
+        h('div', { class: 'buttons' }, mainButton, importControl(app.navigate))),
+      h('div', { class: 'card' }, h('h3', {}, t('room.moves')), list))));
+
+  function draw() {
+    const stones = stonesAt(a);
+    const line = winLine(a, ruleSet);
+    const forbidden = forbiddenAt(a, ruleSet).map((f) => ({ ...f, label: t('room.forbidden_here', { kind: t(`kind.${f.kind}`) }) }));
+    board.update({ size: a.size, moves: a.line, upto: a.ply, numbers: true, forbidden, winLine: line || [], ghostColor: toPlay(a) });
+    counter.textContent = t('record.move', { n: a.ply, total: a.line.length });
+    const branch = branchPly(a);
+    mainButton.hidden = branch === null;
+    status.textContent = line
+      ? t('analysis.five', { colour: t(`colour.${stones.length % 2 === 1 ? 'black' : 'white'}`) })
+      : t('analysis.to_play', { colour: t(`colour.${toPlay(a)}`) }) + (forbidden.length ? ` · ${t('analysis.forbidden_count', { n: forbidden.length })}` : '');
+    // The record's list, with the variation's moves marked and the one shown highlighted.
+    mount(list, moveItems(h, a.line, (e) => ({
+      class: [e.n === a.ply ? 'current' : '', branch !== null && e.n > branch ? 'variation' : ''].filter(Boolean).join(' '),
+      onclick: () => { a = goTo(a, e.n); draw(); },
+    })));
+  }
+  const onKey = (e) => {
+    if (e.target.closest?.('input, textarea, select')) return;
+    const keys = { ArrowLeft: a.ply - 1, ArrowRight: a.ply + 1, Home: 0, End: a.line.length };
+    if (e.key in keys) {
+      e.preventDefault();
+      a = goTo(a, keys[e.key]);
+      draw();
+    }
+  };
+  document.addEventListener('keydown', onKey);
+  draw();
+  return () => document.removeEventListener('keydown', onKey);
+}
