@@ -8,7 +8,7 @@
 //! the socket's commands to the owner over NATS request/reply and fans the owner's publications out to its own
 //! members (bounded outboxes, a short history to catch up from, a snapshot from the owner when that is not
 //! enough). A node that stops renewing (killed, or shut down) has its rooms taken over once their leases expire
-//! ([`adopt`]). Global limits are not part of this slice.
+//! (`adopt`). Global limits are not part of this slice.
 
 mod audience;
 pub(crate) mod fanout;
