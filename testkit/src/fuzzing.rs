@@ -817,6 +817,8 @@ impl<'a> Session<'a> {
             msg_burst: tuning.msg_burst,
             event_log: tuning.event_log,
             abuse_limit: tuning.abuse_limit,
+            // The oracle's clocks run from each game's start, as they did before the first-move allowance.
+            first_move_secs: 0,
             ..Config::default()
         };
         let clock = ManualClock::new();
