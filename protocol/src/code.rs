@@ -118,5 +118,9 @@ pub const CHALLENGER_GONE: &str = "challenger_gone";
 pub const BAD_RATING_RANGE: &str = "bad_rating_range";
 /// `join` as a player of a room whose seek admits only ratings in its `rating_range`, by a player outside it.
 pub const OUTSIDE_RATING_RANGE: &str = "outside_rating_range";
+/// Cluster mode: this node has lost contact with NATS or Postgres (or may have lost the room's lease), so it
+/// takes no game actions for its rooms until it is back; the game is safe, and another node takes the room over
+/// if the partition lasts. Try again, or reconnect (through the load balancer) to another node.
+pub const PARTITIONED: &str = "partitioned";
 /// Something failed inside the server (details are logged, never sent).
 pub const INTERNAL: &str = "internal";

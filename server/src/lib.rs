@@ -246,11 +246,12 @@ impl AppState {
         for room in self.rooms.all() {
             room.shutdown().await;
         }
-        if let Some(cluster) = &self.cluster {
-            cluster.stop_renewing();
-        }
         if let Err(e) = self.writer.flush().await {
             tracing::error!(error = %e, "could not flush the last writes");
+        }
+        // Only after the last write: a node that claims a room sooner could miss an acknowledged action.
+        if let Some(cluster) = &self.cluster {
+            cluster.hand_over().await;
         }
     }
 }

@@ -885,6 +885,10 @@ macro_rules! store_impl {
                 self.forget_expired(room).await
             }
 
+            async fn hand_over_rooms(&self, node: &str) -> Result<u64, StoreError> {
+                self.hand_over(node).await
+            }
+
             async fn close(&self) {
                 self.close_pools().await;
             }

@@ -605,6 +605,12 @@ pub trait Store: Send + Sync + 'static {
         Err(StoreError::NoOwnership)
     }
 
+    /// Ends every lease `node` holds now (a node that drains, after its last write): the rooms are expired for
+    /// the other nodes to claim at once, and this node's own writes are refused from here on.
+    async fn hand_over_rooms(&self, _node: &str) -> Result<u64, StoreError> {
+        Err(StoreError::NoOwnership)
+    }
+
     /// Closes the connections, waiting for those in use (at shutdown, after the last write). Calls made after it
     /// fail with [`StoreError::Database`].
     async fn close(&self);

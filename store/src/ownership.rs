@@ -74,6 +74,10 @@ impl Claims {
         self.epochs.lock().expect("claims lock").remove(room);
     }
 
+    pub(crate) fn forget_all(&self) {
+        self.epochs.lock().expect("claims lock").clear();
+    }
+
     /// Keeps only the rooms whose renewal came back with the epoch claimed (the others were lost).
     pub(crate) fn renewed(&self, kept: &HashMap<String, i64>) -> Vec<String> {
         let mut epochs = self.epochs.lock().expect("claims lock");

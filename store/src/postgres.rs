@@ -182,6 +182,17 @@ impl PostgresStore {
         Ok(())
     }
 
+    /// See [`crate::Store::hand_over_rooms`]: the leases end now (their epochs stay, so the next claim fences
+    /// this node), and this store forgets its claims.
+    async fn hand_over(&self, node: &str) -> Result<u64, StoreError> {
+        let done = sqlx::query("UPDATE room_owners SET lease_until = 0 WHERE node = $1")
+            .bind(node)
+            .execute(&self.pool)
+            .await?;
+        self.claims.forget_all();
+        Ok(done.rows_affected())
+    }
+
     /// The heads of these games (see `append.rs`), with the ids as one array parameter: the statement text is
     /// always the same, so it is prepared once per connection and each batch costs one round trip for it.
     ///

@@ -232,6 +232,11 @@ impl SqliteStore {
         Err(StoreError::NoOwnership)
     }
 
+    /// See [`Self::claim`].
+    async fn hand_over(&self, _node: &str) -> Result<u64, StoreError> {
+        Err(StoreError::NoOwnership)
+    }
+
     async fn close_pools(&self) {
         if let Some(batches) = &self.batches {
             batches.close().await;

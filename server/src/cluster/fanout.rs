@@ -183,4 +183,8 @@ impl Fanout for ClusterFanout {
             None => self.local.kick(conn),
         }
     }
+
+    fn close_local(&mut self, code: u16, reason: &'static str) {
+        self.local.close_local(code, reason);
+    }
 }

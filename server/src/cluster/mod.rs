@@ -8,10 +8,13 @@
 //! the socket's commands to the owner over NATS request/reply and fans the owner's publications out to its own
 //! members (bounded outboxes, a short history to catch up from, a snapshot from the owner when that is not
 //! enough). A node that stops renewing (killed, or shut down) has its rooms taken over once their leases expire
-//! (`adopt`). Global limits are not part of this slice.
+//! (`adopt`); one that drains hands them over at once (`Cluster::hand_over`). A node cut off from NATS or Postgres
+//! takes no game actions and, without NATS, renews no leases; rooms it finds lost close here (`health.rs`). Global
+//! limits are not part of this slice.
 
 mod audience;
 pub(crate) mod fanout;
+mod health;
 mod lobby;
 mod owner;
 mod relay;
@@ -31,6 +34,9 @@ use crate::room::{RoomHandle, Rooms};
 use crate::time::Clock;
 use crate::ws::outbox::{ConnId, Outbox};
 use wire::Addr;
+
+use health::Health;
+pub(crate) use health::Partition;
 
 /// Connection ids from this one up stand, in a room on its owner, for members whose sockets are on other nodes
 /// (a node's own connections count from 1 and never get near it).
@@ -116,6 +122,11 @@ struct Inner {
     owned: Mutex<HashMap<Arc<str>, Arc<Mutex<RemoteMembers>>>>,
     /// What the other nodes' lobbies are to hear of this node's public rooms.
     announcer: Arc<Mutex<lobby::Announcer>>,
+    /// Whether the node hears NATS and has renewed its leases lately (see `health.rs`).
+    health: Health,
+    /// Rooms whose lease a renewal found lost (another node claimed them, or they expired while the node was cut
+    /// off): their tasks here are closed by the next look of [`adopt`].
+    lost: Mutex<Vec<String>>,
 }
 
 impl std::fmt::Debug for Cluster {
@@ -135,8 +146,12 @@ impl Cluster {
         event_log: usize,
         slow_client: Duration,
     ) -> Result<Cluster, ClusterError> {
+        let lease = Duration::from_millis(config.lease_ms);
         let nats = async_nats::ConnectOptions::new()
             .name(format!("gomoku-{}", config.node_id))
+            // A connection that goes silent (no reset) is found dead after two unanswered pings: within about
+            // half a lease, before the leases it would let run out matter.
+            .ping_interval((lease / 4).max(Duration::from_millis(100)))
             .connect(&config.nats_url)
             .await
             .map_err(|e| ClusterError::Nats {
@@ -156,16 +171,42 @@ impl Cluster {
                 stopped: Default::default(),
                 owned: Mutex::default(),
                 announcer: Arc::default(),
+                health: Health::new(lease),
+                lost: Mutex::default(),
             }),
         };
         tokio::spawn(renew(Arc::downgrade(&cluster.inner)));
         Ok(cluster)
     }
 
-    /// Stops renewing this node's leases (it is shutting down): its unfinished games are left for the next node
-    /// that claims them once the leases expire.
-    pub(crate) fn stop_renewing(&self) {
+    /// Hands this node's rooms over (it drains: shutdown, after the last write is committed): the renewals stop,
+    /// every lease it holds ends now, and the other nodes are told to look for rooms to take over at once, so
+    /// that its games go on elsewhere within moments instead of a lease. If Postgres cannot be reached, the
+    /// leases simply run out as after a crash.
+    pub(crate) async fn hand_over(&self) {
         self.inner.stopped.store(true, Ordering::SeqCst);
+        match self.inner.store.hand_over_rooms(&self.inner.node).await {
+            Ok(rooms) => {
+                tracing::info!(rooms, node = %self.inner.node, "handed this node's rooms over");
+                let nats = &self.inner.nats;
+                let say = async {
+                    nats.publish(wire::HANDOVER_SUBJECT, self.inner.node.clone().into())
+                        .await
+                        .map_err(|e| e.to_string())?;
+                    nats.flush().await.map_err(|e| e.to_string())
+                };
+                // Without NATS the others find the expired leases on their next look instead.
+                match tokio::time::timeout(Duration::from_secs(1), say).await {
+                    Ok(Ok(())) => {}
+                    Ok(Err(e)) => tracing::warn!(error = %e, "could not announce the hand-over"),
+                    Err(_) => tracing::warn!("could not announce the hand-over in time"),
+                }
+            }
+            Err(e) => tracing::warn!(
+                error = %e,
+                "could not hand the rooms over: their leases run out instead"
+            ),
+        }
     }
 
     /// Lists the other nodes' public rooms in this node's `lobby`, and announces this node's to them.
@@ -201,12 +242,30 @@ impl Cluster {
         &self.inner.node
     }
 
+    /// `Ok` when this node may take game actions for its rooms: it hears NATS and its last renewal reached
+    /// Postgres within two thirds of a lease; else the partition that stops it.
+    pub(crate) fn writable(&self) -> Result<(), Partition> {
+        self.look_at_nats();
+        self.inner.health.check()
+    }
+
+    fn look_at_nats(&self) -> bool {
+        let up = self.inner.nats.connection_state() == async_nats::connection::State::Connected;
+        self.inner.health.set_nats(up);
+        up
+    }
+
     /// Claims a room for this node (see [`Store::claim_room`]); `None` while another node's lease holds.
     pub(crate) async fn claim(&self, room: &str) -> Result<Option<Fence>, StoreError> {
         self.inner
             .store
             .claim_room(room, &self.inner.node, self.inner.lease_ms)
             .await
+    }
+
+    /// The rooms renewals found lost since the last call.
+    fn take_lost(&self) -> Vec<String> {
+        std::mem::take(&mut *self.inner.lost.lock().expect("lost lock"))
     }
 
     /// Gives up a closed room: its ownership row goes, and its remote members with it.
@@ -285,13 +344,52 @@ async fn renew(inner: std::sync::Weak<Inner>) {
         if inner.stopped.load(Ordering::SeqCst) {
             return;
         }
-        match inner.store.renew_rooms(&inner.node, inner.lease_ms).await {
-            Ok(lost) if lost.is_empty() => {}
-            Ok(lost) => tracing::error!(
-                ?lost,
-                "rooms whose lease this node lost: their writes are refused"
-            ),
-            Err(e) => tracing::warn!(error = %e, "could not renew this node's leases"),
+        let cluster = Cluster {
+            inner: inner.clone(),
+        };
+        // A node nobody can reach over NATS lets its leases run out, for the nodes the players can reach.
+        let renewal = if cluster.look_at_nats() {
+            // A renewal stuck on an unreachable database must not hold up the next look.
+            tokio::time::timeout(period, inner.store.renew_rooms(&inner.node, inner.lease_ms))
+                .await
+                .unwrap_or_else(|_| Err(StoreError::Database("the renewal timed out".into())))
+        } else {
+            Err(StoreError::Database(
+                "NATS is down: this node renews no leases".into(),
+            ))
+        };
+        match renewal {
+            Ok(lost) => {
+                inner.health.renewed();
+                if !lost.is_empty() {
+                    tracing::error!(
+                        ?lost,
+                        "rooms whose lease this node lost: their writes are refused and their tasks here close"
+                    );
+                    inner.lost.lock().expect("lost lock").extend(lost);
+                }
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "could not renew this node's leases: no game actions here");
+                // Past a whole lease every room's lease has run out: the rooms close here, for whichever node
+                // takes them over (this one too, once it is back in contact).
+                if inner.health.leases_ran_out() {
+                    let owned: Vec<String> = inner
+                        .owned
+                        .lock()
+                        .expect("owned lock")
+                        .keys()
+                        .map(|r| r.to_string())
+                        .collect();
+                    if !owned.is_empty() {
+                        tracing::error!(
+                            rooms = owned.len(),
+                            "this node's leases ran out: its rooms close here"
+                        );
+                        inner.lost.lock().expect("lost lock").extend(owned);
+                    }
+                }
+            }
         }
     }
 }
@@ -314,13 +412,35 @@ pub(crate) async fn adopt(state: crate::AppState) {
             .max(50),
     );
     let mut shutdown = state.shutdown.subscribe();
+    let mut handovers = match cluster.inner.nats.subscribe(wire::HANDOVER_SUBJECT).await {
+        Ok(s) => Some(s),
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot hear other nodes' hand-overs: taking over only when leases expire");
+            None
+        }
+    };
     loop {
+        let handover = async {
+            match handovers.as_mut() {
+                Some(s) => futures_util::StreamExt::next(s).await,
+                None => std::future::pending().await,
+            }
+        };
         tokio::select! {
             () = tokio::time::sleep(every) => {}
+            Some(_) = handover => {}
             _ = shutdown.changed() => return,
         }
         if state.shutting_down() {
             return;
+        }
+        let lost = cluster.take_lost();
+        if !lost.is_empty() {
+            state.rooms.moved(&lost).await;
+        }
+        // A node cut off takes nothing over: the players could not reach the rooms here.
+        if cluster.writable().is_err() {
+            continue;
         }
         if let Err(e) = adopt_once(&state, &cluster).await {
             tracing::warn!(error = %e, "could not look for rooms to take over");

@@ -207,6 +207,10 @@ impl Relay {
             }
             // The summary is the owner's to give; the caller hears `unknown_room`.
             Command::Summary { .. } => {}
+            // Only a room this node owns can move away; a relay already follows the room wherever it is.
+            Command::Moved { reply } => {
+                let _ = reply.send(());
+            }
             Command::Shutdown { .. } => unreachable!("handled by the loop"),
         }
     }

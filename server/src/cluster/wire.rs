@@ -1,6 +1,6 @@
 //! What nodes say to each other over NATS (JSON): requests to a room's owner on `gomoku.room.<id>.cmd`, and the
 //! owner's publications on `gomoku.room.<id>.out` (each versioned event once, and the frames meant for one
-//! member on another node).
+//! member on another node), and a draining node's hand-over on `gomoku.cluster.handover`.
 
 use protocol::JoinRole;
 use rules::{Action, Point};
@@ -19,6 +19,9 @@ pub(crate) fn cmd_subject(room: &str) -> String {
 pub(crate) fn out_subject(room: &str) -> String {
     format!("gomoku.room.{room}.out")
 }
+
+/// The subject a draining node announces its hand-over on: every node looks for rooms to take over at once.
+pub(crate) const HANDOVER_SUBJECT: &str = "gomoku.cluster.handover";
 
 /// A connection on some node.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

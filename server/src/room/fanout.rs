@@ -126,6 +126,9 @@ pub(crate) trait Fanout: Send + Sync {
     fn resync(&mut self, conn: ConnId, snapshot: &ServerMessage, rid: Option<u64>);
     /// Closes a member that stayed behind too long.
     fn kick(&mut self, conn: ConnId);
+    /// Closes the connection of every member in this process with `code` (the room is leaving this node: its
+    /// members reconnect and find it where it is now).
+    fn close_local(&mut self, code: u16, reason: &'static str);
 }
 
 /// One member's connection in this process.
@@ -286,6 +289,12 @@ impl Fanout for LocalFanout {
     fn kick(&mut self, conn: ConnId) {
         if let Some(m) = self.members.get(&conn) {
             m.outbox.kick();
+        }
+    }
+
+    fn close_local(&mut self, code: u16, reason: &'static str) {
+        for m in self.members.values() {
+            m.outbox.close_now(code, reason);
         }
     }
 }

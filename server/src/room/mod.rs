@@ -178,6 +178,12 @@ pub(crate) enum Command {
     Shutdown {
         reply: oneshot::Sender<()>,
     },
+    /// Cluster mode: this node lost the room's lease (another node owns it now, or may claim it): the task
+    /// closes its members' connections here (code 1012: they reconnect and find the room where it is) and ends
+    /// without a write.
+    Moved {
+        reply: oneshot::Sender<()>,
+    },
     Barrier {
         reply: oneshot::Sender<()>,
     },
@@ -302,6 +308,14 @@ impl RoomHandle {
             let _ = answer.await;
         }
     }
+
+    /// Tells the room its node lost the room's lease (see `Command::Moved`) and waits until its task ended.
+    pub(crate) async fn moved(&self) {
+        let (reply, answer) = oneshot::channel();
+        if self.tx.send(Command::Moved { reply }).await.is_ok() {
+            let _ = answer.await;
+        }
+    }
 }
 
 /// Every live room by id, how many open rooms each player created, and how many rooms created from each address
@@ -407,6 +421,24 @@ impl Rooms {
             .is_some_and(|h| h.tx.same_channel(&handle.tx))
         {
             relays.remove(&handle.id);
+        }
+    }
+
+    /// Cluster mode: the rooms this node lost the leases of close here (their members reconnect and reach them
+    /// on the node that owns them now).
+    pub(crate) async fn moved(&self, ids: &[String]) {
+        for id in ids {
+            let local = self
+                .inner
+                .rooms
+                .read()
+                .expect("rooms lock")
+                .get(id.as_str())
+                .cloned();
+            if let Some(room) = local {
+                tracing::warn!(room = %id, "this node lost the room's lease: its task here closes");
+                room.moved().await;
+            }
         }
     }
 

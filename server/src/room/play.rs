@@ -56,6 +56,11 @@ impl Room {
                 "spectators cannot act in the game",
             ));
         };
+        // A node cut off from NATS or Postgres takes no game actions (the fence would refuse their writes once
+        // the lease is gone; until then, players elsewhere could not see them).
+        if let Some(partition) = self.env.cluster.as_ref().and_then(|c| c.writable().err()) {
+            return Err(RoomError::new(code::PARTITIONED, partition.reason()));
+        }
         let actor = Some((conn, rid));
         match act {
             Act::Place { point, ply } => {
@@ -147,6 +152,22 @@ impl Room {
     }
 
     /// Whether the game takes actions now (`result_pending`, `game_over` or `game_not_started` otherwise).
+    /// The answer to an action whose write failed: `partitioned` when the node lost contact or the room's lease
+    /// (the store's fence refused it), else `internal`.
+    fn write_failed(&self, e: &store::StoreError) -> RoomError {
+        let partition = match self.env.cluster.as_ref().map(|c| c.writable()) {
+            Some(Err(p)) => Some(p),
+            _ if matches!(e, store::StoreError::Fenced(_)) => {
+                Some(crate::cluster::Partition::Store)
+            }
+            _ => None,
+        };
+        match partition {
+            Some(p) => RoomError::new(code::PARTITIONED, p.reason()),
+            None => RoomError::internal(),
+        }
+    }
+
     pub(super) fn running_live(&self) -> Result<(), RoomError> {
         if self.pending.is_some() {
             return Err(RoomError::result_pending());
@@ -422,7 +443,7 @@ impl Room {
             tracing::error!(game = live.id, error = %e, "could not store an action");
             live.game.undo();
             live.clock = clock_before;
-            return Err(RoomError::internal());
+            return Err(self.write_failed(&e));
         }
         self.env
             .metrics

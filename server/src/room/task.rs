@@ -22,6 +22,9 @@ use super::{chat, Command, Offers, Settings};
 use crate::limits::TokenBucket;
 use crate::ws::outbox::ConnId;
 
+/// The close code of a room's members when its node lost the room's lease (1012, "service restart": reconnect).
+pub(crate) const CLOSE_ROOM_MOVED: u16 = 1012;
+
 /// One room: its settings, seats, game, members and offers, and the environment and fan-out it works through.
 pub(crate) struct Room {
     pub(super) id: Arc<str>,
@@ -181,6 +184,11 @@ impl Room {
                         let _ = reply.send(());
                         break;
                     }
+                    Some(Command::Moved { reply }) => {
+                        self.moved();
+                        let _ = reply.send(());
+                        break;
+                    }
                     // Boxed, like the deadline's handling: a command's handling (store writes, fan-out) is a large
                     // state machine that, inline, every room's task would carry for its whole life.
                     Some(cmd) => Box::pin(self.handle(cmd)).await,
@@ -236,9 +244,26 @@ impl Room {
                 let _ = reply.send(self.summary());
             }
             Command::Resync { conn } => self.resync(conn, None),
-            Command::Shutdown { .. } => unreachable!("handled by the loop"),
+            Command::Shutdown { .. } | Command::Moved { .. } => unreachable!("handled by the loop"),
         }
         self.maybe_close();
+    }
+
+    /// The node lost this room's lease: its members here are closed with 1012 (to reconnect and find the room on
+    /// the node that owns it now), and it leaves this node's registry and lobby without a write (the store would
+    /// refuse it) and without giving up an ownership row that is no longer this node's.
+    fn moved(&mut self) {
+        self.fanout
+            .close_local(CLOSE_ROOM_MOVED, "the room moved to another server");
+        self.closed = true;
+        self.env
+            .rooms
+            .closed(&self.id, self.creator.as_deref(), self.waiting_ip.take());
+        self.env.lobby.remove(&self.id);
+        if let Some(cluster) = &self.env.cluster {
+            cluster.release(&self.id, None);
+        }
+        self.fence = None;
     }
 
     /// Closes a room without players (unless a decided result still waits to be stored): it leaves the registry

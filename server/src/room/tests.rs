@@ -608,6 +608,7 @@ impl Fanout for Recording {
         self.send_to(conn, snapshot, rid);
     }
     fn kick(&mut self, _conn: u64) {}
+    fn close_local(&mut self, _code: u16, _reason: &'static str) {}
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

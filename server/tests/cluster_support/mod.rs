@@ -79,3 +79,71 @@ pub fn node_config(database: &str, node: &str) -> Config {
 pub fn node_id(letter: char) -> String {
     format!("t{}{letter}", std::process::id() % 100_000)
 }
+
+/// A TCP proxy on loopback in front of a service (NATS, Postgres) that a test can cut and heal: a network
+/// partition between one node and that service, the rest of the cluster unaffected.
+pub struct Partition {
+    /// The proxy's address: give it to the node instead of the service's.
+    pub addr: std::net::SocketAddr,
+    cut: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    live: std::sync::Arc<std::sync::Mutex<Vec<tokio::task::AbortHandle>>>,
+    accept: tokio::task::JoinHandle<()>,
+}
+
+impl Partition {
+    /// A proxy forwarding to `target`, not cut.
+    pub async fn to(target: &str) -> Partition {
+        use std::sync::atomic::Ordering;
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let cut = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let live: std::sync::Arc<std::sync::Mutex<Vec<tokio::task::AbortHandle>>> =
+            Default::default();
+        let (target, flag, tasks) = (target.to_owned(), cut.clone(), live.clone());
+        let accept = tokio::spawn(async move {
+            loop {
+                let Ok((mut inbound, _)) = listener.accept().await else {
+                    return;
+                };
+                // While cut, a connection is dropped as soon as it comes (as a reset by a firewall).
+                if flag.load(Ordering::SeqCst) {
+                    drop(inbound);
+                    continue;
+                }
+                let target = target.clone();
+                let task = tokio::spawn(async move {
+                    if let Ok(mut outbound) = tokio::net::TcpStream::connect(&target).await {
+                        let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                    }
+                });
+                tasks.lock().unwrap().push(task.abort_handle());
+            }
+        });
+        Partition {
+            addr,
+            cut,
+            live,
+            accept,
+        }
+    }
+
+    /// Cuts the link: open connections die, new ones are dropped.
+    pub fn cut(&self) {
+        self.cut.store(true, std::sync::atomic::Ordering::SeqCst);
+        for task in self.live.lock().unwrap().drain(..) {
+            task.abort();
+        }
+    }
+
+    /// Heals the link: new connections go through again.
+    pub fn heal(&self) {
+        self.cut.store(false, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+impl Drop for Partition {
+    fn drop(&mut self) {
+        self.accept.abort();
+        self.cut();
+    }
+}
