@@ -1,196 +1,219 @@
-//! `match`: level against level, from balanced openings with colours both ways, reporting wins, losses, draws,
-//! the score and the Elo difference with its 95% interval.
+//! `match`: N games between two players, each one of our levels or an external Piskvork brain, from the 26
+//! canonical renju openings with colours both ways; reports wins, losses, draws, the score, the Elo difference
+//! with its 95% interval, moves per second, timeouts and illegal moves, as text or (`--json`) one JSON object.
 //!
-//! `match --a 5 --b 4 --games 20 --ms 100 [--scale F] [--rules R] [--seed 1]`, R one of `freestyle`, `standard`,
-//! `renju`, `standard-swap`, `renju-swap` (swap after three: the player holding white decides, after the
-//! opening's three stones):
-//! `--games` openings are each played twice (a as black, then b as black); `--ms` caps each move (a level's own
-//! cap applies when it is shorter), or `--scale F` gives each level F times its own cap (so that the levels keep
-//! their ratios of time at a shorter pace).
+//! ```text
+//! match --a 5 --b 4 --games 20 --ms 100 [--scale F] [--rules R] [--seed 1] [--threads N] [--json]
+//! match --a 3 --b "cmd:target/release/pbrain-gomoku --level 3" --rules renju --ms 200
+//! ```
+//!
+//! - A player is `K` or `level:K` (our engine at level 1–8, through `Engine::think` in this process) or
+//!   `cmd:COMMAND LINE` (a Piskvork brain, one process per game; the line is split at white space).
+//! - `--games N` openings, each played twice (a as black, then b as black): 2N games. Opening `g` is canonical
+//!   opening `g mod 26`, turned by a symmetry the seed chooses (`openings.rs` says why they suit every rule set).
+//! - `--ms` caps each move (a level's own cap applies when shorter; a brain gets it as `INFO timeout_turn` and a
+//!   second of grace), or `--scale F` gives each level F times its own cap (so that the levels keep their ratios
+//!   of time at a shorter pace; brains keep `--ms`).
+//! - `--rules` is `freestyle`, `standard`, `renju`, or `standard-swap` / `renju-swap` (swap after three: the player
+//!   holding white decides after the opening's three stones; levels only, as the Piskvork protocol has no swap).
+//! - A player that does not answer in time loses the game and the loss counts as a timeout; one that answers
+//!   garbage, plays an illegal move or whose process dies loses it too, counted as illegal.
+//! - `--threads N` plays N games at once; the results are summed in game order, so they do not depend on which
+//!   game finished first (time-limited searches still depend on the machine's load).
+//!
+//! Exit status 2 for bad flags (with the reason on stderr), 0 otherwise. `MATCH_VERBOSE=1` prints each game's
+//! end on stderr.
 
-use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+mod args;
+mod brain;
+mod openings;
+mod report;
 
-use engine::{Engine, Level, Limits, TimeBudget};
-use rules::{Action, Color, ForbiddenPolicy, Game, Opening, Point, Rules, Status};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::channel;
+use std::time::{Duration, Instant};
 
-struct Args {
-    a: u8,
-    b: u8,
-    games: u32,
-    ms: u64,
-    scale: Option<f64>,
-    rules: Rules,
-    seed: u64,
+use args::{Args, Command, Player};
+use brain::{Brain, Failure};
+use engine::{Engine, Limits, TimeBudget};
+use report::{GameResult, Totals};
+use rules::{Action, Color, Game, Status};
+
+/// One player seated in one game.
+enum Seat {
+    /// Our engine.
+    Engine(Box<Engine>),
+    /// An external brain.
+    Brain(Brain),
 }
 
-fn args() -> Result<Args, String> {
-    let mut out = Args {
-        a: 2,
-        b: 1,
-        games: 10,
-        ms: 100,
-        scale: None,
-        rules: Rules::freestyle(),
-        seed: 1,
-    };
-    let mut it = std::env::args().skip(1);
-    while let Some(flag) = it.next() {
-        let value = it.next().ok_or(format!("{flag} needs a value"))?;
-        let bad = |_| format!("{flag}: bad value {value:?}");
-        match flag.as_str() {
-            "--a" => out.a = value.parse().map_err(bad)?,
-            "--b" => out.b = value.parse().map_err(bad)?,
-            "--games" => out.games = value.parse().map_err(bad)?,
-            "--ms" => out.ms = value.parse().map_err(bad)?,
-            "--seed" => out.seed = value.parse().map_err(bad)?,
-            "--scale" => {
-                out.scale = Some(
-                    value
-                        .parse()
-                        .map_err(|_| format!("{flag}: bad value {value:?}"))?,
-                )
-            }
-            "--rules" => {
-                out.rules = match value.as_str() {
-                    "freestyle" => Rules::freestyle(),
-                    "standard" => Rules::standard(),
-                    "renju" => Rules::renju(ForbiddenPolicy::Reject),
-                    "renju-swap" => {
-                        Rules::renju(ForbiddenPolicy::Reject).with_opening(Opening::SwapAfterThree)
-                    }
-                    "standard-swap" => Rules::standard().with_opening(Opening::SwapAfterThree),
-                    _ => return Err(format!("unknown rules {value:?}")),
-                }
-            }
-            _ => return Err(format!("unknown flag {flag}")),
+impl Seat {
+    fn new(player: &Player, args: &Args, seed: u64) -> Seat {
+        let time = args.move_time(player);
+        match player {
+            Player::Level(level) => Seat::Engine(Box::new(Engine::new(
+                Limits {
+                    level: *level,
+                    max_nodes: None,
+                    max_time: Some(time),
+                },
+                seed,
+            ))),
+            Player::Command(words) => Seat::Brain(Brain::new(words.clone(), time)),
         }
     }
-    Ok(out)
-}
 
-/// A balanced-ish opening: the centre and two stones within two of it, from a seeded stream.
-fn opening(rules: Rules, seed: u64) -> Game {
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = move |n: u64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % n
-    };
-    let mut game = Game::new(rules);
-    let c = Point::centre(rules.size());
-    game.apply(Action::place(c)).expect("the centre is free");
-    while game.ply() < 3 {
-        let dx = next(5) as i32 - 2;
-        let dy = next(5) as i32 - 2;
-        if let Some(p) = c.offset(dx, dy, rules.size()) {
-            // An occupied point is refused; the next draw tries again.
-            let _ = game.apply(Action::place(p));
-        }
-    }
-    game
-}
-
-/// Plays one game from `game` between the player who holds black at the start (`first`) and the other; returns
-/// the winner (0 first, 1 second), if any. Under swap-after-three the colours the players hold can change.
-fn play(mut game: Game, first: &mut Engine, second: &mut Engine) -> Option<usize> {
-    let cancel = AtomicBool::new(false);
-    let holder = |game: &Game, colour: Color| {
-        usize::from((colour == Color::White) != game.colours_swapped())
-    };
-    loop {
-        match game.status() {
-            Status::Won { winner, .. } => {
-                if std::env::var_os("MATCH_VERBOSE").is_some() {
-                    eprintln!("{} plies, {winner} wins\n{:?}", game.ply(), game.board());
-                }
-                return Some(holder(&game, winner));
-            }
-            Status::Drawn => return None,
-            Status::Ongoing { to_act, .. } => {
-                let engine = if holder(&game, to_act) == 0 {
-                    &mut *first
-                } else {
-                    &mut *second
-                };
+    /// The player's next action in `game`, one the rules accept.
+    fn act(&mut self, game: &Game) -> Result<Action, Failure> {
+        match self {
+            Seat::Engine(engine) => {
+                let cancel = AtomicBool::new(false);
                 let d = engine
-                    .think(&game, &TimeBudget::Unlimited, &cancel)
-                    .expect("the game is on");
-                game.apply(d.action)
-                    .expect("the engine plays legal actions");
+                    .think(game, &TimeBudget::Unlimited, &cancel)
+                    .map_err(|e| Failure::Illegal(format!("the engine could not move: {e}")))?;
+                game.check(d.action).map_err(|e| {
+                    Failure::Illegal(format!("the engine chose {:?}: {e}", d.action))
+                })?;
+                Ok(d.action)
             }
+            Seat::Brain(brain) => brain.act(game),
         }
     }
 }
 
-fn elo(score: f64) -> f64 {
-    let s = score.clamp(0.001, 0.999);
-    -400.0 * (1.0 / s - 1.0).log10()
+/// Plays game `index` of the match: opening `index / 2`, with `a` holding black first when `index` is even.
+fn play_game(args: &Args, index: usize) -> GameResult {
+    let opening_index = (index / 2) as u32;
+    let a_is_black = index.is_multiple_of(2);
+    let opening = openings::opening(args.rules, opening_index, args.seed);
+    let seed = args.seed ^ (u64::from(opening_index) << 1 | u64::from(a_is_black));
+    let mut seats = [
+        Seat::new(&args.a, args, seed),
+        Seat::new(&args.b, args, seed.rotate_left(17)),
+    ];
+    // Which of a (0) and b (1) holds `colour` now: a holds black at the start of even games, and a swap after
+    // three exchanges the holders.
+    let holder = |game: &Game, colour: Color| {
+        let black = if a_is_black { 0 } else { 1 };
+        let swapped = game.colours_swapped();
+        if (colour == Color::Black) != swapped {
+            black
+        } else {
+            1 - black
+        }
+    };
+    let mut game = opening.game;
+    let mut result = GameResult::default();
+    let winner = loop {
+        match game.status() {
+            Status::Won { winner, .. } => break Some(holder(&game, winner)),
+            Status::Drawn => break None,
+            Status::Ongoing { to_act, .. } => {
+                let who = holder(&game, to_act);
+                let outcome = seats[who].act(&game).and_then(|action| {
+                    game.apply(action)
+                        .map_err(|e| Failure::Illegal(e.to_string()))
+                });
+                match outcome {
+                    Ok(_) => result.moves[who] += 1,
+                    Err(failure) => {
+                        let player = if who == 0 { &args.a } else { &args.b };
+                        eprintln!(
+                            "match: game {} ({}): {} {failure}; it loses",
+                            index + 1,
+                            opening.canonical.code,
+                            player.label()
+                        );
+                        if failure.is_timeout() {
+                            result.timeouts[who] += 1;
+                        } else {
+                            result.illegal[who] += 1;
+                        }
+                        break Some(1 - who);
+                    }
+                }
+            }
+        }
+    };
+    result.winner = winner;
+    result.plies = game.ply();
+    if std::env::var_os("MATCH_VERBOSE").is_some() {
+        let how = match winner {
+            Some(0) => "a wins",
+            Some(_) => "b wins",
+            None => "drawn",
+        };
+        eprintln!(
+            "game {}: {} {:?}, a {}, {} plies, {how}\n{:?}",
+            index + 1,
+            opening.canonical.code,
+            opening.symmetry,
+            if a_is_black { "black" } else { "white" },
+            game.ply(),
+            game.board()
+        );
+    }
+    result
+}
+
+/// Plays every game of the match on `args.threads` threads and returns the results in game order.
+fn play_all(args: &Args) -> Vec<GameResult> {
+    let total = args.games as usize * 2;
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = channel();
+    std::thread::scope(|scope| {
+        for _ in 0..args.threads.min(total) {
+            let tx = tx.clone();
+            let next = &next;
+            scope.spawn(move || loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                if index >= total {
+                    break;
+                }
+                if tx.send((index, play_game(args, index))).is_err() {
+                    break;
+                }
+            });
+        }
+    });
+    drop(tx);
+    let mut results = vec![None; total];
+    for (index, result) in rx {
+        results[index] = Some(result);
+    }
+    results
+        .into_iter()
+        .map(|r| r.expect("every game was played"))
+        .collect()
 }
 
 fn main() {
-    let args = match args() {
-        Ok(a) => a,
+    let args = match args::parse(std::env::args().skip(1)) {
+        Ok(Command::Play(a)) => a,
+        Ok(Command::Help) => {
+            println!("{}", args::USAGE);
+            return;
+        }
         Err(e) => {
-            eprintln!("match: {e}");
+            eprintln!("match: {e}\n{}", args::USAGE);
             std::process::exit(2);
         }
     };
-    let limits = |level: u8| {
-        let cap = Level::new(level).time_cap;
-        Limits {
-            level,
-            max_nodes: None,
-            max_time: Some(match args.scale {
-                Some(f) => cap.mul_f64(f),
-                None => Duration::from_millis(args.ms).min(cap),
-            }),
-        }
-    };
-    let (mut wins, mut losses, mut draws) = (0u32, 0u32, 0u32);
-    let mut scores = Vec::new();
-    for g in 0..args.games {
-        let start = opening(args.rules, args.seed.wrapping_add(u64::from(g)));
-        for a_is_black in [true, false] {
-            let seed = args.seed ^ (u64::from(g) << 1 | u64::from(a_is_black));
-            let mut a = Engine::new(limits(args.a), seed);
-            let mut b = Engine::new(limits(args.b), seed.rotate_left(17));
-            let winner = if a_is_black {
-                play(start.clone(), &mut a, &mut b)
-            } else {
-                play(start.clone(), &mut b, &mut a)
-            };
-            let a_index = if a_is_black { 0 } else { 1 };
-            let s = match winner {
-                Some(w) if w == a_index => {
-                    wins += 1;
-                    1.0
-                }
-                Some(_) => {
-                    losses += 1;
-                    0.0
-                }
-                None => {
-                    draws += 1;
-                    0.5
-                }
-            };
-            scores.push(s);
+    for player in [&args.a, &args.b] {
+        if let Player::Command(words) = player {
+            if let Err(e) = brain::probe(words) {
+                eprintln!("match: cannot start {}: {e}", player.label());
+                std::process::exit(2);
+            }
         }
     }
-    let n = scores.len() as f64;
-    let mean = scores.iter().sum::<f64>() / n;
-    let var = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / n;
-    let se = (var / n).sqrt();
-    let (lo, hi) = (elo(mean - 1.96 * se), elo(mean + 1.96 * se));
-    println!(
-        "level {} vs level {}: +{wins} -{losses} ={draws}  score {:.1}%  Elo {:+.0} [{:+.0}, {:+.0}]",
-        args.a,
-        args.b,
-        mean * 100.0,
-        elo(mean),
-        lo,
-        hi
-    );
+    let start = Instant::now();
+    let results = play_all(&args);
+    let wall: Duration = start.elapsed();
+    let totals = Totals::sum(&results);
+    if args.json {
+        println!("{}", report::json(&args, &totals, wall));
+    } else {
+        println!("{}", report::text(&args, &totals, wall));
+    }
 }
