@@ -10,11 +10,15 @@
 //!
 //! A malformed or impossible command gets `ERROR <reason>` and the brain stays up; a command it does not know
 //! gets `UNKNOWN <command>`, as the protocol asks.
+//!
+//! The manager's side of the same protocol is here too, as small pure functions shared by everything that drives
+//! a brain (the server's external engines, the `match` harness): [`rule_code`] for `INFO rule`,
+//! [`board_command`] for a position, [`is_chatter`] and [`parse_move`] for reading the answer.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use rules::{Action, ForbiddenPolicy, Game, Point, Rules};
+use rules::{Action, Color, ForbiddenPolicy, Game, Point, RuleSet, Rules};
 
 use crate::{Engine, Limits, TimeBudget};
 
@@ -360,7 +364,145 @@ impl Brain {
     }
 }
 
+/// Gomocup's `INFO rule` value for a rule set: 0 five or more (freestyle), 1 exactly five (standard), 4 renju.
+pub fn rule_code(rule_set: RuleSet) -> u32 {
+    match rule_set {
+        RuleSet::Freestyle => 0,
+        RuleSet::Standard => 1,
+        RuleSet::Renju => 4,
+    }
+}
+
+/// The `BOARD` command that asks the brain holding `own` for its move in `game`: `BOARD`, one `x,y,field` line per
+/// stone in the order played (field 1 the brain's own stone, 2 the opponent's), then `DONE`. The lines are joined
+/// by `\n`, with no newline after `DONE`.
+///
+/// Stones alternate black, white from the first ([`Game::moves`]), so this fits games without an opening rule,
+/// which are the only ones the protocol can describe.
+pub fn board_command(game: &Game, own: Color) -> String {
+    let mut out = String::from("BOARD\n");
+    for (i, p) in game.moves().iter().enumerate() {
+        let colour = if i % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let field = if colour == own { 1 } else { 2 };
+        out.push_str(&format!("{},{},{field}\n", p.x(), p.y()));
+    }
+    out.push_str("DONE");
+    out
+}
+
+/// Whether a line from a brain is one the manager reads past while waiting for an answer: an empty line, or one
+/// starting with `MESSAGE` or `DEBUG` (free text for the log, as the protocol says). `ERROR` and `UNKNOWN` are
+/// not chatter: where a move was asked for they are a wrong answer.
+pub fn is_chatter(line: &str) -> bool {
+    let word = line.split_whitespace().next().unwrap_or("");
+    word.is_empty() || word.eq_ignore_ascii_case("MESSAGE") || word.eq_ignore_ascii_case("DEBUG")
+}
+
+/// A brain's move, `x,y` in zero-based coordinates (spaces around either number allowed), as a point; `None` for
+/// anything else. Whether the point lies on the game's board and may be played there is for the rules to say.
+pub fn parse_move(line: &str) -> Option<Point> {
+    let (x, y) = line.trim().split_once(',')?;
+    Point::new(x.trim().parse().ok()?, y.trim().parse().ok()?)
+}
+
 fn parse_pair(text: &str) -> Option<(u32, u32)> {
     let (a, b) = text.split_once(',')?;
     Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(rules: Rules, moves: &[&str]) -> Game {
+        let actions: Vec<Action> = moves
+            .iter()
+            .map(|m| Action::place(m.parse().unwrap()))
+            .collect();
+        Game::from_actions(rules, &actions).unwrap()
+    }
+
+    #[test]
+    fn the_rule_codes_are_gomocups() {
+        assert_eq!(rule_code(RuleSet::Freestyle), 0);
+        assert_eq!(rule_code(RuleSet::Standard), 1);
+        assert_eq!(rule_code(RuleSet::Renju), 4);
+    }
+
+    #[test]
+    fn a_board_command_lists_the_stones_in_order_as_own_and_opponents() {
+        let g = game(Rules::standard(), &["h8", "h9", "j10"]);
+        assert_eq!(
+            board_command(&g, Color::White),
+            "BOARD\n7,7,2\n7,8,1\n9,9,2\nDONE"
+        );
+        assert_eq!(
+            board_command(&g, Color::Black),
+            "BOARD\n7,7,1\n7,8,2\n9,9,1\nDONE"
+        );
+        assert_eq!(
+            board_command(&Game::new(Rules::standard()), Color::Black),
+            "BOARD\nDONE"
+        );
+    }
+
+    #[test]
+    fn our_own_brain_reads_a_board_command_as_the_position_and_answers_a_legal_move() {
+        let g = game(
+            Rules::renju(ForbiddenPolicy::Reject),
+            &["h8", "h9", "j10", "g7"],
+        );
+        let mut brain = Brain::new(1, 3);
+        assert_eq!(brain.handle("INFO rule 4").lines, Vec::<String>::new());
+        assert_eq!(brain.handle("START 15").lines, vec!["OK".to_string()]);
+        let mut last = Reply::default();
+        for line in board_command(&g, Color::Black).lines() {
+            last = brain.handle(line);
+        }
+        let [answer] = last.lines.as_slice() else {
+            panic!("one answer: {last:?}")
+        };
+        let point = parse_move(answer).expect("a move");
+        assert!(g.check(Action::place(point)).is_ok(), "{answer}");
+    }
+
+    #[test]
+    fn chatter_is_empty_message_or_debug_lines_only() {
+        for line in [
+            "",
+            "   ",
+            "MESSAGE thinking",
+            "message hi",
+            "DEBUG depth 3",
+            "DEBUG",
+        ] {
+            assert!(is_chatter(line), "{line:?}");
+        }
+        for line in [
+            "7,7",
+            "ERROR no",
+            "UNKNOWN BOARD",
+            "OK",
+            "MESSAGES",
+            "hello",
+        ] {
+            assert!(!is_chatter(line), "{line:?}");
+        }
+    }
+
+    #[test]
+    fn a_move_is_two_numbers_separated_by_a_comma() {
+        assert_eq!(parse_move("7,7"), Point::new(7, 7));
+        assert_eq!(parse_move(" 3 , 4 \r"), Point::new(3, 4));
+        assert_eq!(parse_move("0,18"), Point::new(0, 18));
+        for bad in [
+            "7", "a,b", "7,7,1", "-1,3", "19,0", "300,2", "", ",", "7;7", "hello",
+        ] {
+            assert_eq!(parse_move(bad), None, "{bad:?}");
+        }
+    }
 }

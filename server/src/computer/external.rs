@@ -15,7 +15,8 @@ use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
 
-use rules::{Action, Color, Game, Point, RuleSet};
+use engine::piskvork;
+use rules::{Action, Game, RuleSet};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 
@@ -128,13 +129,12 @@ impl Piskvork {
         if answer != "OK" {
             return Err(Failure::Garbage(answer));
         }
-        // Gomocup's rule bits: 1 exactly five, 4 renju; 0 five or more.
-        let rule = match setup.rule_set {
-            RuleSet::Freestyle => 0,
-            RuleSet::Standard => 1,
-            RuleSet::Renju => 4,
-        };
-        engine.say(&format!("INFO rule {rule}")).await?;
+        engine
+            .say(&format!(
+                "INFO rule {}",
+                piskvork::rule_code(setup.rule_set)
+            ))
+            .await?;
         engine
             .say(&format!("INFO max_memory {}", setup.max_memory))
             .await?;
@@ -149,20 +149,9 @@ impl Piskvork {
         };
         self.say(&format!("INFO timeout_turn {}", turn.as_millis()))
             .await?;
-        let mut board = String::from("BOARD\n");
-        for (i, p) in game.moves().iter().enumerate() {
-            let colour = if i % 2 == 0 {
-                Color::Black
-            } else {
-                Color::White
-            };
-            let who = if colour == to_act { 1 } else { 2 };
-            board.push_str(&format!("{},{},{who}\n", p.x(), p.y()));
-        }
-        board.push_str("DONE");
-        self.say(&board).await?;
+        self.say(&piskvork::board_command(game, to_act)).await?;
         let line = self.answer(turn + GRACE).await?;
-        let point = parse_move(&line).ok_or_else(|| Failure::Garbage(line.clone()))?;
+        let point = piskvork::parse_move(&line).ok_or_else(|| Failure::Garbage(line.clone()))?;
         let action = Action::Place { point };
         game.check(action)
             .map_err(|e| Failure::Illegal(format!("{point}: {e}")))?;
@@ -192,7 +181,7 @@ impl Piskvork {
             if line.len() > MAX_LINE {
                 return Err(Failure::Garbage(line[..64].to_owned()));
             }
-            if line.is_empty() || line.starts_with("MESSAGE") || line.starts_with("DEBUG") {
+            if piskvork::is_chatter(line) {
                 continue;
             }
             return Ok(line.to_owned());
@@ -205,12 +194,6 @@ impl Piskvork {
         let _ = self.child.start_kill();
         let _ = self.child.wait().await;
     }
-}
-
-/// `x,y` as a point.
-fn parse_move(line: &str) -> Option<Point> {
-    let (x, y) = line.split_once(',')?;
-    Point::new(x.trim().parse().ok()?, y.trim().parse().ok()?)
 }
 
 /// Caps the child's address space (Linux and other Unixes), so an engine cannot take the server's memory.
@@ -239,13 +222,5 @@ mod tests {
             assert!(parse_engine(bad).is_err(), "{bad}");
         }
         assert!(parse_engine("thirteen-char=x").is_ok());
-    }
-
-    #[test]
-    fn a_move_is_two_numbers() {
-        assert_eq!(parse_move("7,7"), Point::new(7, 7));
-        assert_eq!(parse_move(" 3 , 4 "), Point::new(3, 4));
-        assert_eq!(parse_move("7"), None);
-        assert_eq!(parse_move("a,b"), None);
     }
 }
