@@ -430,6 +430,7 @@ impl Challenges {
             .state
             .rooms
             .create(&self.state, settings, &open.from, open.reach.ip)
+            .await
         {
             Ok(h) => h,
             Err(e) => {

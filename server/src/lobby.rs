@@ -3,12 +3,16 @@
 //! Subscribers see the newest `cap` rooms only: the whole lobby is at most that many entries however many rooms
 //! are open (one address once made thousands), and each change is pushed only when it concerns a shown room. A
 //! room pushed out of the shown set by a newer one is sent as removed; one that moves in as added.
+//!
+//! The online count is the distinct players connected here, plus in a cluster (issue #22) the latest count each
+//! other node announced (`cluster/lobby.rs`). Players are distinct per node only: one connected to two nodes
+//! counts on both.
 
 use std::collections::{BTreeMap, HashMap};
 
 use axum::extract::ws::Utf8Bytes;
 use protocol::{encode, LobbyRoom, ServerMessage};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::ws::outbox::{ConnId, Outbox, SendError};
 
@@ -28,12 +32,19 @@ enum Command {
         player: String,
         here: bool,
     },
+    /// Another node's latest online count (`None`: the node is forgotten).
+    NodeOnline {
+        node: String,
+        online: Option<u32>,
+    },
 }
 
 /// A handle to the lobby task. Rooms report their changes; connections subscribe.
 #[derive(Clone, Debug)]
 pub struct LobbyHandle {
     tx: mpsc::UnboundedSender<Command>,
+    /// The distinct players connected to this node, as the lobby task counts them.
+    local_online: watch::Receiver<u32>,
 }
 
 impl std::fmt::Debug for Command {
@@ -46,8 +57,9 @@ impl LobbyHandle {
     /// Starts the lobby task, showing at most `cap` rooms (the newest).
     pub fn spawn(cap: usize) -> LobbyHandle {
         let (tx, rx) = mpsc::unbounded_channel();
-        tokio::spawn(run(rx, cap.max(1)));
-        LobbyHandle { tx }
+        let (local_tx, local_online) = watch::channel(0);
+        tokio::spawn(run(rx, cap.max(1), local_tx));
+        LobbyHandle { tx, local_online }
     }
 
     /// A room appeared or changed (rooms call this; it never waits).
@@ -77,6 +89,20 @@ impl LobbyHandle {
             player: player.to_owned(),
             here,
         });
+    }
+
+    /// Another node of the cluster counts `online` players (`None`: it is no longer heard from, and no longer
+    /// counted): this node's lobby shows its own count plus every other node's latest.
+    pub(crate) fn node_online(&self, node: &str, online: Option<u32>) {
+        let _ = self.tx.send(Command::NodeOnline {
+            node: node.to_owned(),
+            online,
+        });
+    }
+
+    /// The distinct players connected to this node alone, kept up to date (what a cluster node announces).
+    pub(crate) fn local_online(&self) -> watch::Receiver<u32> {
+        self.local_online.clone()
     }
 
     /// The quick-pairing counts changed: pushed to subscribers, and sent to each new one after the lobby.
@@ -111,6 +137,8 @@ struct Lobby {
     subscribers: HashMap<ConnId, Subscriber>,
     /// Open connections per player id.
     online: HashMap<String, u32>,
+    /// The other nodes' latest online counts, by node (cluster mode).
+    others: HashMap<String, u32>,
     /// The online count last pushed to subscribers.
     online_sent: u32,
     /// The last quick-pairing counts, encoded.
@@ -118,6 +146,17 @@ struct Lobby {
 }
 
 impl Lobby {
+    /// The players online: this node's distinct players and the other nodes' counts.
+    fn online_count(&self) -> u32 {
+        let others = self
+            .others
+            .values()
+            .fold(0u32, |sum, n| sum.saturating_add(*n));
+        u32::try_from(self.online.len())
+            .unwrap_or(u32::MAX)
+            .saturating_add(others)
+    }
+
     /// The shown rooms, newest first.
     fn list(&self) -> Vec<LobbyRoom> {
         self.order
@@ -131,7 +170,7 @@ impl Lobby {
     fn whole_message(&self) -> ServerMessage {
         ServerMessage::Lobby {
             rooms: self.list(),
-            online: self.online.len() as u32,
+            online: self.online_count(),
             total: Some(self.rooms.len() as u32),
         }
     }
@@ -227,7 +266,7 @@ impl Lobby {
 /// get every change otherwise.
 const ONLINE_PUSH_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 
-async fn run(mut rx: mpsc::UnboundedReceiver<Command>, cap: usize) {
+async fn run(mut rx: mpsc::UnboundedReceiver<Command>, cap: usize, local: watch::Sender<u32>) {
     let mut lobby = Lobby {
         cap,
         ..Lobby::default()
@@ -241,7 +280,7 @@ async fn run(mut rx: mpsc::UnboundedReceiver<Command>, cap: usize) {
                 None => break,
             },
             _ = tick.tick() => {
-                let online = lobby.online.len() as u32;
+                let online = lobby.online_count();
                 if online != lobby.online_sent {
                     lobby.online_sent = online;
                     lobby.push(ServerMessage::LobbyOnline { online });
@@ -280,7 +319,17 @@ async fn run(mut rx: mpsc::UnboundedReceiver<Command>, cap: usize) {
                         lobby.online.remove(&player);
                     }
                 }
+                let here = u32::try_from(lobby.online.len()).unwrap_or(u32::MAX);
+                local.send_if_modified(|n| std::mem::replace(n, here) != here);
             }
+            Command::NodeOnline { node, online } => match online {
+                Some(n) => {
+                    lobby.others.insert(node, n);
+                }
+                None => {
+                    lobby.others.remove(&node);
+                }
+            },
         }
     }
 }

@@ -550,20 +550,20 @@ impl Pairing {
         };
         let (black, white) = if a_black { (a, b) } else { (b, a) };
         let spec = black.spec;
-        let handle =
-            match self
-                .state
-                .rooms
-                .create(&self.state, spec.settings, &black.identity, black.ip)
-            {
-                Ok(handle) => handle,
-                Err(e) => {
-                    let msg = ServerMessage::error(e.code, e.message);
-                    send(&black.outbox, &msg);
-                    send(&white.outbox, &msg);
-                    return;
-                }
-            };
+        let handle = match self
+            .state
+            .rooms
+            .create(&self.state, spec.settings, &black.identity, black.ip)
+            .await
+        {
+            Ok(handle) => handle,
+            Err(e) => {
+                let msg = ServerMessage::error(e.code, e.message);
+                send(&black.outbox, &msg);
+                send(&white.outbox, &msg);
+                return;
+            }
+        };
         for seeker in [&black, &white] {
             if let Err(e) = handle
                 .join(

@@ -71,6 +71,7 @@ async fn a_client_behind_gets_a_snapshot_when_it_has_room_and_is_closed_when_it_
     let room = state
         .rooms
         .create(&state, settings, &a, std::net::Ipv4Addr::LOCALHOST.into())
+        .await
         .unwrap();
     let mut black = fake(1, 64);
     room.join(a, black.outbox.clone(), JoinRole::Player, None, None)

@@ -889,6 +889,34 @@ macro_rules! store_impl {
                 self.hand_over(node).await
             }
 
+            async fn open_room(
+                &self,
+                room: &str,
+                node: &str,
+                player: &str,
+                lease_ms: i64,
+                limit: u32,
+            ) -> Result<crate::RoomOpening, StoreError> {
+                self.open_for(room, node, player, lease_ms, limit).await
+            }
+
+            async fn use_bucket(
+                &self,
+                key: &str,
+                shape: crate::BucketShape,
+                want: crate::BucketUse,
+            ) -> Result<crate::BucketAnswer, StoreError> {
+                self.bucket_use(key, shape, want).await
+            }
+
+            async fn bucket_tokens(&self, key: &str, shape: crate::BucketShape) -> Result<f64, StoreError> {
+                self.bucket_level(key, shape).await
+            }
+
+            async fn sweep_buckets(&self) -> Result<u64, StoreError> {
+                self.bucket_sweep().await
+            }
+
             async fn close(&self) {
                 self.close_pools().await;
             }

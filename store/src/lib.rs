@@ -7,6 +7,7 @@
 
 mod append;
 mod batch;
+mod buckets;
 mod codec;
 mod common;
 mod ownership;
@@ -22,7 +23,8 @@ use std::sync::Arc;
 use async_trait::async_trait;
 
 pub use batch::BatchWriter;
-pub use ownership::Fence;
+pub use buckets::{BucketAnswer, BucketShape, BucketUse};
+pub use ownership::{Fence, RoomOpening};
 pub use postgres::PostgresStore;
 pub use skeleton::name_skeleton;
 pub use sqlite::SqliteStore;
@@ -355,8 +357,9 @@ pub enum StoreError {
     /// node may have taken the room over, so this one must never write it again (issue #22).
     #[error("room {0} is not owned by this node any more")]
     Fenced(String),
-    /// Room ownership asked of a store that has none (SQLite serves a single node).
-    #[error("this store keeps no room ownership (cluster mode needs Postgres)")]
+    /// Cluster state (room ownership, the open rooms of players on all nodes, shared login limits) asked of a
+    /// store that keeps none (SQLite serves a single node).
+    #[error("this store keeps no cluster state (cluster mode needs Postgres)")]
     NoOwnership,
 }
 
@@ -608,6 +611,44 @@ pub trait Store: Send + Sync + 'static {
     /// Ends every lease `node` holds now (a node that drains, after its last write): the rooms are expired for
     /// the other nodes to claim at once, and this node's own writes are refused from here on.
     async fn hand_over_rooms(&self, _node: &str) -> Result<u64, StoreError> {
+        Err(StoreError::NoOwnership)
+    }
+
+    /// Opens new room `room` on `node` for `player` (cluster mode, issue #22): unless the player already has
+    /// `limit` open rooms on any node, claims it as [`Store::claim_room`] does (the answer holds the claim) with
+    /// the player named in its ownership row, which counts as one of their open rooms until the row goes (the room
+    /// closes and is released, or a live node forgets it after its node stopped). The count and the claim are one
+    /// step for all nodes: two nodes opening rooms for one player at once cannot both pass the limit.
+    async fn open_room(
+        &self,
+        _room: &str,
+        _node: &str,
+        _player: &str,
+        _lease_ms: i64,
+        _limit: u32,
+    ) -> Result<RoomOpening, StoreError> {
+        Err(StoreError::NoOwnership)
+    }
+
+    /// Uses the shared token bucket of `key` (cluster mode's login limits; see [`BucketUse`]): one atomic step
+    /// for all nodes, on the database's clock.
+    async fn use_bucket(
+        &self,
+        _key: &str,
+        _shape: BucketShape,
+        _use: BucketUse,
+    ) -> Result<BucketAnswer, StoreError> {
+        Err(StoreError::NoOwnership)
+    }
+
+    /// The tokens in the shared bucket of `key` now, after its refill (a key never used has a full bucket).
+    async fn bucket_tokens(&self, _key: &str, _shape: BucketShape) -> Result<f64, StoreError> {
+        Err(StoreError::NoOwnership)
+    }
+
+    /// Deletes the shared buckets that have refilled (housekeeping: a full bucket and none are the same); says
+    /// how many.
+    async fn sweep_buckets(&self) -> Result<u64, StoreError> {
         Err(StoreError::NoOwnership)
     }
 

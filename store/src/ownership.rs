@@ -6,6 +6,11 @@
 //! room it claimed; each write batch locks the rows of its games' rooms (`FOR SHARE`, so a takeover waits for the
 //! write to commit) and is refused with [`crate::StoreError::Fenced`] unless every one still names this node,
 //! under the epoch it claimed, within its lease. Lease times are the database's clock.
+//!
+//! A room opened on a node for a player ([`crate::Store::open_room`]) is claimed with the player's name in its row:
+//! the rows are the player's open rooms on every node, counted and inserted under a per-player advisory lock so
+//! that two nodes racing cannot both pass the limit. The count follows the rows: a closed room's is deleted, and a
+//! stopped node's rooms are taken over (still open) or forgotten (closed) by the live nodes.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -41,12 +46,48 @@ pub(crate) fn claim_sql() -> String {
     )
 }
 
-/// Renews every lease a node holds (and has not lost).
+/// Renews the leases of the rooms in `$3` that node `$1` still holds (has not lost). Only the rooms this store
+/// claimed: a row the node's earlier process left (a restart within the lease), or one whose release failed,
+/// is left to expire and be forgotten rather than renewed for ever.
 pub(crate) fn renew_sql() -> String {
     format!(
-        "UPDATE room_owners SET lease_until = {NOW_MS} + $2 WHERE node = $1 AND lease_until > {NOW_MS} \
+        "UPDATE room_owners SET lease_until = {NOW_MS} + $2 \
+         WHERE node = $1 AND room = ANY($3) AND lease_until > {NOW_MS} \
          RETURNING room, epoch"
     )
+}
+
+/// Claims a new room for node `$2` as [`claim_sql`] does, naming its player `$4` (run after [`LOCK_PLAYER`] and
+/// [`COUNT_PLAYER`] in the same transaction).
+pub(crate) fn open_sql() -> String {
+    format!(
+        "INSERT INTO room_owners (room, node, epoch, lease_until, player) VALUES ($1, $2, 1, {NOW_MS} + $3, $4) \
+         ON CONFLICT (room) DO UPDATE SET node = EXCLUDED.node, epoch = room_owners.epoch + 1, \
+         lease_until = EXCLUDED.lease_until, player = EXCLUDED.player \
+         WHERE room_owners.lease_until <= {NOW_MS} OR room_owners.node = EXCLUDED.node \
+         RETURNING epoch"
+    )
+}
+
+/// Serialises the room openings of player `$1` until the transaction ends: the count and the insert after it are
+/// then one step for every node. (Two 32-bit keys, the first naming this use, so other advisory locks, such as
+/// sqlx's migration lock on one 64-bit key, never meet it; two players whose names hash alike only wait for
+/// each other.)
+pub(crate) const LOCK_PLAYER: &str = "SELECT pg_advisory_xact_lock(22, hashtext($1))";
+
+/// The rooms player `$1` has open, on any node.
+pub(crate) const COUNT_PLAYER: &str = "SELECT count(*) FROM room_owners WHERE player = $1";
+
+/// What opening a room for a player came to ([`crate::Store::open_room`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RoomOpening {
+    /// The room is this node's, under this claim.
+    Opened(Fence),
+    /// The player already has `open` rooms, at least the limit: nothing was written.
+    AtLimit {
+        /// The player's open rooms on all nodes.
+        open: u32,
+    },
 }
 
 /// The epochs a clustered store claimed, by room; `node` is set by its first claim.
@@ -90,6 +131,16 @@ impl Claims {
             epochs.remove(room);
         }
         lost
+    }
+
+    /// The rooms claimed (to renew).
+    pub(crate) fn rooms(&self) -> Vec<String> {
+        self.epochs
+            .lock()
+            .expect("claims lock")
+            .keys()
+            .cloned()
+            .collect()
     }
 
     fn epoch(&self, room: &str) -> Option<i64> {

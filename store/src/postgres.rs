@@ -142,6 +142,7 @@ impl PostgresStore {
         for row in sqlx::query(&crate::ownership::renew_sql())
             .bind(node)
             .bind(lease_ms)
+            .bind(self.claims.rooms())
             .fetch_all(&self.pool)
             .await?
         {
@@ -191,6 +192,96 @@ impl PostgresStore {
             .await?;
         self.claims.forget_all();
         Ok(done.rows_affected())
+    }
+
+    /// See [`crate::Store::open_room`]: the player's advisory lock, the count of their rooms and the claim, in
+    /// one transaction.
+    async fn open_for(
+        &self,
+        room: &str,
+        node: &str,
+        player: &str,
+        lease_ms: i64,
+        limit: u32,
+    ) -> Result<crate::RoomOpening, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(crate::ownership::LOCK_PLAYER)
+            .bind(player)
+            .execute(&mut *tx)
+            .await?;
+        let open: i64 = sqlx::query_scalar(crate::ownership::COUNT_PLAYER)
+            .bind(player)
+            .fetch_one(&mut *tx)
+            .await?;
+        if open >= i64::from(limit) {
+            tx.rollback().await?;
+            return Ok(crate::RoomOpening::AtLimit {
+                open: u32::try_from(open).unwrap_or(u32::MAX),
+            });
+        }
+        let epoch: Option<i64> = sqlx::query_scalar(&crate::ownership::open_sql())
+            .bind(room)
+            .bind(node)
+            .bind(lease_ms)
+            .bind(player)
+            .fetch_optional(&mut *tx)
+            .await?;
+        let Some(epoch) = epoch else {
+            // Room ids start with their node's id: only a second live node under the same id gets here.
+            return Err(StoreError::Database(format!(
+                "room {room} is held by another node"
+            )));
+        };
+        tx.commit().await?;
+        let fence = crate::Fence {
+            room: room.to_owned(),
+            node: node.to_owned(),
+            epoch,
+        };
+        self.claims.claimed(&fence);
+        Ok(crate::RoomOpening::Opened(fence))
+    }
+
+    /// See [`crate::Store::use_bucket`]: one statement; when it takes nothing, a read of the level to answer.
+    async fn bucket_use(
+        &self,
+        key: &str,
+        shape: crate::BucketShape,
+        want: crate::BucketUse,
+    ) -> Result<crate::BucketAnswer, StoreError> {
+        let taken: Option<i32> = sqlx::query_scalar(&crate::buckets::use_sql())
+            .bind(key)
+            .bind(shape.burst)
+            .bind(shape.per_ms)
+            .bind(want.need)
+            .bind(want.cost)
+            .fetch_optional(&self.pool)
+            .await?;
+        if taken.is_some() {
+            return Ok(crate::BucketAnswer::Taken);
+        }
+        Ok(crate::BucketAnswer::Short {
+            tokens: self.bucket_level(key, shape).await?,
+        })
+    }
+
+    /// See [`crate::Store::bucket_tokens`].
+    async fn bucket_level(&self, key: &str, shape: crate::BucketShape) -> Result<f64, StoreError> {
+        let tokens: Option<f64> = sqlx::query_scalar(&crate::buckets::level_sql())
+            .bind(key)
+            .bind(shape.per_ms)
+            .bind(shape.burst)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(tokens.unwrap_or(shape.burst))
+    }
+
+    /// See [`crate::Store::sweep_buckets`].
+    async fn bucket_sweep(&self) -> Result<u64, StoreError> {
+        Ok(sqlx::query(&crate::buckets::sweep_sql())
+            .execute(&self.pool)
+            .await?
+            .rows_affected())
     }
 
     /// The heads of these games (see `append.rs`), with the ids as one array parameter: the statement text is

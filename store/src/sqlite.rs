@@ -237,6 +237,42 @@ impl SqliteStore {
         Err(StoreError::NoOwnership)
     }
 
+    /// See [`Self::claim`]: a single node counts its players' rooms in memory.
+    async fn open_for(
+        &self,
+        _room: &str,
+        _node: &str,
+        _player: &str,
+        _lease_ms: i64,
+        _limit: u32,
+    ) -> Result<crate::RoomOpening, StoreError> {
+        Err(StoreError::NoOwnership)
+    }
+
+    /// See [`Self::claim`]: a single node keeps its login limits in memory.
+    async fn bucket_use(
+        &self,
+        _key: &str,
+        _shape: crate::BucketShape,
+        _want: crate::BucketUse,
+    ) -> Result<crate::BucketAnswer, StoreError> {
+        Err(StoreError::NoOwnership)
+    }
+
+    /// See [`Self::bucket_use`].
+    async fn bucket_level(
+        &self,
+        _key: &str,
+        _shape: crate::BucketShape,
+    ) -> Result<f64, StoreError> {
+        Err(StoreError::NoOwnership)
+    }
+
+    /// See [`Self::bucket_use`].
+    async fn bucket_sweep(&self) -> Result<u64, StoreError> {
+        Err(StoreError::NoOwnership)
+    }
+
     async fn close_pools(&self) {
         if let Some(batches) = &self.batches {
             batches.close().await;

@@ -1,40 +1,13 @@
 //! Room ownership in a cluster (issue #22), against Postgres when `TEST_DATABASE_URL` is set (a fresh schema per
 //! test): two stores stand for two nodes on one database; a node whose lease was taken can never write.
 
-use std::sync::Arc;
+#[macro_use]
+mod two_nodes;
+
 use std::time::Duration;
 
-use store::{GameId, NewGame, PlayerRef, Store, StoreError, StoredAction};
-
-/// Two stores (two nodes) on one fresh schema of `TEST_DATABASE_URL`, or `None` when it is not set.
-async fn two_nodes() -> Option<(Arc<dyn Store>, Arc<dyn Store>, String, String)> {
-    let admin_url = std::env::var("TEST_DATABASE_URL").ok()?;
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
-    let schema = format!("ownership_{}_{nanos}", std::process::id());
-    let admin = sqlx::PgPool::connect(&admin_url).await.expect("connect");
-    sqlx::query(&format!("CREATE SCHEMA {schema}"))
-        .execute(&admin)
-        .await
-        .expect("create schema");
-    admin.close().await;
-    let separator = if admin_url.contains('?') { '&' } else { '?' };
-    let url = format!("{admin_url}{separator}options=-c%20search_path%3D{schema}");
-    let a = store::open(&url).await.expect("open a");
-    let b = store::open(&url).await.expect("open b");
-    Some((a, b, admin_url, schema))
-}
-
-async fn drop_schema(admin_url: &str, schema: &str) {
-    let admin = sqlx::PgPool::connect(admin_url).await.expect("connect");
-    sqlx::query(&format!("DROP SCHEMA {schema} CASCADE"))
-        .execute(&admin)
-        .await
-        .expect("drop schema");
-    admin.close().await;
-}
+use store::{GameId, NewGame, PlayerRef, RoomOpening, StoreError, StoredAction};
+use two_nodes::{drop_schema, two_nodes};
 
 fn game_in(room: &str) -> NewGame {
     let player = |name: &str| PlayerRef {
@@ -65,20 +38,6 @@ fn action(seq: u32) -> StoredAction {
         remaining_ms: None,
         at: 1_000 + i64::from(seq),
     }
-}
-
-macro_rules! nodes_or_skip {
-    () => {
-        match two_nodes().await {
-            Some(nodes) => nodes,
-            None => {
-                eprintln!(
-                    "skipped: TEST_DATABASE_URL is not set (room ownership is Postgres only)"
-                );
-                return;
-            }
-        }
-    };
 }
 
 #[tokio::test]
@@ -204,4 +163,144 @@ async fn sqlite_keeps_no_ownership() {
         store.claim_room("r1", "na", 1_000).await,
         Err(StoreError::NoOwnership)
     );
+}
+
+/// The fence of an opening that must have gone through.
+fn opened(answer: Result<RoomOpening, StoreError>) -> store::Fence {
+    match answer {
+        Ok(RoomOpening::Opened(fence)) => fence,
+        other => panic!("expected the room opened, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_players_open_rooms_are_counted_on_every_node_up_to_the_limit() {
+    let (a, b, admin, schema) = nodes_or_skip!();
+    let first = opened(a.open_room("na-1", "na", "p1", 60_000, 2).await);
+    assert_eq!((first.node.as_str(), first.epoch), ("na", 1));
+    opened(b.open_room("nb-1", "nb", "p1", 60_000, 2).await);
+    // The limit-th room is the last: on either node.
+    assert_eq!(
+        a.open_room("na-2", "na", "p1", 60_000, 2).await,
+        Ok(RoomOpening::AtLimit { open: 2 })
+    );
+    assert_eq!(
+        b.open_room("nb-2", "nb", "p1", 60_000, 2).await,
+        Ok(RoomOpening::AtLimit { open: 2 })
+    );
+    // Nothing was written for a refused room: it is free to claim, and counts for nobody.
+    assert!(a.claim_room("na-2", "na", 60_000).await.unwrap().is_some());
+    // Another player is not concerned.
+    opened(b.open_room("nb-3", "nb", "p2", 60_000, 2).await);
+    drop_schema(&admin, &schema).await;
+}
+
+#[tokio::test]
+async fn a_released_room_no_longer_counts_and_an_opened_room_is_fenced_as_claimed() {
+    let (a, _b, admin, schema) = nodes_or_skip!();
+    let fence = opened(a.open_room("na-1", "na", "p1", 60_000, 1).await);
+    // The opening is this store's claim: it writes the room's games.
+    let game = a.create_game(&game_in("na-1")).await.unwrap();
+    a.append_actions(&[(game, action(0))]).await.unwrap();
+    assert!(matches!(
+        a.open_room("na-2", "na", "p1", 60_000, 1).await,
+        Ok(RoomOpening::AtLimit { open: 1 })
+    ));
+    a.release_room(&fence).await.unwrap();
+    opened(a.open_room("na-2", "na", "p1", 60_000, 1).await);
+    drop_schema(&admin, &schema).await;
+}
+
+#[tokio::test]
+async fn a_stopped_nodes_rooms_count_while_taken_over_and_stop_counting_once_forgotten() {
+    let (a, b, admin, schema) = nodes_or_skip!();
+    opened(a.open_room("na-game", "na", "p1", 50, 2).await);
+    opened(a.open_room("na-waiting", "na", "p1", 50, 2).await);
+    tokio::time::sleep(Duration::from_millis(120)).await;
+    // Node a is gone: b takes over the room with a game (still the player's) and forgets the other.
+    let taken = b
+        .claim_room("na-game", "nb", 60_000)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(taken.epoch, 2);
+    assert!(matches!(
+        b.open_room("nb-1", "nb", "p1", 60_000, 2).await,
+        Ok(RoomOpening::AtLimit { open: 2 })
+    ));
+    b.forget_expired_room("na-waiting").await.unwrap();
+    opened(b.open_room("nb-1", "nb", "p1", 60_000, 2).await);
+    // The room taken over keeps counting until it closes on its new owner.
+    assert!(matches!(
+        b.open_room("nb-2", "nb", "p1", 60_000, 2).await,
+        Ok(RoomOpening::AtLimit { open: 2 })
+    ));
+    b.release_room(&taken).await.unwrap();
+    opened(b.open_room("nb-2", "nb", "p1", 60_000, 2).await);
+    drop_schema(&admin, &schema).await;
+}
+
+#[tokio::test]
+async fn nodes_racing_to_open_rooms_for_one_player_open_exactly_the_limit() {
+    let (a, b, admin, schema) = nodes_or_skip!();
+    let mut tries = Vec::new();
+    for i in 0..20 {
+        let (store, node) = if i % 2 == 0 { (&a, "na") } else { (&b, "nb") };
+        let store = store.clone();
+        tries.push(tokio::spawn(async move {
+            store
+                .open_room(&format!("{node}-{i}"), node, "p1", 60_000, 3)
+                .await
+        }));
+    }
+    let mut opened_rooms = 0;
+    for t in tries {
+        match t.await.unwrap() {
+            Ok(RoomOpening::Opened(_)) => opened_rooms += 1,
+            Ok(RoomOpening::AtLimit { open }) => assert_eq!(open, 3),
+            Err(e) => panic!("{e}"),
+        }
+    }
+    assert_eq!(opened_rooms, 3);
+    drop_schema(&admin, &schema).await;
+}
+
+#[tokio::test]
+async fn a_node_renews_only_the_rooms_its_store_claimed() {
+    let (a, b, admin, schema) = nodes_or_skip!();
+    // An earlier process of node na (store b) left a room; the running one (store a) holds another.
+    b.open_room("na-old", "na", "p1", 80, 1).await.unwrap();
+    opened(a.open_room("na-new", "na", "p2", 80, 1).await);
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    assert!(a.renew_rooms("na", 60_000).await.unwrap().is_empty());
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    // The leftover expired (to be forgotten, and its player free); the claimed room was renewed.
+    assert_eq!(a.expired_rooms(100).await.unwrap(), ["na-old".to_owned()]);
+    drop_schema(&admin, &schema).await;
+}
+
+#[tokio::test]
+async fn sqlite_keeps_no_cluster_limits() {
+    let store = store::open("sqlite::memory:").await.unwrap();
+    assert_eq!(
+        store.open_room("r1", "na", "p1", 1_000, 1).await,
+        Err(StoreError::NoOwnership)
+    );
+    let shape = store::BucketShape {
+        burst: 1.0,
+        per_ms: 0.0,
+    };
+    let take = store::BucketUse {
+        need: 1.0,
+        cost: 1.0,
+    };
+    assert_eq!(
+        store.use_bucket("k", shape, take).await,
+        Err(StoreError::NoOwnership)
+    );
+    assert_eq!(
+        store.bucket_tokens("k", shape).await,
+        Err(StoreError::NoOwnership)
+    );
+    assert_eq!(store.sweep_buckets().await, Err(StoreError::NoOwnership));
 }

@@ -93,7 +93,7 @@ pub async fn register(
     let c = credentials(body)?;
     let name = username::validate_new(&c.username)?;
     let password = password::validate(&c.password)?;
-    accounts.admit_registration(ip)?;
+    accounts.admit_registration(ip).await?;
     // Saves an argon2 run for the common cases; the store's unique keys still decide races between registrations.
     if accounts.store().user_by_name(name).await?.is_some() {
         return Err(ApiError::UsernameTaken);
@@ -119,17 +119,17 @@ pub async fn login(
     body: Result<Json<Credentials>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let c = credentials(body)?;
-    let attempt = accounts.admit_login(ip, &c.username)?;
+    let attempt = accounts.admit_login(ip, &c.username).await?;
     let user = match username::validate(&c.username) {
         // No stored password is longer than the limit; refusing before hashing keeps huge bodies cheap.
         Ok(_) if c.password.len() > password::MAX_BYTES => {
-            attempt.failed();
+            attempt.failed().await;
             return Err(ApiError::InvalidCredentials);
         }
         Ok(name) => accounts.store().user_by_name(name).await?,
         // No account can have this name, and no timing can reveal more than the rules already say.
         Err(_) => {
-            attempt.failed();
+            attempt.failed().await;
             return Err(ApiError::InvalidCredentials);
         }
     };
@@ -139,7 +139,7 @@ pub async fn login(
         for form in &forms {
             accounts.inner.hasher.verify_decoy(form).await?;
         }
-        attempt.failed();
+        attempt.failed().await;
         return Err(ApiError::InvalidCredentials);
     };
     let mut matched = None;
@@ -167,11 +167,11 @@ pub async fn login(
         }
     }
     if matched.is_none() {
-        attempt.failed();
+        attempt.failed().await;
         tracing::info!(user = %user.name, "login refused: wrong password");
         return Err(ApiError::InvalidCredentials);
     }
-    attempt.succeeded();
+    attempt.succeeded().await;
     start_session(&accounts, &headers, &c, &user, StatusCode::OK).await
 }
 

@@ -13,6 +13,7 @@ pub mod auth;
 pub mod challenge_setting;
 pub mod error;
 pub mod leaderboard;
+mod limiter;
 pub mod live;
 pub mod password;
 pub mod players;
@@ -38,6 +39,7 @@ use tokio::sync::watch;
 use crate::time::{unix_ms, Clock};
 
 pub use error::ApiError;
+use limiter::Limiter;
 pub use password::HashCost;
 pub use rate_limit::Limit;
 
@@ -131,9 +133,11 @@ struct Inner {
     hasher: password::Hasher,
     /// The connections of each session, closed when it is revoked.
     live: live::LiveSessions,
-    per_address: rate_limit::RateLimiter,
-    per_account: rate_limit::RateLimiter,
-    per_address_account: rate_limit::RateLimiter,
+    per_address: Limiter,
+    per_account: Limiter,
+    per_address_account: Limiter,
+    /// Whether the limits are kept in the store for every node of a cluster (swept with the sessions).
+    shared_limits: bool,
 }
 
 impl Accounts {
@@ -149,15 +153,34 @@ impl Accounts {
         clock: Clock,
         live: live::LiveSessions,
     ) -> Accounts {
+        Accounts::build(store, settings, clock, live, false)
+    }
+
+    /// `shared`: the login limits are kept in the store, for all the nodes of a cluster.
+    fn build(
+        store: Arc<dyn Store>,
+        settings: Settings,
+        clock: Clock,
+        live: live::LiveSessions,
+        shared: bool,
+    ) -> Accounts {
         let epoch = (clock.now(), unix_ms());
+        let limiter = |kind: &'static str, limit: Limit| {
+            if shared {
+                Limiter::shared(store.clone(), kind, limit)
+            } else {
+                Limiter::local(limit)
+            }
+        };
         Accounts {
             inner: Arc::new(Inner {
+                per_address: limiter("address", settings.per_address),
+                per_account: limiter("account", settings.per_account),
+                per_address_account: limiter("pair", settings.per_address_account),
+                shared_limits: shared,
                 store,
                 live,
                 hasher: password::Hasher::new(settings.hash_cost, settings.concurrent_hashes),
-                per_address: rate_limit::RateLimiter::new(settings.per_address),
-                per_account: rate_limit::RateLimiter::new(settings.per_account),
-                per_address_account: rate_limit::RateLimiter::new(settings.per_address_account),
                 settings,
                 clock,
                 epoch,
@@ -166,20 +189,23 @@ impl Accounts {
     }
 
     /// The accounts of an application: its store and clock, settings from its configuration; also starts the
-    /// sweep of expired sessions, which stops when the application shuts down.
+    /// sweep of expired sessions, which stops when the application shuts down. A cluster node (issue #22) keeps
+    /// its login limits in the store, shared with the other nodes.
     pub fn from_app(state: &crate::AppState) -> Accounts {
-        let accounts = Accounts::with_live_sessions(
+        let accounts = Accounts::build(
             state.store.clone(),
             Settings::from_config(&state.config),
             state.clock.clone(),
             state.live_sessions.clone(),
+            state.cluster.is_some(),
         );
         accounts.spawn_sweeper(state.shutdown.subscribe());
         accounts
     }
 
-    /// Deletes expired sessions (users' and guests') every [`SWEEP_EVERY`] of the injected clock. Expired
-    /// sessions are ignored anyway; the sweep only keeps the table from growing without bound.
+    /// Deletes expired sessions (users' and guests') every [`SWEEP_EVERY`] of the injected clock, and shared
+    /// login buckets that have refilled. Expired sessions are ignored anyway, as a full bucket is the same as
+    /// none; the sweep only keeps the tables from growing without bound.
     pub fn spawn_sweeper(&self, mut shutdown: watch::Receiver<bool>) {
         let accounts = self.clone();
         tokio::spawn(async move {
@@ -197,6 +223,13 @@ impl Accounts {
                     Ok(0) => {}
                     Ok(n) => tracing::info!(sessions = n, "expired sessions deleted"),
                     Err(e) => tracing::warn!(error = %e, "could not delete expired sessions"),
+                }
+                if accounts.inner.shared_limits {
+                    match accounts.store().sweep_buckets().await {
+                        Ok(0) => {}
+                        Ok(n) => tracing::info!(buckets = n, "refilled login buckets deleted"),
+                        Err(e) => tracing::warn!(error = %e, "could not sweep the login buckets"),
+                    }
                 }
             }
         });
@@ -257,10 +290,11 @@ impl Accounts {
 
     /// Takes one registration attempt for an address. Registrations count only against the address: a name that
     /// is asked for (perhaps an existing account's) must not lose login attempts to them.
-    fn admit_registration(&self, ip: IpAddr) -> Result<(), ApiError> {
+    async fn admit_registration(&self, ip: IpAddr) -> Result<(), ApiError> {
         self.inner
             .per_address
             .take(&address_key(ip), self.inner.clock.now())
+            .await?
             .map_err(ApiError::RateLimited)
     }
 
@@ -272,12 +306,13 @@ impl Accounts {
     /// password is right); failures also count against the name from all addresses, and once those are spent the
     /// name admits only addresses without recent failures for it. The owner, from their own address, keeps
     /// getting in; a guesser spread over many addresses gets one try per address now and then.
-    fn admit_login(&self, ip: IpAddr, account: &str) -> Result<LoginAttempt, ApiError> {
+    async fn admit_login(&self, ip: IpAddr, account: &str) -> Result<LoginAttempt, ApiError> {
         let now = self.inner.clock.now();
         let address = address_key(ip);
         self.inner
             .per_address
             .take(&address, now)
+            .await?
             .map_err(ApiError::RateLimited)?;
         // Names are case-insensitive, so are their limits; long junk names are cut so keys stay small.
         let account: String = account
@@ -287,10 +322,10 @@ impl Accounts {
             .to_lowercase();
         let pair = format!("{address} {account}");
         let pairs = &self.inner.per_address_account;
-        if self.inner.per_account.has_room(&account, now) {
-            pairs.take(&pair, now)
+        if self.inner.per_account.has_room(&account, now).await? {
+            pairs.take(&pair, now).await?
         } else {
-            pairs.take_if_full(&pair, now)
+            pairs.take_if_full(&pair, now).await?
         }
         .map_err(ApiError::RateLimited)?;
         Ok(LoginAttempt {
@@ -309,18 +344,30 @@ struct LoginAttempt {
 }
 
 impl LoginAttempt {
-    /// The password was right: the attempt does not count against the address and name.
-    fn succeeded(self) {
+    /// The password was right: the attempt does not count against the address and name. (A shared bucket the
+    /// store cannot reach keeps the attempt: the login goes ahead, the error is logged.)
+    async fn succeeded(self) {
         let inner = &self.accounts.inner;
-        inner
+        if let Err(e) = inner
             .per_address_account
-            .refund(&self.pair, inner.clock.now());
+            .refund(&self.pair, inner.clock.now())
+            .await
+        {
+            tracing::warn!(error = %e, "could not give a login attempt back");
+        }
     }
 
     /// The password was wrong (or the name unknown): the failure counts against the name from all addresses.
-    fn failed(self) {
+    /// (A shared bucket the store cannot reach misses the failure: the answer is the same, the error logged.)
+    async fn failed(self) {
         let inner = &self.accounts.inner;
-        inner.per_account.charge(&self.account, inner.clock.now());
+        if let Err(e) = inner
+            .per_account
+            .charge(&self.account, inner.clock.now())
+            .await
+        {
+            tracing::warn!(error = %e, "could not count a failed login");
+        }
     }
 }
 

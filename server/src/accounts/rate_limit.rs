@@ -138,18 +138,23 @@ impl RateLimiter {
 
     /// How long until `missing` tokens have come back.
     fn wait_for(&self, missing: f64) -> Duration {
-        let rate = self.rate_per_sec();
-        if rate > 0.0 {
-            Duration::from_secs_f64((missing / rate).max(0.0))
-        } else {
-            // No refill configured: effectively never again; say a day rather than infinity.
-            Duration::from_secs(86_400)
-        }
+        wait_for(self.limit, missing)
     }
 
     /// How many keys are tracked (for tests of the pruning).
     pub fn keys(&self) -> usize {
         self.buckets.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+}
+
+/// How long a bucket of `limit` takes to regain `missing` tokens.
+pub(crate) fn wait_for(limit: Limit, missing: f64) -> Duration {
+    let rate = limit.per_minute / 60.0;
+    if rate > 0.0 {
+        Duration::from_secs_f64((missing / rate).max(0.0))
+    } else {
+        // No refill configured: effectively never again; say a day rather than infinity.
+        Duration::from_secs(86_400)
     }
 }
 

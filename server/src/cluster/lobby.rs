@@ -3,6 +3,10 @@
 //! the latest word on each room that changed (a burst of spectator joins costs one entry), and announces all its
 //! listed rooms again every [`REANNOUNCE`], so a node that starts late learns them and a node that stops is
 //! forgotten: a room not heard of for [`FORGET_AFTER`] leaves the lists.
+//!
+//! The announcements also carry the node's online count (its distinct players) when it changed, and always with
+//! the whole list: every node's lobby shows its own count plus each other node's latest, and a node not heard
+//! from for [`FORGET_AFTER`] stops counting.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -29,6 +33,9 @@ struct Announcement {
     node: String,
     listed: Vec<LobbyRoom>,
     removed: Vec<String>,
+    /// The node's distinct players online, when it changed (and with every whole list).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    online: Option<u32>,
 }
 
 /// What this node has to say about its public rooms.
@@ -88,6 +95,10 @@ pub(crate) async fn run(
     let mut flush = tokio::time::interval(FLUSH);
     let mut last_all = Instant::now();
     let mut heard: HashMap<String, Instant> = HashMap::new();
+    let local = lobby.local_online();
+    // The count last announced (`None`: none yet), and when each other node's count was last heard.
+    let mut online_said: Option<u32> = None;
+    let mut nodes: HashMap<String, Instant> = HashMap::new();
     loop {
         tokio::select! {
             msg = news.next() => {
@@ -97,6 +108,10 @@ pub(crate) async fn run(
                     continue;
                 }
                 let now = Instant::now();
+                if let Some(online) = a.online {
+                    nodes.insert(a.node.clone(), now);
+                    lobby.node_online(&a.node, Some(online));
+                }
                 for room in a.listed {
                     heard.insert(room.id.clone(), now);
                     lobby.upsert(room);
@@ -117,12 +132,22 @@ pub(crate) async fn run(
                         }
                         keep
                     });
+                    nodes.retain(|other, at| {
+                        let keep = at.elapsed() < FORGET_AFTER;
+                        if !keep {
+                            lobby.node_online(other, None);
+                        }
+                        keep
+                    });
                 }
                 let (listed, removed) = announcer.lock().expect("announcer lock").take(all);
-                if listed.is_empty() && removed.is_empty() {
+                let here = *local.borrow();
+                let online = (all || online_said != Some(here)).then_some(here);
+                if listed.is_empty() && removed.is_empty() && online.is_none() {
                     continue;
                 }
-                let a = Announcement { node: node.clone(), listed, removed };
+                online_said = Some(here);
+                let a = Announcement { node: node.clone(), listed, removed, online };
                 let bytes = serde_json::to_vec(&a).expect("announcements serialise");
                 if let Err(e) = nats.publish(SUBJECT, bytes.into()).await {
                     tracing::warn!(error = %e, "could not announce this node's rooms");

@@ -9,8 +9,11 @@
 //! members (bounded outboxes, a short history to catch up from, a snapshot from the owner when that is not
 //! enough). A node that stops renewing (killed, or shut down) has its rooms taken over once their leases expire
 //! (`adopt`); one that drains hands them over at once (`Cluster::hand_over`). A node cut off from NATS or Postgres
-//! takes no game actions and, without NATS, renews no leases; rooms it finds lost close here (`health.rs`). Global
-//! limits are not part of this slice.
+//! takes no game actions and, without NATS, renews no leases; rooms it finds lost close here (`health.rs`).
+//!
+//! Limits that hold for the whole cluster: a player's open rooms are their rooms' ownership rows
+//! ([`Store::open_room`], counted and claimed in one step), the login limits' buckets are shared rows in the store
+//! (`accounts/limiter.rs`), and the lobby's online count adds the other nodes' announced counts (`lobby.rs`).
 
 mod audience;
 pub(crate) mod fanout;
@@ -260,6 +263,20 @@ impl Cluster {
         self.inner
             .store
             .claim_room(room, &self.inner.node, self.inner.lease_ms)
+            .await
+    }
+
+    /// Opens new room `room` here for `player` unless they already have `limit` open rooms on any node (see
+    /// [`Store::open_room`]); an opened room is claimed.
+    pub(crate) async fn open(
+        &self,
+        room: &str,
+        player: &str,
+        limit: u32,
+    ) -> Result<store::RoomOpening, StoreError> {
+        self.inner
+            .store
+            .open_room(room, &self.inner.node, player, self.inner.lease_ms, limit)
             .await
     }
 

@@ -489,8 +489,10 @@ impl Rooms {
 
     /// Opens a room for `creator`, connected from `ip` (who must then join it), unless the server holds as many
     /// rooms as it allows, the creator already has as many open rooms as allowed, or `ip` as many rooms waiting
-    /// for their first game (one address making guest after guest).
-    pub fn create(
+    /// for their first game (one address making guest after guest). In a cluster the creator's open rooms are
+    /// counted on every node: the store counts them and claims the new room in one step
+    /// ([`store::Store::open_room`]), so rooms spread over nodes do not pass the limit.
+    pub async fn create(
         &self,
         state: &AppState,
         settings: Settings,
@@ -527,13 +529,36 @@ impl Rooms {
         }
         let (tx, rx) = mpsc::channel(QUEUE);
         let handle = self.insert_new(tx);
-        let room = task::Room::new(
+        let fence = match self.inner.cluster.get() {
+            None => None,
+            Some(cluster) => match cluster
+                .open(&handle.id, &creator.key(), config.max_rooms_per_player)
+                .await
+            {
+                Ok(store::RoomOpening::Opened(fence)) => Some(fence),
+                Ok(store::RoomOpening::AtLimit { open }) => {
+                    self.closed(&handle.id, Some(&creator.key()), Some(ip));
+                    return Err(RoomError::new(
+                        code::TOO_MANY_ROOMS,
+                        format!("you already have {open} open rooms"),
+                    ));
+                }
+                Err(e) => {
+                    tracing::error!(room = %handle.id, error = %e, "could not open a room");
+                    self.closed(&handle.id, Some(&creator.key()), Some(ip));
+                    return Err(RoomError::internal());
+                }
+            },
+        };
+        let mut room = task::Room::new(
             handle.id.clone(),
             settings,
             Some(creator.key()),
             Some(ip),
             RoomEnv::of(state),
         );
+        // Opened in the store already: the task does not claim it again.
+        room.fence = fence;
         tokio::spawn(room.run(rx));
         if let Some(cluster) = self.inner.cluster.get() {
             cluster.serve(handle.clone());

@@ -132,8 +132,9 @@ impl Room {
     /// shuts it down.
     pub(crate) async fn run(mut self, mut rx: mpsc::Receiver<Command>) {
         self.env.metrics.rooms.fetch_add(1, Ordering::Relaxed);
-        if let Some(cluster) = self.env.cluster.clone() {
-            // Before anything is written: a room this node cannot claim is not its to run.
+        if let Some(cluster) = self.env.cluster.clone().filter(|_| self.fence.is_none()) {
+            // Before anything is written: a room this node cannot claim is not its to run. (A new room was claimed
+            // as it was opened.)
             match cluster.claim(&self.id).await {
                 Ok(Some(fence)) => self.fence = Some(fence),
                 Ok(None) => {

@@ -315,10 +315,11 @@ impl Conn {
             ));
         }
         self.keep_guest(&identity).await?;
-        let handle =
-            self.state
-                .rooms
-                .create(&self.state, settings, &identity, address_key(self.peer))?;
+        let handle = self
+            .state
+            .rooms
+            .create(&self.state, settings, &identity, address_key(self.peer))
+            .await?;
         handle
             .join(
                 identity,
