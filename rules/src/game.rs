@@ -630,6 +630,19 @@ impl Game {
             return Status::Drawn;
         }
         let normal = ongoing(placed.opposite(), Phase::Place);
+        // Under `reject` black may not place on a forbidden point. On a nearly full renju board every empty point
+        // can be forbidden: black then has no legal action, and the game is drawn as a full board is (the first
+        // empty point checked is nearly always free, so this costs one forbidden-point test a white stone).
+        if placed == Color::White
+            && self.rules.restricts_black()
+            && self.rules.forbidden_policy() == ForbiddenPolicy::Reject
+            && !self
+                .board
+                .points()
+                .any(|p| self.board.is_empty_at(p) && renju::forbidden_at(&self.board, p).is_none())
+        {
+            return Status::Drawn;
+        }
         match self.rules.opening() {
             Opening::None => normal,
             Opening::SwapAfterThree | Opening::SwapAfterThreeFifthTwoOptions => match ply {

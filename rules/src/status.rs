@@ -146,7 +146,8 @@ pub enum Status {
         /// How.
         reason: WinReason,
     },
-    /// The board is full and nobody won.
+    /// Nobody won and nobody can place: the board is full, or (renju under the `reject` policy) every empty
+    /// point is forbidden to black, who is to place.
     Drawn,
 }
 

@@ -1,5 +1,6 @@
 //! Whole-game behaviour of every rule set, policy and opening.
 
+use rules::renju;
 use rules::{
     Action, Color, Event, ForbiddenKind, ForbiddenPolicy, Game, IllegalAction, Opening, Phase,
     Point, RuleSet, Rules, Status, WinReason,
@@ -396,4 +397,76 @@ fn every_reason_has_a_distinct_snake_case_code() {
     assert!(codes
         .iter()
         .all(|c| c.chars().all(|ch| ch.is_ascii_lowercase() || ch == '_')));
+}
+
+/// A renju game from the match harness (level 4 against level 3, 2 Dec 2026) that filled all but one point, (12,3),
+/// which is forbidden to black, who is to place: zero-based `x,y` points in the order played.
+const ALL_BUT_A_FORBIDDEN_POINT: &str = "\
+7,7 7,8 9,8 9,7 8,6 6,8 8,8 8,7 6,6 5,5 8,9 9,6 6,9 11,4 10,5 7,9 \
+5,7 10,7 12,7 8,5 7,4 11,8 12,9 7,5 6,5 9,4 9,9 10,10 4,7 9,3 9,5 5,6 \
+6,4 6,3 5,4 4,4 3,7 6,7 10,9 11,9 1,7 2,7 10,4 11,3 10,3 5,8 7,6 3,4 \
+4,5 4,8 3,8 10,2 11,1 9,1 8,0 9,2 9,0 13,5 12,4 11,6 11,5 11,10 11,7 11,11 \
+11,12 12,10 9,10 13,10 14,10 10,8 13,11 10,12 10,11 12,13 9,11 9,12 9,13 14,8 13,9 12,8 \
+13,8 14,6 13,7 8,2 7,2 12,2 11,2 14,7 14,5 3,10 7,0 2,11 4,9 10,0 7,11 6,11 \
+7,3 7,1 2,9 1,10 8,4 10,6 5,0 6,0 5,1 6,2 4,3 3,2 3,9 5,9 0,9 1,9 \
+3,5 3,6 4,10 5,11 5,2 5,3 0,6 2,8 0,8 0,7 1,11 5,12 5,10 12,6 13,6 4,11 \
+3,11 6,13 7,14 4,13 7,13 3,12 5,14 7,10 3,14 6,12 6,14 4,14 4,12 8,12 7,12 2,13 \
+2,4 2,10 3,13 12,12 2,12 12,14 12,11 1,6 2,6 14,14 13,13 9,14 11,14 1,3 1,5 0,5 \
+2,2 2,3 4,1 3,1 0,12 1,13 3,0 0,10 13,4 8,13 10,1 12,1 13,1 13,0 14,1 12,0 \
+11,0 1,0 14,11 8,11 8,14 0,1 0,2 14,3 8,3 14,12 1,12 2,1 3,3 13,3 4,6 0,11 \
+10,13 0,0 5,13 1,1 13,14 2,14 6,10 0,3 0,14 12,5 0,13 2,5 13,2 13,12 8,1 1,2 \
+1,4 14,9 14,4 1,8 2,0 1,14 8,10 14,13 14,2 4,2 4,0 11,13 10,14 6,1 0,4 14,0";
+
+/// The renju game of the first `plies` stones of `moves` under `policy`.
+fn renju_game_of(policy: ForbiddenPolicy, moves: &str, plies: usize) -> Game {
+    let rules = Rules::new(15, RuleSet::Renju, policy, Opening::None).unwrap();
+    let actions: Vec<Action> = moves
+        .split_whitespace()
+        .take(plies)
+        .map(|xy| {
+            let (x, y) = xy.split_once(',').unwrap();
+            Action::place(Point::new(x.parse().unwrap(), y.parse().unwrap()).unwrap())
+        })
+        .collect();
+    assert_eq!(actions.len(), plies);
+    Game::from_actions(rules, &actions).unwrap()
+}
+
+#[test]
+fn under_reject_a_board_whose_every_empty_point_is_forbidden_to_black_is_drawn() {
+    let last = Point::new(12, 3).unwrap();
+    let g = renju_game_of(ForbiddenPolicy::Reject, ALL_BUT_A_FORBIDDEN_POINT, 224);
+    assert!(!g.board().is_full());
+    assert!(renju::forbidden_at(g.board(), last).is_some());
+    assert_eq!(g.status(), Status::Drawn);
+    assert!(g.legal_places().is_empty());
+    // One stone earlier it is white's turn, with two points left: the game goes on.
+    let before = renju_game_of(ForbiddenPolicy::Reject, ALL_BUT_A_FORBIDDEN_POINT, 223);
+    assert!(matches!(
+        before.status(),
+        Status::Ongoing {
+            to_act: Color::White,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn under_lose_and_claim_black_may_still_play_the_last_forbidden_point() {
+    let last = Point::new(12, 3).unwrap();
+    for policy in [ForbiddenPolicy::Lose, ForbiddenPolicy::Claim] {
+        let g = renju_game_of(policy, ALL_BUT_A_FORBIDDEN_POINT, 224);
+        assert!(
+            matches!(
+                g.status(),
+                Status::Ongoing {
+                    to_act: Color::Black,
+                    ..
+                }
+            ),
+            "{policy:?}: {:?}",
+            g.status()
+        );
+        assert_eq!(g.legal_places(), vec![last], "{policy:?}");
+    }
 }
