@@ -44,9 +44,61 @@ impl Reply {
     }
 }
 
-/// One brain: the game as the manager told it, the engine and the time settings.
+/// What picks the brain's moves: our engine ([`Brain::new`]), or any other player that fits the protocol, such as
+/// the load generator's greedy picker (`loadgen greedy-brain`), so that every brain shares one protocol reader.
+pub trait Mover: Send {
+    /// The move for the side to move in `game` (not over), within `time`; `Err` with a reason when there is none.
+    /// It must be legal in `game`: the brain checks it and answers `ERROR` otherwise.
+    fn choose(
+        &mut self,
+        game: &Game,
+        time: &TimeBudget,
+        cancel: &AtomicBool,
+    ) -> Result<Point, String>;
+
+    /// A new game starts (`START`, `RESTART`): forget what belonged to the last one.
+    fn clear(&mut self) {}
+
+    /// The `name` `ABOUT` reports.
+    fn name(&self) -> &str;
+}
+
+/// Our engine as a [`Mover`].
+struct EngineMover(Engine);
+
+impl Mover for EngineMover {
+    fn choose(
+        &mut self,
+        game: &Game,
+        time: &TimeBudget,
+        cancel: &AtomicBool,
+    ) -> Result<Point, String> {
+        let decision = self
+            .0
+            .think(game, time, cancel)
+            .map_err(|e| e.to_string())?;
+        match decision.action {
+            Action::Place { point } => Ok(point),
+            _ => game
+                .legal_places()
+                .first()
+                .copied()
+                .ok_or_else(|| "no legal move".to_string()),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.0.clear();
+    }
+
+    fn name(&self) -> &str {
+        "gomoku-engine"
+    }
+}
+
+/// One brain: the game as the manager told it, what picks its moves and the time settings.
 pub struct Brain {
-    engine: Engine,
+    mover: Box<dyn Mover>,
     size: Option<u8>,
     rule: u32,
     game: Option<Game>,
@@ -70,8 +122,16 @@ impl std::fmt::Debug for Brain {
 impl Brain {
     /// A brain playing at `level` (1–8), its choices fixed by `seed`.
     pub fn new(level: u8, seed: u64) -> Brain {
+        Brain::with_mover(Box::new(EngineMover(Engine::new(
+            Limits::level(level),
+            seed,
+        ))))
+    }
+
+    /// A brain whose moves `mover` picks.
+    pub fn with_mover(mover: Box<dyn Mover>) -> Brain {
         Brain {
-            engine: Engine::new(Limits::level(level), seed),
+            mover,
             size: None,
             rule: 0,
             game: None,
@@ -129,7 +189,8 @@ impl Brain {
             "INFO" => self.info(rest),
             "TAKEBACK" => self.takeback(rest),
             "ABOUT" => Reply::line(format!(
-                "name=\"gomoku-engine\", version=\"{}\", author=\"board-game server\", country=\"\"",
+                "name=\"{}\", version=\"{}\", author=\"board-game server\", country=\"\"",
+                self.mover.name(),
                 env!("CARGO_PKG_VERSION")
             )),
             "END" => Reply {
@@ -157,7 +218,7 @@ impl Brain {
             Ok(rules) => {
                 self.size = Some(n);
                 self.game = Some(Game::new(rules));
-                self.engine.clear();
+                self.mover.clear();
                 Reply::line("OK")
             }
             Err(e) => Reply::line(format!("ERROR {e}")),
@@ -346,22 +407,36 @@ impl Brain {
         let Some(game) = self.game.as_mut() else {
             return Reply::line("ERROR no game");
         };
-        let decision = match self.engine.think(game, &time, &self.cancel) {
-            Ok(d) => d,
+        let point = match self.mover.choose(game, &time, &self.cancel) {
+            Ok(p) => p,
             Err(e) => return Reply::line(format!("ERROR {e}")),
         };
-        let point = match decision.action {
-            Action::Place { point } => point,
-            _ => match game.legal_places().first() {
-                Some(&p) => p,
-                None => return Reply::line("ERROR no legal move"),
-            },
-        };
         if let Err(e) = game.apply(Action::place(point)) {
-            return Reply::line(format!("ERROR internal: {e}"));
+            return Reply::line(format!("ERROR the move {point:?} is not legal: {e}"));
         }
         Reply::line(format!("{},{}", point.x(), point.y()))
     }
+}
+
+/// Serves `brain` over a manager's lines: reads `input` line by line, writes each answer to `output` and flushes
+/// after every command (a manager waits for the answer), until `END` or the end of `input`. The binaries
+/// (`pbrain-gomoku`, `loadgen greedy-brain`) pass stdin and stdout.
+pub fn serve(
+    brain: &mut Brain,
+    input: impl std::io::BufRead,
+    mut output: impl std::io::Write,
+) -> std::io::Result<()> {
+    for line in input.lines() {
+        let reply = brain.handle(&line?);
+        for l in &reply.lines {
+            writeln!(output, "{l}")?;
+        }
+        output.flush()?;
+        if reply.quit {
+            break;
+        }
+    }
+    Ok(())
 }
 
 /// Gomocup's `INFO rule` value for a rule set: 0 five or more (freestyle), 1 exactly five (standard), 4 renju.

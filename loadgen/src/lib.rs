@@ -8,6 +8,7 @@ pub mod conn;
 pub mod crash;
 pub mod echo;
 pub mod flood;
+pub mod greedy_brain;
 pub mod ledger;
 pub mod memory;
 pub mod pair;

@@ -93,6 +93,13 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// The greedy picker every load test plays, as a Gomocup brain on stdin and stdout (Piskvork protocol), for
+    /// the match harness: `match --b "cmd:loadgen greedy-brain --seed 3"`.
+    GreedyBrain {
+        /// Seed of the picker's random choices.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// One worker process of a run with `--workers` (started by loadgen itself).
     #[command(hide = true)]
     Worker {
@@ -180,6 +187,15 @@ async fn main() -> anyhow::Result<()> {
                 }
                 std::process::exit(1);
             }
+        }
+        Command::GreedyBrain { seed } => {
+            let mut brain = loadgen::greedy_brain::brain(seed);
+            // The manager closing stdin or stdout ends the brain; that is not an error.
+            let _ = engine::piskvork::serve(
+                &mut brain,
+                std::io::stdin().lock(),
+                std::io::stdout().lock(),
+            );
         }
         Command::Versus { args, json } => {
             let report = loadgen::versus::run(args).await?;

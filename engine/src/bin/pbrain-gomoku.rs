@@ -3,8 +3,6 @@
 //! `pbrain-gomoku [--level N] [--seed S]` (level 1–8, default 8). Every protocol line is handled by
 //! [`engine::piskvork::Brain`]; this binary only reads lines and writes the answers, flushing after each.
 
-use std::io::{BufRead, Write};
-
 fn main() {
     let mut level = 8u8;
     let mut seed = 0u64;
@@ -22,18 +20,10 @@ fn main() {
         }
     }
     let mut brain = engine::piskvork::Brain::new(level, seed);
-    let stdin = std::io::stdin();
-    let mut out = std::io::stdout().lock();
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
-        let reply = brain.handle(&line);
-        for l in &reply.lines {
-            if writeln!(out, "{l}").is_err() {
-                return;
-            }
-        }
-        if out.flush().is_err() || reply.quit {
-            return;
-        }
-    }
+    // A closed stdout or stdin means the manager is gone: the brain just ends.
+    let _ = engine::piskvork::serve(
+        &mut brain,
+        std::io::stdin().lock(),
+        std::io::stdout().lock(),
+    );
 }
