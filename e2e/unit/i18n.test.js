@@ -39,7 +39,7 @@ test('every key the code asks for exists', () => {
 });
 
 test('codes the server sends have words in both languages', () => {
-  const codes = ['five', 'forbidden_move', 'forbidden_claimed', 'resign', 'timeout', 'abandoned', 'board_full', 'aborted'];
+  const codes = ['five', 'forbidden_move', 'forbidden_claimed', 'resign', 'timeout', 'abandoned', 'board_full', 'no_legal_point', 'aborted'];
   for (const c of codes) assert.ok(`reason.${c}` in en, c);
   for (const k of ['double_three', 'double_four', 'overline']) assert.ok(`kind.${k}` in en, k);
   for (const o of ['none', 'swap_after_three', 'swap_after_three_fifth_two_options']) assert.ok(`opening.${o}` in en, o);

@@ -35,6 +35,7 @@ test('without names the colours stand in, and draws and aborted games say so', (
   assert.equal(resultSentence({ winner: 'black', reason: 'resign' }), 'Black wins: White resigned');
   assert.equal(resultSentence({ winner: null, reason: 'draw_agreed' }, names), 'Drawn by agreement');
   assert.equal(resultSentence({ winner: null, reason: 'board_full' }, names), 'Drawn: the board is full');
+  assert.equal(resultSentence({ winner: null, reason: 'no_legal_point' }, names), 'Drawn: every empty point is forbidden to black');
   assert.equal(resultSentence({ winner: null, reason: 'aborted' }, names), '');
   assert.equal(resultHeadline({ winner: 'black', reason: 'resign' }, 'white'), 'You lose');
 });

@@ -75,6 +75,9 @@ pub enum GomokuDetail {
     },
     /// The board filled up without a winner (`board_full`).
     BoardFull,
+    /// Renju under the `reject` policy: black is to place and every empty point is forbidden to black
+    /// (`no_legal_point`, a draw).
+    NoLegalPoint,
 }
 
 /// The public position of a Gomoku game, as a snapshot carries it.
@@ -404,10 +407,15 @@ impl Game for Gomoku {
                     }
                 },
             }),
-            rules::Status::Drawn => Status::Over(Outcome {
+            rules::Status::Drawn if self.game.board().is_full() => Status::Over(Outcome {
                 winner: None,
                 reason: "board_full",
                 detail: GomokuDetail::BoardFull,
+            }),
+            rules::Status::Drawn => Status::Over(Outcome {
+                winner: None,
+                reason: "no_legal_point",
+                detail: GomokuDetail::NoLegalPoint,
             }),
         }
     }

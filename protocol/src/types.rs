@@ -327,7 +327,8 @@ pub struct GameResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub winner_name: Option<String>,
     /// `five`, `forbidden_move`, `forbidden_claimed`, `resign`, `timeout`, `abandoned`, `idle` (won by
-    /// `claim_win`), `draw_agreed`, `board_full` or `aborted`.
+    /// `claim_win`), `draw_agreed`, `board_full`, `no_legal_point` (renju, `reject`: every empty point is forbidden
+    /// to black, who is to place) or `aborted`.
     pub reason: String,
     /// The winning line's points, for `five`.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -1527,7 +1527,8 @@ impl Session<'_> {
             let decided = match replay.status() {
                 Status::Ongoing { .. } => None,
                 Status::Won { winner, reason } => Some((Some(winner), reason.code())),
-                Status::Drawn => Some((None, "board_full")),
+                Status::Drawn if replay.board().is_full() => Some((None, "board_full")),
+                Status::Drawn => Some((None, "no_legal_point")),
             };
             if let Some((winner, reason)) = decided {
                 match &record.end {

@@ -26,6 +26,7 @@ export function resultSentence(result, names = {}) {
   if (!result.winner) {
     if (result.reason === 'draw_agreed') return t('result.draw_agreed');
     if (result.reason === 'board_full') return t('result.board_full');
+    if (result.reason === 'no_legal_point') return t('result.no_legal_point');
     return t('over.draw');
   }
   const loserColour = result.winner === 'black' ? 'white' : 'black';
