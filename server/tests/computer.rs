@@ -859,13 +859,9 @@ fn modern(
 }
 
 async fn act(c: &mut Client, room: &str, action: &str, at: u32) {
-    c.act(ClientMessage::Act {
-        room: room.to_owned(),
-        action: action.to_owned(),
-        at,
-    })
-    .await
-    .unwrap_or_else(|code| panic!("{action} refused: {code}"));
+    c.act(common::act(room, action, at))
+        .await
+        .unwrap_or_else(|code| panic!("{action} refused: {code}"));
 }
 
 #[tokio::test]

@@ -76,16 +76,7 @@ async fn an_othello_game_is_played_to_its_end_with_a_forced_pass_while_a_spectat
     );
     assert_eq!(t.replica.to_act, Some(Color::White));
     // Black passing again is refused: white is to act.
-    let e = t
-        .send(
-            false,
-            ClientMessage::Act {
-                room: t.room.clone(),
-                action: "pass".into(),
-                at: 9,
-            },
-        )
-        .await;
+    let e = t.send(false, act(&t.room, "pass", 9)).await;
     assert_eq!(error_code(e), "not_your_turn");
 
     let result = play_out(&mut t).await;
@@ -171,14 +162,7 @@ async fn a_wipe_out_ends_the_room_with_its_reason_and_the_european_score() {
         Some(GameDetail::Othello { score, scoring: OthelloScoring::European, discs, .. })
             if score == "black 39–25" && discs.black == 13 && discs.white == 0
     ));
-    let e = t
-        .black
-        .request(ClientMessage::Act {
-            room: t.room.clone(),
-            action: "a1".into(),
-            at: 9,
-        })
-        .await;
+    let e = t.black.request(act(&t.room, "a1", 9)).await;
     assert_eq!(error_code(e), "game_over");
 }
 

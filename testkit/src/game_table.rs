@@ -19,15 +19,7 @@ pub fn create_game(
     time_control: TimeControl,
     colour: ColourChoice,
 ) -> ClientMessage {
-    ClientMessage::CreateRoom {
-        rules: None,
-        game: Some(game),
-        time_control,
-        rated: false,
-        public: true,
-        colour,
-        rating_range: None,
-    }
+    crate::table::casual_room(None, Some(game), time_control, colour)
 }
 
 /// Two players in a started game of any game, and a spectator following it.
@@ -171,11 +163,7 @@ impl GameTable {
         let room = self.room.clone();
         let reply = self
             .mover()
-            .request(ClientMessage::Act {
-                room,
-                action: text.to_owned(),
-                at,
-            })
+            .request(crate::table::act(&room, text, at))
             .await;
         match reply {
             ServerMessage::Event { version, event, .. } => {

@@ -4,7 +4,7 @@
 #![allow(dead_code, unused_imports)]
 
 pub use testkit::table::{
-    close_code, create_room, error_code, freestyle, hello, p, rules, Client, Ended, Registered,
-    Table,
+    act, chat, close_code, create_room, error_code, freestyle, hello, p, rules, Client, Ended,
+    Registered, Table,
 };
 pub use testkit::test_server::{test_config, Db, TestServer, WAIT};
