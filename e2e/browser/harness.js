@@ -210,3 +210,31 @@ export async function newPerson(t, browser, origin, label, { register = false, i
   const name = await page.evaluate(() => window.__app.you.name);
   return { page, context, name, errors, console: consoleLines };
 }
+
+/**
+ * A new page of `context` whose uncaught errors fail the test, with its console lines collected; the context
+ * closes after the test.
+ */
+export async function watchedPage(t, context) {
+  const page = await context.newPage();
+  const errors = [];
+  const consoleLines = [];
+  page.on('pageerror', (e) => errors.push(e));
+  page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
+  t.after(async () => {
+    await context.close();
+    assert.deepEqual(errors.map(String), [], 'no uncaught page errors');
+  });
+  return { page, console: consoleLines };
+}
+
+/** Polls `fn` every 20 ms until it gives something truthy, and resolves that; fails after `timeout` ms. */
+export async function waitFor(fn, what, timeout = 5000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const v = fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
