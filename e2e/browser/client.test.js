@@ -5,7 +5,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserOrSkip, launch, serveClient, shot, clickPoint, stones, pointPosition, SHOTS as SHOTS_DIR } from './harness.js';
+import { browserOrSkip, launch, serveClient, watchedPage, waitFor, shot, clickPoint, stones, pointPosition, SHOTS as SHOTS_DIR } from './harness.js';
 import { mkdirSync } from 'node:fs';
 
 const ORIGIN = 'http://gomoku.test';
@@ -108,27 +108,9 @@ async function page(t, viewport = { width: 1280, height: 860 }, opts = {}) {
   await serveClient(context, ORIGIN, opts.api || {});
   if (opts.init) await context.addInitScript(opts.init);
   const sent = await scripted(context, opts);
-  const p = await context.newPage();
-  const errors = [];
-  const consoleLines = [];
-  p.on('pageerror', (e) => errors.push(e));
-  p.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
-  t.after(async () => {
-    await context.close();
-    assert.deepEqual(errors.map(String), [], 'no uncaught page errors');
-  });
+  const { page: p, console: consoleLines } = await watchedPage(t, context);
   return { p, sent, context, console: consoleLines };
 }
-
-const waitFor = async (fn, what, timeout = 5000) => {
-  const end = Date.now() + timeout;
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 test('the lobby lists open rooms to join and live games to watch', async (t) => {
   const s = await page(t);

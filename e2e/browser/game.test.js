@@ -2,68 +2,30 @@
 // Renju game with swap after three to a five by clicking the board, a third browser watches it live and sees
 // the same final position, and a player whose connection drops mid-game resumes from the last version seen.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserOrSkip, launch, buildServer, startServer, shot, clickPoint, stones } from './harness.js';
+import { browserAndServer, newPerson, shot, clickPoint, stones } from './harness.js';
 
 let browser;
 let server;
-let ready = null;
 
 /** Starts Chromium and the server once for this file; a test that cannot run says why and fails. */
-async function setup(t) {
-  if (!ready) {
-    ready = (async () => {
-      const chromium = await browserOrSkip(t);
-      if (!chromium) return false;
-      const bin = buildServer();
-      assert.ok(bin, 'cargo build -p server failed');
-      // The leaderboard check plays many rated games between the same two accounts, which the repeated-pairing
-      // rule (docs/accounts.md, tested in server/tests/rated_integrity.rs) would leave unrated: lifted here.
-      server = await startServer(bin, { args: ['--rated-repeat-limit', '1000'] });
-      const index = await fetch(`${server.url}/`);
-      const body = await index.text();
-      assert.ok(index.ok && body.includes('js/main.js'), `the server does not serve web-client/ at / (HTTP ${index.status})`);
-      // The rated half of this test needs the accounts API: it must answer, never quietly skip that half.
-      const lb = await fetch(`${server.url}/api/leaderboard?pool=renju&limit=1&offset=0`);
-      assert.equal(lb.status, 200, 'the accounts API answers');
-      browser = await launch(chromium);
-      return true;
-    })();
-  }
-  const ok = await ready;
-  if (!ok) t.skip('no browser');
-  return ok;
-}
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
+// The leaderboard check plays many rated games between the same two accounts, which the repeated-pairing
+// rule (docs/accounts.md, tested in server/tests/rated_integrity.rs) would leave unrated: lifted here.
+const setup = browserAndServer({ args: ['--rated-repeat-limit', '1000'] }, (b, s) => {
+  browser = b;
+  server = s;
+}, async (server) => {
+  const index = await fetch(`${server.url}/`);
+  const body = await index.text();
+  assert.ok(index.ok && body.includes('js/main.js'), `the server does not serve web-client/ at / (HTTP ${index.status})`);
+  // The rated half of this test needs the accounts API: it must answer, never quietly skip that half.
+  const lb = await fetch(`${server.url}/api/leaderboard?pool=renju&limit=1&offset=0`);
+  assert.equal(lb.status, 200, 'the accounts API answers');
 });
 
-async function player(t, label) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme: 'light' });
-  const page = await context.newPage();
-  const errors = [];
-  const consoleLines = [];
-  page.on('pageerror', (e) => errors.push(`${label}: ${e}`));
-  page.on('console', (m) => consoleLines.push(`${label} ${m.type()}: ${m.text()}`));
-  t.after(async () => {
-    await context.close();
-  });
-  await page.goto(`${server.url}/#/`);
-  await page.waitForFunction(() => window.__app?.you?.name);
-  {
-    const name = `${label}${Date.now().toString(36).slice(-5)}`;
-    await page.goto(`${server.url}/#/register`);
-    await page.fill('#username', name);
-    await page.fill('#password', 'correct horse battery');
-    await page.click('#auth-submit');
-    await page.waitForFunction((n) => window.__app?.you?.name === n && !window.__app.you.guest, name, { timeout: 15_000 });
-  }
-  const name = await page.evaluate(() => window.__app.you.name);
-  return { page, context, name, errors, console: consoleLines };
-}
+/** A new registered player in a browser context of its own; page errors and console lines are collected. */
+const player = (t, label) => newPerson(t, browser, server.url, label, { register: true });
 
 /** Waits until a page's room shows `ply` stones. */
 async function plies(page, ply) {

@@ -5,7 +5,7 @@
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserOrSkip, launch, serveClient, shot } from './harness.js';
+import { browserOrSkip, launch, serveClient, shot, watchedPage, waitFor } from './harness.js';
 
 const ORIGIN = 'http://gomoku.test';
 let browser;
@@ -106,25 +106,9 @@ async function open(t, { viewport = { width: 1280, height: 860 }, scheme = 'ligh
   await serveClient(context, ORIGIN, api);
   if (lang === 'zh') await context.addInitScript(() => localStorage.setItem('gomoku.lang', 'zh'));
   const sent = await scripted(context, me, answer);
-  const p = await context.newPage();
-  const errors = [];
-  p.on('pageerror', (e) => errors.push(e));
-  t.after(async () => {
-    await context.close();
-    assert.deepEqual(errors.map(String), [], 'no uncaught page errors');
-  });
+  const { page: p } = await watchedPage(t, context);
   return { p, sent };
 }
-
-const waitFor = async (fn, what, timeout = 5000) => {
-  const end = Date.now() + timeout;
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 /** Page coordinates of the centre of a grid square (column and row from 0, top left) of the board shown. */
 async function cellPosition(page, col, row) {

@@ -1,6 +1,8 @@
 // Shared by the browser tests: finding and launching Debian's Chromium, serving the web client, starting the
 // real server, and helpers that click board points the way a player would.
 
+import { after } from 'node:test';
+import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -145,4 +147,94 @@ export async function startServer(bin, { env = {}, args = [] } = {}) {
     rmSync(dir, { recursive: true, force: true });
   };
   return { url, stop, log: () => log };
+}
+
+/**
+ * The set-up of a test file that drives the real server: Chromium and the server (started with `options`, as
+ * `startServer` takes them, then checked by `check(server)`), both started for the first test that asks and
+ * stopped after the file's last. Returns that test's `setup(t)`: it hands the browser and the server to
+ * `use(browser, server)` and resolves true, or skips the test (see `browserOrSkip`) and resolves false.
+ */
+export function browserAndServer(options, use, check = async () => {}) {
+  let ready = null;
+  let browser;
+  let server;
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  return async function setup(t) {
+    if (!ready) {
+      ready = (async () => {
+        const chromium = await browserOrSkip(t);
+        if (!chromium) return false;
+        const bin = buildServer();
+        assert.ok(bin, 'cargo build -p server failed');
+        server = await startServer(bin, options);
+        await check(server);
+        browser = await launch(chromium);
+        use(browser, server);
+        return true;
+      })();
+    }
+    const ok = await ready;
+    if (!ok) t.skip('no browser');
+    return ok;
+  };
+}
+
+/**
+ * A person in a browser context of their own on the lobby at `origin`: a guest, or with `register` a new account
+ * named after `label`; `init` is a script the context runs before each page's own. Page errors and console lines
+ * are collected; the context closes after the test.
+ */
+export async function newPerson(t, browser, origin, label, { register = false, init = null } = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme: 'light' });
+  if (init) await context.addInitScript(init);
+  const page = await context.newPage();
+  const errors = [];
+  const consoleLines = [];
+  page.on('pageerror', (e) => errors.push(`${label}: ${e}`));
+  page.on('console', (m) => consoleLines.push(`${label} ${m.type()}: ${m.text()}`));
+  t.after(() => context.close());
+  await page.goto(`${origin}/#/`);
+  await page.waitForFunction(() => window.__app?.you?.name);
+  if (register) {
+    const name = `${label}${Date.now().toString(36).slice(-5)}`;
+    await page.goto(`${origin}/#/register`);
+    await page.fill('#username', name);
+    await page.fill('#password', 'correct horse battery');
+    await page.click('#auth-submit');
+    await page.waitForFunction((n) => window.__app?.you?.name === n && !window.__app.you.guest, name, { timeout: 15_000 });
+  }
+  const name = await page.evaluate(() => window.__app.you.name);
+  return { page, context, name, errors, console: consoleLines };
+}
+
+/**
+ * A new page of `context` whose uncaught errors fail the test, with its console lines collected; the context
+ * closes after the test.
+ */
+export async function watchedPage(t, context) {
+  const page = await context.newPage();
+  const errors = [];
+  const consoleLines = [];
+  page.on('pageerror', (e) => errors.push(e));
+  page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
+  t.after(async () => {
+    await context.close();
+    assert.deepEqual(errors.map(String), [], 'no uncaught page errors');
+  });
+  return { page, console: consoleLines };
+}
+
+/** Polls `fn` every 20 ms until it gives something truthy, and resolves that; fails after `timeout` ms. */
+export async function waitFor(fn, what, timeout = 5000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const v = fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }

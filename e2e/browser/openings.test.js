@@ -4,34 +4,16 @@
 // the offers picked on the board and the choice, into normal play; a spectator sees what is waited for. Prompts
 // are checked in English and Chinese, and screenshots taken at desktop and phone widths, light and dark.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserOrSkip, launch, buildServer, startServer, shot, clickPoint, stones } from './harness.js';
+import { browserAndServer, shot, clickPoint, stones } from './harness.js';
 
 let browser;
 let server;
-let ready = null;
 
-async function setup(t) {
-  if (!ready) {
-    ready = (async () => {
-      const chromium = await browserOrSkip(t);
-      if (!chromium) return false;
-      const bin = buildServer();
-      assert.ok(bin, 'cargo build -p server failed');
-      server = await startServer(bin);
-      browser = await launch(chromium);
-      return true;
-    })();
-  }
-  const ok = await ready;
-  if (!ok) t.skip('no browser');
-  return ok;
-}
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
+const setup = browserAndServer({}, (b, s) => {
+  browser = b;
+  server = s;
 });
 
 /** A guest in a browser context of its own. */

@@ -5,60 +5,23 @@
 // shows renju's forbidden points. Screenshots (desktop and phone, en and zh, light and dark) go to
 // target/screenshots/pairing-*.png.
 
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserOrSkip, launch, buildServer, startServer, shot, clickPoint, stones } from './harness.js';
+import { browserAndServer, newPerson, shot, clickPoint, stones } from './harness.js';
 
 let browser;
 let server;
-let ready = null;
 
-async function setup(t) {
-  if (!ready) {
-    ready = (async () => {
-      const chromium = await browserOrSkip(t);
-      if (!chromium) return false;
-      const bin = buildServer();
-      assert.ok(bin, 'cargo build -p server failed');
-      server = await startServer(bin);
-      browser = await launch(chromium);
-      return true;
-    })();
-  }
-  const ok = await ready;
-  if (!ok) t.skip('no browser');
-  return ok;
-}
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
+const setup = browserAndServer({}, (b, s) => {
+  browser = b;
+  server = s;
 });
 
 const DESKTOP = { width: 1280, height: 860 };
 const PHONE = { width: 390, height: 844 };
 
 /** A browser context on the lobby as a guest, or with `register` as a new account; page errors are collected. */
-async function person(t, label, { register = false, init = null } = {}) {
-  const context = await browser.newContext({ viewport: DESKTOP, colorScheme: 'light' });
-  if (init) await context.addInitScript(init);
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(`${label}: ${e}`));
-  t.after(() => context.close());
-  await page.goto(`${server.url}/#/`);
-  await page.waitForFunction(() => window.__app?.you?.name);
-  if (register) {
-    const name = `${label}${Date.now().toString(36).slice(-5)}`;
-    await page.goto(`${server.url}/#/register`);
-    await page.fill('#username', name);
-    await page.fill('#password', 'correct horse battery');
-    await page.click('#auth-submit');
-    await page.waitForFunction((n) => window.__app?.you?.name === n && !window.__app.you.guest, name, { timeout: 15_000 });
-  }
-  const name = await page.evaluate(() => window.__app.you.name);
-  return { page, context, name, errors };
-}
+const person = (t, label, options) => newPerson(t, browser, server.url, label, options);
 
 /** Switches a page's width, theme and language. */
 async function look(page, viewport, scheme, lang) {

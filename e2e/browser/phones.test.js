@@ -4,7 +4,7 @@
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserOrSkip, launch, serveClient, shot } from './harness.js';
+import { browserOrSkip, launch, serveClient, shot, watchedPage } from './harness.js';
 
 const ORIGIN = 'http://gomoku.test';
 let browser;
@@ -83,13 +83,7 @@ async function phone(t, width, lang, you) {
     });
   });
   await context.addInitScript((l) => localStorage.setItem('gomoku.lang', l), lang);
-  const p = await context.newPage();
-  const errors = [];
-  p.on('pageerror', (e) => errors.push(e));
-  t.after(async () => {
-    await context.close();
-    assert.deepEqual(errors.map(String), [], 'no uncaught page errors');
-  });
+  const { page: p } = await watchedPage(t, context);
   return p;
 }
 

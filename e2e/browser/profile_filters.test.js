@@ -5,13 +5,12 @@
 // includes 1500 seats the guest. Screenshots (desktop and phone, en and zh, light and dark) go to
 // target/screenshots/filters-*.png.
 
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserOrSkip, launch, buildServer, startServer, shot } from './harness.js';
+import { browserAndServer, shot } from './harness.js';
 
 let browser;
 let server;
-let ready = null;
 let seeded = null;
 
 const PASSWORD = 'correct horse battery';
@@ -19,28 +18,11 @@ const suffix = Date.now().toString(36).slice(-4);
 const ANN = `ann${suffix}`;
 const BOB = `bob${suffix}`;
 
-async function setup(t) {
-  if (!ready) {
-    ready = (async () => {
-      const chromium = await browserOrSkip(t);
-      if (!chromium) return false;
-      const bin = buildServer();
-      assert.ok(bin, 'cargo build -p server failed');
-      // The seed plays many short games between the same two accounts quickly: let every rated one count, and let
-      // one socket send that fast.
-      server = await startServer(bin, { env: { RATED_REPEAT_LIMIT: '1000', MSG_RATE: '1000', MSG_BURST: '1000' } });
-      browser = await launch(chromium);
-      return true;
-    })();
-  }
-  const ok = await ready;
-  if (!ok) t.skip('no browser');
-  return ok;
-}
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
+// The seed plays many short games between the same two accounts quickly: let every rated one count, and let
+// one socket send that fast.
+const setup = browserAndServer({ env: { RATED_REPEAT_LIMIT: '1000', MSG_RATE: '1000', MSG_BURST: '1000' } }, (b, s) => {
+  browser = b;
+  server = s;
 });
 
 const DESKTOP = { width: 1280, height: 860 };

@@ -5,60 +5,24 @@
 // against the computer at level 1 played through clicks to a five. Screenshots at desktop and phone widths, in
 // English and Chinese, light and dark, go to target/screenshots/served-*.png.
 
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserOrSkip, launch, buildServer, startServer, shot, clickPoint, stones } from './harness.js';
+import { browserAndServer, newPerson, shot, clickPoint, stones } from './harness.js';
 
 let browser;
 let server;
-let ready = null;
 
 /** Starts Chromium and the server (the computer seeded, so its replies are the documented ones) once for this file. */
-async function setup(t) {
-  if (!ready) {
-    ready = (async () => {
-      const chromium = await browserOrSkip(t);
-      if (!chromium) return false;
-      const bin = buildServer();
-      assert.ok(bin, 'cargo build -p server failed');
-      server = await startServer(bin, { args: ['--computer-seed', '17'] });
-      browser = await launch(chromium);
-      return true;
-    })();
-  }
-  const ok = await ready;
-  if (!ok) t.skip('no browser');
-  return ok;
-}
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
+const setup = browserAndServer({ args: ['--computer-seed', '17'] }, (b, s) => {
+  browser = b;
+  server = s;
 });
 
 const DESKTOP = { width: 1280, height: 860 };
 const PHONE = { width: 390, height: 844 };
 
 /** A browser context as a guest (or, with `register`, a new account) on the lobby; page errors are collected. */
-async function person(t, label, { register = false } = {}) {
-  const context = await browser.newContext({ viewport: DESKTOP, colorScheme: 'light' });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(`${label}: ${e}`));
-  t.after(() => context.close());
-  await page.goto(`${server.url}/#/`);
-  await page.waitForFunction(() => window.__app?.you?.name);
-  if (register) {
-    const name = `${label}${Date.now().toString(36).slice(-5)}`;
-    await page.goto(`${server.url}/#/register`);
-    await page.fill('#username', name);
-    await page.fill('#password', 'correct horse battery');
-    await page.click('#auth-submit');
-    await page.waitForFunction((n) => window.__app?.you?.name === n && !window.__app.you.guest, name, { timeout: 15_000 });
-  }
-  const name = await page.evaluate(() => window.__app.you.name);
-  return { page, context, name, errors };
-}
+const person = (t, label, options) => newPerson(t, browser, server.url, label, options);
 
 /** Creates a room of `game` through the lobby's form; returns its id. */
 async function createRoom(page, game, fields = {}) {

@@ -384,14 +384,6 @@ async fn a_gomoku_game_spec_creates_the_same_room_as_its_rules() {
     }
 }
 
-fn act(room: &str, action: &str, at: u32) -> ClientMessage {
-    ClientMessage::Act {
-        room: room.into(),
-        action: action.into(),
-        at,
-    }
-}
-
 #[tokio::test]
 async fn a_generic_act_plays_in_a_gomoku_room_and_is_heard_as_the_gomoku_move() {
     let (server, _db) = TestServer::start().await;

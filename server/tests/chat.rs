@@ -16,13 +16,6 @@ async fn table_with(config: Config) -> (TestServer, Db, Table) {
     (server, db, t)
 }
 
-fn chat(room: &str, text: &str) -> ClientMessage {
-    ClientMessage::Chat {
-        room: room.into(),
-        text: text.into(),
-    }
-}
-
 /// Everything queued for the client before a `ping` sent now is answered.
 async fn queued(c: &mut Client) -> Vec<ServerMessage> {
     let rid = c.send(ClientMessage::Ping {}).await;

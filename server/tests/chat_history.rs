@@ -24,13 +24,6 @@ fn talkative() -> Config {
     }
 }
 
-fn chat(room: &str, text: &str) -> ClientMessage {
-    ClientMessage::Chat {
-        room: room.into(),
-        text: text.into(),
-    }
-}
-
 fn line(from: &str, text: &str, spectator: bool) -> ChatLine {
     ChatLine {
         from: from.into(),

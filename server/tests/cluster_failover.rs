@@ -15,7 +15,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::*;
-use protocol::{ClientMessage, JoinRole, ServerMessage, TimeControl};
+use protocol::{JoinRole, TimeControl};
 use server::Config;
 
 use cluster_support::*;
@@ -36,32 +36,6 @@ fn health(addr: SocketAddr) -> bool {
     let mut answer = Vec::new();
     let _ = s.read_to_end(&mut answer);
     answer.starts_with(b"HTTP/1.1 200")
-}
-
-/// Joins `room` as its player through `addr` with `token`, once the room answers there (a taken-over room is
-/// unknown until its new owner has it); the snapshot.
-async fn rejoin(addr: SocketAddr, token: &str, room: &str) -> (Client, protocol::RoomSnapshot) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let mut c = Client::hello(addr, Some(token)).await;
-        let reply = c
-            .request(ClientMessage::Join {
-                room: room.to_owned(),
-                role: JoinRole::Player,
-                since: None,
-            })
-            .await;
-        match reply {
-            ServerMessage::Room { room } => return (c, room),
-            other => {
-                assert!(
-                    Instant::now() < deadline,
-                    "the room was not taken over within 30 s: {other:?}"
-                );
-                tokio::time::sleep(Duration::from_millis(200)).await;
-            }
-        }
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -132,8 +106,8 @@ async fn a_killed_nodes_game_is_taken_over_by_a_live_node_with_every_acknowledge
     white.drop_connection();
 
     // The players reconnect to the surviving node: once the lease expires it owns the room, with every move.
-    let (mut black, snap) = rejoin(survivor.addr, &black_token, &room).await;
-    let (mut white, _) = rejoin(survivor.addr, &white_token, &room).await;
+    let (mut black, snap) = rejoin(survivor.addr, &black_token, &room, None).await;
+    let (mut white, _) = rejoin(survivor.addr, &white_token, &room, None).await;
     eprintln!(
         "the room answered on the surviving node {:?} after the kill (lease {LEASE_MS} ms)",
         killed_at.elapsed()

@@ -10,49 +10,16 @@
 mod cluster_support;
 mod common;
 
-use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use common::*;
-use protocol::{code, ClientMessage, JoinRole, ServerMessage, TimeControl};
+use protocol::{code, JoinRole, TimeControl};
 use server::Config;
 
 use cluster_support::*;
 
 /// Lease of both nodes: short, so that takeovers come within seconds.
 const LEASE_MS: u64 = 1_000;
-
-/// Joins `room` as its player through `addr` with `token`, once the room answers there with `plies` moves (a
-/// taken-over room is unknown, or still the cut-off node's, until its new owner has it); the client and the
-/// snapshot.
-async fn rejoin(
-    addr: SocketAddr,
-    token: &str,
-    room: &str,
-    plies: usize,
-) -> (Client, protocol::RoomSnapshot) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let mut c = Client::hello(addr, Some(token)).await;
-        let reply = c
-            .request(ClientMessage::Join {
-                room: room.to_owned(),
-                role: JoinRole::Player,
-                since: None,
-            })
-            .await;
-        match reply {
-            ServerMessage::Room { room } if room.moves.len() == plies => return (c, room),
-            other => {
-                assert!(
-                    Instant::now() < deadline,
-                    "the room was not taken over within 30 s: {other:?}"
-                );
-                tokio::time::sleep(Duration::from_millis(200)).await;
-            }
-        }
-    }
-}
 
 /// Waits until the cut-off node refuses `who`'s game actions with `partitioned` (asked with a stone out of
 /// turn, which a node in contact refuses with `not_your_turn` and changes nothing either way).
@@ -176,8 +143,8 @@ async fn a_cut_off_node_stops_and_its_game_goes_on_elsewhere(link: Link) {
     // The other node takes the game over once the lease has run out; the players reconnect there and finish.
     let (black_token, white_token) = (black.token.clone(), white.token.clone());
     let (mut black2, mut white2, snap) = loop {
-        let (mut black2, snap) = rejoin(other.addr, &black_token, &room, before.len()).await;
-        let (mut white2, _) = rejoin(other.addr, &white_token, &room, before.len()).await;
+        let (mut black2, snap) = rejoin(other.addr, &black_token, &room, Some(before.len())).await;
+        let (mut white2, _) = rejoin(other.addr, &white_token, &room, Some(before.len())).await;
         // Until the other node has the room, a join there may still reach the cut-off node's (over NATS, when
         // the cut is Postgres's): its answers to actions that change nothing say which.
         let probes = (
@@ -273,8 +240,8 @@ async fn a_draining_node_hands_its_games_over_at_once() {
 
     draining.stop().await;
     let stopped = Instant::now();
-    let (mut black, snap) = rejoin(other.addr, &black_token, &room, before.len()).await;
-    let (mut white, _) = rejoin(other.addr, &white_token, &room, before.len()).await;
+    let (mut black, snap) = rejoin(other.addr, &black_token, &room, Some(before.len())).await;
+    let (mut white, _) = rejoin(other.addr, &white_token, &room, Some(before.len())).await;
     assert!(
         stopped.elapsed() < Duration::from_secs(20),
         "taken over after {:?}, not at once (the lease is {lease_ms} ms)",

@@ -14,6 +14,7 @@ use protocol::{
 };
 use rules::{Action, Color, Game, Point};
 use server::{AppState, Config};
+use testkit::game_table::rated;
 
 fn play_computer(rules: RulesSpec, level: u8) -> ClientMessage {
     ClientMessage::PlayComputer {
@@ -27,27 +28,28 @@ fn play_computer(rules: RulesSpec, level: u8) -> ClientMessage {
     }
 }
 
-fn with_tc(msg: ClientMessage, tc: TimeControl) -> ClientMessage {
-    match msg {
-        ClientMessage::PlayComputer {
-            rules,
-            game,
-            public,
-            colour,
-            level,
-            engine,
-            ..
-        } => ClientMessage::PlayComputer {
-            rules,
-            game,
-            time_control: tc,
-            public,
-            colour,
-            level,
-            engine,
-        },
-        other => other,
+/// The same `play_computer` under the time control `tc`.
+fn with_tc(mut msg: ClientMessage, tc: TimeControl) -> ClientMessage {
+    if let ClientMessage::PlayComputer { time_control, .. } = &mut msg {
+        *time_control = tc;
     }
+    msg
+}
+
+/// The same `play_computer` with the person holding `choice`.
+fn with_colour(mut msg: ClientMessage, choice: ColourChoice) -> ClientMessage {
+    if let ClientMessage::PlayComputer { colour, .. } = &mut msg {
+        *colour = choice;
+    }
+    msg
+}
+
+/// The same `play_computer`, listed in the lobby.
+fn listed(mut msg: ClientMessage) -> ClientMessage {
+    if let ClientMessage::PlayComputer { public, .. } = &mut msg {
+        *public = true;
+    }
+    msg
 }
 
 /// A server on the real clock (the computer's messages refill the rate limit as a person's do) with the computer
@@ -82,6 +84,28 @@ async fn start(c: &mut Client, msg: ClientMessage) -> (RoomSnapshot, protocol::S
         black
     };
     (snap, computer)
+}
+
+/// A new guest starts a casual freestyle game against the computer of `level` and holds black: the guest, the
+/// snapshot and the computer's seat.
+async fn guest_against(server: &TestServer, level: u8) -> (Client, RoomSnapshot, protocol::Seat) {
+    let mut human = server.client().await;
+    let (snap, computer) = start(&mut human, play_computer(freestyle(), level)).await;
+    (human, snap, computer)
+}
+
+/// The person plays two stones, each answered by the computer, then resigns.
+async fn two_stones_then_resign(human: &mut Client, room: &str) {
+    human.place(room, "h8", 1).await.unwrap();
+    next_move(human).await;
+    human.place(room, "a1", 3).await.unwrap();
+    next_move(human).await;
+    human
+        .act(ClientMessage::Resign {
+            room: room.to_owned(),
+        })
+        .await
+        .unwrap();
 }
 
 /// Waits (real time) until `cond` holds.
@@ -120,8 +144,7 @@ fn searching(state: &AppState) -> bool {
 #[tokio::test]
 async fn a_whole_game_against_level_1_is_played_to_its_end() {
     let server = server(config()).await;
-    let mut human = server.client().await;
-    let (snap, computer) = start(&mut human, play_computer(freestyle(), 1)).await;
+    let (mut human, snap, computer) = guest_against(&server, 1).await;
     assert_eq!(
         computer.computer,
         Some(1),
@@ -181,8 +204,7 @@ async fn a_whole_game_against_level_1_is_played_to_its_end() {
 #[tokio::test]
 async fn the_computer_accepts_a_takeback_in_a_casual_game() {
     let server = server(config()).await;
-    let mut human = server.client().await;
-    let (snap, _) = start(&mut human, play_computer(freestyle(), 1)).await;
+    let (mut human, snap, _) = guest_against(&server, 1).await;
     human.place(&snap.id, "h8", 1).await.unwrap();
     let (colour, _, ply) = next_move(&mut human).await;
     assert_eq!((colour, ply), (Color::White, 2));
@@ -235,8 +257,7 @@ async fn the_computer_accepts_a_takeback_in_a_casual_game() {
 #[tokio::test]
 async fn the_computer_leaves_when_its_human_leaves_and_the_room_closes() {
     let server = server(config()).await;
-    let mut human = server.client().await;
-    let (snap, _) = start(&mut human, play_computer(freestyle(), 2)).await;
+    let (mut human, snap, _) = guest_against(&server, 2).await;
     human.place(&snap.id, "h8", 1).await.unwrap();
     next_move(&mut human).await;
     assert_eq!(server.state.computer.games(), 1);
@@ -266,8 +287,7 @@ async fn the_computer_leaves_a_finished_game_once_its_human_is_gone() {
         ..config()
     })
     .await;
-    let mut human = server.client().await;
-    let (snap, _) = start(&mut human, play_computer(freestyle(), 1)).await;
+    let (mut human, snap, _) = guest_against(&server, 1).await;
     human
         .act(ClientMessage::Resign {
             room: snap.id.clone(),
@@ -290,9 +310,8 @@ async fn after_a_restart_the_computer_is_back_in_its_seat_and_plays_on() {
         ..test_config()
     };
     let server = TestServer::start_real_time(&db, cfg.clone()).await;
-    let mut human = server.client().await;
+    let (mut human, snap, _) = guest_against(&server, 1).await;
     let token = human.token.clone();
-    let (snap, _) = start(&mut human, play_computer(freestyle(), 1)).await;
     human.place(&snap.id, "h8", 1).await.unwrap();
     let (_, reply, _) = next_move(&mut human).await;
     drop(human);
@@ -534,15 +553,7 @@ async fn the_computer_is_not_invited_into_a_rated_room() {
     let server = server(config()).await;
     let mut human = server.registered("alice").await.client;
     let reply = human
-        .request(ClientMessage::CreateRoom {
-            rules: Some(freestyle()),
-            game: None,
-            time_control: TimeControl::None,
-            rated: true,
-            public: true,
-            colour: ColourChoice::Black,
-            rating_range: None,
-        })
+        .request(rated(create_room(freestyle(), TimeControl::None)))
         .await;
     let ServerMessage::Room { room } = reply else {
         panic!("{reply:?}")
@@ -561,15 +572,7 @@ async fn the_computer_is_not_invited_into_a_rated_room() {
 async fn the_computer_plays_black_and_opens_the_game_when_the_human_takes_white() {
     let server = server(config()).await;
     let mut human = server.client().await;
-    let msg = ClientMessage::PlayComputer {
-        rules: Some(freestyle()),
-        game: None,
-        time_control: TimeControl::None,
-        public: false,
-        colour: ColourChoice::White,
-        level: 4,
-        engine: None,
-    };
+    let msg = with_colour(play_computer(freestyle(), 4), ColourChoice::White);
     let (snap, computer) = start(&mut human, msg).await;
     assert_eq!(snap.you, Some(Color::White));
     assert_eq!(computer.computer, Some(4));
@@ -584,16 +587,7 @@ async fn the_human_profile_lists_the_game_as_unrated_against_the_computer() {
     let token = registered.token.clone();
     let mut human = registered.client;
     let (snap, _) = start(&mut human, play_computer(freestyle(), 2)).await;
-    human.place(&snap.id, "h8", 1).await.unwrap();
-    next_move(&mut human).await;
-    human.place(&snap.id, "a1", 3).await.unwrap();
-    next_move(&mut human).await;
-    human
-        .act(ClientMessage::Resign {
-            room: snap.id.clone(),
-        })
-        .await
-        .unwrap();
+    two_stones_then_resign(&mut human, &snap.id).await;
     // A game against the computer is private unless asked otherwise: its player reads it in their own list.
     let answer = reqwest::Client::new()
         .get(server.url("/api/players/bob/games"))
@@ -691,19 +685,12 @@ async fn the_computer_plays_renju_through_the_swap_and_the_fifth_move_options() 
     let server = server(config()).await;
     for colour in [ColourChoice::Black, ColourChoice::White] {
         let mut human = server.client().await;
-        let msg = ClientMessage::PlayComputer {
-            rules: Some(rules(
-                rules::RuleSet::Renju,
-                rules::ForbiddenPolicy::Reject,
-                rules::Opening::SwapAfterThreeFifthTwoOptions,
-            )),
-            game: None,
-            time_control: TimeControl::None,
-            public: false,
-            colour,
-            level: 3,
-            engine: None,
-        };
+        let renju = rules(
+            rules::RuleSet::Renju,
+            rules::ForbiddenPolicy::Reject,
+            rules::Opening::SwapAfterThreeFifthTwoOptions,
+        );
+        let msg = with_colour(play_computer(renju, 3), colour);
         let (snap, _) = start(&mut human, msg).await;
         let (replica, result) = play_out(&mut human, &snap, 3, 9).await;
         assert!(
@@ -743,18 +730,8 @@ async fn the_computer_never_loses_on_time_under_short_clocks() {
 #[tokio::test]
 async fn the_computer_never_offers_a_rematch_but_accepts_one() {
     let server = server(config()).await;
-    let mut human = server.client().await;
-    let (snap, _) = start(&mut human, play_computer(freestyle(), 1)).await;
-    human.place(&snap.id, "h8", 1).await.unwrap();
-    next_move(&mut human).await;
-    human.place(&snap.id, "a1", 3).await.unwrap();
-    next_move(&mut human).await;
-    human
-        .act(ClientMessage::Resign {
-            room: snap.id.clone(),
-        })
-        .await
-        .unwrap();
+    let (mut human, snap, _) = guest_against(&server, 1).await;
+    two_stones_then_resign(&mut human, &snap.id).await;
     human
         .act(ClientMessage::OfferRematch {
             room: snap.id.clone(),
@@ -787,15 +764,7 @@ async fn the_computer_never_offers_a_rematch_but_accepts_one() {
 async fn a_public_game_against_the_computer_is_listed_in_the_lobby_with_the_computer_flagged() {
     let server = server(config()).await;
     let mut human = server.client().await;
-    let msg = ClientMessage::PlayComputer {
-        rules: Some(freestyle()),
-        game: None,
-        time_control: TimeControl::None,
-        public: true,
-        colour: ColourChoice::Black,
-        level: 6,
-        engine: None,
-    };
+    let msg = listed(play_computer(freestyle(), 6));
     let (snap, _) = start(&mut human, msg).await;
     let deadline = Instant::now() + WAIT;
     loop {
@@ -859,13 +828,9 @@ fn modern(
 }
 
 async fn act(c: &mut Client, room: &str, action: &str, at: u32) {
-    c.act(ClientMessage::Act {
-        room: room.to_owned(),
-        action: action.to_owned(),
-        at,
-    })
-    .await
-    .unwrap_or_else(|code| panic!("{action} refused: {code}"));
+    c.act(common::act(room, action, at))
+        .await
+        .unwrap_or_else(|code| panic!("{action} refused: {code}"));
 }
 
 #[tokio::test]

@@ -5,14 +5,13 @@
 mod common;
 
 use common::*;
-use games::Game as _;
 use protocol::{
     ClientMessage, ColourChoice, DraughtsVariant, GameChange, GameSpec, GameView, OfferKind,
     RoomEvent, ServerMessage, TimeControl,
 };
 use rules::Color;
 use store::{Finish, GameEnd, NewGame, PlayerRef, SeatsAtEnd, StoredAction, User};
-use testkit::game_table::{create_game, GameTable};
+use testkit::game_table::{create_game, notations, rated, GameTable};
 
 fn draughts() -> GameSpec {
     GameSpec::Draughts {
@@ -22,18 +21,6 @@ fn draughts() -> GameSpec {
 
 /// Four moves after which white's only move is the two-piece capture `26x17x28` (over 21 and 22).
 const TO_A_DOUBLE_CAPTURE: [&str; 4] = ["31-26", "16-21", "33-29", "17-22"];
-
-async fn play_line(t: &mut GameTable, line: &[&str]) {
-    for mv in line {
-        t.play(mv)
-            .await
-            .unwrap_or_else(|code| panic!("{mv} refused: {code}"));
-    }
-}
-
-fn notations(t: &GameTable) -> Vec<String> {
-    t.game().actions().iter().map(|a| a.notation()).collect()
-}
 
 fn rules_game(t: &GameTable) -> rules::draughts::Game {
     match t.game() {
@@ -49,7 +36,7 @@ async fn white_moves_first_a_double_capture_is_mandatory_and_a_draw_offer_ends_t
     assert_eq!(t.replica.to_act, Some(Color::White));
     let joiner = t.white.name.clone();
     assert_eq!(t.mover().name, joiner, "the joiner holds white");
-    play_line(&mut t, &TO_A_DOUBLE_CAPTURE).await;
+    t.play_line(&TO_A_DOUBLE_CAPTURE).await;
     // The capture is mandatory: a quiet move is refused, and so is the capture's short form's wrong route.
     assert_eq!(t.play("32-28").await, Err("illegal_move".into()));
     let taken = t.play("26x17x28").await.unwrap();
@@ -75,7 +62,7 @@ async fn white_moves_first_a_double_capture_is_mandatory_and_a_draw_offer_ends_t
     assert_eq!((&view.board[20..22], &view.board[27..28]), ("..", "w"));
 
     // Black offers a draw; white accepts.
-    play_line(&mut t, &["18-23"]).await;
+    t.play_line(&["18-23"]).await;
     let room = t.room.clone();
     let offered = t
         .send(false, ClientMessage::OfferDraw { room: room.clone() })
@@ -137,20 +124,9 @@ async fn white_moves_first_a_double_capture_is_mandatory_and_a_draw_offer_ends_t
 async fn a_draughts_takeback_restores_the_position_for_the_side_that_asked() {
     let (server, _db) = TestServer::start().await;
     let mut t = GameTable::open(&server, draughts(), TimeControl::None).await;
-    play_line(&mut t, &["32-28", "19-23"]).await;
-    let room = t.room.clone();
+    t.play_line(&["32-28", "19-23"]).await;
     // Black moved last; white (to act) accepts its request.
-    t.send(false, ClientMessage::RequestTakeback { room: room.clone() })
-        .await;
-    t.send(
-        true,
-        ClientMessage::AnswerTakeback {
-            room: room.clone(),
-            accept: true,
-        },
-    )
-    .await;
-    let taken = t.follow_one().await;
+    let (_, taken) = t.take_back().await;
     let RoomEvent::ActionsTakenBack {
         at,
         view: GameView::Draughts(view),
@@ -161,9 +137,9 @@ async fn a_draughts_takeback_restores_the_position_for_the_side_that_asked() {
         panic!("actions_taken_back with the draughts view, not {taken:?}");
     };
     assert_eq!((at, to_act, view.ply), (1, Some(Color::Black), 1));
-    assert_eq!(notations(&t), ["32-28"]);
-    play_line(&mut t, &["18-23"]).await;
-    assert_eq!(notations(&t), ["32-28", "18-23"]);
+    assert_eq!(notations(t.game()), ["32-28"]);
+    t.play_line(&["18-23"]).await;
+    assert_eq!(notations(t.game()), ["32-28", "18-23"]);
 }
 
 #[tokio::test]
@@ -176,7 +152,7 @@ async fn a_draughts_takeback_before_ones_first_move_is_a_typed_error() {
         .send(false, ClientMessage::RequestTakeback { room: room.clone() })
         .await;
     assert_eq!(error_code(e), "nothing_to_take_back");
-    play_line(&mut t, &["32-28"]).await;
+    t.play_line(&["32-28"]).await;
     let e = t.send(true, ClientMessage::RequestTakeback { room }).await;
     assert_eq!(
         error_code(e),
@@ -195,21 +171,9 @@ async fn a_restarted_server_resumes_a_draughts_game_and_its_clocks() {
     let server = TestServer::start_on(&db, test_config()).await;
     let mut t = GameTable::open(&server, draughts(), tc).await;
     server.advance(std::time::Duration::from_secs(3));
-    play_line(&mut t, &TO_A_DOUBLE_CAPTURE).await;
+    t.play_line(&TO_A_DOUBLE_CAPTURE).await;
     let before = t.replica.game.clone();
-    let (room, game_id, record) = (t.room.clone(), t.game_id, t.record.clone());
-    let tokens = [t.black.token.clone(), t.white.token.clone()];
-    server.stop().await;
-
-    let server = TestServer::start_on(&db, test_config()).await;
-    let mut t = GameTable::resume(
-        &server,
-        &room,
-        [tokens[0].as_str(), tokens[1].as_str()],
-        game_id,
-        &record,
-    )
-    .await;
+    let (server, mut t) = t.restart(server, &db).await;
     assert_eq!(t.replica.game, before);
     assert_eq!(t.replica.to_act, Some(Color::White));
     let snap = t.snapshot().await;
@@ -220,8 +184,8 @@ async fn a_restarted_server_resumes_a_draughts_game_and_its_clocks() {
         "white's first move took 3 s"
     );
     assert_eq!(clocks.black.remaining_ms, 60_000);
-    play_line(&mut t, &["26x17x28"]).await;
-    assert_eq!(notations(&t).len(), 5);
+    t.play_line(&["26x17x28"]).await;
+    assert_eq!(notations(t.game()).len(), 5);
     server.stop().await;
 }
 
@@ -337,28 +301,13 @@ async fn a_rated_draughts_game_lands_in_the_draughts_pool_its_leaderboard_and_pr
     assert_eq!(games_of(&board, "Ann"), Some(24), "{board}");
 
     // Ann creates a rated room and takes black; Ben holds white and moves first.
-    let create = match create_game(draughts(), TimeControl::None, ColourChoice::Black) {
-        ClientMessage::CreateRoom {
-            rules,
-            game,
-            time_control,
-            public,
-            colour,
-            rating_range,
-            ..
-        } => ClientMessage::CreateRoom {
-            rules,
-            game,
-            time_control,
-            rated: true,
-            public,
-            colour,
-            rating_range,
-        },
-        _ => unreachable!(),
-    };
+    let create = rated(create_game(
+        draughts(),
+        TimeControl::None,
+        ColourChoice::Black,
+    ));
     let mut t = GameTable::seat(&server, ann.client, ben.client, create).await;
-    play_line(&mut t, &["32-28", "19-23", "28x19", "14x23"]).await;
+    t.play_line(&["32-28", "19-23", "28x19", "14x23"]).await;
     let room = t.room.clone();
     // White (Ben) to act resigns.
     t.send(true, ClientMessage::Resign { room }).await;
@@ -388,13 +337,7 @@ async fn a_rated_draughts_game_lands_in_the_draughts_pool_its_leaderboard_and_pr
     assert_eq!(status, 400, "a pool is named in full");
 
     let (_, profile) = server.get_json("/api/players/Ann").await;
-    let pools: Vec<&str> = profile["ratings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["pool"].as_str().unwrap())
-        .collect();
-    assert_eq!(pools, ["draughts/international"]);
+    assert_eq!(rating_pools(&profile), ["draughts/international"]);
     let latest = &profile["games"][0];
     assert_eq!(latest["public_id"], t.record.as_str());
     assert_eq!(latest["pool"], "draughts/international");

@@ -14,10 +14,15 @@ use protocol::{
     ServerMessage, TimeControl,
 };
 use rules::Color;
-use testkit::game_table::GameTable;
+use testkit::game_table::{create_game, notations, rated, GameTable};
 
 fn othello(scoring: OthelloScoring) -> GameSpec {
     GameSpec::Othello { scoring }
+}
+
+/// Two guests at a casual, untimed Othello table scored by `scoring`, a spectator following.
+async fn casual(server: &TestServer, scoring: OthelloScoring) -> GameTable {
+    GameTable::open(server, othello(scoring), TimeControl::None).await
 }
 
 /// Eight discs after which black has no move and white has one: black must pass.
@@ -25,14 +30,6 @@ const TO_A_PASS: [&str; 8] = ["d3", "c3", "b3", "b2", "f5", "a3", "a1", "c1"];
 
 /// The shortest game: a wipe-out after nine plies (black 13, white 0, 51 squares empty).
 const WIPE_OUT: [&str; 9] = ["d3", "c3", "b3", "d2", "e1", "d6", "d7", "e3", "f4"];
-
-async fn play_line(t: &mut GameTable, line: &[&str]) {
-    for square in line {
-        t.play(square)
-            .await
-            .unwrap_or_else(|code| panic!("{square} refused: {code}"));
-    }
-}
 
 /// Plays the first listed square for whoever must place until the rules end the game (passes are the room's).
 async fn play_out(t: &mut GameTable) -> protocol::GameResult {
@@ -55,20 +52,11 @@ fn rules_game(game: &AnyGame) -> &rules::othello::Game {
     }
 }
 
-fn notations(game: &AnyGame) -> Vec<String> {
-    game.actions().iter().map(|a| a.notation()).collect()
-}
-
 #[tokio::test]
 async fn an_othello_game_is_played_to_its_end_with_a_forced_pass_while_a_spectator_follows() {
     let (server, _db) = TestServer::start().await;
-    let mut t = GameTable::open(
-        &server,
-        othello(OthelloScoring::Japanese),
-        TimeControl::None,
-    )
-    .await;
-    play_line(&mut t, &TO_A_PASS).await;
+    let mut t = casual(&server, OthelloScoring::Japanese).await;
+    t.play_line(&TO_A_PASS).await;
     assert_eq!(
         notations(t.game())[8],
         "pass",
@@ -76,16 +64,7 @@ async fn an_othello_game_is_played_to_its_end_with_a_forced_pass_while_a_spectat
     );
     assert_eq!(t.replica.to_act, Some(Color::White));
     // Black passing again is refused: white is to act.
-    let e = t
-        .send(
-            false,
-            ClientMessage::Act {
-                room: t.room.clone(),
-                action: "pass".into(),
-                at: 9,
-            },
-        )
-        .await;
+    let e = t.send(false, act(&t.room, "pass", 9)).await;
     assert_eq!(error_code(e), "not_your_turn");
 
     let result = play_out(&mut t).await;
@@ -153,13 +132,8 @@ async fn an_othello_game_is_played_to_its_end_with_a_forced_pass_while_a_spectat
 #[tokio::test]
 async fn a_wipe_out_ends_the_room_with_its_reason_and_the_european_score() {
     let (server, _db) = TestServer::start().await;
-    let mut t = GameTable::open(
-        &server,
-        othello(OthelloScoring::European),
-        TimeControl::None,
-    )
-    .await;
-    play_line(&mut t, &WIPE_OUT).await;
+    let mut t = casual(&server, OthelloScoring::European).await;
+    t.play_line(&WIPE_OUT).await;
     let result = t.follow_to_end().await;
     assert_eq!(
         (result.reason.as_str(), result.winner),
@@ -171,32 +145,17 @@ async fn a_wipe_out_ends_the_room_with_its_reason_and_the_european_score() {
         Some(GameDetail::Othello { score, scoring: OthelloScoring::European, discs, .. })
             if score == "black 39–25" && discs.black == 13 && discs.white == 0
     ));
-    let e = t
-        .black
-        .request(ClientMessage::Act {
-            room: t.room.clone(),
-            action: "a1".into(),
-            at: 9,
-        })
-        .await;
+    let e = t.black.request(act(&t.room, "a1", 9)).await;
     assert_eq!(error_code(e), "game_over");
 }
 
 #[tokio::test]
 async fn an_othello_takeback_restores_the_position_and_the_replica_follows_it() {
     let (server, _db) = TestServer::start().await;
-    let mut t = GameTable::open(
-        &server,
-        othello(OthelloScoring::Japanese),
-        TimeControl::None,
-    )
-    .await;
-    play_line(&mut t, &["f5", "d6"]).await;
-    let room = t.room.clone();
+    let mut t = casual(&server, OthelloScoring::Japanese).await;
+    t.play_line(&["f5", "d6"]).await;
     // White moved last: it asks (black is to act), black accepts.
-    let asked = t
-        .send(false, ClientMessage::RequestTakeback { room: room.clone() })
-        .await;
+    let (asked, taken) = t.take_back().await;
     assert!(matches!(
         asked,
         ServerMessage::Event {
@@ -207,15 +166,6 @@ async fn an_othello_takeback_restores_the_position_and_the_replica_follows_it() 
             ..
         }
     ));
-    t.send(
-        true,
-        ClientMessage::AnswerTakeback {
-            room: room.clone(),
-            accept: true,
-        },
-    )
-    .await;
-    let taken = t.follow_one().await;
     let RoomEvent::ActionsTakenBack {
         at,
         ply,
@@ -246,14 +196,9 @@ async fn an_othello_takeback_restores_the_position_and_the_replica_follows_it() 
 #[tokio::test]
 async fn a_resigned_othello_game_is_followed_by_a_rematch_with_colours_exchanged() {
     let (server, _db) = TestServer::start().await;
-    let mut t = GameTable::open(
-        &server,
-        othello(OthelloScoring::Japanese),
-        TimeControl::None,
-    )
-    .await;
+    let mut t = casual(&server, OthelloScoring::Japanese).await;
     let (creator, joiner) = (t.black.name.clone(), t.white.name.clone());
-    play_line(&mut t, &["f5"]).await;
+    t.play_line(&["f5"]).await;
     let room = t.room.clone();
     t.send(true, ClientMessage::Resign { room: room.clone() })
         .await;
@@ -297,7 +242,7 @@ async fn a_resigned_othello_game_is_followed_by_a_rematch_with_colours_exchanged
         joiner,
         "the joiner holds black now and moves first"
     );
-    play_line(&mut t, &["f5", "d6"]).await;
+    t.play_line(&["f5", "d6"]).await;
     assert_eq!(notations(t.game()), ["f5", "d6"]);
 }
 
@@ -309,7 +254,7 @@ async fn an_othello_clock_that_runs_out_ends_the_game_on_time() {
         increment_ms: 0,
     };
     let mut t = GameTable::open(&server, othello(OthelloScoring::Japanese), tc).await;
-    play_line(&mut t, &["f5"]).await;
+    t.play_line(&["f5"]).await;
     server.advance(Duration::from_millis(1_500));
     let result = t.follow_to_end().await;
     assert_eq!(
@@ -321,15 +266,10 @@ async fn an_othello_clock_that_runs_out_ends_the_game_on_time() {
 #[tokio::test]
 async fn a_spectator_reconnecting_with_its_version_catches_up_on_the_actions_it_missed() {
     let (server, _db) = TestServer::start().await;
-    let mut t = GameTable::open(
-        &server,
-        othello(OthelloScoring::Japanese),
-        TimeControl::None,
-    )
-    .await;
-    play_line(&mut t, &["f5"]).await;
+    let mut t = casual(&server, OthelloScoring::Japanese).await;
+    t.play_line(&["f5"]).await;
     let before = t.replica.clone();
-    play_line(&mut t, &["d6", "c3", "d3"]).await;
+    t.play_line(&["d6", "c3", "d3"]).await;
     let answer = t
         .watcher
         .request(ClientMessage::Join {
@@ -359,21 +299,9 @@ async fn a_restarted_server_resumes_an_othello_game_where_it_stood() {
     };
     let server = TestServer::start_on(&db, test_config()).await;
     let mut t = GameTable::open(&server, othello(OthelloScoring::European), tc).await;
-    play_line(&mut t, &TO_A_PASS).await;
+    t.play_line(&TO_A_PASS).await;
     let before = t.replica.game.clone();
-    let (room, game_id, record) = (t.room.clone(), t.game_id, t.record.clone());
-    let tokens = [t.black.token.clone(), t.white.token.clone()];
-    server.stop().await;
-
-    let server = TestServer::start_on(&db, test_config()).await;
-    let mut t = GameTable::resume(
-        &server,
-        &room,
-        [tokens[0].as_str(), tokens[1].as_str()],
-        game_id,
-        &record,
-    )
-    .await;
+    let (server, mut t) = t.restart(server, &db).await;
     assert_eq!(
         t.replica.game, before,
         "the same position, the pass included"
@@ -395,32 +323,13 @@ async fn a_rated_othello_game_changes_ratings_in_the_othello_pool_only() {
     let (server, _db) = TestServer::start().await;
     let ann = server.registered("Ann").await;
     let ben = server.registered("Ben").await;
-    let create = match testkit::game_table::create_game(
+    let create = rated(create_game(
         othello(OthelloScoring::Japanese),
         TimeControl::None,
         protocol::ColourChoice::Black,
-    ) {
-        ClientMessage::CreateRoom {
-            rules,
-            game,
-            time_control,
-            public,
-            colour,
-            rating_range,
-            ..
-        } => ClientMessage::CreateRoom {
-            rules,
-            game,
-            time_control,
-            rated: true,
-            public,
-            colour,
-            rating_range,
-        },
-        _ => unreachable!(),
-    };
+    ));
     let mut t = GameTable::seat(&server, ann.client, ben.client, create).await;
-    play_line(&mut t, &WIPE_OUT).await;
+    t.play_line(&WIPE_OUT).await;
     let result = t.follow_to_end().await;
     assert_eq!(
         (result.reason.as_str(), result.winner),
@@ -443,13 +352,7 @@ async fn a_rated_othello_game_changes_ratings_in_the_othello_pool_only() {
         assert_eq!(other["entries"], serde_json::json!([]), "{pool} moved");
     }
     let (_, profile) = server.get_json("/api/players/Ben").await;
-    let pools: Vec<&str> = profile["ratings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["pool"].as_str().unwrap())
-        .collect();
-    assert_eq!(pools, ["othello/standard"]);
+    assert_eq!(rating_pools(&profile), ["othello/standard"]);
     let latest = &profile["games"][0];
     assert_eq!(latest["public_id"], t.record.as_str());
     assert_eq!(latest["pool"], "othello/standard");

@@ -11,7 +11,7 @@ use protocol::{
 use rules::Color;
 
 use crate::table::Client;
-use crate::test_server::TestServer;
+use crate::test_server::{test_config, Db, TestServer};
 
 /// The `create_room` of a game by its [`GameSpec`] (casual, public, the creator's colour as given).
 pub fn create_game(
@@ -19,15 +19,36 @@ pub fn create_game(
     time_control: TimeControl,
     colour: ColourChoice,
 ) -> ClientMessage {
-    ClientMessage::CreateRoom {
-        rules: None,
-        game: Some(game),
-        time_control,
-        rated: false,
-        public: true,
-        colour,
-        rating_range: None,
+    crate::table::casual_room(None, Some(game), time_control, colour)
+}
+
+/// The same `create_room`, rated.
+pub fn rated(create: ClientMessage) -> ClientMessage {
+    match create {
+        ClientMessage::CreateRoom {
+            rules,
+            game,
+            time_control,
+            public,
+            colour,
+            rating_range,
+            ..
+        } => ClientMessage::CreateRoom {
+            rules,
+            game,
+            time_control,
+            rated: true,
+            public,
+            colour,
+            rating_range,
+        },
+        other => panic!("only a create_room is rated, not {other:?}"),
     }
+}
+
+/// The notation of every action of `game`, in order.
+pub fn notations(game: &games::AnyGame) -> Vec<String> {
+    game.actions().iter().map(|a| a.notation()).collect()
 }
 
 /// Two players in a started game of any game, and a spectator following it.
@@ -130,6 +151,23 @@ impl GameTable {
         }
     }
 
+    /// Stops `server` and starts a new one (test settings) on the same database, where the players sit down
+    /// again at this table's game.
+    pub async fn restart(self, server: TestServer, db: &Db) -> (TestServer, GameTable) {
+        let tokens = [self.black.token.clone(), self.white.token.clone()];
+        server.stop().await;
+        let server = TestServer::start_on(db, test_config()).await;
+        let t = GameTable::resume(
+            &server,
+            &self.room,
+            [tokens[0].as_str(), tokens[1].as_str()],
+            self.game_id,
+            &self.record,
+        )
+        .await;
+        (server, t)
+    }
+
     /// The player who holds `colour` now (by the replica's names: after a rematch the creator holds white).
     pub fn holding(&mut self, colour: Color) -> &mut Client {
         let name = self.replica.names[colour as usize].clone();
@@ -171,11 +209,7 @@ impl GameTable {
         let room = self.room.clone();
         let reply = self
             .mover()
-            .request(ClientMessage::Act {
-                room,
-                action: text.to_owned(),
-                at,
-            })
+            .request(crate::table::act(&room, text, at))
             .await;
         match reply {
             ServerMessage::Event { version, event, .. } => {
@@ -186,6 +220,27 @@ impl GameTable {
             ServerMessage::Error { code, .. } => Err(code),
             other => panic!("unexpected reply to {text}: {other:?}"),
         }
+    }
+
+    /// Plays each of `line` in turn, panicking at the first refusal.
+    pub async fn play_line(&mut self, line: &[&str]) {
+        for text in line {
+            self.play(text)
+                .await
+                .unwrap_or_else(|code| panic!("{text} refused: {code}"));
+        }
+    }
+
+    /// The player who moved last asks to take the move back and the player to act accepts; the answer to the
+    /// request, and the event that took the actions back.
+    pub async fn take_back(&mut self) -> (ServerMessage, RoomEvent) {
+        let room = self.room.clone();
+        let asked = self
+            .send(false, ClientMessage::RequestTakeback { room: room.clone() })
+            .await;
+        self.send(true, ClientMessage::AnswerTakeback { room, accept: true })
+            .await;
+        (asked, self.follow_one().await)
     }
 
     /// Sends a message about the room from the player to act (`mover: true`) or the other, and returns its

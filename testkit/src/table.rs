@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 
 use client::{Connection, Next};
 use protocol::{
-    ClientMessage, ColourChoice, Frame, JoinRole, RoomEvent, RoomSnapshot, RulesSpec,
+    ClientMessage, ColourChoice, Frame, GameSpec, JoinRole, RoomEvent, RoomSnapshot, RulesSpec,
     ServerMessage, TimeControl,
 };
 use rules::{Color, ForbiddenPolicy, Opening, Point, RuleSet};
@@ -277,14 +277,43 @@ pub fn error_code(reply: ServerMessage) -> String {
 
 /// The `create_room` a test sends by default: casual, listed in the lobby, the creator takes black.
 pub fn create_room(rules: RulesSpec, time_control: TimeControl) -> ClientMessage {
+    casual_room(Some(rules), None, time_control, ColourChoice::Black)
+}
+
+/// A casual `create_room`, listed in the lobby, open to anyone: what [`create_room`] and
+/// [`crate::game_table::create_game`] send.
+pub(crate) fn casual_room(
+    rules: Option<RulesSpec>,
+    game: Option<GameSpec>,
+    time_control: TimeControl,
+    colour: ColourChoice,
+) -> ClientMessage {
     ClientMessage::CreateRoom {
-        rules: Some(rules),
-        game: None,
+        rules,
+        game,
         time_control,
         rated: false,
         public: true,
-        colour: ColourChoice::Black,
+        colour,
         rating_range: None,
+    }
+}
+
+/// The generic `act` of the action written `action` (its notation) in `room`, at `at` (the number of actions the
+/// game accepted before it).
+pub fn act(room: &str, action: &str, at: u32) -> ClientMessage {
+    ClientMessage::Act {
+        room: room.to_owned(),
+        action: action.to_owned(),
+        at,
+    }
+}
+
+/// A chat line to `room`.
+pub fn chat(room: &str, text: &str) -> ClientMessage {
+    ClientMessage::Chat {
+        room: room.to_owned(),
+        text: text.to_owned(),
     }
 }
 

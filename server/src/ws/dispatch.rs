@@ -301,20 +301,7 @@ impl Conn {
     ) -> Result<std::sync::Arc<str>, RoomError> {
         let settings = Settings::new(game, time_control, rated, public, colour)?
             .with_rating_range(rating_range)?;
-        if rated && identity.is_guest() {
-            return Err(RoomError::new(
-                code::ACCOUNT_REQUIRED,
-                "rated games need an account",
-            ));
-        }
-        self.forget_closed_rooms();
-        if self.rooms.len() >= self.state.config.max_rooms_per_connection {
-            return Err(RoomError::new(
-                code::TOO_MANY_ROOMS,
-                "this connection is in as many rooms as allowed",
-            ));
-        }
-        self.keep_guest(&identity).await?;
+        self.may_open_a_room(&identity, rated).await?;
         let handle = self
             .state
             .rooms
@@ -348,12 +335,7 @@ impl Conn {
     ) -> Result<(), RoomError> {
         let game = requested_game(rules, game)?;
         let settings = Settings::new(game, time_control, rated, false, colour)?;
-        if rated && identity.is_guest() {
-            return Err(RoomError::new(
-                code::ACCOUNT_REQUIRED,
-                "rated games need an account",
-            ));
-        }
+        refuse_rated_guest(&identity, rated)?;
         let internal = |e: store::StoreError| {
             tracing::error!(error = %e, "could not look a challenged player up");
             RoomError::new(code::INTERNAL, "try again")
@@ -378,14 +360,7 @@ impl Conn {
                 "this player takes no such challenges",
             ));
         }
-        self.forget_closed_rooms();
-        if self.rooms.len() >= self.state.config.max_rooms_per_connection {
-            return Err(RoomError::new(
-                code::TOO_MANY_ROOMS,
-                "this connection is in as many rooms as allowed",
-            ));
-        }
-        self.keep_guest(&identity).await?;
+        self.room_for_one_more(&identity).await?;
         let new = crate::challenges::NewChallenge {
             from: identity,
             reach: self.reach(),
@@ -413,20 +388,7 @@ impl Conn {
             (rules, game) => Some(requested_game(rules, game)?),
         };
         let spec = crate::pairing::SeekSpec::new(preset, game, time_control, rated)?;
-        if rated && identity.is_guest() {
-            return Err(RoomError::new(
-                code::ACCOUNT_REQUIRED,
-                "rated games need an account",
-            ));
-        }
-        self.forget_closed_rooms();
-        if self.rooms.len() >= self.state.config.max_rooms_per_connection {
-            return Err(RoomError::new(
-                code::TOO_MANY_ROOMS,
-                "this connection is in as many rooms as allowed",
-            ));
-        }
-        self.keep_guest(&identity).await?;
+        self.may_open_a_room(&identity, rated).await?;
         let rating = match identity.user_id {
             Some(user) => {
                 let pool = crate::gomoku::pool(&spec.settings.config);
@@ -450,11 +412,42 @@ impl Conn {
         Ok(())
     }
 
+    /// What every way into a new room checks first: a rated game needs an account, and the connection must have
+    /// room for one more (a guest is then kept, as by [`Conn::keep_guest`]).
+    async fn may_open_a_room(&mut self, identity: &Identity, rated: bool) -> Result<(), RoomError> {
+        refuse_rated_guest(identity, rated)?;
+        self.room_for_one_more(identity).await
+    }
+
+    /// Refuses a new room beyond the connection's limit (rooms that have closed no longer count); keeps a guest
+    /// who may have one.
+    async fn room_for_one_more(&mut self, identity: &Identity) -> Result<(), RoomError> {
+        self.forget_closed_rooms();
+        if self.rooms.len() >= self.state.config.max_rooms_per_connection {
+            return Err(RoomError::new(
+                code::TOO_MANY_ROOMS,
+                "this connection is in as many rooms as allowed",
+            ));
+        }
+        self.keep_guest(identity).await
+    }
+
     /// Drops rooms that have closed since this connection joined them, so they no longer count against its limit.
     fn forget_closed_rooms(&mut self) {
         let rooms = &self.state.rooms;
         self.rooms.retain(|id| rooms.get(id).is_some());
     }
+}
+
+/// Rated games need an account.
+fn refuse_rated_guest(identity: &Identity, rated: bool) -> Result<(), RoomError> {
+    if rated && identity.is_guest() {
+        return Err(RoomError::new(
+            code::ACCOUNT_REQUIRED,
+            "rated games need an account",
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

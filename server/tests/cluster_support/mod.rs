@@ -2,9 +2,12 @@
 
 #![allow(dead_code)]
 
-use std::time::Duration;
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
 
+use protocol::{ClientMessage, JoinRole, ServerMessage};
 use server::Config;
+use testkit::table::Client;
 use testkit::test_server::test_config;
 
 pub const NATS: &str = "nats://127.0.0.1:4222";
@@ -78,6 +81,40 @@ pub fn node_config(database: &str, node: &str) -> Config {
 /// Node ids unique to this run (the NATS server may be shared).
 pub fn node_id(letter: char) -> String {
     format!("t{}{letter}", std::process::id() % 100_000)
+}
+
+/// Joins `room` as its player through `addr` with `token`, once the room answers there (with `plies` moves when
+/// given: a taken-over room is unknown, or still the cut-off node's, until its new owner has it); the client and
+/// the snapshot. Gives up after 30 s.
+pub async fn rejoin(
+    addr: SocketAddr,
+    token: &str,
+    room: &str,
+    plies: Option<usize>,
+) -> (Client, protocol::RoomSnapshot) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let mut c = Client::hello(addr, Some(token)).await;
+        let reply = c
+            .request(ClientMessage::Join {
+                room: room.to_owned(),
+                role: JoinRole::Player,
+                since: None,
+            })
+            .await;
+        match reply {
+            ServerMessage::Room { room } if plies.is_none_or(|n| room.moves.len() == n) => {
+                return (c, room)
+            }
+            other => {
+                assert!(
+                    Instant::now() < deadline,
+                    "the room was not taken over within 30 s: {other:?}"
+                );
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        }
+    }
 }
 
 /// A TCP proxy on loopback in front of a service (NATS, Postgres) that a test can cut and heal: a network

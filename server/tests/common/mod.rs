@@ -4,7 +4,17 @@
 #![allow(dead_code, unused_imports)]
 
 pub use testkit::table::{
-    close_code, create_room, error_code, freestyle, hello, p, rules, Client, Ended, Registered,
-    Table,
+    act, chat, close_code, create_room, error_code, freestyle, hello, p, rules, Client, Ended,
+    Registered, Table,
 };
 pub use testkit::test_server::{test_config, Db, TestServer, WAIT};
+
+/// The pools a player's profile (`GET /api/players/{name}`) lists ratings in, in its order.
+pub fn rating_pools(profile: &serde_json::Value) -> Vec<&str> {
+    profile["ratings"]
+        .as_array()
+        .expect("a profile lists its ratings")
+        .iter()
+        .map(|r| r["pool"].as_str().expect("a rating names its pool"))
+        .collect()
+}
