@@ -118,6 +118,8 @@ pub(crate) struct Server {
     pub(crate) db: String,
     pub(crate) log: PathBuf,
     pub(crate) args: Vec<String>,
+    /// The server's `RUST_LOG`.
+    pub(crate) rust_log: String,
     pub(crate) child: Option<Child>,
     pub(crate) starts: u32,
 }
@@ -134,7 +136,7 @@ impl Server {
             .args(["--bind", &format!("127.0.0.1:{}", self.port)])
             .args(["--database-url", &self.db])
             .args(&self.args)
-            .env("RUST_LOG", "warn")
+            .env("RUST_LOG", &self.rust_log)
             // Every player of the run is a new guest from 127.0.0.1: the per-address limit on new guests would
             // refuse most of them.
             .env("GUEST_BURST_PER_IP", "1000000")
@@ -199,6 +201,7 @@ pub async fn crash(args: &CrashArgs) -> anyhow::Result<Vec<String>> {
         db: format!("sqlite://{}", db_path.display()),
         log: dir.path().join("server.log"),
         args: Vec::new(),
+        rust_log: "warn".into(),
         child: None,
         starts: 0,
     };

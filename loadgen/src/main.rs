@@ -184,7 +184,8 @@ async fn main() -> anyhow::Result<()> {
                     let run = cluster::crash(&args, nodes).await?;
                     eprintln!(
                         "cluster of {} nodes, {} kills: {} games, {} moves acknowledged ({} after the last \
-                         restart), {} checked in the database; {} rooms watched, {} changes of owner",
+                         restart), {} checked in the database; {} rooms watched, {} claimed again after kills \
+                         ({} by another node)",
                         run.nodes,
                         run.kills,
                         run.games,
@@ -192,6 +193,7 @@ async fn main() -> anyhow::Result<()> {
                         run.moves - run.moves_after_last_kill,
                         run.checked,
                         run.rooms_watched,
+                        run.claims,
                         run.owner_changes
                     );
                     run.failures

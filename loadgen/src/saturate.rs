@@ -149,8 +149,16 @@ pub async fn saturate(args: &SaturateArgs) -> anyhow::Result<Saturation> {
         g.verify = !args.no_verify;
         g.verify_db = args.verify_db.clone();
         let game_report = run::run(&g, Mode::Game, args.server_pid, true).await?;
+        let split = if args.urls.len() > 1 {
+            format!(
+                "; same node {:.2}, cross node {:.2}",
+                game_report.opponent_same_node.p99_ms, game_report.opponent_cross_node.p99_ms
+            )
+        } else {
+            String::new()
+        };
         eprintln!(
-            "level {level:>4}: echo {:>9.0} round trips/s (p99 {:.2} ms) | game {:>8.0} moves/s (p99 {:.2} ms){}{}",
+            "level {level:>4}: echo {:>9.0} round trips/s (p99 {:.2} ms) | game {:>8.0} moves/s (p99 {:.2} ms{split}){}{}",
             echo_report.moves_per_sec,
             echo_report.opponent.p99_ms,
             game_report.moves_per_sec,
@@ -199,19 +207,39 @@ pub async fn saturate(args: &SaturateArgs) -> anyhow::Result<Saturation> {
 
 impl std::fmt::Display for Saturation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        writeln!(
-            f,
-            "level   echo rt/s  echo p99 ms   moves/s  game p99 ms  errors  durable"
-        )?;
-        for s in &self.steps {
+        let nodes = self.steps.first().map_or(1, |s| s.game.urls.len());
+        if nodes > 1 {
             writeln!(
                 f,
-                "{:>5} {:>11.0} {:>12.2} {:>9.0} {:>12.2} {:>7} {:>8}",
+                "{nodes} nodes (and {nodes} echo servers), {:.0} % of games with their players on two nodes",
+                self.steps[0].game.cross_node * 100.0
+            )?;
+        }
+        write!(f, "level   echo rt/s  echo p99 ms   moves/s  game p99 ms")?;
+        if nodes > 1 {
+            write!(f, "  same p99  cross p99")?;
+        }
+        writeln!(f, "  errors  durable")?;
+        for s in &self.steps {
+            write!(
+                f,
+                "{:>5} {:>11.0} {:>12.2} {:>9.0} {:>12.2}",
                 s.level,
                 s.echo.moves_per_sec,
                 s.echo.opponent.p99_ms,
                 s.game.moves_per_sec,
                 s.game.opponent.p99_ms,
+            )?;
+            if nodes > 1 {
+                write!(
+                    f,
+                    " {:>9.2} {:>10.2}",
+                    s.game.opponent_same_node.p99_ms, s.game.opponent_cross_node.p99_ms
+                )?;
+            }
+            writeln!(
+                f,
+                " {:>7} {:>8}",
                 s.game.errors.values().sum::<u64>(),
                 match &s.game.verification {
                     Some(v) if v.ok() => "yes",

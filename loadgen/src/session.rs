@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use futures_util::{SinkExt, StreamExt};
 use games::Game as _;
 use protocol::{
-    code, ClientMessage, GameSpec, JoinRole, RoomEvent, RoomSnapshot, RoomState, RulesSpec,
-    ServerMessage, TimeControl,
+    code, ClientMessage, GameSpec, JoinRole, OfferKind, RoomEvent, RoomSnapshot, RoomState,
+    RulesSpec, ServerMessage, TimeControl,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -168,6 +168,10 @@ struct Client {
     rejoin: Option<(Instant, Duration)>,
     /// The wait before the next such try (from [`REJOIN_FIRST`], doubling up to [`REJOIN_MAX`]).
     rejoin_wait: Option<Duration>,
+    /// The room's game is over and no new one started: this player has offered a rematch.
+    over: bool,
+    /// Back on a new socket with the game over: offer the rematch again once the join is answered.
+    reoffer: bool,
 }
 
 /// The first wait before a refused join is sent again.
@@ -197,6 +201,8 @@ impl Client {
             joining: None,
             rejoin: None,
             rejoin_wait: None,
+            over: false,
+            reoffer: false,
         }
     }
 
@@ -413,6 +419,7 @@ impl Client {
             ServerMessage::Welcome { you, token, .. } => {
                 self.name = you.name;
                 self.token = Some(token);
+                self.reoffer = self.over;
                 match self.room_id() {
                     Some(room) => self.join(ws, room, Some(self.version())).await?,
                     None if self.role == Role::Creator => {
@@ -423,13 +430,35 @@ impl Client {
             }
             ServerMessage::Room { room } => {
                 self.answered(frame.rid);
-                self.snapshot(room, ctx, table)
+                // A game over that the room shows without this player's rematch offer: the offer went out on a
+                // socket that died, or the game's end came in this snapshot (the room moved meanwhile).
+                let over = room.state == RoomState::Over;
+                let offer = over
+                    && !room
+                        .offers
+                        .iter()
+                        .any(|o| o.kind == OfferKind::Rematch && Some(o.by) == room.you);
+                let id = room.id.clone();
+                self.snapshot(room, ctx, table);
+                self.over = over;
+                self.reoffer = false;
+                if offer {
+                    self.offer_rematch(ws, id, ctx).await?;
+                }
             }
             ServerMessage::CatchUp { events, .. } => {
-                self.answered(frame.rid);
+                let ours = self.answered(frame.rid);
                 for e in events {
                     self.event(ws, e.version, e.event, ctx, table).await?;
                 }
+                // Back after a reconnect with the game over: the rematch offer made before may have been lost
+                // with the old socket (offered again, it is at worst refused as pending).
+                if ours && self.reoffer && self.over {
+                    if let Some(id) = self.room_id() {
+                        self.offer_rematch(ws, id, ctx).await?;
+                    }
+                }
+                self.reoffer = false;
             }
             ServerMessage::Event { version, event, .. } => {
                 self.event(ws, version, event, ctx, table).await?
@@ -544,6 +573,7 @@ impl Client {
             RoomEvent::GameStarted {
                 game_id, record, ..
             } => {
+                self.over = false;
                 ctx.ledger.game(game_id, &room, record.as_deref());
                 if self.player() {
                     if let Some(token) = &self.token {
@@ -623,9 +653,8 @@ impl Client {
                 self.game = None;
                 self.pending = None;
                 self.next_at = None;
-                if self.player() && ctx.args.rematch && Instant::now() < ctx.timeline.end {
-                    self.send(ws, ClientMessage::OfferRematch { room }).await?;
-                }
+                self.over = true;
+                self.offer_rematch(ws, room, ctx).await?;
             }
             _ => {}
         }
@@ -680,12 +709,22 @@ impl Client {
         Ok(())
     }
 
-    /// A snapshot or catch-up came: when it answers our join, the room is served again.
-    fn answered(&mut self, rid: Option<u64>) {
-        if rid.is_some() && rid == self.joining {
+    /// A snapshot or catch-up came: when it answers our join (and then says so), the room is served again.
+    fn answered(&mut self, rid: Option<u64>) -> bool {
+        let ours = rid.is_some() && rid == self.joining;
+        if ours {
             self.joining = None;
             self.rejoin_wait = None;
         }
+        ours
+    }
+
+    /// Asks for a rematch, as a player while the run plays (with `--rematch`).
+    async fn offer_rematch(&mut self, ws: &mut Ws, room: String, ctx: &Ctx) -> anyhow::Result<()> {
+        if self.player() && ctx.args.rematch && Instant::now() < ctx.timeline.end {
+            self.send(ws, ClientMessage::OfferRematch { room }).await?;
+        }
+        Ok(())
     }
 
     /// Plans the next stone when it is this player's turn.
