@@ -53,20 +53,80 @@ pub struct CrashArgs {
     /// Keep the temporary folder (database and server logs) and print its path.
     #[arg(long)]
     pub keep: bool,
+    /// Runs the test on a cluster of this many server nodes (issue #22) sharing one Postgres database
+    /// (`--database-url`) and one NATS server (`--nats-url`): each kill takes a random node, which is restarted
+    /// on the same database after a pause while the others take over its rooms.
+    #[arg(long)]
+    pub cluster: Option<usize>,
+    /// With `--cluster`: the nodes' Postgres database (`postgres://…`; SQLite serves a single node).
+    #[arg(long)]
+    pub database_url: Option<String>,
+    /// With `--cluster`: the NATS server of the nodes.
+    #[arg(long, default_value = "nats://127.0.0.1:4222")]
+    pub nats_url: String,
+    /// With `--cluster`: the nodes' room lease in milliseconds (`--lease-ms` of the server, at least 300); a dead
+    /// node's rooms are taken over a lease to a lease and a half after the kill.
+    #[arg(long, default_value_t = 2000)]
+    pub lease_ms: u64,
+    /// With `--cluster`: the fraction of games whose two players connect to different nodes (default 0.5).
+    #[arg(long, value_parser = crate::plan::parse_fraction)]
+    pub cross_node: Option<f64>,
 }
 
-/// A server process on a fixed port and database.
-struct Server {
-    bin: PathBuf,
-    port: u16,
-    db: String,
-    log: PathBuf,
-    child: Option<Child>,
-    starts: u32,
+/// The largest `--cluster`.
+pub const MAX_NODES: usize = 32;
+
+impl CrashArgs {
+    /// The number of nodes of a cluster run (`None`: the single-node test), once the flags that go with
+    /// `--cluster` are checked: a Postgres database, at least two nodes, a lease the server takes.
+    pub fn nodes(&self) -> anyhow::Result<Option<usize>> {
+        let Some(n) = self.cluster else {
+            anyhow::ensure!(
+                self.database_url.is_none(),
+                "--database-url goes with --cluster: the single-node crash test makes its own SQLite file"
+            );
+            anyhow::ensure!(
+                self.cross_node.is_none(),
+                "--cross-node goes with --cluster: a single node has no other node"
+            );
+            return Ok(None);
+        };
+        anyhow::ensure!(
+            (2..=MAX_NODES).contains(&n),
+            "--cluster takes 2 to {MAX_NODES} nodes (one is killed while the others serve its rooms), not {n}"
+        );
+        let Some(url) = &self.database_url else {
+            bail!("--cluster needs --database-url postgres://… (the nodes share one Postgres database)");
+        };
+        anyhow::ensure!(
+            url.starts_with("postgres://") || url.starts_with("postgresql://"),
+            "--cluster needs a Postgres database (--database-url postgres://…): SQLite serves a single node only"
+        );
+        anyhow::ensure!(
+            self.lease_ms >= 300,
+            "--lease-ms must be at least 300 (the server's lower bound), not {}",
+            self.lease_ms
+        );
+        Ok(Some(n))
+    }
+}
+
+/// A server process on a fixed port and database (with `args`: a cluster node's further flags).
+pub(crate) struct Server {
+    pub(crate) bin: PathBuf,
+    pub(crate) port: u16,
+    pub(crate) db: String,
+    pub(crate) log: PathBuf,
+    pub(crate) args: Vec<String>,
+    /// The server's `RUST_LOG`.
+    pub(crate) rust_log: String,
+    pub(crate) child: Option<Child>,
+    pub(crate) starts: u32,
 }
 
 impl Server {
-    async fn start(&mut self) -> anyhow::Result<()> {
+    /// Starts the process and waits until it answers `/api/health`.
+    pub(crate) async fn start(&mut self) -> anyhow::Result<()> {
         self.starts += 1;
         let log = std::fs::OpenOptions::new()
             .create(true)
@@ -75,7 +135,8 @@ impl Server {
         let child = Command::new(&self.bin)
             .args(["--bind", &format!("127.0.0.1:{}", self.port)])
             .args(["--database-url", &self.db])
-            .env("RUST_LOG", "warn")
+            .args(&self.args)
+            .env("RUST_LOG", &self.rust_log)
             // Every player of the run is a new guest from 127.0.0.1: the per-address limit on new guests would
             // refuse most of them.
             .env("GUEST_BURST_PER_IP", "1000000")
@@ -111,7 +172,7 @@ impl Server {
     }
 
     /// SIGKILL: no shutdown code runs, exactly like a power cut for the process.
-    async fn kill(&mut self) -> anyhow::Result<()> {
+    pub(crate) async fn kill(&mut self) -> anyhow::Result<()> {
         if let Some(mut child) = self.child.take() {
             child.start_kill()?;
             child.wait().await?;
@@ -120,7 +181,7 @@ impl Server {
     }
 }
 
-fn free_port() -> anyhow::Result<u16> {
+pub(crate) fn free_port() -> anyhow::Result<u16> {
     let l = std::net::TcpListener::bind("127.0.0.1:0")?;
     Ok(l.local_addr()?.port())
 }
@@ -139,12 +200,15 @@ pub async fn crash(args: &CrashArgs) -> anyhow::Result<Vec<String>> {
         port: free_port()?,
         db: format!("sqlite://{}", db_path.display()),
         log: dir.path().join("server.log"),
+        args: Vec::new(),
+        rust_log: "warn".into(),
         child: None,
         starts: 0,
     };
     server.start().await?;
     let run = RunArgs {
-        url: format!("ws://127.0.0.1:{}/ws", server.port),
+        urls: vec![format!("ws://127.0.0.1:{}/ws", server.port)],
+        cross_node: None,
         games: args.games,
         spectators: args.spectators,
         think_ms: args.think_ms,
@@ -216,7 +280,7 @@ pub async fn crash(args: &CrashArgs) -> anyhow::Result<Vec<String>> {
     }
 
     let seen = ctx.ledger.games();
-    let target = Target::parse(&run.url)?;
+    let target = Target::parse(&run.urls[0])?;
     let mut gone = Vec::new();
     failures.extend(resumable(&target, &seen, &mut gone).await);
 
@@ -233,7 +297,7 @@ pub async fn crash(args: &CrashArgs) -> anyhow::Result<Vec<String>> {
         failures.push("the durability check failed".into());
     }
     failures.extend(ended_unseen(&*store, &gone).await?);
-    failures.extend(duplicates(&*store, &seen).await?);
+    failures.extend(duplicates(&*store, &seen, |_| true).await?);
     if server.starts < args.kills as u32 + 1 {
         failures.push(format!(
             "the server was started {} times, expected {}",
@@ -251,7 +315,7 @@ pub async fn crash(args: &CrashArgs) -> anyhow::Result<Vec<String>> {
 /// Every game without a result must be the current game of its room and resumable: its player can rejoin and
 /// gets the game in play with the stones seen so far. Earlier games of a room must all have ended. A game whose
 /// room is gone goes into `gone`, for [`ended_unseen`] to check against the store once the server is stopped.
-async fn resumable(
+pub(crate) async fn resumable(
     target: &Target,
     seen: &BTreeMap<i64, SeenGame>,
     gone: &mut Vec<i64>,
@@ -309,7 +373,10 @@ enum Rejoin {
 
 /// A game whose room was gone at the end is fine only if its result is stored: it ended just before a kill, which
 /// took the `game_over` with it (a result is stored before it is announced, never the other way round).
-async fn ended_unseen(store: &dyn store::Store, gone: &[i64]) -> anyhow::Result<Vec<String>> {
+pub(crate) async fn ended_unseen(
+    store: &dyn store::Store,
+    gone: &[i64],
+) -> anyhow::Result<Vec<String>> {
     let mut failures = Vec::new();
     for &id in gone {
         match store.game(id).await? {
@@ -369,14 +436,19 @@ async fn rejoin(target: &Target, g: &SeenGame) -> anyhow::Result<Rejoin> {
     }
 }
 
-/// No room may hold two unfinished games, and every unfinished stored game must be one the clients know.
-async fn duplicates(
+/// No room may hold two unfinished games, and every unfinished stored game must be one the clients know; only
+/// the rooms `ours` admits are looked at (a cluster's database may hold other runs' games).
+pub(crate) async fn duplicates(
     store: &dyn store::Store,
     seen: &BTreeMap<i64, SeenGame>,
+    ours: impl Fn(&str) -> bool,
 ) -> anyhow::Result<Vec<String>> {
     let mut failures = Vec::new();
     let mut by_room: BTreeMap<String, Vec<i64>> = BTreeMap::new();
     for g in store.unfinished_games().await? {
+        if !ours(&g.game.room) {
+            continue;
+        }
         by_room.entry(g.game.room.clone()).or_default().push(g.id);
         if !seen.contains_key(&g.id) {
             failures.push(format!(

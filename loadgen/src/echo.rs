@@ -63,7 +63,9 @@ pub async fn run_pair(g: usize, ctx: Arc<Ctx>) {
     let spread = ctx.args.spread();
     let mut conns: Vec<Ws> = Vec::with_capacity(per_game);
     for k in 0..per_game {
-        match conn::connect(&ctx.target, conn::source_ip(g * per_game + k, spread)).await {
+        // Several echo servers, like several nodes: each pair's connections on one of them in turn.
+        let target = &ctx.targets[g % ctx.targets.len()];
+        match conn::connect(target, conn::source_ip(g * per_game + k, spread)).await {
             Ok(ws) => {
                 ctx.rec.connected();
                 conns.push(ws);

@@ -4,6 +4,7 @@
 #![warn(missing_docs)]
 
 pub mod anypick;
+pub mod cluster;
 pub mod conn;
 pub mod crash;
 pub mod echo;

@@ -6,7 +6,7 @@ use clap::{Parser, Subcommand};
 
 use loadgen::plan::RunArgs;
 use loadgen::run::{self, Mode};
-use loadgen::{crash, echo, flood, pair, report, saturate};
+use loadgen::{cluster, crash, echo, flood, pair, report, saturate};
 
 #[derive(Parser)]
 #[command(
@@ -63,7 +63,8 @@ enum Command {
         json: bool,
     },
     /// Kills the server with SIGKILL at random moments while games run, restarts it on the same database, and
-    /// checks that nothing acknowledged was lost (exit status 1 when something was).
+    /// checks that nothing acknowledged was lost (exit status 1 when something was); with `--cluster N`, on N
+    /// nodes sharing a Postgres database, a random node each time.
     Crash(crash::CrashArgs),
     /// Floods the server with one kind of abuse (guests, rooms, logins, slowloris, chat) at a steady rate and
     /// counts how it answered; run beside `loadgen run` to see what a flood does to a running game.
@@ -177,7 +178,27 @@ async fn main() -> anyhow::Result<()> {
             }
         }
         Command::Crash(args) => {
-            let failures = crash::crash(&args).await?;
+            let failures = match args.nodes()? {
+                None => crash::crash(&args).await?,
+                Some(nodes) => {
+                    let run = cluster::crash(&args, nodes).await?;
+                    eprintln!(
+                        "cluster of {} nodes, {} kills: {} games, {} moves acknowledged ({} after the last \
+                         restart), {} checked in the database; {} rooms watched, {} claimed again after kills \
+                         ({} by another node)",
+                        run.nodes,
+                        run.kills,
+                        run.games,
+                        run.moves,
+                        run.moves - run.moves_after_last_kill,
+                        run.checked,
+                        run.rooms_watched,
+                        run.claims,
+                        run.owner_changes
+                    );
+                    run.failures
+                }
+            };
             if failures.is_empty() {
                 println!("crash test passed");
             } else {

@@ -11,9 +11,19 @@ use serde::{Deserialize, Serialize};
 /// The flags of a run (`run`, `echo`, and the workers they start).
 #[derive(Args, Clone, Debug, Serialize, Deserialize)]
 pub struct RunArgs {
-    /// The server's WebSocket URL (loopback only).
-    #[arg(long, default_value = "ws://127.0.0.1:8080/ws")]
-    pub url: String,
+    /// The server's WebSocket URL (loopback only); several (repeated or comma separated) are the nodes of a
+    /// cluster, over which the games' players and spectators are spread (`--cross-node`).
+    #[arg(
+        long = "url",
+        value_delimiter = ',',
+        default_value = "ws://127.0.0.1:8080/ws"
+    )]
+    pub urls: Vec<String>,
+    /// With several `--url`s: the fraction of games whose two players connect to different nodes (the others
+    /// have both on one node); default 0.5 with several URLs, 0 with one.
+    #[arg(long, value_parser = parse_fraction)]
+    #[serde(default)]
+    pub cross_node: Option<f64>,
     /// Concurrent games (two player connections each).
     #[arg(long, default_value_t = 100)]
     pub games: usize,
@@ -73,10 +83,99 @@ fn default_game() -> String {
     "gomoku".into()
 }
 
+/// Reads `--cross-node`: a fraction from 0 to 1.
+pub fn parse_fraction(s: &str) -> Result<f64, String> {
+    let f: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number (a fraction from 0 to 1)"))?;
+    if (0.0..=1.0).contains(&f) {
+        Ok(f)
+    } else {
+        Err(format!(
+            "the cross-node fraction must be from 0 to 1, not {s}"
+        ))
+    }
+}
+
+/// Which node each client of a game connects to first: an index into the run's URLs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placement {
+    /// The creator's node (the room's owner while no node dies).
+    pub creator: usize,
+    /// The joiner's node.
+    pub joiner: usize,
+}
+
+impl Placement {
+    /// Whether the two players are on different nodes.
+    pub fn cross(&self) -> bool {
+        self.creator != self.joiner
+    }
+}
+
 impl RunArgs {
     /// Connections of the whole run.
     pub fn connections(&self) -> usize {
         self.games * (2 + self.spectators)
+    }
+
+    /// The nodes' URLs, checked: at least one, each a loopback `ws://` URL, none twice.
+    pub fn targets(&self) -> anyhow::Result<Vec<crate::conn::Target>> {
+        anyhow::ensure!(!self.urls.is_empty(), "no --url given");
+        let mut targets: Vec<crate::conn::Target> = Vec::with_capacity(self.urls.len());
+        for url in &self.urls {
+            let t = crate::conn::Target::parse(url)?;
+            anyhow::ensure!(
+                !targets.iter().any(|o| o.addr == t.addr),
+                "--url {url} is given twice"
+            );
+            targets.push(t);
+        }
+        Ok(targets)
+    }
+
+    /// The fraction of games with their players on different nodes: `--cross-node`, checked against the
+    /// number of URLs (one URL has no other node).
+    pub fn cross_fraction(&self) -> anyhow::Result<f64> {
+        let f = self
+            .cross_node
+            .unwrap_or(if self.urls.len() > 1 { 0.5 } else { 0.0 });
+        anyhow::ensure!(
+            (0.0..=1.0).contains(&f),
+            "the cross-node fraction must be from 0 to 1, not {f}"
+        );
+        anyhow::ensure!(
+            f == 0.0 || self.urls.len() > 1,
+            "--cross-node {f} needs at least two --url (one per node)"
+        );
+        Ok(f)
+    }
+
+    /// Where game `g`'s players connect. Creators go round the nodes (game `g` on node `g % n`); of each node's
+    /// games every so many have their joiner on another node, so that the fraction `cross_fraction` of every
+    /// node's games is cross-node, and those joiners go round the other nodes in turn: every node holds the
+    /// same number of players and owns the same number of rooms.
+    pub fn placement(&self, g: usize) -> Placement {
+        let n = self.urls.len().max(1);
+        let f = self.cross_fraction().unwrap_or(0.0);
+        let creator = g % n;
+        let k = (g / n) as f64;
+        // The k-th game of a node is cross-node when ⌊(k+1)f⌋ > ⌊kf⌋; `before` cross games came before it.
+        let before = (k * f).floor();
+        let cross = n > 1 && ((k + 1.0) * f).floor() > before;
+        let joiner = if cross {
+            (creator + 1 + (before as usize) % (n - 1)) % n
+        } else {
+            creator
+        };
+        Placement { creator, joiner }
+    }
+
+    /// The node spectator `s` (from 0) of game `g` connects to first: round the nodes from the creator's next.
+    pub fn spectator_node(&self, g: usize, s: usize) -> usize {
+        let n = self.urls.len().max(1);
+        (self.placement(g).creator + 1 + s) % n
     }
 
     /// The rules every room plays.
@@ -217,6 +316,74 @@ mod tests {
         assert_eq!(t.end - t0, Duration::from_secs(36));
         assert_eq!(t.connect_at(50, 100) - t0, Duration::from_secs(5));
         assert_eq!(t.room_at(1, 4) - t.connected, Duration::from_secs(1));
+    }
+
+    fn placed(urls: usize, cross: Option<f64>) -> RunArgs {
+        let mut args = Cli::parse_from(["x"]).run;
+        args.urls = (0..urls)
+            .map(|i| format!("ws://127.0.0.1:{}/ws", 9000 + i))
+            .collect();
+        args.cross_node = cross;
+        args
+    }
+
+    #[test]
+    fn the_cross_node_fraction_of_games_spreads_evenly_over_the_nodes() {
+        for (urls, f) in [(3, 0.5), (2, 0.5), (3, 0.2), (4, 1.0), (3, 0.0)] {
+            let args = placed(urls, Some(f));
+            let games = 600;
+            let mut players = vec![0usize; urls];
+            let mut owned = vec![0usize; urls];
+            let mut cross = 0;
+            for g in 0..games {
+                let p = args.placement(g);
+                owned[p.creator] += 1;
+                players[p.creator] += 1;
+                players[p.joiner] += 1;
+                cross += usize::from(p.cross());
+            }
+            assert_eq!(
+                cross,
+                (games as f64 * f).round() as usize,
+                "{urls} nodes, {f}"
+            );
+            assert!(owned.iter().all(|&o| o == games / urls), "{owned:?}");
+            assert!(
+                players.iter().all(|&p| p == 2 * games / urls),
+                "{urls} nodes, {f}: {players:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn one_url_places_everyone_on_it_and_several_default_to_half_cross_node() {
+        let one = placed(1, None);
+        assert_eq!(one.cross_fraction().unwrap(), 0.0);
+        assert!((0..10).all(|g| !one.placement(g).cross() && one.spectator_node(g, 1) == 0));
+        assert_eq!(placed(3, None).cross_fraction().unwrap(), 0.5);
+        let e = placed(1, Some(0.5)).cross_fraction().unwrap_err();
+        assert!(e.to_string().contains("at least two --url"), "{e}");
+        assert!(placed(1, Some(0.0)).cross_fraction().is_ok());
+        let spectators: Vec<usize> = (0..3)
+            .map(|s| placed(3, None).spectator_node(0, s))
+            .collect();
+        assert_eq!(spectators, [1, 2, 0]);
+    }
+
+    #[test]
+    fn several_urls_come_repeated_or_comma_separated() {
+        let a = Cli::parse_from([
+            "x",
+            "--url",
+            "ws://127.0.0.1:1/ws",
+            "--url",
+            "ws://127.0.0.1:2/ws",
+        ])
+        .run;
+        let b = Cli::parse_from(["x", "--url", "ws://127.0.0.1:1/ws,ws://127.0.0.1:2/ws"]).run;
+        assert_eq!(a.urls, b.urls);
+        assert_eq!(a.targets().unwrap().len(), 2);
+        assert!(Cli::try_parse_from(["x", "--cross-node", "1.01"]).is_err());
     }
 
     #[test]

@@ -66,8 +66,14 @@ impl MemoryReport {
 pub struct Report {
     /// `game` or `echo`.
     pub mode: Mode,
-    /// The target.
+    /// The target (several nodes' URLs joined by commas).
     pub url: String,
+    /// Every node's URL (one for a single server).
+    #[serde(default)]
+    pub urls: Vec<String>,
+    /// The fraction of games asked to have their two players on different nodes.
+    #[serde(default)]
+    pub cross_node: f64,
     /// Games (echo: pairs) asked for.
     pub games: usize,
     /// Spectators per game asked for.
@@ -94,12 +100,22 @@ pub struct Report {
     pub moves_per_sec: f64,
     /// Place → opponent receives the move (echo: send → echo received).
     pub opponent: Latency,
+    /// The same, of the pairs whose players were connected to one node.
+    #[serde(default)]
+    pub opponent_same_node: Latency,
+    /// The same, of the pairs whose players were connected to different nodes (the room's events cross NATS).
+    #[serde(default)]
+    pub opponent_cross_node: Latency,
     /// Place → a spectator receives the move.
     pub spectator: Latency,
     /// Errors by code (server codes, and loadgen's own: `connect_failed`, `connection_lost`, `closed_<code>`, …).
     pub errors: BTreeMap<String, u64>,
-    /// The server's memory, when its process was known.
+    /// The server's memory, when its process was known (the first node's, of several).
     pub memory: Option<MemoryReport>,
+    /// With several nodes: each node's memory, in the order of the URLs (`None` where its process was not
+    /// found).
+    #[serde(default)]
+    pub node_memory: Vec<Option<MemoryReport>>,
     /// The durability check, when asked for.
     pub verification: Option<Verification>,
     /// Contradictions between what different clients were told.
@@ -113,14 +129,22 @@ impl Report {
         mode: Mode,
         measured: Measured,
         connections_idle: u64,
-        memory: Option<MemoryReport>,
+        node_memory: Vec<Option<MemoryReport>>,
         verification: Option<Verification>,
         conflicts: Vec<String>,
     ) -> Report {
         let p = measured.progress;
+        let memory = node_memory.first().cloned().flatten();
+        let node_memory = if node_memory.len() > 1 {
+            node_memory
+        } else {
+            Vec::new()
+        };
         Report {
             mode,
-            url: args.url.clone(),
+            url: args.urls.join(","),
+            urls: args.urls.clone(),
+            cross_node: args.cross_fraction().unwrap_or(0.0),
             games: args.games,
             spectators: args.spectators,
             think_ms: args.think_ms,
@@ -134,9 +158,12 @@ impl Report {
             moves: p.moves,
             moves_per_sec: p.moves as f64 / args.duration_secs.max(0.001),
             opponent: measured.opponent.summary(),
+            opponent_same_node: measured.opponent_same.summary(),
+            opponent_cross_node: measured.opponent_cross.summary(),
             spectator: measured.spectator.summary(),
             errors: measured.errors,
             memory,
+            node_memory,
             verification,
             conflicts,
         }
@@ -165,6 +192,14 @@ impl fmt::Display for Report {
             Mode::Echo => "pairs",
         };
         writeln!(f, "loadgen {:?} against {}", self.mode, self.url)?;
+        if self.urls.len() > 1 {
+            writeln!(
+                f,
+                "  {} nodes, {:.0} % of games with their players on two nodes",
+                self.urls.len(),
+                self.cross_node * 100.0
+            )?;
+        }
         writeln!(
             f,
             "  {} {what} x (2 + {} spectators), think {} ms, {} worker(s), {:.0} s of play",
@@ -186,6 +221,10 @@ impl fmt::Display for Report {
             self.moves, self.moves_per_sec
         )?;
         latency_row(f, "latency to opponent", &self.opponent)?;
+        if self.urls.len() > 1 {
+            latency_row(f, "  same node", &self.opponent_same_node)?;
+            latency_row(f, "  cross node", &self.opponent_cross_node)?;
+        }
         if self.spectator.samples > 0 {
             latency_row(f, "latency to spectators", &self.spectator)?;
         }
@@ -199,7 +238,21 @@ impl fmt::Display for Report {
                 .collect();
             writeln!(f, "  errors                 {}", list.join(", "))?;
         }
-        if let Some(m) = &self.memory {
+        for (i, m) in self.node_memory.iter().enumerate() {
+            let Some(m) = m else { continue };
+            writeln!(
+                f,
+                "  node {} memory (pid {}) base {} MiB, idle {} MiB, rooms {} MiB, end {} MiB, peak {} MiB",
+                i + 1,
+                m.pid,
+                m.base_kib / 1024,
+                m.idle_kib / 1024,
+                m.rooms_kib / 1024,
+                m.end_kib / 1024,
+                m.peak_kib / 1024
+            )?;
+        }
+        if let (Some(m), true) = (&self.memory, self.node_memory.is_empty()) {
             writeln!(
                 f,
                 "  server memory (pid {}) base {} MiB, idle {} MiB, rooms {} MiB, end {} MiB, peak {} MiB",

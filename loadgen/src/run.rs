@@ -12,7 +12,6 @@ use tokio::process::Command;
 use tokio::task::JoinSet;
 use tokio::time::sleep_until;
 
-use crate::conn::Target;
 use crate::ledger::Ledger;
 use crate::memory;
 use crate::plan::{instant_of, unix_ms, RunArgs};
@@ -67,7 +66,7 @@ pub fn start_slice(
     let ctx = Arc::new(Ctx {
         rules: args.rules()?,
         game: args.game()?,
-        target: Target::parse(&args.url)?,
+        targets: args.targets()?,
         timeline: args.timeline(start),
         args: args.clone(),
         rec: Arc::new(Recorder::default()),
@@ -94,7 +93,8 @@ impl Slice {
                 .with_context(|| format!("opening {url}"))?;
             Some(verify::verify(&self.ctx.ledger.games(), &Source::Db(store)).await)
         } else if args.verify {
-            let base = self.ctx.target.http_base();
+            // Every node reads the one database: the first answers for all.
+            let base = self.ctx.targets[0].http_base();
             Some(verify::verify(&self.ctx.ledger.games(), &Source::Http(base)).await)
         } else {
             None
@@ -154,16 +154,26 @@ impl Board {
 }
 
 /// Runs a whole load and returns the merged report. `server_pid` (or the process found listening on the target
-/// port) is sampled for memory. Progress goes to stderr unless `quiet`.
+/// port; with several nodes, each node's) is sampled for memory. Progress goes to stderr unless `quiet`.
 pub async fn run(
     args: &RunArgs,
     mode: Mode,
     server_pid: Option<u32>,
     quiet: bool,
 ) -> anyhow::Result<Report> {
-    let target = Target::parse(&args.url)?;
+    let targets = args.targets()?;
+    args.cross_fraction()?;
     args.rules()?;
-    let pid = server_pid.or_else(|| memory::find_listener(target.addr.port()));
+    // The first node may be named; the others are found from their ports.
+    let pids: Vec<Option<u32>> = targets
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            server_pid
+                .filter(|_| i == 0)
+                .or_else(|| memory::find_listener(t.addr.port()))
+        })
+        .collect();
     let workers = args.workers.max(1);
     // Children need a moment to start; all processes then follow one wall-clock timeline.
     let start_unix = unix_ms() + if workers > 1 { 1500 } else { 200 };
@@ -236,13 +246,16 @@ pub async fn run(
     let margin = Duration::from_millis(300);
     let sample = |at: Instant| {
         let board = board.clone();
+        let pids = pids.clone();
         tokio::spawn(async move {
             sleep_until(at.into()).await;
             let progress = board.lock().expect("board lock").total();
-            (pid.and_then(memory::rss), progress)
+            let rss: Vec<Option<memory::Rss>> =
+                pids.iter().map(|p| p.and_then(memory::rss)).collect();
+            (rss, progress)
         })
     };
-    let base = pid.and_then(memory::rss);
+    let base: Vec<Option<memory::Rss>> = pids.iter().map(|p| p.and_then(memory::rss)).collect();
     let idle = sample(t.connected - margin);
     let seated = sample(t.seated - margin);
     let ended = sample(t.end);
@@ -273,10 +286,16 @@ pub async fn run(
                 } else {
                     "drain"
                 };
-                let rss = pid
-                    .and_then(memory::rss)
-                    .map(|r| format!(" server rss {} MiB", r.rss_kib / 1024))
-                    .unwrap_or_default();
+                let rss: Vec<String> = pids
+                    .iter()
+                    .filter_map(|p| p.and_then(memory::rss))
+                    .map(|r| (r.rss_kib / 1024).to_string())
+                    .collect();
+                let rss = if rss.is_empty() {
+                    String::new()
+                } else {
+                    format!(" server rss {} MiB", rss.join("/"))
+                };
                 eprintln!(
                     "[{:>5.0}s {phase:>7}] conns {}/{} games {} finished {} moves {} ({rate:.0}/s) errors {}{rss}",
                     now.saturating_duration_since(start).as_secs_f64(),
@@ -292,16 +311,22 @@ pub async fn run(
     }
 
     let (idle, seated, ended) = (idle.await?, seated.await?, ended.await?);
-    let memory = match (pid, base, idle.0, seated.0, ended.0) {
-        (Some(pid), Some(base), Some(i), Some(s), Some(e)) => Some(MemoryReport::new(
-            pid,
-            base,
-            (i, idle.1.open),
-            (s, seated.1.games_started),
-            e,
-        )),
-        _ => None,
-    };
+    // Connections and rooms per node: the run's, shared evenly (placement spreads them so).
+    let n = pids.len() as u64;
+    let memory: Vec<Option<MemoryReport>> = (0..pids.len())
+        .map(
+            |i| match (pids[i], base[i], idle.0[i], seated.0[i], ended.0[i]) {
+                (Some(pid), Some(base), Some(m), Some(s), Some(e)) => Some(MemoryReport::new(
+                    pid,
+                    base,
+                    (m, idle.1.open / n),
+                    (s, seated.1.games_started / n),
+                    e,
+                )),
+                _ => None,
+            },
+        )
+        .collect();
     let board = board.lock().expect("board lock");
     let mut measured = Measured::default();
     let mut verification: Option<Verification> = None;

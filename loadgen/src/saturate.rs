@@ -8,7 +8,7 @@ use anyhow::Context;
 use clap::Args;
 use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::Command;
+use tokio::process::{Child, Command};
 
 use crate::plan::RunArgs;
 use crate::report::Report;
@@ -18,9 +18,21 @@ use crate::run::{self, Mode};
 #[derive(Args, Clone, Debug)]
 pub struct SaturateArgs {
     /// The game server's WebSocket URL (start it with a high `MSG_RATE` and `MSG_BURST`: players here send as
-    /// fast as the server answers).
-    #[arg(long, default_value = "ws://127.0.0.1:8080/ws")]
-    pub url: String,
+    /// fast as the server answers); several (repeated or comma separated) are a cluster's nodes, over which the
+    /// games are spread as by `run` (`--cross-node`), and the echo baseline then runs as many echo servers.
+    #[arg(
+        long = "url",
+        value_delimiter = ',',
+        default_value = "ws://127.0.0.1:8080/ws"
+    )]
+    pub urls: Vec<String>,
+    /// With several `--url`s: the fraction of games whose players are on different nodes (default 0.5).
+    #[arg(long, value_parser = crate::plan::parse_fraction)]
+    pub cross_node: Option<f64>,
+    /// Loadgen worker processes of each step (as `run --workers`): with several nodes one loadgen process may
+    /// be what saturates first.
+    #[arg(long, default_value_t = 1)]
+    pub workers: usize,
     /// Concurrent games (echo: pairs) of each step.
     #[arg(long, value_delimiter = ',', default_value = "25,50,100,200")]
     pub levels: Vec<usize>,
@@ -67,9 +79,11 @@ pub struct Saturation {
     pub ratio: f64,
 }
 
-fn step_args(url: &str, level: usize, secs: f64, rule_set: &str) -> RunArgs {
+fn step_args(args: &SaturateArgs, urls: &[String], level: usize) -> RunArgs {
+    let (secs, rule_set) = (args.step_secs, args.rule_set.as_str());
     RunArgs {
-        url: url.to_owned(),
+        urls: urls.to_vec(),
+        cross_node: args.cross_node,
         games: level,
         spectators: 0,
         think_ms: 0,
@@ -80,7 +94,7 @@ fn step_args(url: &str, level: usize, secs: f64, rule_set: &str) -> RunArgs {
         drain_secs: 2.0,
         game: "gomoku".into(),
         rule_set: rule_set.to_owned(),
-        workers: 1,
+        workers: args.workers,
         source_ips: 0,
         rematch: true,
         reconnect: false,
@@ -90,9 +104,8 @@ fn step_args(url: &str, level: usize, secs: f64, rule_set: &str) -> RunArgs {
     }
 }
 
-/// Runs the steps; the echo server is a child process of loadgen, like the game server is a process of its own.
-pub async fn saturate(args: &SaturateArgs) -> anyhow::Result<Saturation> {
-    let exe = std::env::current_exe()?;
+/// Starts one echo server, a child process of loadgen (like the game server is a process of its own); its URL.
+async fn echo_server(exe: &std::path::Path) -> anyhow::Result<(Child, String)> {
     let mut echo = Command::new(exe)
         .args(["echo-server", "--bind", "127.0.0.1:0"])
         .stdout(Stdio::piped())
@@ -108,18 +121,44 @@ pub async fn saturate(args: &SaturateArgs) -> anyhow::Result<Saturation> {
         .strip_prefix("echo server: ")
         .context("unexpected echo server banner")?
         .to_owned();
-    let echo_pid = echo.id();
+    Ok((echo, echo_url))
+}
+
+/// Runs the steps, against as many echo servers as the game has nodes.
+pub async fn saturate(args: &SaturateArgs) -> anyhow::Result<Saturation> {
+    // The flags are checked before anything starts.
+    step_args(args, &args.urls, 1).targets()?;
+    step_args(args, &args.urls, 1).cross_fraction()?;
+    let exe = std::env::current_exe()?;
+    let mut echoes = Vec::new();
+    let mut echo_urls = Vec::new();
+    for _ in &args.urls {
+        let (child, url) = echo_server(&exe).await?;
+        echoes.push(child);
+        echo_urls.push(url);
+    }
+    let echo_pid = echoes[0].id();
 
     let mut steps = Vec::new();
     for &level in &args.levels {
-        let e = step_args(&echo_url, level, args.step_secs, &args.rule_set);
+        let mut e = step_args(args, &echo_urls, level);
+        // The echo pairs go round the echo servers; they have no rooms to place across nodes.
+        e.cross_node = Some(0.0);
         let echo_report = run::run(&e, Mode::Echo, echo_pid, true).await?;
-        let mut g = step_args(&args.url, level, args.step_secs, &args.rule_set);
+        let mut g = step_args(args, &args.urls, level);
         g.verify = !args.no_verify;
         g.verify_db = args.verify_db.clone();
         let game_report = run::run(&g, Mode::Game, args.server_pid, true).await?;
+        let split = if args.urls.len() > 1 {
+            format!(
+                "; same node {:.2}, cross node {:.2}",
+                game_report.opponent_same_node.p99_ms, game_report.opponent_cross_node.p99_ms
+            )
+        } else {
+            String::new()
+        };
         eprintln!(
-            "level {level:>4}: echo {:>9.0} round trips/s (p99 {:.2} ms) | game {:>8.0} moves/s (p99 {:.2} ms){}{}",
+            "level {level:>4}: echo {:>9.0} round trips/s (p99 {:.2} ms) | game {:>8.0} moves/s (p99 {:.2} ms{split}){}{}",
             echo_report.moves_per_sec,
             echo_report.opponent.p99_ms,
             game_report.moves_per_sec,
@@ -141,7 +180,9 @@ pub async fn saturate(args: &SaturateArgs) -> anyhow::Result<Saturation> {
             game: game_report,
         });
     }
-    let _ = echo.kill().await;
+    for mut echo in echoes {
+        let _ = echo.kill().await;
+    }
     let echo_ceiling = steps
         .iter()
         .map(|s| s.echo.moves_per_sec)
@@ -166,19 +207,39 @@ pub async fn saturate(args: &SaturateArgs) -> anyhow::Result<Saturation> {
 
 impl std::fmt::Display for Saturation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        writeln!(
-            f,
-            "level   echo rt/s  echo p99 ms   moves/s  game p99 ms  errors  durable"
-        )?;
-        for s in &self.steps {
+        let nodes = self.steps.first().map_or(1, |s| s.game.urls.len());
+        if nodes > 1 {
             writeln!(
                 f,
-                "{:>5} {:>11.0} {:>12.2} {:>9.0} {:>12.2} {:>7} {:>8}",
+                "{nodes} nodes (and {nodes} echo servers), {:.0} % of games with their players on two nodes",
+                self.steps[0].game.cross_node * 100.0
+            )?;
+        }
+        write!(f, "level   echo rt/s  echo p99 ms   moves/s  game p99 ms")?;
+        if nodes > 1 {
+            write!(f, "  same p99  cross p99")?;
+        }
+        writeln!(f, "  errors  durable")?;
+        for s in &self.steps {
+            write!(
+                f,
+                "{:>5} {:>11.0} {:>12.2} {:>9.0} {:>12.2}",
                 s.level,
                 s.echo.moves_per_sec,
                 s.echo.opponent.p99_ms,
                 s.game.moves_per_sec,
                 s.game.opponent.p99_ms,
+            )?;
+            if nodes > 1 {
+                write!(
+                    f,
+                    " {:>9.2} {:>10.2}",
+                    s.game.opponent_same_node.p99_ms, s.game.opponent_cross_node.p99_ms
+                )?;
+            }
+            writeln!(
+                f,
+                " {:>7} {:>8}",
                 s.game.errors.values().sum::<u64>(),
                 match &s.game.verification {
                     Some(v) if v.ok() => "yes",

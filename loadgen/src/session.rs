@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use futures_util::{SinkExt, StreamExt};
 use games::Game as _;
 use protocol::{
-    ClientMessage, GameSpec, JoinRole, RoomEvent, RoomSnapshot, RoomState, RulesSpec,
-    ServerMessage, TimeControl,
+    code, ClientMessage, GameSpec, JoinRole, OfferKind, RoomEvent, RoomSnapshot, RoomState,
+    RulesSpec, ServerMessage, TimeControl,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -38,8 +38,8 @@ pub struct Ctx {
     /// The game of every room when it is not Gomoku: its clients then play from the typed client's replica of the
     /// game ([`crate::anypick`]) and send `act`.
     pub game: Option<GameSpec>,
-    /// Where to connect.
-    pub target: Target,
+    /// Where to connect: the nodes, in the order of the run's URLs (one for a single server).
+    pub targets: Vec<Target>,
     /// When things happen.
     pub timeline: Timeline,
     /// Measurements.
@@ -49,19 +49,20 @@ pub struct Ctx {
 }
 
 /// The part of a game its clients share outside the server: the room id once created, and when each stone was
-/// sent, so the receivers can measure the latency.
+/// sent and from which node, so the receivers can measure the latency (and tell same-node from cross-node).
 #[derive(Debug)]
 struct Table {
     room: watch::Sender<Option<String>>,
     sent: Mutex<Sent>,
 }
 
-/// When each stone of the table's current game was sent. A room plays one game at a time, so a list by ply
-/// replaces a map keyed by game and ply (no hashing per stone, and no clean-up between games).
+/// When each stone of the table's current game was sent, and the node its player was connected to. A room plays
+/// one game at a time, so a list by ply replaces a map keyed by game and ply (no hashing per stone, and no clean-up
+/// between games).
 #[derive(Debug, Default)]
 struct Sent {
     game: i64,
-    at: Vec<Option<Instant>>,
+    at: Vec<Option<(Instant, usize)>>,
 }
 
 impl Sent {
@@ -73,18 +74,18 @@ impl Sent {
         }
     }
 
-    /// Stone `ply` of `game` was sent `at`; a stone of another game starts the list over.
-    fn insert(&mut self, game: i64, ply: u32, at: Instant) {
+    /// Stone `ply` of `game` was sent `at` through node `node`; a stone of another game starts the list over.
+    fn insert(&mut self, game: i64, ply: u32, at: Instant, node: usize) {
         self.start(game);
         let i = ply as usize;
         if self.at.len() <= i {
             self.at.resize(i + 1, None);
         }
-        self.at[i] = Some(at);
+        self.at[i] = Some((at, node));
     }
 
-    /// When stone `ply` of `game` was sent, if it is of the game kept.
-    fn get(&self, game: i64, ply: u32) -> Option<Instant> {
+    /// When stone `ply` of `game` was sent and through which node, if it is of the game kept.
+    fn get(&self, game: i64, ply: u32) -> Option<(Instant, usize)> {
         if game != self.game {
             return None;
         }
@@ -115,7 +116,12 @@ pub async fn run_game(g: usize, ctx: Arc<Ctx>) {
             1 => Role::Joiner,
             _ => Role::Spectator,
         };
-        let client = Client::new(g, g * per_game + k, role, &ctx);
+        let node = match role {
+            Role::Creator => ctx.args.placement(g).creator,
+            Role::Joiner => ctx.args.placement(g).joiner,
+            Role::Spectator => ctx.args.spectator_node(g, k - 2),
+        };
+        let client = Client::new(g, g * per_game + k, role, node, &ctx);
         tasks.push(tokio::spawn(client.live(ctx.clone(), table.clone())));
     }
     for t in tasks {
@@ -136,6 +142,9 @@ struct Client {
     g: usize,
     index: usize,
     role: Role,
+    /// The node (an index into the run's targets) this client connects to: its placement at first, the next one
+    /// round when a connection attempt fails (that node is down).
+    node: usize,
     rules: Rules,
     rng: StdRng,
     token: Option<String>,
@@ -152,14 +161,32 @@ struct Client {
     await_room: bool,
     /// Request ids (kept across reconnects, so an answer to an old socket's request is never mistaken).
     requests: Requests,
+    /// The request id of the last `join` of the room sent and not yet answered.
+    joining: Option<u64>,
+    /// When to send the room's `join` again: a join refused because no node serves the room yet (its owner
+    /// died and the lease has not run out), with the wait before the next try.
+    rejoin: Option<(Instant, Duration)>,
+    /// The wait before the next such try (from [`REJOIN_FIRST`], doubling up to [`REJOIN_MAX`]).
+    rejoin_wait: Option<Duration>,
+    /// The room's game is over and no new one started: this player has offered a rematch.
+    over: bool,
+    /// Back on a new socket with the game over: offer the rematch again once the join is answered.
+    reoffer: bool,
 }
 
+/// The first wait before a refused join is sent again.
+const REJOIN_FIRST: Duration = Duration::from_millis(200);
+
+/// The longest wait between tries of a refused join.
+const REJOIN_MAX: Duration = Duration::from_secs(2);
+
 impl Client {
-    fn new(g: usize, index: usize, role: Role, ctx: &Ctx) -> Client {
+    fn new(g: usize, index: usize, role: Role, node: usize, ctx: &Ctx) -> Client {
         Client {
             g,
             index,
             role,
+            node,
             rules: ctx.rules.to_rules().expect("rules checked at start"),
             rng: StdRng::seed_from_u64(ctx.args.seed ^ (index as u64).wrapping_mul(0x9E37_79B9)),
             token: None,
@@ -171,6 +198,11 @@ impl Client {
             create_at: None,
             await_room: false,
             requests: Requests::new(),
+            joining: None,
+            rejoin: None,
+            rejoin_wait: None,
+            over: false,
+            reoffer: false,
         }
     }
 
@@ -208,9 +240,11 @@ impl Client {
         let source = conn::source_ip(self.index, ctx.args.spread());
         loop {
             let ws = loop {
-                match conn::connect(&ctx.target, source).await {
+                match conn::connect(&ctx.targets[self.node], source).await {
                     Ok(ws) => break Some(ws),
                     Err(_) if ctx.args.reconnect && Instant::now() < t.end => {
+                        // That node may be down: the next one round (any node serves any room).
+                        self.node = (self.node + 1) % ctx.targets.len();
                         tokio::time::sleep(Duration::from_millis(100)).await;
                     }
                     Err(e) => {
@@ -232,6 +266,8 @@ impl Client {
                     // Whatever was in flight is judged again from the state the server gives back.
                     self.pending = None;
                     self.next_at = None;
+                    self.joining = None;
+                    self.rejoin = None;
                 }
                 Outcome::Dropped => return,
             }
@@ -281,6 +317,7 @@ impl Client {
             }
             let create_at = self.create_at;
             let await_room = self.await_room;
+            let rejoin_at = self.rejoin.map(|(at, _)| at);
             let result: anyhow::Result<Option<Outcome>> = tokio::select! {
                 frame = ws.next() => match frame {
                     Some(Ok(Message::Text(text))) => self.on_text(&mut ws, text.as_str(), ctx, table).await.map(|_| None),
@@ -319,9 +356,23 @@ impl Client {
                 room = async { room_rx.wait_for(|r| r.is_some()).await.ok().and_then(|r| r.clone()) }, if await_room => {
                     self.await_room = false;
                     match room {
+                        Some(room) => self.join(&mut ws, room, None).await.map(|_| None),
+                        None => Ok(None),
+                    }
+                }
+                // Built only when polled: a join that found no node serving the room, tried again.
+                () = async { sleep_until(rejoin_at.unwrap_or(t.closed).into()).await }, if rejoin_at.is_some() => {
+                    let wait = self.rejoin.map(|(_, w)| w);
+                    self.rejoin = None;
+                    let room = self.room_id().or_else(|| table.room.borrow().clone());
+                    match room {
                         Some(room) => {
-                            let role = if self.role == Role::Spectator { JoinRole::Spectator } else { JoinRole::Player };
-                            self.send(&mut ws, ClientMessage::Join { room, role, since: None }).await.map(|_| None)
+                            let since = self.room.as_ref().map(|r| r.version);
+                            let sent = self.join(&mut ws, room, since).await;
+                            // The wait grows while the room stays away (a room that is gone for good is asked
+                            // about a few times a second at most).
+                            self.rejoin_wait = wait.map(|w| (w * 2).min(REJOIN_MAX));
+                            sent.map(|_| None)
                         }
                         None => Ok(None),
                     }
@@ -368,31 +419,46 @@ impl Client {
             ServerMessage::Welcome { you, token, .. } => {
                 self.name = you.name;
                 self.token = Some(token);
+                self.reoffer = self.over;
                 match self.room_id() {
-                    Some(room) => {
-                        let role = if self.player() {
-                            JoinRole::Player
-                        } else {
-                            JoinRole::Spectator
-                        };
-                        let msg = ClientMessage::Join {
-                            room,
-                            role,
-                            since: Some(self.version()),
-                        };
-                        self.send(ws, msg).await?;
-                    }
+                    Some(room) => self.join(ws, room, Some(self.version())).await?,
                     None if self.role == Role::Creator => {
                         self.create_at = Some(ctx.timeline.room_at(self.g, ctx.args.games));
                     }
                     None => self.await_room = true,
                 }
             }
-            ServerMessage::Room { room } => self.snapshot(room, ctx, table),
+            ServerMessage::Room { room } => {
+                self.answered(frame.rid);
+                // A game over that the room shows without this player's rematch offer: the offer went out on a
+                // socket that died, or the game's end came in this snapshot (the room moved meanwhile).
+                let over = room.state == RoomState::Over;
+                let offer = over
+                    && !room
+                        .offers
+                        .iter()
+                        .any(|o| o.kind == OfferKind::Rematch && Some(o.by) == room.you);
+                let id = room.id.clone();
+                self.snapshot(room, ctx, table);
+                self.over = over;
+                self.reoffer = false;
+                if offer {
+                    self.offer_rematch(ws, id, ctx).await?;
+                }
+            }
             ServerMessage::CatchUp { events, .. } => {
+                let ours = self.answered(frame.rid);
                 for e in events {
                     self.event(ws, e.version, e.event, ctx, table).await?;
                 }
+                // Back after a reconnect with the game over: the rematch offer made before may have been lost
+                // with the old socket (offered again, it is at worst refused as pending).
+                if ours && self.reoffer && self.over {
+                    if let Some(id) = self.room_id() {
+                        self.offer_rematch(ws, id, ctx).await?;
+                    }
+                }
+                self.reoffer = false;
             }
             ServerMessage::Event { version, event, .. } => {
                 self.event(ws, version, event, ctx, table).await?
@@ -406,12 +472,17 @@ impl Client {
                     // Our stone was refused: ask for the room's state again rather than guess.
                     self.pending = None;
                     if let Some(room) = self.room_id() {
-                        let msg = ClientMessage::Join {
-                            room,
-                            role: JoinRole::Player,
-                            since: Some(self.version()),
-                        };
-                        self.send(ws, msg).await?;
+                        self.join(ws, room, Some(self.version())).await?;
+                    }
+                } else if frame.rid.is_some() && frame.rid == self.joining {
+                    self.joining = None;
+                    // In a cluster a room whose node died is served by no node until its lease runs out and
+                    // another node takes it over: ask again, a little later each time.
+                    let retry = [code::UNKNOWN_ROOM, code::INTERNAL, code::PARTITIONED]
+                        .contains(&code.as_str());
+                    if retry && ctx.args.reconnect && Instant::now() < ctx.timeline.end {
+                        let wait = self.rejoin_wait.unwrap_or(REJOIN_FIRST);
+                        self.rejoin = Some((Instant::now() + wait, wait));
                     }
                 }
             }
@@ -502,6 +573,7 @@ impl Client {
             RoomEvent::GameStarted {
                 game_id, record, ..
             } => {
+                self.over = false;
                 ctx.ledger.game(game_id, &room, record.as_deref());
                 if self.player() {
                     if let Some(token) = &self.token {
@@ -526,7 +598,7 @@ impl Client {
                 let ply = at + 1;
                 let sent = table.sent.lock().expect("table lock").get(game_id, ply);
                 if self.role == Role::Spectator {
-                    if let Some(at) = sent {
+                    if let Some((at, _)) = sent {
                         ctx.rec.latency(Audience::Spectator, at.elapsed());
                     }
                 } else if Some(by) == self.colour() {
@@ -534,8 +606,8 @@ impl Client {
                         ctx.rec.moved();
                         self.pending = None;
                     }
-                } else if let Some(at) = sent {
-                    ctx.rec.latency(Audience::Opponent, at.elapsed());
+                } else if let Some((at, node)) = sent {
+                    ctx.rec.opponent(node != self.node, at.elapsed());
                 }
             }
             RoomEvent::ActionsTakenBack { .. } => {
@@ -551,14 +623,14 @@ impl Client {
                 ctx.ledger.stone(game_id, ply, point);
                 let sent = table.sent.lock().expect("table lock").get(game_id, ply);
                 if self.role == Role::Spectator {
-                    if let Some(at) = sent {
+                    if let Some((at, _)) = sent {
                         ctx.rec.latency(Audience::Spectator, at.elapsed());
                     }
                 } else if Some(colour) == self.colour() {
                     ctx.rec.moved();
                     self.pending = None;
-                } else if let Some(at) = sent {
-                    ctx.rec.latency(Audience::Opponent, at.elapsed());
+                } else if let Some((at, node)) = sent {
+                    ctx.rec.opponent(node != self.node, at.elapsed());
                 }
                 self.replay(ws, game_id, ply, point, ctx).await?;
             }
@@ -581,9 +653,8 @@ impl Client {
                 self.game = None;
                 self.pending = None;
                 self.next_at = None;
-                if self.player() && ctx.args.rematch && Instant::now() < ctx.timeline.end {
-                    self.send(ws, ClientMessage::OfferRematch { room }).await?;
-                }
+                self.over = true;
+                self.offer_rematch(ws, room, ctx).await?;
             }
             _ => {}
         }
@@ -618,20 +689,40 @@ impl Client {
     /// Asks for a snapshot of the room (a `join` without `since`), which replaces the replica.
     async fn resync(&mut self, ws: &mut Ws) -> anyhow::Result<()> {
         if let Some(room) = self.room_id() {
-            let role = if self.player() {
-                JoinRole::Player
-            } else {
-                JoinRole::Spectator
-            };
-            self.send(
-                ws,
-                ClientMessage::Join {
-                    room,
-                    role,
-                    since: None,
-                },
-            )
+            self.join(ws, room, None).await?;
+        }
+        Ok(())
+    }
+
+    /// Joins `room` in this client's role (`since`: the last version seen, for the missed events), keeping the
+    /// request id so that a refusal can be told from other errors.
+    async fn join(&mut self, ws: &mut Ws, room: String, since: Option<u64>) -> anyhow::Result<()> {
+        let role = if self.player() {
+            JoinRole::Player
+        } else {
+            JoinRole::Spectator
+        };
+        let rid = self
+            .send(ws, ClientMessage::Join { room, role, since })
             .await?;
+        self.joining = Some(rid);
+        Ok(())
+    }
+
+    /// A snapshot or catch-up came: when it answers our join (and then says so), the room is served again.
+    fn answered(&mut self, rid: Option<u64>) -> bool {
+        let ours = rid.is_some() && rid == self.joining;
+        if ours {
+            self.joining = None;
+            self.rejoin_wait = None;
+        }
+        ours
+    }
+
+    /// Asks for a rematch, as a player while the run plays (with `--rematch`).
+    async fn offer_rematch(&mut self, ws: &mut Ws, room: String, ctx: &Ctx) -> anyhow::Result<()> {
+        if self.player() && ctx.args.rematch && Instant::now() < ctx.timeline.end {
+            self.send(ws, ClientMessage::OfferRematch { room }).await?;
         }
         Ok(())
     }
@@ -692,7 +783,7 @@ impl Client {
             .sent
             .lock()
             .expect("table lock")
-            .insert(game_id, ply, Instant::now());
+            .insert(game_id, ply, Instant::now(), self.node);
         let rid = self
             .send(ws, ClientMessage::Place { room, point, ply })
             .await?;
@@ -719,7 +810,7 @@ impl Client {
             .sent
             .lock()
             .expect("table lock")
-            .insert(game_id, at + 1, Instant::now());
+            .insert(game_id, at + 1, Instant::now(), self.node);
         let rid = self
             .send(ws, ClientMessage::Act { room, action, at })
             .await?;

@@ -14,6 +14,14 @@ fn histogram() -> Histogram<u64> {
     Histogram::new_with_bounds(1, 60_000_000, 3).expect("static histogram bounds are valid")
 }
 
+fn record(h: &Mutex<Histogram<u64>>, d: Duration) {
+    let us = (d.as_micros() as u64).clamp(1, 60_000_000);
+    h.lock()
+        .expect("histogram lock")
+        .record(us)
+        .expect("clamped into the histogram's range");
+}
+
 /// Live measurements of one process, shared by all its connection tasks.
 #[derive(Debug)]
 pub struct Recorder {
@@ -25,6 +33,9 @@ pub struct Recorder {
     moves: AtomicU64,
     errors_total: AtomicU64,
     opponent: Mutex<Histogram<u64>>,
+    /// The opponent samples of pairs whose players were on one node, and of pairs on two nodes.
+    opponent_same: Mutex<Histogram<u64>>,
+    opponent_cross: Mutex<Histogram<u64>>,
     spectator: Mutex<Histogram<u64>>,
     errors: Mutex<BTreeMap<String, u64>>,
 }
@@ -40,6 +51,8 @@ impl Default for Recorder {
             moves: AtomicU64::new(0),
             errors_total: AtomicU64::new(0),
             opponent: Mutex::new(histogram()),
+            opponent_same: Mutex::new(histogram()),
+            opponent_cross: Mutex::new(histogram()),
             spectator: Mutex::new(histogram()),
             errors: Mutex::new(BTreeMap::new()),
         }
@@ -85,15 +98,25 @@ impl Recorder {
 
     /// A latency sample.
     pub fn latency(&self, audience: Audience, d: Duration) {
-        let us = (d.as_micros() as u64).clamp(1, 60_000_000);
         let h = match audience {
             Audience::Opponent => &self.opponent,
             Audience::Spectator => &self.spectator,
         };
-        h.lock()
-            .expect("histogram lock")
-            .record(us)
-            .expect("clamped into the histogram's range");
+        record(h, d);
+    }
+
+    /// A place → opponent sample, counted overall and as same-node or (`cross`) cross-node: whether the mover
+    /// and the opponent were connected to different nodes of a cluster.
+    pub fn opponent(&self, cross: bool, d: Duration) {
+        record(&self.opponent, d);
+        record(
+            if cross {
+                &self.opponent_cross
+            } else {
+                &self.opponent_same
+            },
+            d,
+        );
     }
 
     /// An error: a server `error` frame's code, or a client-side failure such as `connect_failed`.
@@ -125,6 +148,8 @@ impl Recorder {
         Measured {
             progress: self.progress(),
             opponent: Hist::from(&*self.opponent.lock().expect("histogram lock")),
+            opponent_same: Hist::from(&*self.opponent_same.lock().expect("histogram lock")),
+            opponent_cross: Hist::from(&*self.opponent_cross.lock().expect("histogram lock")),
             spectator: Hist::from(&*self.spectator.lock().expect("histogram lock")),
             errors: self.errors.lock().expect("errors lock").clone(),
         }
@@ -232,6 +257,12 @@ pub struct Measured {
     pub progress: Progress,
     /// Place → opponent receives the move (echo mode: send → echo received).
     pub opponent: Hist,
+    /// The same, of the pairs whose two players were connected to one node.
+    #[serde(default)]
+    pub opponent_same: Hist,
+    /// The same, of the pairs whose two players were connected to different nodes.
+    #[serde(default)]
+    pub opponent_cross: Hist,
     /// Place → a spectator receives the move.
     pub spectator: Hist,
     /// Errors by code.
@@ -243,6 +274,8 @@ impl Measured {
     pub fn merge(&mut self, other: &Measured) {
         self.progress.add(&other.progress);
         self.opponent.merge(&other.opponent);
+        self.opponent_same.merge(&other.opponent_same);
+        self.opponent_cross.merge(&other.opponent_cross);
         self.spectator.merge(&other.spectator);
         for (code, n) in &other.errors {
             *self.errors.entry(code.clone()).or_default() += n;
@@ -272,6 +305,24 @@ mod tests {
         assert!((s.p50_ms - 51.0).abs() < 1.0, "{s:?}");
         assert_eq!(m.errors["stale_ply"], 2);
         assert_eq!(m.progress.errors, 2);
+    }
+
+    #[test]
+    fn opponent_samples_count_overall_and_by_placement() {
+        let r = Recorder::default();
+        r.opponent(false, Duration::from_millis(1));
+        r.opponent(false, Duration::from_millis(2));
+        r.opponent(true, Duration::from_millis(30));
+        let m = r.snapshot();
+        assert_eq!(m.opponent.summary().samples, 3);
+        assert_eq!(m.opponent_same.summary().samples, 2);
+        let cross = m.opponent_cross.summary();
+        assert_eq!(cross.samples, 1);
+        assert!((cross.max_ms - 30.0).abs() < 0.1, "{cross:?}");
+        let mut merged = Measured::default();
+        merged.merge(&m);
+        merged.merge(&m);
+        assert_eq!(merged.opponent_cross.summary().samples, 2);
     }
 
     #[test]

@@ -14,7 +14,8 @@ async fn start_server() -> (TestServer, Db) {
 
 fn short_run(url: String) -> RunArgs {
     RunArgs {
-        url,
+        urls: vec![url],
+        cross_node: None,
         games: 4,
         spectators: 1,
         think_ms: 20,

@@ -1,9 +1,9 @@
 //! Failover (issue #22): a cluster node killed with SIGKILL mid-game — no shutdown, its leases simply stop being
 //! renewed — has its rooms taken over by a live node once the leases expire; the players reconnect to that node,
-//! find the game with every acknowledged move, and finish it there.
+//! find the game with every acknowledged move, and finish it there. Members that the live node relayed to the
+//! dead node's room are closed with 1012 once it takes the room over, and find the game on joining again.
 //!
-//! Node `k` is the real server binary in a child process (so it can be killed), node `s` runs in this test
-//! process. Outside CI the test is skipped, with a message, when NATS or Postgres (`TEST_DATABASE_URL`) is not
+//! The node to kill is the real server binary in a child process, the survivor runs in this test process. Outside CI the test is skipped, with a message, when NATS or Postgres (`TEST_DATABASE_URL`) is not
 //! there; under CI a missing one fails it.
 
 mod cluster_support;
@@ -11,11 +11,11 @@ mod common;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::*;
-use protocol::{JoinRole, TimeControl};
+use protocol::{JoinRole, RoomEvent, TimeControl};
 use server::Config;
 
 use cluster_support::*;
@@ -38,26 +38,17 @@ fn health(addr: SocketAddr) -> bool {
     answer.starts_with(b"HTTP/1.1 200")
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_killed_nodes_game_is_taken_over_by_a_live_node_with_every_acknowledged_move() {
-    let admin = match services().await {
-        Ok(url) => url,
-        Err(why) => {
-            eprintln!("skipped: {why}");
-            return;
-        }
-    };
-    let database = fresh_database(&admin).await;
-    let killed_id = node_id('k');
+/// The real server binary as cluster node `id` in a child process (so it can be killed), once it answers.
+async fn start_killable(database: &str, id: &str) -> (Child, SocketAddr) {
     let addr = TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap();
-    let mut killed = Command::new(env!("CARGO_BIN_EXE_server"))
+    let mut node = Command::new(env!("CARGO_BIN_EXE_server"))
         .args(["--bind", &addr.to_string()])
-        .args(["--database-url", &database])
+        .args(["--database-url", database])
         .args(["--nats-url", NATS])
-        .args(["--node-id", &killed_id])
+        .args(["--node-id", id])
         .args(["--lease-ms", &LEASE_MS.to_string()])
         .env("RUST_LOG", "warn")
         .stdout(Stdio::null())
@@ -70,11 +61,26 @@ async fn a_killed_nodes_game_is_taken_over_by_a_live_node_with_every_acknowledge
             started.elapsed() < Duration::from_secs(60),
             "the node to kill did not come up"
         );
-        if let Some(status) = killed.try_wait().unwrap() {
+        if let Some(status) = node.try_wait().unwrap() {
             panic!("the node to kill stopped: {status}");
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+    (node, addr)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_nodes_game_is_taken_over_by_a_live_node_with_every_acknowledged_move() {
+    let admin = match services().await {
+        Ok(url) => url,
+        Err(why) => {
+            eprintln!("skipped: {why}");
+            return;
+        }
+    };
+    let database = fresh_database(&admin).await;
+    let killed_id = node_id('k');
+    let (mut killed, addr) = start_killable(&database, &killed_id).await;
     let survivor = TestServer::start_node(Config {
         lease_ms: LEASE_MS,
         ..node_config(&database, &node_id('s'))
@@ -134,6 +140,62 @@ async fn a_killed_nodes_game_is_taken_over_by_a_live_node_with_every_acknowledge
     let (_, record) = survivor.get_json(&format!("/api/games/{game_id}")).await;
     assert_eq!(record["actions"].as_array().unwrap().len(), 9);
     assert_eq!(record["result"]["reason"], "five");
+
+    survivor.stop().await;
+    drop_database(&admin, &database).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn members_a_live_node_relays_to_a_killed_nodes_room_are_closed_with_1012_once_the_room_is_taken_over(
+) {
+    let admin = match services().await {
+        Ok(url) => url,
+        Err(why) => {
+            eprintln!("skipped: {why}");
+            return;
+        }
+    };
+    let database = fresh_database(&admin).await;
+    let killed_id = node_id('m');
+    let (mut killed, addr) = start_killable(&database, &killed_id).await;
+    let survivor = TestServer::start_node(Config {
+        lease_ms: LEASE_MS,
+        ..node_config(&database, &node_id('t'))
+    })
+    .await;
+
+    // Black on the node that will die, which owns the room; white and a spectator on the survivor, relayed.
+    let mut black = Client::hello(addr, None).await;
+    let room = black.create(freestyle(), TimeControl::None).await.id;
+    let mut white = Client::hello(survivor.addr, None).await;
+    white.join(&room, JoinRole::Player).await;
+    let mut watcher = Client::hello(survivor.addr, None).await;
+    watcher.join(&room, JoinRole::Spectator).await;
+    black.place(&room, "h8", 1).await.unwrap();
+    white.place(&room, "a1", 2).await.unwrap();
+
+    killed.kill().expect("kill -9");
+    killed.wait().unwrap();
+    let (black_token, white_token) = (black.token.clone(), white.token.clone());
+    black.drop_connection();
+    let (mut black, _) = rejoin(survivor.addr, &black_token, &room, None).await;
+
+    // The survivor took the room over: the members its relay held for the dead owner are told to come again
+    // (the new owner never knew them, and would never send them the room's events).
+    assert_eq!(white.ended().await, close_code(1012));
+    assert_eq!(watcher.ended().await, close_code(1012));
+    let (mut white, snap) = rejoin(survivor.addr, &white_token, &room, None).await;
+    assert_eq!(snap.you, Some(rules::Color::White));
+    assert_eq!(snap.moves.len(), 2);
+    let mut watcher = Client::hello(survivor.addr, None).await;
+    watcher.join(&room, JoinRole::Spectator).await;
+    black.place(&room, "h9", 3).await.unwrap();
+    for who in [&mut white, &mut watcher] {
+        let (_, event) = who
+            .event_where(|e| matches!(e, RoomEvent::Move { .. }))
+            .await;
+        assert!(matches!(event, RoomEvent::Move { ply: 3, .. }), "{event:?}");
+    }
 
     survivor.stop().await;
     drop_database(&admin, &database).await;

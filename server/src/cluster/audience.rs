@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use axum::extract::ws::Utf8Bytes;
 
 use super::wire::{Addr, Publication};
+use crate::room::CLOSE_ROOM_MOVED;
 use crate::ws::outbox::{ConnId, Outbox, SendError};
 
 /// How long a member that left still gets the frames addressed to it (its leave's acknowledgement).
@@ -158,6 +159,14 @@ impl Audience {
                         m.outbox.kick();
                     }
                 }
+            }
+            Publication::Moved => {
+                for m in self.members.values() {
+                    m.outbox
+                        .close_now(CLOSE_ROOM_MOVED, "the room moved to another server");
+                }
+                self.members.clear();
+                self.history.clear();
             }
         }
     }

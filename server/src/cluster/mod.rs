@@ -321,6 +321,18 @@ impl Cluster {
         tokio::spawn(owner::serve(self.clone(), handle, remotes));
     }
 
+    /// Tells every node's relay of room `id`, which this node has just restored, to close its members
+    /// ([`wire::Publication::Moved`]).
+    pub(crate) fn moved_here(&self, id: &str) {
+        let bytes = serde_json::to_vec(&wire::Publication::Moved).expect("publications serialise");
+        let (nats, subject) = (self.inner.nats.clone(), wire::out_subject(id));
+        tokio::spawn(async move {
+            if let Err(e) = nats.publish(subject, bytes.into()).await {
+                tracing::warn!(error = %e, "could not tell the relays that a room moved here");
+            }
+        });
+    }
+
     /// The stand-in for room `id` owned elsewhere, as a handle like a local room's.
     pub(crate) fn relay(&self, id: Arc<str>, rooms: Rooms) -> RoomHandle {
         relay::spawn(self.clone(), id, rooms)

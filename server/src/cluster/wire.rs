@@ -205,4 +205,9 @@ pub(crate) enum Publication {
     },
     /// Close a member that stayed behind too long.
     Kick { to: Addr },
+    /// The room came back on a node (taken over once its owner's lease ran out, or restored by its restarted
+    /// owner): every relay closes its members with 1012, as a room that moves closes its own, so that they join
+    /// again and reach the room where it is now. The new owner knows none of them: without it they would hear
+    /// nothing more of the room.
+    Moved,
 }

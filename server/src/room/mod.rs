@@ -39,6 +39,7 @@ pub use offers::Offers;
 pub(crate) use restore::stored_time_control;
 pub use settings::Settings;
 pub use summary::RoomSummary;
+pub(crate) use task::CLOSE_ROOM_MOVED;
 
 use crate::identity::Identity;
 use crate::ws::outbox::{ConnId, Outbox};
@@ -585,6 +586,8 @@ impl Rooms {
         tokio::spawn(room.run(rx));
         if let Some(cluster) = self.inner.cluster.get() {
             cluster.serve(handle.clone());
+            // Members that other nodes still relay to the room's old incarnation join again.
+            cluster.moved_here(&handle.id);
         }
         Ok(handle)
     }
