@@ -36,8 +36,8 @@ pub struct ClusterRun {
     pub kills: usize,
     /// Moves acknowledged to their players in all.
     pub moves: u64,
-    /// Moves acknowledged after the last restart.
-    pub moves_after_last_kill: u64,
+    /// Moves acknowledged by the time the last killed node was back (the run must go on past it).
+    pub moves_at_last_restart: u64,
     /// Games the clients saw.
     pub games: usize,
     /// Acknowledged moves (stones or actions) checked against the database.
@@ -272,7 +272,7 @@ pub async fn crash(args: &CrashArgs, nodes: usize) -> anyhow::Result<ClusterRun>
             start.elapsed().as_secs_f64()
         );
     }
-    let moves_after_last_kill = ctx.rec.progress().moves;
+    let moves_at_last_restart = ctx.rec.progress().moves;
     // Where each room's play stood once the last kill's rooms were taken over (two leases after the restart):
     // every room must have moved on from there by the end.
     let settled = Instant::now() + lease * 2;
@@ -294,7 +294,7 @@ pub async fn crash(args: &CrashArgs, nodes: usize) -> anyhow::Result<ClusterRun>
         report.measured.opponent_cross.summary().p99_ms,
         report.measured.errors
     );
-    if args.kills > 0 && p.moves <= moves_after_last_kill {
+    if args.kills > 0 && p.moves <= moves_at_last_restart {
         failures.push("no move was acknowledged after the last restart".into());
     }
     failures.extend(report.conflicts.iter().map(|c| format!("conflict: {c}")));
@@ -388,7 +388,7 @@ pub async fn crash(args: &CrashArgs, nodes: usize) -> anyhow::Result<ClusterRun>
         nodes,
         kills,
         moves: p.moves,
-        moves_after_last_kill,
+        moves_at_last_restart,
         games: seen.len(),
         checked: v.stones,
         owner_changes: owners.changes,

@@ -190,7 +190,7 @@ async fn main() -> anyhow::Result<()> {
                         run.kills,
                         run.games,
                         run.moves,
-                        run.moves - run.moves_after_last_kill,
+                        run.moves - run.moves_at_last_restart,
                         run.checked,
                         run.rooms_watched,
                         run.claims,
