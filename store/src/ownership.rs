@@ -119,12 +119,20 @@ impl Claims {
         self.epochs.lock().expect("claims lock").clear();
     }
 
-    /// Keeps only the rooms whose renewal came back with the epoch claimed (the others were lost).
-    pub(crate) fn renewed(&self, kept: &HashMap<String, i64>) -> Vec<String> {
+    /// After a renewal of the rooms `asked` (as [`Claims::epochs`] gave them), which came back `kept`: forgets and
+    /// returns the asked rooms that did not come back with the epoch asked (they were lost). Only the asked rooms
+    /// are judged: a room claimed while the renewal ran was not in it, and is not lost; a room released and
+    /// claimed again meanwhile has a new epoch and is kept.
+    pub(crate) fn renewed(
+        &self,
+        asked: &HashMap<String, i64>,
+        kept: &HashMap<String, i64>,
+    ) -> Vec<String> {
         let mut epochs = self.epochs.lock().expect("claims lock");
-        let lost: Vec<String> = epochs
+        let lost: Vec<String> = asked
             .iter()
             .filter(|(room, epoch)| kept.get(*room) != Some(epoch))
+            .filter(|(room, epoch)| epochs.get(*room) == Some(epoch))
             .map(|(room, _)| room.clone())
             .collect();
         for room in &lost {
@@ -133,14 +141,9 @@ impl Claims {
         lost
     }
 
-    /// The rooms claimed (to renew).
-    pub(crate) fn rooms(&self) -> Vec<String> {
-        self.epochs
-            .lock()
-            .expect("claims lock")
-            .keys()
-            .cloned()
-            .collect()
+    /// The rooms claimed and their epochs (to renew).
+    pub(crate) fn epochs(&self) -> HashMap<String, i64> {
+        self.epochs.lock().expect("claims lock").clone()
     }
 
     fn epoch(&self, room: &str) -> Option<i64> {
@@ -202,4 +205,37 @@ pub(crate) async fn check(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fence(room: &str, epoch: i64) -> crate::Fence {
+        crate::Fence {
+            room: room.to_owned(),
+            node: "n1".to_owned(),
+            epoch,
+        }
+    }
+
+    #[test]
+    fn a_renewal_judges_only_the_rooms_it_asked_about() {
+        let claims = Claims::default();
+        claims.claimed(&fence("kept", 1));
+        claims.claimed(&fence("taken", 1));
+        claims.claimed(&fence("again", 1));
+        let asked = claims.epochs();
+        // While the renewal runs: a new room is claimed, and "again" is released and claimed anew.
+        claims.claimed(&fence("new", 1));
+        claims.released("again");
+        claims.claimed(&fence("again", 2));
+        // The renewal kept "kept"; "taken" went to another node; "again" came back under its old epoch or not
+        // at all, either way its new claim stands.
+        let kept = HashMap::from([("kept".to_owned(), 1)]);
+        assert_eq!(claims.renewed(&asked, &kept), vec!["taken".to_owned()]);
+        let mut left: Vec<String> = claims.epochs().into_keys().collect();
+        left.sort();
+        assert_eq!(left, ["again", "kept", "new"]);
+    }
 }

@@ -139,16 +139,18 @@ impl PostgresStore {
     /// See [`crate::Store::renew_rooms`].
     async fn renew(&self, node: &str, lease_ms: i64) -> Result<Vec<String>, StoreError> {
         let mut kept = HashMap::new();
+        let asked = self.claims.epochs();
+        let rooms: Vec<String> = asked.keys().cloned().collect();
         for row in sqlx::query(&crate::ownership::renew_sql())
             .bind(node)
             .bind(lease_ms)
-            .bind(self.claims.rooms())
+            .bind(rooms)
             .fetch_all(&self.pool)
             .await?
         {
             kept.insert(row.try_get::<String, _>("room")?, row.try_get("epoch")?);
         }
-        Ok(self.claims.renewed(&kept))
+        Ok(self.claims.renewed(&asked, &kept))
     }
 
     /// See [`crate::Store::release_room`].
