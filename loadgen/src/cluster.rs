@@ -20,7 +20,6 @@ use sqlx::postgres::PgPoolOptions;
 use crate::conn::Target;
 use crate::crash::{self, CrashArgs, Server};
 use crate::ledger::SeenGame;
-use crate::plan::RunArgs;
 use crate::run::{start_slice, Mode};
 use crate::verify::{self, Source};
 
@@ -194,30 +193,14 @@ pub async fn crash(args: &CrashArgs, nodes: usize) -> anyhow::Result<ClusterRun>
         stop.clone(),
     ));
 
-    let run = RunArgs {
-        urls: servers
+    let run = crate::crash::play_args(
+        args,
+        servers
             .iter()
             .map(|s| format!("ws://127.0.0.1:{}/ws", s.port))
             .collect(),
-        cross_node: args.cross_node,
-        games: args.games,
-        spectators: args.spectators,
-        think_ms: args.think_ms,
-        ramp_secs: 1.0,
-        room_ramp_secs: 1.0,
-        hold_secs: 0.5,
-        duration_secs: args.duration_secs,
-        drain_secs: 3.0,
-        game: args.game.clone(),
-        rule_set: "freestyle".into(),
-        workers: 1,
-        source_ips: 0,
-        rematch: true,
-        reconnect: true,
-        seed: args.seed,
-        verify: false,
-        verify_db: None,
-    };
+        args.cross_node,
+    );
     run.cross_fraction()?;
     let start = Instant::now();
     let slice = start_slice(&run, Mode::Game, start, 0, 1)?;

@@ -181,6 +181,33 @@ impl Server {
     }
 }
 
+/// The games a crash test plays against `urls` (one server, or a cluster's nodes with `cross_node`): a short
+/// ramp, rematches and reconnects on, the clients' own checks instead of `--verify` (the crash test checks the
+/// database itself afterwards).
+pub(crate) fn play_args(args: &CrashArgs, urls: Vec<String>, cross_node: Option<f64>) -> RunArgs {
+    RunArgs {
+        urls,
+        cross_node,
+        games: args.games,
+        spectators: args.spectators,
+        think_ms: args.think_ms,
+        ramp_secs: 1.0,
+        room_ramp_secs: 1.0,
+        hold_secs: 0.5,
+        duration_secs: args.duration_secs,
+        drain_secs: 3.0,
+        game: args.game.clone(),
+        rule_set: "freestyle".into(),
+        workers: 1,
+        source_ips: 0,
+        rematch: true,
+        reconnect: true,
+        seed: args.seed,
+        verify: false,
+        verify_db: None,
+    }
+}
+
 pub(crate) fn free_port() -> anyhow::Result<u16> {
     let l = std::net::TcpListener::bind("127.0.0.1:0")?;
     Ok(l.local_addr()?.port())
@@ -206,27 +233,11 @@ pub async fn crash(args: &CrashArgs) -> anyhow::Result<Vec<String>> {
         starts: 0,
     };
     server.start().await?;
-    let run = RunArgs {
-        urls: vec![format!("ws://127.0.0.1:{}/ws", server.port)],
-        cross_node: None,
-        games: args.games,
-        spectators: args.spectators,
-        think_ms: args.think_ms,
-        ramp_secs: 1.0,
-        room_ramp_secs: 1.0,
-        hold_secs: 0.5,
-        duration_secs: args.duration_secs,
-        drain_secs: 3.0,
-        game: args.game.clone(),
-        rule_set: "freestyle".into(),
-        workers: 1,
-        source_ips: 0,
-        rematch: true,
-        reconnect: true,
-        seed: args.seed,
-        verify: false,
-        verify_db: None,
-    };
+    let run = play_args(
+        args,
+        vec![format!("ws://127.0.0.1:{}/ws", server.port)],
+        None,
+    );
     let start = Instant::now();
     let slice = start_slice(&run, Mode::Game, start, 0, 1)?;
     let ctx = slice.ctx.clone();
