@@ -233,6 +233,29 @@ impl Client {
         outcome(reply)
     }
 
+    /// As [`Client::place`], for a socket the server may close meanwhile (a room that moves to another node
+    /// closes its members there with 1012): a connection that ends before the answer gives `Err("closed")`.
+    pub async fn try_place(
+        &mut self,
+        room: &str,
+        point: &str,
+        ply: u32,
+    ) -> Result<RoomEvent, String> {
+        let msg = ClientMessage::Place {
+            room: room.into(),
+            point: p(point),
+            ply,
+        };
+        let Ok(rid) = self.conn.send(&msg).await else {
+            return Err("closed".into());
+        };
+        match self.conn.reply_to(rid).await {
+            Ok(reply) => outcome(reply),
+            Err(Next::Closed(_) | Next::Dropped) => Err("closed".into()),
+            Err(other) => self.unexpected(other),
+        }
+    }
+
     /// Sends a message about a room and returns the resulting event, or the error code.
     pub async fn act(&mut self, msg: ClientMessage) -> Result<RoomEvent, String> {
         let reply = self.request(msg).await;

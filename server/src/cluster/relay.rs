@@ -148,17 +148,34 @@ impl Relay {
                 rid,
                 reply,
             } => {
+                // A takeover restored the room on this node while the join waited here: the join goes to the
+                // room itself, where the socket's next commands go too.
+                if let Some(local) = self.rooms.local(&self.id) {
+                    let r = local.join(identity, outbox, role, since, rid).await;
+                    let _ = reply.send(r);
+                    return;
+                }
                 let from = self.cluster.addr(outbox.id);
                 let r = self
                     .ask(&Request::Join {
-                        from,
+                        from: from.clone(),
                         identity: (&identity).into(),
                         role,
                         since,
                         rid,
                     })
                     .await;
+                // The join reached the room over NATS, but on this node (restored here by a takeover while the
+                // request travelled: the room is in the registry before it serves requests). The socket's next
+                // commands go to the room itself, which would not know it: it joins there as a local member,
+                // then its stand-in goes (in that order, so that a seated player is never without connections).
                 if r.is_ok() {
+                    if let Some(local) = self.rooms.local(&self.id) {
+                        let r = local.join(identity, outbox, role, since, rid).await;
+                        self.tell(&Request::Disconnected { from }).await;
+                        let _ = reply.send(r);
+                        return;
+                    }
                     self.audience.joined(outbox);
                 }
                 let _ = reply.send(r);

@@ -369,6 +369,16 @@ impl Rooms {
             .contains_key(id)
     }
 
+    /// The live room with this id that this node runs itself (not a relay).
+    pub(crate) fn local(&self, id: &str) -> Option<RoomHandle> {
+        self.inner
+            .rooms
+            .read()
+            .expect("rooms lock")
+            .get(id)
+            .cloned()
+    }
+
     /// The room with this id: a live room of this node, or the relay of one owned by another node that some
     /// socket here is in.
     pub fn get(&self, id: &str) -> Option<RoomHandle> {
