@@ -49,13 +49,28 @@ pub(crate) fn claim_sql() -> String {
 /// Renews the leases of the rooms in `$3` that node `$1` still holds (has not lost). Only the rooms this store
 /// claimed: a row the node's earlier process left (a restart within the lease), or one whose release failed,
 /// is left to expire and be forgotten rather than renewed for ever.
+///
+/// The rows are locked in room order, as every write batch locks its rooms' rows ([`check`]): a renewal and a
+/// batch locking the same rows in different orders would deadlock, and Postgres would abort one of them. (An
+/// aborted renewal is a node that cannot renew: it refuses game actions as if cut off, and at a whole lease
+/// it gives its rooms up.)
 pub(crate) fn renew_sql() -> String {
     format!(
-        "UPDATE room_owners SET lease_until = {NOW_MS} + $2 \
-         WHERE node = $1 AND room = ANY($3) AND lease_until > {NOW_MS} \
-         RETURNING room, epoch"
+        "WITH held AS (SELECT room FROM room_owners \
+         WHERE node = $1 AND room = ANY($3) AND lease_until > {NOW_MS} ORDER BY room FOR UPDATE) \
+         UPDATE room_owners o SET lease_until = {NOW_MS} + $2 FROM held WHERE o.room = held.room \
+         RETURNING o.room, o.epoch"
     )
 }
+
+/// Rooms renewed per statement: each renewal statement holds its rows' locks (and so delays the write batches
+/// of those rooms) only while it renews this many.
+pub(crate) const RENEW_CHUNK: usize = 1_000;
+
+/// Ends every lease of node `$1` now (a drain), its rows locked in room order as in [`renew_sql`].
+pub(crate) const HAND_OVER: &str = "WITH held AS (SELECT room FROM room_owners WHERE node = $1 \
+    ORDER BY room FOR UPDATE) \
+    UPDATE room_owners o SET lease_until = 0 FROM held WHERE o.room = held.room";
 
 /// Claims a new room for node `$2` as [`claim_sql`] does, naming its player `$4` (run after [`LOCK_PLAYER`] and
 /// [`COUNT_PLAYER`] in the same transaction).

@@ -140,15 +140,25 @@ impl PostgresStore {
     async fn renew(&self, node: &str, lease_ms: i64) -> Result<Vec<String>, StoreError> {
         let mut kept = HashMap::new();
         let asked = self.claims.epochs();
-        let rooms: Vec<String> = asked.keys().cloned().collect();
-        for row in sqlx::query(&crate::ownership::renew_sql())
-            .bind(node)
-            .bind(lease_ms)
-            .bind(rooms)
-            .fetch_all(&self.pool)
-            .await?
-        {
-            kept.insert(row.try_get::<String, _>("room")?, row.try_get("epoch")?);
+        let mut rooms: Vec<String> = asked.keys().cloned().collect();
+        rooms.sort_unstable();
+        let sql = crate::ownership::renew_sql();
+        // With no rooms one statement still runs: a renewal is also the node's look at the database.
+        let chunks: Vec<&[String]> = if rooms.is_empty() {
+            vec![&[]]
+        } else {
+            rooms.chunks(crate::ownership::RENEW_CHUNK).collect()
+        };
+        for chunk in chunks {
+            for row in sqlx::query(&sql)
+                .bind(node)
+                .bind(lease_ms)
+                .bind(chunk)
+                .fetch_all(&self.pool)
+                .await?
+            {
+                kept.insert(row.try_get::<String, _>("room")?, row.try_get("epoch")?);
+            }
         }
         Ok(self.claims.renewed(&asked, &kept))
     }
@@ -188,7 +198,7 @@ impl PostgresStore {
     /// See [`crate::Store::hand_over_rooms`]: the leases end now (their epochs stay, so the next claim fences
     /// this node), and this store forgets its claims.
     async fn hand_over(&self, node: &str) -> Result<u64, StoreError> {
-        let done = sqlx::query("UPDATE room_owners SET lease_until = 0 WHERE node = $1")
+        let done = sqlx::query(crate::ownership::HAND_OVER)
             .bind(node)
             .execute(&self.pool)
             .await?;

@@ -304,3 +304,50 @@ async fn sqlite_keeps_no_cluster_limits() {
     );
     assert_eq!(store.sweep_buckets().await, Err(StoreError::NoOwnership));
 }
+
+#[tokio::test]
+async fn renewals_and_write_batches_on_the_same_rooms_never_deadlock() {
+    let (a, _b, admin, schema) = nodes_or_skip!();
+    // Rooms claimed in the reverse of their order, so that their rows lie in the table against the room order.
+    const ROOMS: usize = 600;
+    let names: Vec<String> = (0..ROOMS).map(|i| format!("r{i:04}")).collect();
+    for room in names.iter().rev() {
+        a.claim_room(room, "na", 60_000).await.unwrap().unwrap();
+    }
+    let mut games = Vec::new();
+    for room in &names {
+        games.push(a.create_game(&game_in(room)).await.unwrap());
+    }
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let renewer = {
+        let (a, done) = (a.clone(), done.clone());
+        tokio::spawn(async move {
+            let mut renewals = 0;
+            while !done.load(std::sync::atomic::Ordering::SeqCst) {
+                let lost = a.renew_rooms("na", 60_000).await.expect("a renewal");
+                assert!(lost.is_empty(), "lost {lost:?}");
+                renewals += 1;
+            }
+            renewals
+        })
+    };
+    // Two writers, each batch two games far apart (the batch locks their rooms' rows in room order).
+    let mut writers = Vec::new();
+    for half in 0..2 {
+        let (a, games) = (a.clone(), games.clone());
+        writers.push(tokio::spawn(async move {
+            for seq in 0..3 {
+                for i in (half..ROOMS / 2).step_by(2) {
+                    let pair = [(games[i], action(seq)), (games[ROOMS - 1 - i], action(seq))];
+                    a.append_actions(&pair).await.expect("a write batch");
+                }
+            }
+        }));
+    }
+    for w in writers {
+        w.await.unwrap();
+    }
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    assert!(renewer.await.unwrap() > 0);
+    drop_schema(&admin, &schema).await;
+}
