@@ -202,7 +202,7 @@ impl AppState {
                         .map(computer::Opponent::External)
                 })
         });
-        match self.rooms.restore(self, record, players) {
+        match self.rooms.restore(self, record, players).await {
             Ok(room) => {
                 for opponent in opponents.into_iter().flatten() {
                     self.computer.resume(self, &room.id, opponent);

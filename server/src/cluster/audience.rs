@@ -55,6 +55,11 @@ impl Audience {
         self.members.is_empty()
     }
 
+    /// Whether a member is behind (its queue was full): it then needs looking at often.
+    pub(crate) fn any_behind(&self) -> bool {
+        self.members.values().any(|m| m.behind_since.is_some())
+    }
+
     /// The owner accepted a join: the member waits for the owner's answer (a snapshot or the missed events).
     pub(crate) fn joined(&mut self, outbox: Outbox) {
         let member = self.members.entry(outbox.id).or_insert(Member {

@@ -315,10 +315,26 @@ impl Cluster {
         fanout::ClusterFanout::new(room.clone(), local, self.remotes_of(&room), tx)
     }
 
-    /// Serves a room this node owns to the other nodes until it closes.
-    pub(crate) fn serve(&self, handle: RoomHandle) {
+    /// Serves a room this node owns to the other nodes until it closes. Returns once the NATS server has the
+    /// room's subscription: a join from another node right after (the creator's opponent, given the new room's
+    /// id) finds the room instead of `unknown_room`.
+    pub(crate) async fn serve(&self, handle: RoomHandle) {
+        let nats = &self.inner.nats;
+        let requests = match nats.subscribe(wire::cmd_subject(&handle.id)).await {
+            Ok(s) => s,
+            Err(e) => {
+                tracing::error!(room = %handle.id, error = %e, "could not serve a room to the other nodes");
+                return;
+            }
+        };
+        if let Err(e) = tokio::time::timeout(REQUEST_TIMEOUT, nats.flush())
+            .await
+            .unwrap_or_else(|_| Err(async_nats::client::FlushErrorKind::FlushError.into()))
+        {
+            tracing::warn!(room = %handle.id, error = %e, "the room's subscription is not confirmed");
+        }
         let remotes = self.remotes_of(&handle.id);
-        tokio::spawn(owner::serve(self.clone(), handle, remotes));
+        tokio::spawn(owner::serve(self.clone(), handle, remotes, requests));
     }
 
     /// Tells every node's relay of room `id`, which this node has just restored, to close its members

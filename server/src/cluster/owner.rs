@@ -31,20 +31,14 @@ pub(crate) async fn publish(
     }
 }
 
-/// Serves the requests other nodes send room `handle` until the room's task ends.
+/// Serves the requests other nodes send room `handle` (on `requests`, its subscription) until the room's task
+/// ends.
 pub(crate) async fn serve(
     cluster: Cluster,
     handle: RoomHandle,
     remotes: Arc<Mutex<RemoteMembers>>,
+    mut requests: async_nats::Subscriber,
 ) {
-    let subject = wire::cmd_subject(&handle.id);
-    let mut requests = match cluster.inner.nats.subscribe(subject).await {
-        Ok(s) => s,
-        Err(e) => {
-            tracing::error!(room = %handle.id, error = %e, "could not serve a room to the other nodes");
-            return;
-        }
-    };
     loop {
         let msg = tokio::select! {
             () = handle.closed() => break,

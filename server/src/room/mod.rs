@@ -572,14 +572,14 @@ impl Rooms {
         room.fence = fence;
         tokio::spawn(room.run(rx));
         if let Some(cluster) = self.inner.cluster.get() {
-            cluster.serve(handle.clone());
+            cluster.serve(handle.clone()).await;
         }
         Ok(handle)
     }
 
     /// Loads an unfinished stored game back into a room (at start-up), seating `players` (black's and white's at
     /// the start, as [`crate::identity::Identities::of_player`] found them).
-    pub fn restore(
+    pub async fn restore(
         &self,
         state: &AppState,
         record: store::GameRecord,
@@ -595,7 +595,7 @@ impl Rooms {
             .insert(handle.id.clone(), handle.clone());
         tokio::spawn(room.run(rx));
         if let Some(cluster) = self.inner.cluster.get() {
-            cluster.serve(handle.clone());
+            cluster.serve(handle.clone()).await;
             // Members that other nodes still relay to the room's old incarnation join again.
             cluster.moved_here(&handle.id);
         }
