@@ -195,6 +195,47 @@ async fn a_room_no_node_owns_is_unknown_from_any_node() {
     drop_database(&admin, &database).await;
 }
 
+/// A new room's id reaches players at once (a quick pairing, a link): a join from another node right after the
+/// creator's answer must find the room, never `unknown_room` (the room's subscription is confirmed before the
+/// creator is answered). Many rooms, each joined with no pause and no retry.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_is_found_from_another_node_as_soon_as_its_creator_has_its_id() {
+    let admin = match services().await {
+        Ok(url) => url,
+        Err(why) => {
+            eprintln!("skipped: {why}");
+            return;
+        }
+    };
+    let database = fresh_database(&admin).await;
+    // Two new guests a room, all from loopback.
+    let lifted = |id: char| Config {
+        guest_burst_per_ip: 100,
+        ..node_config(&database, &node_id(id))
+    };
+    let a = TestServer::start_node(lifted('f')).await;
+    let b = TestServer::start_node(lifted('g')).await;
+    for i in 0..40 {
+        let mut creator = a.client().await;
+        let mut joiner = b.client().await;
+        let room = creator.create(freestyle(), TimeControl::None).await.id;
+        let reply = joiner
+            .request(ClientMessage::Join {
+                room: room.clone(),
+                role: JoinRole::Player,
+                since: None,
+            })
+            .await;
+        match reply {
+            ServerMessage::Room { room: snap } => assert!(snap.game_id.is_some(), "room {i}"),
+            other => panic!("room {i} ({room}) from the other node: {other:?}"),
+        }
+    }
+    a.stop().await;
+    b.stop().await;
+    drop_database(&admin, &database).await;
+}
+
 #[test]
 fn the_server_refuses_cluster_mode_on_sqlite_at_start() {
     let dir = tempfile::tempdir().unwrap();

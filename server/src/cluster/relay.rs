@@ -24,6 +24,14 @@ const TICK: Duration = Duration::from_millis(200);
 /// rooms, and most of them are quiet.
 const CALM_TICK: Duration = Duration::from_secs(1);
 
+/// The pauses before a join that no node answered is asked again (see [`Relay::handle`]).
+const JOIN_RETRIES: [Duration; 4] = [
+    Duration::from_millis(25),
+    Duration::from_millis(75),
+    Duration::from_millis(150),
+    Duration::from_millis(300),
+];
+
 /// Looks with nobody in the room before the relay goes.
 const IDLE_TICKS: u32 = 5;
 
@@ -174,15 +182,25 @@ impl Relay {
                     return;
                 }
                 let from = self.cluster.addr(outbox.id);
-                let r = self
-                    .ask(&Request::Join {
-                        from: from.clone(),
-                        identity: (&identity).into(),
-                        role,
-                        since,
-                        rid,
-                    })
-                    .await;
+                let request = Request::Join {
+                    from: from.clone(),
+                    identity: (&identity).into(),
+                    role,
+                    since,
+                    rid,
+                };
+                let mut r = self.ask(&request).await;
+                // No node answers for the room: none has it, or its owner's subscription has not reached the NATS
+                // server yet (a room just created, its id already with a player here; the NATS server takes each
+                // connection's traffic in its own time). Asked again a few times before the answer is
+                // `unknown_room`.
+                for pause in JOIN_RETRIES {
+                    if !matches!(&r, Err(e) if e.code == code::UNKNOWN_ROOM) {
+                        break;
+                    }
+                    tokio::time::sleep(pause).await;
+                    r = self.ask(&request).await;
+                }
                 // The join reached the room over NATS, but on this node (restored here by a takeover while the
                 // request travelled: the room is in the registry before it serves requests). The socket's next
                 // commands go to the room itself, which would not know it: it joins there as a local member,
