@@ -35,14 +35,9 @@ async fn events_until(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn players_on_different_nodes_finish_a_game_watched_from_a_third_and_a_reconnect_elsewhere_catches_up(
 ) {
-    let admin = match services().await {
-        Ok(url) => url,
-        Err(why) => {
-            eprintln!("skipped: {why}");
-            return;
-        }
+    let Some((admin, database)) = cluster_database().await else {
+        return;
     };
-    let database = fresh_database(&admin).await;
     let a = TestServer::start_node(node_config(&database, &node_id('a'))).await;
     let b = TestServer::start_node(node_config(&database, &node_id('b'))).await;
     let c = TestServer::start_node(node_config(&database, &node_id('c'))).await;
@@ -157,14 +152,9 @@ async fn players_on_different_nodes_finish_a_game_watched_from_a_third_and_a_rec
 
 #[tokio::test]
 async fn a_room_no_node_owns_is_unknown_from_any_node() {
-    let admin = match services().await {
-        Ok(url) => url,
-        Err(why) => {
-            eprintln!("skipped: {why}");
-            return;
-        }
+    let Some((admin, database)) = cluster_database().await else {
+        return;
     };
-    let database = fresh_database(&admin).await;
     let b = TestServer::start_node(node_config(&database, &node_id('x'))).await;
     let mut client = b.client().await;
     let reply = client
@@ -200,14 +190,9 @@ async fn a_room_no_node_owns_is_unknown_from_any_node() {
 /// creator is answered). Many rooms, each joined with no pause and no retry.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_room_is_found_from_another_node_as_soon_as_its_creator_has_its_id() {
-    let admin = match services().await {
-        Ok(url) => url,
-        Err(why) => {
-            eprintln!("skipped: {why}");
-            return;
-        }
+    let Some((admin, database)) = cluster_database().await else {
+        return;
     };
-    let database = fresh_database(&admin).await;
     // Two new guests a room, all from loopback.
     let lifted = |id: char| Config {
         guest_burst_per_ip: 100,
@@ -263,14 +248,9 @@ fn the_server_refuses_cluster_mode_on_sqlite_at_start() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn only_games_whose_owners_lease_expired_are_taken_over_by_a_live_node_and_only_once() {
-    let admin = match services().await {
-        Ok(url) => url,
-        Err(why) => {
-            eprintln!("skipped: {why}");
-            return;
-        }
+    let Some((admin, database)) = cluster_database().await else {
+        return;
     };
-    let database = fresh_database(&admin).await;
     let with_lease = |node: char| Config {
         lease_ms: 1_000,
         ..node_config(&database, &node_id(node))
@@ -331,14 +311,9 @@ async fn only_games_whose_owners_lease_expired_are_taken_over_by_a_live_node_and
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_lobby_on_every_node_lists_every_public_room() {
-    let admin = match services().await {
-        Ok(url) => url,
-        Err(why) => {
-            eprintln!("skipped: {why}");
-            return;
-        }
+    let Some((admin, database)) = cluster_database().await else {
+        return;
     };
-    let database = fresh_database(&admin).await;
     let a = TestServer::start_node(node_config(&database, &node_id('l'))).await;
     let b = TestServer::start_node(node_config(&database, &node_id('m'))).await;
     let mut watcher = b.client().await;

@@ -71,14 +71,9 @@ async fn start_killable(database: &str, id: &str) -> (Child, SocketAddr) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_nodes_game_is_taken_over_by_a_live_node_with_every_acknowledged_move() {
-    let admin = match services().await {
-        Ok(url) => url,
-        Err(why) => {
-            eprintln!("skipped: {why}");
-            return;
-        }
+    let Some((admin, database)) = cluster_database().await else {
+        return;
     };
-    let database = fresh_database(&admin).await;
     let killed_id = node_id('k');
     let (mut killed, addr) = start_killable(&database, &killed_id).await;
     let survivor = TestServer::start_node(Config {
@@ -148,14 +143,9 @@ async fn a_killed_nodes_game_is_taken_over_by_a_live_node_with_every_acknowledge
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn members_a_live_node_relays_to_a_killed_nodes_room_are_closed_with_1012_once_the_room_is_taken_over(
 ) {
-    let admin = match services().await {
-        Ok(url) => url,
-        Err(why) => {
-            eprintln!("skipped: {why}");
-            return;
-        }
+    let Some((admin, database)) = cluster_database().await else {
+        return;
     };
-    let database = fresh_database(&admin).await;
     let killed_id = node_id('m');
     let (mut killed, addr) = start_killable(&database, &killed_id).await;
     let survivor = TestServer::start_node(Config {

@@ -19,14 +19,9 @@ use cluster_support::*;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_at_the_room_limit_on_one_node_is_refused_a_room_on_another_until_one_closes() {
-    let admin = match services().await {
-        Ok(url) => url,
-        Err(why) => {
-            eprintln!("skipped: {why}");
-            return;
-        }
+    let Some((admin, database)) = cluster_database().await else {
+        return;
     };
-    let database = fresh_database(&admin).await;
     let limited = |node: char| Config {
         max_rooms_per_player: 2,
         ..node_config(&database, &node_id(node))
@@ -104,14 +99,9 @@ async fn login(node: &TestServer, name: &str, password: &str) -> (u16, Option<St
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn failed_logins_spread_over_two_nodes_meet_the_account_limit_at_its_burst() {
-    let admin = match services().await {
-        Ok(url) => url,
-        Err(why) => {
-            eprintln!("skipped: {why}");
-            return;
-        }
+    let Some((admin, database)) = cluster_database().await else {
+        return;
     };
-    let database = fresh_database(&admin).await;
     // Three failures guard the name; the address and the address with the name allow far more.
     let limited = |node: char| Config {
         password_memory_kib: 64,

@@ -75,14 +75,9 @@ enum Link {
 }
 
 async fn a_cut_off_node_stops_and_its_game_goes_on_elsewhere(link: Link) {
-    let admin = match services().await {
-        Ok(url) => url,
-        Err(why) => {
-            eprintln!("skipped: {why}");
-            return;
-        }
+    let Some((admin, database)) = cluster_database().await else {
+        return;
     };
-    let database = fresh_database(&admin).await;
     let pg_port = database
         .rsplit_once('@')
         .and_then(|(_, rest)| rest.split('/').next())
@@ -207,14 +202,9 @@ async fn a_node_cut_off_from_postgres_stops_and_its_game_goes_on_elsewhere() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_draining_node_hands_its_games_over_at_once() {
-    let admin = match services().await {
-        Ok(url) => url,
-        Err(why) => {
-            eprintln!("skipped: {why}");
-            return;
-        }
+    let Some((admin, database)) = cluster_database().await else {
+        return;
     };
-    let database = fresh_database(&admin).await;
     // A lease far longer than the wait below: only the hand-over can make the room answer in time.
     let lease_ms = 60_000;
     let draining = TestServer::start_node(Config {

@@ -32,6 +32,21 @@ pub async fn services() -> Result<String, String> {
     }
 }
 
+/// What every cluster test starts with: [`services`], then a [`fresh_database`]; `(admin URL, database URL)`, or
+/// `None` once the reason to skip is printed (outside CI, a service is missing).
+pub async fn cluster_database() -> Option<(String, String)> {
+    match services().await {
+        Ok(admin) => {
+            let database = fresh_database(&admin).await;
+            Some((admin, database))
+        }
+        Err(why) => {
+            eprintln!("skipped: {why}");
+            None
+        }
+    }
+}
+
 /// A fresh database beside the one `TEST_DATABASE_URL` names; its URL.
 pub async fn fresh_database(admin_url: &str) -> String {
     let nanos = std::time::SystemTime::now()
