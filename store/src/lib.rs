@@ -573,10 +573,13 @@ pub trait Store: Send + Sync + 'static {
         1
     }
 
-    /// Claims room `room` for `node` with a lease of `lease_ms` (cluster mode, issue #22): when it has no owner,
-    /// its owner's lease has expired or `node` already owns it, the claim's [`Fence`] (the epoch one above the
-    /// last, so the earlier claim's writes are refused); `None` while another node's lease holds. From its first claim on, every game write of this store is fenced: refused
-    /// with [`StoreError::Fenced`] unless this node still owns the game's room under the epoch it claimed.
+    /// Claims room `room` for `node` (cluster mode, issue #22): when it has no owner, its owner's lease has expired
+    /// or `node` already owns it, the claim's [`Fence`] (the epoch one above the last, so the earlier claim's
+    /// writes are refused); `None` while another node's lease holds; [`StoreError::Fenced`] when this node's own
+    /// lease has run out. Leases are per node: this store's first claim, opening or renewal registers its process
+    /// as the next incarnation of `node` with a lease of `lease_ms` (ending the lease of the node id's earlier
+    /// process). From then on, every game write of this store is fenced: refused with [`StoreError::Fenced`]
+    /// unless this node still owns the game's room under the claim it made, within its lease.
     async fn claim_room(
         &self,
         _room: &str,
@@ -586,8 +589,9 @@ pub trait Store: Send + Sync + 'static {
         Err(StoreError::NoOwnership)
     }
 
-    /// Renews the leases of every room `node` still holds; answers the rooms it had claimed and lost (taken
-    /// over, or expired before this renewal).
+    /// Renews this node's lease by `lease_ms` (one row, however many rooms it holds); answers the rooms it had
+    /// claimed and lost: all of them when the lease had run out (after which the node registers anew, and may
+    /// claim rooms again).
     async fn renew_rooms(&self, _node: &str, _lease_ms: i64) -> Result<Vec<String>, StoreError> {
         Err(StoreError::NoOwnership)
     }
@@ -608,7 +612,7 @@ pub trait Store: Send + Sync + 'static {
         Err(StoreError::NoOwnership)
     }
 
-    /// Ends every lease `node` holds now (a node that drains, after its last write): the rooms are expired for
+    /// Ends the lease of `node` now (a node that drains, after its last write): its rooms are expired for
     /// the other nodes to claim at once, and this node's own writes are refused from here on.
     async fn hand_over_rooms(&self, _node: &str) -> Result<u64, StoreError> {
         Err(StoreError::NoOwnership)

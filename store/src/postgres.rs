@@ -112,6 +112,45 @@ impl PostgresStore {
         }
     }
 
+    /// This store's incarnation of `node`, registered (with a lease of `lease_ms`) on first use.
+    async fn incarnation(&self, node: &str, lease_ms: i64) -> Result<i64, StoreError> {
+        if let Some(incarnation) = self.claims.incarnation() {
+            return Ok(incarnation);
+        }
+        let _registering = self.claims.registering.lock().await;
+        match self.claims.incarnation() {
+            Some(incarnation) => Ok(incarnation),
+            None => self.register(node, lease_ms).await,
+        }
+    }
+
+    /// Registers a new incarnation of `node` (under [`crate::ownership::Claims::registering`]).
+    async fn register(&self, node: &str, lease_ms: i64) -> Result<i64, StoreError> {
+        let incarnation: i64 = sqlx::query_scalar(&crate::ownership::register_sql())
+            .bind(node)
+            .bind(lease_ms)
+            .fetch_one(&self.pool)
+            .await?;
+        self.claims.registered(node, incarnation);
+        tracing::info!(node, incarnation, "registered this node's lease");
+        Ok(incarnation)
+    }
+
+    /// After a claim that came back empty: `Ok` when this node's own lease is live (another node holds the
+    /// room), else [`StoreError::Fenced`] (it may own nothing until a renewal registers it again).
+    async fn own_lease_live(&self, room: &str, node: &str, incarnation: i64) -> Result<(), StoreError> {
+        let live: bool = sqlx::query_scalar(&crate::ownership::live_sql())
+            .bind(node)
+            .bind(incarnation)
+            .fetch_one(&self.pool)
+            .await?;
+        if live {
+            Ok(())
+        } else {
+            Err(StoreError::Fenced(room.to_owned()))
+        }
+    }
+
     /// See [`crate::Store::claim_room`].
     async fn claim(
         &self,
@@ -119,91 +158,107 @@ impl PostgresStore {
         node: &str,
         lease_ms: i64,
     ) -> Result<Option<crate::Fence>, StoreError> {
+        let incarnation = self.incarnation(node, lease_ms).await?;
         let epoch: Option<i64> = sqlx::query_scalar(&crate::ownership::claim_sql())
             .bind(room)
             .bind(node)
+            .bind(incarnation)
+            .fetch_optional(&self.pool)
+            .await?;
+        let Some(epoch) = epoch else {
+            self.own_lease_live(room, node, incarnation).await?;
+            return Ok(None);
+        };
+        let fence = crate::Fence {
+            room: room.to_owned(),
+            node: node.to_owned(),
+            epoch,
+            incarnation,
+        };
+        self.claims.claimed(&fence);
+        Ok(Some(fence))
+    }
+
+    /// See [`crate::Store::renew_rooms`]: one row, the node's lease, whatever the number of its rooms. When the
+    /// lease had run out, every room claimed under it is lost and the node registers again.
+    async fn renew(&self, node: &str, lease_ms: i64) -> Result<Vec<String>, StoreError> {
+        let asked = self.claims.epochs();
+        let Some(incarnation) = self.claims.incarnation() else {
+            // Nothing claimed yet: registering is this renewal (and the node's look at the database).
+            self.incarnation(node, lease_ms).await?;
+            return Ok(self.claims.renewed(&asked, None));
+        };
+        let live: Option<i64> = sqlx::query_scalar(&crate::ownership::renew_sql())
+            .bind(node)
+            .bind(incarnation)
             .bind(lease_ms)
             .fetch_optional(&self.pool)
             .await?;
-        Ok(epoch.map(|epoch| {
-            let fence = crate::Fence {
-                room: room.to_owned(),
-                node: node.to_owned(),
-                epoch,
-            };
-            self.claims.claimed(&fence);
-            fence
-        }))
-    }
-
-    /// See [`crate::Store::renew_rooms`].
-    async fn renew(&self, node: &str, lease_ms: i64) -> Result<Vec<String>, StoreError> {
-        let mut kept = HashMap::new();
-        let asked = self.claims.epochs();
-        let mut rooms: Vec<String> = asked.keys().cloned().collect();
-        rooms.sort_unstable();
-        let sql = crate::ownership::renew_sql();
-        // With no rooms one statement still runs: a renewal is also the node's look at the database.
-        let chunks: Vec<&[String]> = if rooms.is_empty() {
-            vec![&[]]
-        } else {
-            rooms.chunks(crate::ownership::RENEW_CHUNK).collect()
-        };
-        for chunk in chunks {
-            for row in sqlx::query(&sql)
-                .bind(node)
-                .bind(lease_ms)
-                .bind(chunk)
-                .fetch_all(&self.pool)
-                .await?
-            {
-                kept.insert(row.try_get::<String, _>("room")?, row.try_get("epoch")?);
-            }
+        if live.is_some() {
+            return Ok(self.claims.renewed(&asked, live));
         }
-        Ok(self.claims.renewed(&asked, &kept))
+        let lost = self.claims.renewed(&asked, None);
+        let _registering = self.claims.registering.lock().await;
+        if self.claims.incarnation() == Some(incarnation) {
+            tracing::warn!(
+                node,
+                incarnation,
+                rooms = lost.len(),
+                "this node's lease had run out: its rooms are lost, and it registers again"
+            );
+            self.register(node, lease_ms).await?;
+        }
+        Ok(lost)
     }
 
     /// See [`crate::Store::release_room`].
     async fn release(&self, fence: &crate::Fence) -> Result<(), StoreError> {
         self.claims.released(&fence.room);
-        sqlx::query("DELETE FROM room_owners WHERE room = $1 AND node = $2 AND epoch = $3")
-            .bind(&fence.room)
-            .bind(&fence.node)
-            .bind(fence.epoch)
-            .execute(&self.pool)
-            .await?;
+        sqlx::query(
+            "DELETE FROM room_owners WHERE room = $1 AND node = $2 AND epoch = $3 AND incarnation = $4",
+        )
+        .bind(&fence.room)
+        .bind(&fence.node)
+        .bind(fence.epoch)
+        .bind(fence.incarnation)
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 
     async fn expired(&self, limit: u32) -> Result<Vec<String>, StoreError> {
-        let sql = format!(
-            "SELECT room FROM room_owners WHERE lease_until <= {} ORDER BY lease_until LIMIT $1",
-            crate::ownership::NOW_MS
-        );
-        Ok(sqlx::query_scalar(&sql)
+        Ok(sqlx::query_scalar(&crate::ownership::expired_sql())
             .bind(i64::from(limit))
             .fetch_all(&self.pool)
             .await?)
     }
 
     async fn forget_expired(&self, room: &str) -> Result<(), StoreError> {
-        let sql = format!(
-            "DELETE FROM room_owners WHERE room = $1 AND lease_until <= {}",
-            crate::ownership::NOW_MS
-        );
-        sqlx::query(&sql).bind(room).execute(&self.pool).await?;
+        sqlx::query(&crate::ownership::forget_sql())
+            .bind(room)
+            .execute(&self.pool)
+            .await?;
         Ok(())
     }
 
-    /// See [`crate::Store::hand_over_rooms`]: the leases end now (their epochs stay, so the next claim fences
-    /// this node), and this store forgets its claims.
+    /// See [`crate::Store::hand_over_rooms`]: the node's lease ends now (the rooms' epochs stay, so the next claim
+    /// fences this node), and this store forgets its claims. Answers how many rooms it held.
     async fn hand_over(&self, node: &str) -> Result<u64, StoreError> {
-        let done = sqlx::query(crate::ownership::HAND_OVER)
+        let Some(incarnation) = self.claims.incarnation() else {
+            return Ok(0);
+        };
+        sqlx::query(crate::ownership::HAND_OVER)
             .bind(node)
+            .bind(incarnation)
             .execute(&self.pool)
             .await?;
         self.claims.forget_all();
-        Ok(done.rows_affected())
+        let held: i64 = sqlx::query_scalar(crate::ownership::COUNT_HELD)
+            .bind(node)
+            .bind(incarnation)
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(u64::try_from(held).unwrap_or(0))
     }
 
     /// See [`crate::Store::open_room`]: the player's advisory lock, the count of their rooms and the claim, in
@@ -216,6 +271,7 @@ impl PostgresStore {
         lease_ms: i64,
         limit: u32,
     ) -> Result<crate::RoomOpening, StoreError> {
+        let incarnation = self.incarnation(node, lease_ms).await?;
         let mut tx = self.pool.begin().await?;
         sqlx::query(crate::ownership::LOCK_PLAYER)
             .bind(player)
@@ -234,12 +290,15 @@ impl PostgresStore {
         let epoch: Option<i64> = sqlx::query_scalar(&crate::ownership::open_sql())
             .bind(room)
             .bind(node)
-            .bind(lease_ms)
+            .bind(incarnation)
             .bind(player)
             .fetch_optional(&mut *tx)
             .await?;
         let Some(epoch) = epoch else {
-            // Room ids start with their node's id: only a second live node under the same id gets here.
+            tx.rollback().await?;
+            // Room ids start with their node's id: a room held by another node is a bug; more likely this node's
+            // lease ran out (refused as fenced).
+            self.own_lease_live(room, node, incarnation).await?;
             return Err(StoreError::Database(format!(
                 "room {room} is held by another node"
             )));
@@ -249,6 +308,7 @@ impl PostgresStore {
             room: room.to_owned(),
             node: node.to_owned(),
             epoch,
+            incarnation,
         };
         self.claims.claimed(&fence);
         Ok(crate::RoomOpening::Opened(fence))

@@ -68,17 +68,23 @@ async fn an_expired_lease_is_taken_over_under_the_next_epoch() {
 #[tokio::test]
 async fn a_live_node_finds_the_rooms_whose_lease_expired_and_forgets_only_those() {
     let (a, b, admin, schema) = nodes_or_skip!();
+    // Node a's lease (50 ms, set as it registers with its first claim) runs out; node b's holds.
     a.claim_room("dead", "na", 50).await.unwrap().unwrap();
-    a.claim_room("alive", "na", 60_000).await.unwrap().unwrap();
-    b.claim_room("other", "nb", 60_000).await.unwrap().unwrap();
+    a.claim_room("dead-too", "na", 60_000).await.unwrap().unwrap();
+    b.claim_room("alive", "nb", 60_000).await.unwrap().unwrap();
     tokio::time::sleep(Duration::from_millis(120)).await;
-    assert_eq!(b.expired_rooms(100).await.unwrap(), ["dead".to_owned()]);
+    // A later claim did not lengthen node a's lease: both its rooms expired.
+    assert_eq!(
+        b.expired_rooms(100).await.unwrap(),
+        ["dead".to_owned(), "dead-too".to_owned()]
+    );
+    assert_eq!(b.expired_rooms(1).await.unwrap(), ["dead".to_owned()]);
     assert!(b.expired_rooms(0).await.unwrap().is_empty());
     // Forgetting a room whose lease holds does nothing; an expired one's row goes.
     b.forget_expired_room("alive").await.unwrap();
-    assert_eq!(b.claim_room("alive", "nb", 60_000).await.unwrap(), None);
+    assert!(b.claim_room("alive", "nb", 60_000).await.unwrap().is_some());
     b.forget_expired_room("dead").await.unwrap();
-    assert!(b.expired_rooms(100).await.unwrap().is_empty());
+    assert_eq!(b.expired_rooms(100).await.unwrap(), ["dead-too".to_owned()]);
     // A forgotten room starts again at epoch 1 for whoever claims it.
     assert_eq!(
         b.claim_room("dead", "nb", 60_000)
@@ -88,6 +94,94 @@ async fn a_live_node_finds_the_rooms_whose_lease_expired_and_forgets_only_those(
             .epoch,
         1
     );
+    drop_schema(&admin, &schema).await;
+}
+
+#[tokio::test]
+async fn a_renewal_keeps_every_room_of_the_node_and_writes_none_of_their_rows() {
+    let (a, b, admin, schema) = nodes_or_skip!();
+    let rooms = ["r1", "r2", "r3"];
+    let mut games = Vec::new();
+    for room in rooms {
+        a.claim_room(room, "na", 1_000).await.unwrap().unwrap();
+        games.push(a.create_game(&game_in(room)).await.unwrap());
+    }
+    let versions = || async {
+        let pool = sqlx::PgPool::connect(&admin).await.unwrap();
+        let rows: Vec<(String, String)> = sqlx::query_as(&format!(
+            "SELECT room, xmin::text FROM {schema}.room_owners ORDER BY room"
+        ))
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+        pool.close().await;
+        rows
+    };
+    let before = versions().await;
+    assert_eq!(before.len(), 3);
+    // Two renewals 600 ms apart carry the 1 s lease past its first end.
+    for _ in 0..2 {
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        assert!(a.renew_rooms("na", 1_000).await.unwrap().is_empty());
+    }
+    assert!(b.expired_rooms(100).await.unwrap().is_empty());
+    for &game in &games {
+        a.append_actions(&[(game, action(0))]).await.unwrap();
+    }
+    // The renewals wrote the node's row only: no room's row has a new version.
+    assert_eq!(versions().await, before);
+    // Without renewals the lease runs out, for every room at once.
+    tokio::time::sleep(Duration::from_millis(1_200)).await;
+    assert_eq!(b.expired_rooms(100).await.unwrap(), rooms.map(str::to_owned));
+    drop_schema(&admin, &schema).await;
+}
+
+#[tokio::test]
+async fn a_node_whose_lease_ran_out_loses_its_rooms_registers_anew_and_claims_again() {
+    let (a, _b, admin, schema) = nodes_or_skip!();
+    a.claim_room("r1", "na", 60).await.unwrap().unwrap();
+    let game = a.create_game(&game_in("r1")).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    // Its own lease ran out: it may claim nothing, and write nothing.
+    assert_eq!(
+        a.claim_room("r2", "na", 60_000).await,
+        Err(StoreError::Fenced("r2".to_owned()))
+    );
+    assert_eq!(
+        a.append_actions(&[(game, action(0))]).await,
+        Err(StoreError::Fenced("r1".to_owned()))
+    );
+    // The renewal finds every room lost, and registers again (with the renewal's lease).
+    assert_eq!(
+        a.renew_rooms("na", 60_000).await.unwrap(),
+        ["r1".to_owned()]
+    );
+    let again = a.claim_room("r1", "na", 60_000).await.unwrap().unwrap();
+    assert_eq!((again.epoch, again.incarnation), (2, 2));
+    a.append_actions(&[(game, action(0))]).await.unwrap();
+    assert!(a.renew_rooms("na", 60_000).await.unwrap().is_empty());
+    drop_schema(&admin, &schema).await;
+}
+
+#[tokio::test]
+async fn a_drained_nodes_rooms_are_free_at_once_and_its_writes_refused() {
+    let (a, b, admin, schema) = nodes_or_skip!();
+    a.claim_room("r1", "na", 60_000).await.unwrap().unwrap();
+    a.claim_room("r2", "na", 60_000).await.unwrap().unwrap();
+    let game = a.create_game(&game_in("r1")).await.unwrap();
+    b.claim_room("theirs", "nb", 60_000).await.unwrap().unwrap();
+    assert_eq!(a.hand_over_rooms("na").await.unwrap(), 2);
+    assert_eq!(
+        b.expired_rooms(100).await.unwrap(),
+        ["r1".to_owned(), "r2".to_owned()]
+    );
+    assert_eq!(
+        a.append_actions(&[(game, action(0))]).await,
+        Err(StoreError::Fenced("r1".to_owned()))
+    );
+    let taken = b.claim_room("r1", "nb", 60_000).await.unwrap().unwrap();
+    assert_eq!(taken.epoch, 2);
+    b.append_actions(&[(game, action(0))]).await.unwrap();
     drop_schema(&admin, &schema).await;
 }
 
@@ -108,7 +202,16 @@ async fn a_stale_epochs_append_is_refused_as_fenced() {
         a.append_actions(&[(game, action(1))]).await,
         Err(StoreError::Fenced("r1".to_owned()))
     );
-    // Claiming again later does not revive the old claim's writes: a's claim now fails while b's lease holds.
+    // Claiming again later does not revive the old claim's writes: a's lease ran out, so it claims nothing
+    // until a renewal registers it again, and then b's lease holds the room.
+    assert_eq!(
+        a.claim_room("r1", "na", 60_000).await,
+        Err(StoreError::Fenced("r1".to_owned()))
+    );
+    assert_eq!(
+        a.renew_rooms("na", 60_000).await.unwrap(),
+        ["r1".to_owned()]
+    );
     assert_eq!(a.claim_room("r1", "na", 60_000).await.unwrap(), None);
     b.append_actions(&[(game, action(1))]).await.unwrap();
     let stored = b.game(game).await.unwrap().unwrap();
@@ -131,13 +234,14 @@ async fn a_clustered_store_refuses_writes_to_rooms_it_never_claimed() {
 }
 
 #[tokio::test]
-async fn claiming_a_room_again_raises_the_epoch_and_fences_the_earlier_claim() {
+async fn a_restarted_process_of_a_node_claims_its_rooms_again_and_fences_the_earlier_one_at_once() {
     let (a, b, admin, schema) = nodes_or_skip!();
-    a.claim_room("r1", "na", 60_000).await.unwrap().unwrap();
+    let first = a.claim_room("r1", "na", 60_000).await.unwrap().unwrap();
     let game = a.create_game(&game_in("r1")).await.unwrap();
-    // The same node on another store (a restarted process) claims the room again.
+    // The same node on another store (a restarted process, within the earlier one's lease) claims the room
+    // again: it registered the node's next incarnation, which ended the earlier one's lease.
     let again = b.claim_room("r1", "na", 60_000).await.unwrap().unwrap();
-    assert_eq!(again.epoch, 2);
+    assert_eq!((again.epoch, again.incarnation), (2, first.incarnation + 1));
     assert_eq!(
         a.append_actions(&[(game, action(0))]).await,
         Err(StoreError::Fenced("r1".to_owned()))
@@ -266,15 +370,15 @@ async fn nodes_racing_to_open_rooms_for_one_player_open_exactly_the_limit() {
 }
 
 #[tokio::test]
-async fn a_node_renews_only_the_rooms_its_store_claimed() {
+async fn a_restarted_nodes_leftover_rooms_expire_at_once_and_its_new_ones_are_held() {
     let (a, b, admin, schema) = nodes_or_skip!();
-    // An earlier process of node na (store b) left a room; the running one (store a) holds another.
-    b.open_room("na-old", "na", "p1", 80, 1).await.unwrap();
-    opened(a.open_room("na-new", "na", "p2", 80, 1).await);
-    tokio::time::sleep(Duration::from_millis(20)).await;
+    // An earlier process of node na (store b) left a room; the running one (store a) opens another: registering,
+    // it ended the earlier process's lease.
+    opened(b.open_room("na-old", "na", "p1", 60_000, 1).await);
+    opened(a.open_room("na-new", "na", "p2", 60_000, 1).await);
+    // The leftover is expired (to be forgotten, and its player free); the new room is held, and renewed.
+    assert_eq!(a.expired_rooms(100).await.unwrap(), ["na-old".to_owned()]);
     assert!(a.renew_rooms("na", 60_000).await.unwrap().is_empty());
-    tokio::time::sleep(Duration::from_millis(150)).await;
-    // The leftover expired (to be forgotten, and its player free); the claimed room was renewed.
     assert_eq!(a.expired_rooms(100).await.unwrap(), ["na-old".to_owned()]);
     drop_schema(&admin, &schema).await;
 }
