@@ -221,6 +221,42 @@ async fn a_room_is_found_from_another_node_as_soon_as_its_creator_has_its_id() {
     drop_database(&admin, &database).await;
 }
 
+/// A relay that nobody on its node is in goes after about a second, but never while a socket holds its handle
+/// (one that has just looked it up and is about to send a command): that command would be dropped with the
+/// relay's queue and heard as `unknown_room` for a room that exists.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_relay_stays_while_a_handle_to_it_is_held_and_goes_once_none_is() {
+    let Some((admin, database)) = cluster_database().await else {
+        return;
+    };
+    let a = TestServer::start_node(node_config(&database, &node_id('h'))).await;
+    let b = TestServer::start_node(node_config(&database, &node_id('i'))).await;
+    let mut creator = a.client().await;
+    let room = creator.create(freestyle(), TimeControl::None).await.id;
+
+    // Node b looks the room up (a relay starts) and holds the handle, with nobody in the room there, for well
+    // over the relay's idle time (five looks 200 ms apart).
+    let held = b.state.rooms.route(&room).expect("a relay to a's room");
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    assert!(held.barrier().await, "the relay ended under a held handle");
+    assert!(b.state.rooms.get(&room).is_some(), "the relay left the registry under a held handle");
+
+    // Once the handle is dropped, the relay goes.
+    drop(held);
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while b.state.rooms.get(&room).is_some() {
+        assert!(std::time::Instant::now() < deadline, "an idle relay nobody holds stays for good");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // And a later lookup starts a new one that reaches the room.
+    let mut joiner = b.client().await;
+    let joined = joiner.join(&room, JoinRole::Player).await;
+    assert!(joined.game_id.is_some());
+    a.stop().await;
+    b.stop().await;
+    drop_database(&admin, &database).await;
+}
+
 #[test]
 fn the_server_refuses_cluster_mode_on_sqlite_at_start() {
     let dir = tempfile::tempdir().unwrap();

@@ -111,8 +111,9 @@ impl Relay {
                         self.tell(&Request::Resync { from: self.cluster.addr(conn) }).await;
                     }
                     idle_ticks = if self.audience.is_empty() { idle_ticks + 1 } else { 0 };
-                    // A relay nobody on this node is in goes (after a moment: a join may be on its way).
-                    if idle_ticks >= IDLE_TICKS {
+                    // A relay nobody on this node is in goes (after a moment: a join may be on its way), once
+                    // nothing can reach it any more.
+                    if idle_ticks >= IDLE_TICKS && self.rooms.relay_idle(&self.handle, &rx) {
                         break;
                     }
                     let calm = !self.audience.is_empty() && !self.audience.any_behind();

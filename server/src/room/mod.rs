@@ -435,6 +435,26 @@ impl Rooms {
         }
     }
 
+    /// A relay nobody on this node is in would go: it leaves the registry, and may end, only when nothing can
+    /// reach it any more (`true`): no command waits in its queue and no handle to it exists but its own and the
+    /// registry's. Looked at under the registry's lock, which every lookup takes, so no socket gets hold of the
+    /// relay in between; a relay that left while a socket held its handle dropped that socket's next command,
+    /// which then heard `unknown_room` for a room that exists.
+    pub(crate) fn relay_idle(&self, handle: &RoomHandle, queue: &mpsc::Receiver<Command>) -> bool {
+        let mut relays = self.inner.relays.lock().expect("rooms lock");
+        let registered = relays
+            .get(&handle.id)
+            .is_some_and(|h| h.tx.same_channel(&handle.tx));
+        let own = if registered { 2 } else { 1 };
+        if handle.tx.strong_count() > own || !queue.is_empty() {
+            return false;
+        }
+        if registered {
+            relays.remove(&handle.id);
+        }
+        true
+    }
+
     /// Cluster mode: the rooms this node lost the leases of close here (their members reconnect and reach them
     /// on the node that owns them now).
     pub(crate) async fn moved(&self, ids: &[String]) {
