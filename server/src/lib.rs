@@ -165,11 +165,15 @@ impl AppState {
         }
         let unfinished = state.store.unfinished_games().await?;
         let mut count = 0;
-        for record in unfinished {
+        for mut record in unfinished {
             if let Some(cluster) = &state.cluster {
                 // Only games no live node owns: the room's task claims them under a new epoch as it starts.
-                if cluster.claim(&record.game.room).await?.is_none() {
+                let Some(fence) = cluster.claim(&record.game.room).await? else {
                     continue;
+                };
+                match cluster::claimed_game(&state, cluster, fence, record).await? {
+                    Some(now) => record = now,
+                    None => continue,
                 }
             }
             count += 1;

@@ -239,13 +239,19 @@ async fn an_idle_relay_stays_while_a_handle_to_it_is_held_and_goes_once_none_is(
     let held = b.state.rooms.route(&room).expect("a relay to a's room");
     tokio::time::sleep(Duration::from_millis(2_500)).await;
     assert!(held.barrier().await, "the relay ended under a held handle");
-    assert!(b.state.rooms.get(&room).is_some(), "the relay left the registry under a held handle");
+    assert!(
+        b.state.rooms.get(&room).is_some(),
+        "the relay left the registry under a held handle"
+    );
 
     // Once the handle is dropped, the relay goes.
     drop(held);
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     while b.state.rooms.get(&room).is_some() {
-        assert!(std::time::Instant::now() < deadline, "an idle relay nobody holds stays for good");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "an idle relay nobody holds stays for good"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     // And a later lookup starts a new one that reaches the room.

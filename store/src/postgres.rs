@@ -138,7 +138,12 @@ impl PostgresStore {
 
     /// After a claim that came back empty: `Ok` when this node's own lease is live (another node holds the
     /// room), else [`StoreError::Fenced`] (it may own nothing until a renewal registers it again).
-    async fn own_lease_live(&self, room: &str, node: &str, incarnation: i64) -> Result<(), StoreError> {
+    async fn own_lease_live(
+        &self,
+        room: &str,
+        node: &str,
+        incarnation: i64,
+    ) -> Result<(), StoreError> {
         let live: bool = sqlx::query_scalar(&crate::ownership::live_sql())
             .bind(node)
             .bind(incarnation)

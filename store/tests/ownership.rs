@@ -70,7 +70,10 @@ async fn a_live_node_finds_the_rooms_whose_lease_expired_and_forgets_only_those(
     let (a, b, admin, schema) = nodes_or_skip!();
     // Node a's lease (50 ms, set as it registers with its first claim) runs out; node b's holds.
     a.claim_room("dead", "na", 50).await.unwrap().unwrap();
-    a.claim_room("dead-too", "na", 60_000).await.unwrap().unwrap();
+    a.claim_room("dead-too", "na", 60_000)
+        .await
+        .unwrap()
+        .unwrap();
     b.claim_room("alive", "nb", 60_000).await.unwrap().unwrap();
     tokio::time::sleep(Duration::from_millis(120)).await;
     // A later claim did not lengthen node a's lease: both its rooms expired.
@@ -132,7 +135,10 @@ async fn a_renewal_keeps_every_room_of_the_node_and_writes_none_of_their_rows() 
     assert_eq!(versions().await, before);
     // Without renewals the lease runs out, for every room at once.
     tokio::time::sleep(Duration::from_millis(1_200)).await;
-    assert_eq!(b.expired_rooms(100).await.unwrap(), rooms.map(str::to_owned));
+    assert_eq!(
+        b.expired_rooms(100).await.unwrap(),
+        rooms.map(str::to_owned)
+    );
     drop_schema(&admin, &schema).await;
 }
 

@@ -493,6 +493,28 @@ pub(crate) async fn adopt(state: crate::AppState) {
     }
 }
 
+/// A game as it stands once its room is claimed (`fence`), to resume; `None`, the room released, if it ended.
+/// It was read before the claim, and a write of the room's old owner that passed its fence before the lease ran
+/// out may have committed since; the claim waited for it (it locks the room's row), and fences every later one,
+/// so the game read now is the whole of it.
+pub(crate) async fn claimed_game(
+    state: &crate::AppState,
+    cluster: &Cluster,
+    fence: Fence,
+    read_before: store::GameRecord,
+) -> Result<Option<store::GameRecord>, StoreError> {
+    let record = state
+        .store
+        .game(read_before.id)
+        .await?
+        .unwrap_or(read_before);
+    if record.end.is_some() {
+        cluster.release(&fence.room.clone(), Some(fence));
+        return Ok(None);
+    }
+    Ok(Some(record))
+}
+
 async fn adopt_once(state: &crate::AppState, cluster: &Cluster) -> Result<(), StoreError> {
     let expired = state.store.expired_rooms(ADOPT_BATCH).await?;
     if expired.is_empty() {
@@ -515,9 +537,11 @@ async fn adopt_once(state: &crate::AppState, cluster: &Cluster) -> Result<(), St
             None => state.store.forget_expired_room(&room).await?,
             Some(record) => {
                 // Another node may win the claim: then the room is its.
-                if cluster.claim(&room).await?.is_some() {
-                    state.resume(record).await;
-                    taken += 1;
+                if let Some(fence) = cluster.claim(&room).await? {
+                    if let Some(record) = claimed_game(state, cluster, fence, record).await? {
+                        state.resume(record).await;
+                        taken += 1;
+                    }
                 }
             }
         }
