@@ -156,6 +156,18 @@ impl PostgresStore {
         }
     }
 
+    /// A claim (or opening) that came back with `epoch`: remembered for the fence, and answered.
+    fn claimed(&self, room: &str, node: &str, epoch: i64, incarnation: i64) -> crate::Fence {
+        let fence = crate::Fence {
+            room: room.to_owned(),
+            node: node.to_owned(),
+            epoch,
+            incarnation,
+        };
+        self.claims.claimed(&fence);
+        fence
+    }
+
     /// See [`crate::Store::claim_room`].
     async fn claim(
         &self,
@@ -174,14 +186,7 @@ impl PostgresStore {
             self.own_lease_live(room, node, incarnation).await?;
             return Ok(None);
         };
-        let fence = crate::Fence {
-            room: room.to_owned(),
-            node: node.to_owned(),
-            epoch,
-            incarnation,
-        };
-        self.claims.claimed(&fence);
-        Ok(Some(fence))
+        Ok(Some(self.claimed(room, node, epoch, incarnation)))
     }
 
     /// See [`crate::Store::renew_rooms`]: one row, the node's lease, whatever the number of its rooms. When the
@@ -309,14 +314,12 @@ impl PostgresStore {
             )));
         };
         tx.commit().await?;
-        let fence = crate::Fence {
-            room: room.to_owned(),
-            node: node.to_owned(),
+        Ok(crate::RoomOpening::Opened(self.claimed(
+            room,
+            node,
             epoch,
             incarnation,
-        };
-        self.claims.claimed(&fence);
-        Ok(crate::RoomOpening::Opened(fence))
+        )))
     }
 
     /// See [`crate::Store::use_bucket`]: one statement; when it takes nothing, a read of the level to answer.
