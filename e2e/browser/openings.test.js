@@ -151,11 +151,17 @@ test('Swap2 in the browser: three stones, two more, the colour choice, then norm
   assert.match(await prompt(a.page, 'place_opening'), /stone 1 of 3 \(Black\)/);
   assert.match(await waiting(b.page, 'place_opening'), new RegExp(`Black \\(${a.name}\\) is placing the opening`));
   assert.match(await waiting(s.page, 'place_opening'), /is placing the opening: stone 1 of 3/);
+  // Issue #36 item 4: the prompt follows the stone count, for the placer and for everyone else.
   await tap(a.page, 'h8');
-  await stonesDown(a.page, 1);
+  for (const p of [a.page, b.page, s.page]) await stonesDown(p, 1);
   assert.match(await prompt(a.page, 'place_opening'), /stone 2 of 3 \(White\)/);
+  assert.match(await waiting(b.page, 'place_opening'), /stone 2 of 3/);
+  assert.match(await waiting(s.page, 'place_opening'), /stone 2 of 3/);
   await tap(a.page, 'i9');
-  await stonesDown(a.page, 2);
+  for (const p of [a.page, b.page, s.page]) await stonesDown(p, 2);
+  assert.match(await prompt(a.page, 'place_opening'), /stone 3 of 3 \(Black\)/);
+  assert.match(await waiting(b.page, 'place_opening'), /stone 3 of 3/);
+  assert.match(await waiting(s.page, 'place_opening'), /stone 3 of 3/);
   await tap(a.page, 'j7');
   for (const p of [a.page, b.page, s.page]) await stonesDown(p, 3);
   assert.deepEqual(await stones(b.page), { h8: 'black', i9: 'white', j7: 'black' });
@@ -238,7 +244,13 @@ test('Soosõrv-8 in the browser: the canonical opening, the declaration, the off
   await tap(a.page, 'h8');
   await stonesDown(a.page, 1);
   await tap(a.page, 'h9');
-  await stonesDown(a.page, 2);
+  for (const p of [a.page, b.page]) await stonesDown(p, 2);
+  assert.match(await prompt(a.page, 'place_opening'), /canonical openings: stone 3 of 3 \(Black\)/);
+  // The other side, in Chinese, reads the same count (issue #36 item 4).
+  await language(b.page, 'zh');
+  assert.match(await waiting(b.page, 'place_opening'), /正在摆出26种标准开局之一：第3\/3子/);
+  await shots(b.page, 'soosorv-third-stone-wait-zh');
+  await language(b.page, 'en');
   // Black 3 outside the central 5×5 is refused, in words.
   await tap(a.page, 'a1');
   await a.page.waitForSelector('#toasts .toast.error', { timeout: 15_000 });

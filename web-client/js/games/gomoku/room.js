@@ -190,7 +190,9 @@ export function roomBoard(ctx) {
     },
     /** What the prompt depends on beyond what every game shows (so it is rebuilt when that changes). */
     promptKey(room) {
-      return [fifthPick, room.claimable, room.fifth_options, picks, declareN, room.view?.offers, room.view?.offer_count, room.view?.opening_name];
+      // The modern openings' prompts count the stones ("stone 2 of 3", Taraguchi's squares): each stone redraws them.
+      const stones = isStaged(room) ? room.moves?.length ?? 0 : null;
+      return [fifthPick, room.claimable, room.fifth_options, picks, declareN, room.view?.offers, room.view?.offer_count, room.view?.opening_name, stones];
     },
     /**
      * The prompt's Gomoku parts: `lead` the opening's questions (null when the opening asks nothing, and the page
