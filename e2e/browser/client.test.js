@@ -803,3 +803,82 @@ test('in Chinese on a dark phone the forbidden-move rule and its feedback are in
   await shot(s.p, 'scripted-forbidden-claim-360-zh-dark');
   assert.equal(await s.p.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'no sideways scroll');
 });
+
+// ---- Issue #36 items 6, 9, 11 and 15 (the client's parts) ----
+
+/** Opens the analysis board on `rec` ({size, moves, title, rule_set}) as a page of `opts` would have stored it. */
+async function analysisPage(t, rec, opts = {}) {
+  const s = await page(t, opts.viewport, { ...opts, init: `sessionStorage.setItem('gomoku.analysis', ${JSON.stringify(JSON.stringify(rec))});${opts.lang ? `localStorage.setItem('gomoku.lang', '${opts.lang}');` : ''}` });
+  if (!s) return null;
+  await s.p.goto(`${ORIGIN}/#/analysis`);
+  await s.p.waitForSelector('#analysis-moves li');
+  return s;
+}
+
+/** The text and background colours of an element, and their contrast. */
+async function inkOn(p, selector) {
+  const { color, bg } = await p.locator(selector).evaluate((el) => {
+    let b = el;
+    let bgc = getComputedStyle(b).backgroundColor;
+    while (b && /rgba\(.*, 0\)|transparent/.test(bgc)) {
+      b = b.parentElement;
+      bgc = b ? getComputedStyle(b).backgroundColor : 'rgb(255, 255, 255)';
+    }
+    return { color: getComputedStyle(el).color, bg: bgc };
+  });
+  return contrast(color, bg);
+}
+
+test('#36 the analysis board branches a variation under the main line, which stays, and the move shown reads in it', async (t) => {
+  for (const [colorScheme, lang] of [['light', 'en'], ['dark', 'zh']]) {
+    const s = await analysisPage(t, { size: 15, moves: ['h8', 'h9', 'j8', 'j9', 'k8'], title: 'game.psq', rule_set: 'renju' }, { colorScheme, lang });
+    if (!s) return;
+    // Two moves back, a move of one's own: a variation from move 4.
+    await s.p.click('#a-prev');
+    await s.p.click('#a-prev');
+    await clickPoint(s.p, 'a1');
+    await s.p.waitForSelector('#analysis-variation');
+    // The record's five moves are all still listed, the variation under the move it replaces.
+    const rows = await s.p.$$eval('#analysis-moves > li', (els) => els.map((e) => (e.id === 'analysis-variation' ? `(${e.textContent})` : e.textContent)));
+    assert.deepEqual(rows, ['1.h8', '2.h9', '3.j8', '4.j9', '(4.a1)', '5.k8']);
+    await clickPoint(s.p, 'b2');
+    await s.p.waitForSelector('#analysis-variation .vmove[data-ply="5"].current');
+    assert.equal(await s.p.textContent('#analysis-variation'), '4.a15.b2');
+    // The move shown, inside the variation, reads: its text stands out from its own background.
+    const ratio = await inkOn(s.p, '#analysis-variation .vmove.current .mv');
+    assert.ok(ratio >= 4.5, `the current variation move's contrast is ${ratio.toFixed(2)} in ${colorScheme}`);
+    await shot(s.p, `scripted-analysis-variation-${colorScheme}-${lang}`);
+    // The main line's moves still go back to it; the variation is kept to return to.
+    await s.p.click('#analysis-moves > li[data-ply="5"]');
+    assert.deepEqual(await stones(s.p), { h8: 'black', h9: 'white', j8: 'black', j9: 'white', k8: 'black' });
+    assert.equal(await s.p.isVisible('#analysis-main'), false, 'on the main line there is nothing to go back to');
+    await s.p.click('#analysis-variation .vmove[data-ply="4"]');
+    assert.equal((await stones(s.p)).a1, 'white');
+    assert.equal(await s.p.isVisible('#analysis-main'), true);
+    await s.p.setViewportSize({ width: 390, height: 844 });
+    await s.p.locator('#analysis-moves').scrollIntoViewIfNeeded();
+    await shot(s.p, `scripted-analysis-variation-phone-${colorScheme}-${lang}`);
+  }
+});
+
+test('#36 an empty analysis board has no record to go back to: its own moves are its main line', async (t) => {
+  const s = await page(t);
+  if (!s) return;
+  await s.p.goto(`${ORIGIN}/#/analysis`);
+  await s.p.click('#analysis-blank');
+  await s.p.waitForSelector('#analysis-ply');
+  assert.equal(await s.p.isVisible('#analysis-main'), false);
+  await clickPoint(s.p, 'h8');
+  await clickPoint(s.p, 'h9');
+  await s.p.waitForSelector('#analysis-moves li[data-ply="2"]');
+  assert.equal(await s.p.isVisible('#analysis-main'), false, 'no "Back to the record" without a record');
+  assert.equal(await s.p.locator('#analysis-variation').count(), 0);
+  // A move of one's own from an earlier position is a variation of that line, and goes back to it.
+  await s.p.click('#a-prev');
+  await clickPoint(s.p, 'j9');
+  await s.p.waitForSelector('#analysis-variation');
+  assert.equal(await s.p.textContent('#analysis-main'), 'Back to the main line');
+  await s.p.click('#analysis-main');
+  assert.equal(await s.p.textContent('#analysis-ply'), 'Move 1 of 2');
+  await shot(s.p, 'scripted-analysis-blank');
+});

@@ -5,7 +5,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { PRESETS, countsOf, presetSeek, customSeek, liveReduce } from '../../web-client/js/pairing.js';
 import { challengeMessage, colourFor, closedNotice, challengeable, describeChallenge } from '../../web-client/js/challenges.js';
-import { start, goTo, play, backToMain, branchPly, forbiddenAt, winLine, toPlay } from '../../web-client/js/analysis/line.js';
+import { start, goTo, goToMain, goToVariation, play, backToMain, branchPly, variationOf, onVariation, forbiddenAt, winLine, toPlay } from '../../web-client/js/analysis/line.js';
 import { titleFor } from '../../web-client/js/attention.js';
 import { downloadChoices } from '../../web-client/js/pages/record.js';
 import { setLang } from '../../web-client/js/i18n.js';
@@ -98,6 +98,37 @@ test('the analysis line steps, branches into a variation and goes back to the re
   assert.equal(a.ply, 3);
   assert.equal(goTo(a, 99).ply, 4);
   assert.equal(goTo(a, -1).ply, 0);
+});
+
+test('a variation branches from the main line, which stays whole, and both can be shown again (issue #36)', () => {
+  let a = start(['h8', 'h9', 'j8', 'j9', 'k8'], 15);
+  a = play(goTo(a, 3), 'a1', 'renju').analysis;
+  a = play(a, 'b2', 'renju').analysis;
+  assert.deepEqual(a.main, ['h8', 'h9', 'j8', 'j9', 'k8'], 'the record is not replaced');
+  assert.deepEqual(variationOf(a), { from: 3, moves: ['a1', 'b2'] });
+  assert.equal(onVariation(a), true);
+  a = goToMain(a, 5);
+  assert.equal(onVariation(a), false);
+  assert.deepEqual(variationOf(a), { from: 3, moves: ['a1', 'b2'] }, 'the variation is kept while the main line shows');
+  a = goToVariation(a, 4);
+  assert.deepEqual(a.line.slice(0, a.ply), ['h8', 'h9', 'j8', 'a1']);
+  // A new variation replaces the old one, never the record.
+  a = play(goToMain(a, 1), 'c3', 'renju').analysis;
+  assert.deepEqual(variationOf(a), { from: 1, moves: ['c3'] });
+  assert.equal(a.main.length, 5);
+});
+
+test('an empty board\'s own moves are its main line: there is no record to go back to (issue #36)', () => {
+  let a = start([], 15);
+  a = play(a, 'h8', 'renju').analysis;
+  a = play(a, 'h9', 'renju').analysis;
+  assert.deepEqual(a.main, ['h8', 'h9']);
+  assert.equal(onVariation(a), false);
+  assert.equal(variationOf(a), null);
+  a = play(goTo(a, 1), 'j9', 'renju').analysis;
+  assert.equal(onVariation(a), true);
+  assert.deepEqual(variationOf(a), { from: 1, moves: ['j9'] });
+  assert.equal(backToMain(a).ply, 1);
 });
 
 test('under renju black may not play a forbidden point; freestyle has none', () => {

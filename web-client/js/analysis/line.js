@@ -1,13 +1,17 @@
-// The analysis board's line of play (pure): the imported record as the main line, the moves shown so far, and a
-// variation once someone plays a move of their own from any position. Stepping walks the line shown; a new move
-// at ply p keeps the line up to p and continues it with that move (the same move as the line's just steps on).
+// The analysis board's line of play (pure): the imported record as the main line, and a variation once someone
+// plays a move of their own from any position. The main line is never replaced: the variation branches from it
+// and both stay (the list shows the variation under the move it replaces). Stepping walks the line shown; a new
+// move at ply p keeps the line shown up to p and continues it with that move (the same move as the line's just
+// steps on). An empty board has no record: its moves, played at the end of its line, are its own main line.
 
 import { makeBoard, forbiddenPoints } from './forbidden.js';
 import { parsePoint, formatPoint } from '../games/gomoku/board.js';
 
 /** A fresh analysis of `main` (the record's stones) on a `size` board, showing the last position. */
 export function start(main, size = 15, ply = main.length) {
-  return { size, main: main.slice(), line: main.slice(), ply: Math.max(0, Math.min(ply, main.length)) };
+  const m = main.slice();
+  // `variation` is the last variation played (kept while the main line is shown); `own`: no record behind it.
+  return { size, main: m, line: m, ply: Math.max(0, Math.min(ply, main.length)), variation: null, own: main.length === 0 };
 }
 
 /** Shows the position after `ply` stones of the line shown. */
@@ -21,10 +25,37 @@ export function branchPly(a) {
   return a.line.length > a.main.length ? a.main.length : null;
 }
 
-/** Back to the main line, at the position where the variation left it. */
+/** Back to the main line, at the position where the variation left it (the variation is kept). */
 export function backToMain(a) {
   const at = branchPly(a);
-  return { ...a, line: a.main.slice(), ply: Math.min(at ?? a.ply, a.main.length) };
+  return { ...a, line: a.main, ply: Math.min(at ?? a.ply, a.main.length) };
+}
+
+/** Shows the main line at `ply`. */
+export function goToMain(a, ply) {
+  return goTo({ ...a, line: a.main }, ply);
+}
+
+/** Shows the kept variation at `ply` (the main line when there is none). */
+export function goToVariation(a, ply) {
+  return goTo({ ...a, line: a.variation || a.main }, ply);
+}
+
+/** Whether the line shown is the variation. */
+export function onVariation(a) {
+  return branchPly(a) !== null;
+}
+
+/**
+ * The kept variation as the list shows it: `from` the number of main-line stones it shares (it replaces main move
+ * `from + 1`), `moves` its own stones after them; null when there is none.
+ */
+export function variationOf(a) {
+  const v = a.variation;
+  if (!v) return null;
+  let from = 0;
+  while (from < v.length && from < a.main.length && v[from] === a.main[from]) from++;
+  return from < v.length ? { from, moves: v.slice(from) } : null;
 }
 
 /** The stones on the board at the position shown. */
@@ -83,5 +114,8 @@ export function play(a, point, ruleSet) {
   const f = forbiddenAt(a, ruleSet).find((x) => x.point === point);
   if (f) return { error: `forbidden_${f.kind}` };
   if (a.line[a.ply] === point) return { analysis: { ...a, ply: a.ply + 1 } };
-  return { analysis: { ...a, line: [...stonesAt(a), point], ply: a.ply + 1 } };
+  const next = [...stonesAt(a), point];
+  // An empty board's own line grows at its end; anywhere else a move of one's own is the variation.
+  if (a.own && !onVariation(a) && a.ply === a.main.length) return { analysis: { ...a, main: next, line: next, ply: a.ply + 1 } };
+  return { analysis: { ...a, line: next, variation: next, ply: a.ply + 1 } };
 }

@@ -7,7 +7,7 @@ import { t, errorText } from '../i18n.js';
 import { href } from '../router.js';
 import { moveItems } from '../movelist.js';
 import { createBoardView } from '../games/gomoku/view.js';
-import { start, goTo, play, backToMain, branchPly, stonesAt, toPlay, forbiddenAt, winLine } from '../analysis/line.js';
+import { start, goTo, goToMain, goToVariation, play, backToMain, onVariation, variationOf, stonesAt, toPlay, forbiddenAt, winLine } from '../analysis/line.js';
 
 const KEY = 'gomoku.analysis';
 
@@ -115,7 +115,8 @@ export function render(view, _params, app) {
     ['renju', 'freestyle', 'standard'].map((r) => h('label', { class: 'seg' },
       h('input', { type: 'radio', name: 'analysis-rules', value: r, checked: r === ruleSet, onchange: () => { ruleSet = r; storeAnalysis({ ...saved, rule_set: r }); draw(); } }),
       h('span', {}, t(`rule.${r}`)))));
-  const mainButton = h('button', { class: 'btn', type: 'button', id: 'analysis-main', onclick: () => { a = backToMain(a); draw(); } }, t('analysis.back_to_main'));
+  // An empty board has no record to go back to: its own first line is the main line.
+  const mainButton = h('button', { class: 'btn', type: 'button', id: 'analysis-main', onclick: () => { a = backToMain(a); draw(); } }, t(a.own ? 'analysis.back_to_line' : 'analysis.back_to_main'));
   mount(view, h('div', { class: 'room-layout record analysis' },
     h('div', { class: 'board-col' }, board.el, controls),
     h('aside', { class: 'side-col' },
@@ -134,16 +135,29 @@ export function render(view, _params, app) {
     const forbidden = forbiddenAt(a, ruleSet).map((f) => ({ ...f, label: t('room.forbidden_here', { kind: t(`kind.${f.kind}`) }) }));
     board.update({ size: a.size, moves: a.line, upto: a.ply, numbers: true, forbidden, winLine: line || [], ghostColor: toPlay(a) });
     counter.textContent = t('record.move', { n: a.ply, total: a.line.length });
-    const branch = branchPly(a);
-    mainButton.hidden = branch === null;
+    const onVar = onVariation(a);
+    mainButton.hidden = !onVar;
     status.textContent = line
       ? t('analysis.five', { colour: t(`colour.${stones.length % 2 === 1 ? 'black' : 'white'}`) })
       : t('analysis.to_play', { colour: t(`colour.${toPlay(a)}`) }) + (forbidden.length ? ` · ${t('analysis.forbidden_count', { n: forbidden.length })}` : '');
-    // The record's list, with the variation's moves marked and the one shown highlighted.
-    mount(list, moveItems(h, a.line, (e) => ({
-      class: [e.n === a.ply ? 'current' : '', branch !== null && e.n > branch ? 'variation' : ''].filter(Boolean).join(' '),
-      onclick: () => { a = goTo(a, e.n); draw(); },
-    })));
+    // The main line stays listed; the variation branches under the main move it replaces, the move shown marked.
+    const v = variationOf(a);
+    const items = moveItems(h, a.main, (e) => ({
+      class: e.n === a.ply && (!onVar || a.ply <= (v?.from ?? 0)) ? 'current' : '',
+      onclick: () => { a = goToMain(a, e.n); draw(); },
+    }));
+    if (v) {
+      const row = h('li', { class: 'varline', id: 'analysis-variation', 'aria-label': t('analysis.variation') },
+        v.moves.map((point, i) => {
+          const n = v.from + i + 1;
+          return h('span', {
+            class: `vmove ${n % 2 ? 'b' : 'w'}${onVar && n === a.ply ? ' current' : ''}`, dataset: { ply: n },
+            onclick: () => { a = goToVariation(a, n); draw(); },
+          }, h('span', { class: 'n' }, `${n}.`), h('span', { class: 'mv' }, point));
+        }));
+      items.splice(Math.min(v.from + 1, items.length), 0, row);
+    }
+    mount(list, items);
   }
   const onKey = (e) => {
     if (e.target.closest?.('input, textarea, select')) return;
