@@ -882,3 +882,21 @@ test('#36 an empty analysis board has no record to go back to: its own moves are
   assert.equal(await s.p.textContent('#analysis-ply'), 'Move 1 of 2');
   await shot(s.p, 'scripted-analysis-blank');
 });
+
+// Over by timeout: black's clock spent, white never moved (its first-move allowance never used).
+ROOMS.r36 = snapshot('r36', {
+  state: 'over', phase: 'none', to_act: null, forbidden: [], you: null, moves: ['h8'],
+  clocks: { black: { remaining_ms: 0, first_move_ms: 30_000 }, white: { remaining_ms: 600_000, first_move_ms: 30_000 }, running: null },
+  result: { winner: 'white', winner_name: 'kenta', reason: 'timeout' },
+});
+
+test('#36 after a timeout a spent Fischer clock reads 0:00 and no first-move allowance is left on either clock', async (t) => {
+  const s = await page(t);
+  if (!s) return;
+  await s.p.goto(`${ORIGIN}/#/room/r36/watch`);
+  await s.p.waitForSelector('#game-over');
+  await s.p.waitForFunction(() => document.querySelector('[data-clock="black"]')?.textContent);
+  assert.equal(await s.p.textContent('[data-clock="black"]'), '0:00');
+  assert.equal(await s.p.textContent('[data-clock="white"]'), '10:00');
+  await shot(s.p, 'scripted-timeout-clocks');
+});

@@ -1,7 +1,7 @@
 // Clock formatting and extrapolation between server figures.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatClock, clockAt, firstMoveLeft, describeTimeControl } from '../../web-client/js/clock.js';
+import { formatClock, clockAt, clockText, firstMoveLeft, describeTimeControl } from '../../web-client/js/clock.js';
 
 test('clocks show minutes and seconds, hours when long, tenths under ten seconds', () => {
   assert.equal(formatClock(300_000), '5:00');
@@ -47,4 +47,18 @@ test('time controls read as short labels', () => {
   assert.equal(describeTimeControl({ kind: 'none' }, () => 'none'), 'none');
   assert.equal(describeTimeControl({ kind: 'fischer', base_ms: 600_000, increment_ms: 5000 }), '10+5');
   assert.equal(describeTimeControl({ kind: 'byo_yomi', base_ms: 900_000, periods: 5, period_ms: 30_000 }), '15′ + 5×30s');
+});
+
+test('a spent Fischer clock reads 0:00, never as byo-yomi, and a finished game shows no first-move allowance (issue #36)', () => {
+  const t = (k, p) => (k === 'room.periods' ? `${p.n}×` : `first move ${p.s}s`);
+  // After a timeout, a side that never moved: no time left, its allowance never used.
+  const never = { remaining_ms: 0, first_move_ms: 30_000 };
+  assert.deepEqual(clockAt(never, 0, 0), { ms: 0, periods: 0, byoyomi: false, flagged: true });
+  assert.equal(clockText(never, 0, { periodMs: 0, playing: false }, t), '0:00');
+  assert.equal(clockText({ remaining_ms: 600_000, first_move_ms: 30_000 }, 0, { playing: false }, t), '10:00', 'over: the allowance is gone');
+  // While the game runs the allowance shows; byo-yomi's periods still show once in them, down to a spent clock.
+  assert.equal(clockText({ remaining_ms: 600_000, first_move_ms: 30_000 }, 4_000, { playing: true }, t), '10:00 · first move 26s');
+  assert.equal(clockText({ remaining_ms: 20_000, periods: 3, byo_yomi: true }, 0, { periodMs: 30_000, playing: true }, t), '0:20 · 3×');
+  assert.equal(clockText({ remaining_ms: 0, periods: 0, byo_yomi: true }, 0, { periodMs: 30_000, playing: false }, t), '0:00 · 0×');
+  assert.equal(clockAt({ remaining_ms: 1000 }, 5000, 0).byoyomi, false, 'a Fischer flag fall is not byo-yomi');
 });

@@ -35,6 +35,8 @@ export function clockAt(side, elapsed, periodMs = 0) {
   let periods = side.periods ?? 0;
   let byoyomi = Boolean(side.byo_yomi);
   while (ms <= 0) {
+    // A clock without periods (Fischer) is simply spent: never shown as byo-yomi ("0:00 · 0×").
+    if (!byoyomi && (periods <= 0 || periodMs <= 0)) return { ms: 0, periods: 0, byoyomi: false, flagged: true };
     // Main time spent enters the first period; a spent period costs one. The loop carries any overrun.
     if (byoyomi) periods -= 1;
     else byoyomi = true;
@@ -47,6 +49,18 @@ export function clockAt(side, elapsed, periodMs = 0) {
 /** What is left of a side's first-action allowance `elapsed` ms after the server's figures (0 when none). */
 export function firstMoveLeft(side, elapsed) {
   return Math.max(0, (side.first_move_ms ?? 0) - Math.max(0, elapsed));
+}
+
+/**
+ * What one side's clock reads `elapsed` ms after the server's figures: the time, the periods left once in
+ * byo-yomi ("0:25 · 3×"), and while the game runs what is left of a first action's allowance ("· first move 30s").
+ * A finished game, or a spent clock, shows no allowance: it can no longer be used. `t` translates.
+ */
+export function clockText(side, elapsed, { periodMs = 0, playing = true } = {}, t = (k, p) => `${k} ${JSON.stringify(p)}`) {
+  const v = clockAt(side, elapsed, periodMs);
+  const first = playing && !v.flagged ? firstMoveLeft(side, elapsed) : 0;
+  return formatClock(v.ms) + (v.byoyomi ? ` · ${t('room.periods', { n: v.periods })}` : '')
+    + (first > 0 ? ` · ${t('room.first_move', { s: Math.ceil(first / 1000) })}` : '');
 }
 
 /** Human summary of a protocol TimeControl for lists: "10+5" (Fischer), "15′ + 5×30s" (byo-yomi). */

@@ -7,7 +7,7 @@ import { t, errorText, lang } from '../i18n.js';
 import { href } from '../router.js';
 import { memberOf } from '../games/index.js';
 import { fromSnapshot, applyEvent, applyCatchUp, controls, clockFigures, seatOf, other, splitChat } from '../state.js';
-import { clockAt, firstMoveLeft, formatClock, describeTimeControl } from '../clock.js';
+import { clockAt, clockText, describeTimeControl } from '../clock.js';
 import { tierBadge } from '../tier.js';
 import { playerName, displayName, isComputer } from '../player.js';
 import { entryItems } from '../movelist.js';
@@ -407,9 +407,7 @@ export function render(view, params, app) {
       const el = layout.querySelector(`[data-clock="${colour}"]`);
       if (el && figs) {
         const v = clockAt(figs[colour], figs[colour].elapsed, periodMs);
-        const first = firstMoveLeft(figs[colour], figs[colour].elapsed);
-        el.textContent = formatClock(v.ms) + (v.byoyomi ? ` · ${t('room.periods', { n: v.periods })}` : '')
-          + (first > 0 ? ` · ${t('room.first_move', { s: Math.ceil(first / 1000) })}` : '');
+        el.textContent = clockText(figs[colour], figs[colour].elapsed, { periodMs, playing: room.state === 'playing' }, t);
         el.classList.toggle('running', figs.running === colour);
         el.classList.toggle('low', figs.running === colour && v.ms < 10_000);
       }
