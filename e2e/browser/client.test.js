@@ -900,3 +900,35 @@ test('#36 after a timeout a spent Fischer clock reads 0:00 and no first-move all
   assert.equal(await s.p.textContent('[data-clock="white"]'), '10:00');
   await shot(s.p, 'scripted-timeout-clocks');
 });
+
+for (const [room, policy] of [['r1', 'reject'], ['r7', 'lose']]) {
+  test(`#36 the forbidden-point tooltip goes once the point is clicked (${policy}), and never stays on a finished board`, async (t) => {
+    const s = await page(t, undefined, { handle: forbiddenPlay });
+    if (!s) return;
+    await s.p.goto(`${ORIGIN}/#/room/${room}`);
+    await s.p.waitForSelector('.board .forbidden[data-point="j8"]');
+    const j8 = await pointPosition(s.p, 'j8');
+    await s.p.mouse.move(j8.x, j8.y);
+    await s.p.waitForSelector('.board-tip:not(.confirm-hint):not([hidden])');
+    s.p.on('dialog', (d) => d.accept());
+    await s.p.mouse.click(j8.x, j8.y);
+    await waitFor(() => s.sent.find((m) => m.t === 'place'), 'place after the warning');
+    if (policy === 'lose') await s.p.waitForSelector('#game-over');
+    else await s.p.waitForSelector('.toast.error');
+    assert.equal(await s.p.isVisible('.board-tip:not(.confirm-hint)'), false, 'the tooltip is gone');
+    await shot(s.p, `scripted-forbidden-tip-after-${policy}`);
+  });
+}
+
+test('#36 a forbidden-point tooltip shown when the game ends goes with the marks', async (t) => {
+  const s = await page(t);
+  if (!s) return;
+  await s.p.goto(`${ORIGIN}/#/room/r1`);
+  await s.p.waitForSelector('.board .forbidden[data-point="j8"]');
+  const j8 = await pointPosition(s.p, 'j8');
+  await s.p.mouse.move(j8.x, j8.y);
+  await s.p.waitForSelector('.board-tip:not(.confirm-hint):not([hidden])');
+  push(s, 'r1', 21, { kind: 'game_over', result: { winner: 'black', winner_name: 'lin_yue', reason: 'resign' }, clocks: clocks(null) });
+  await s.p.waitForSelector('#game-over');
+  assert.equal(await s.p.isVisible('.board-tip:not(.confirm-hint)'), false, 'no tooltip on the finished board');
+});

@@ -109,22 +109,32 @@ export function createBoardView({ onPoint = () => {}, canPlay = () => false, con
     return p ? formatPoint(p.x, p.y) : null;
   };
 
+  // The point whose forbidden mark the tooltip explains now (null while it is hidden).
+  let tipPoint = null;
+  const hideTip = () => {
+    clearTimeout(tipTimer);
+    tipPoint = null;
+    tip.hidden = true;
+  };
   const showTip = (point) => {
     const f = point && (model.forbidden || []).find((x) => x.point === point);
     if (!f) {
-      tip.hidden = true;
+      hideTip();
       return false;
     }
     tip.textContent = t('room.forbidden_here', { kind: t(`kind.${f.kind}`) });
     placeAt(tip, point);
     tip.hidden = false;
+    tipPoint = point;
     return true;
   };
 
   el.addEventListener('pointermove', (ev) => {
     if (ev.pointerType !== 'mouse') return;
     const p = pointAt(ev);
-    showTip(p);
+    // Shown again only when the mouse comes to a mark anew: a click on the point put it away.
+    if (p !== tipPoint && p !== clickedTip) showTip(p);
+    if (p !== clickedTip) clickedTip = null;
     const next = p && !occupied(p) && !isForbidden(p) ? p : null;
     if (next !== hover) {
       hover = next;
@@ -133,7 +143,8 @@ export function createBoardView({ onPoint = () => {}, canPlay = () => false, con
   });
   el.addEventListener('pointerleave', () => {
     hover = null;
-    tip.hidden = true;
+    clickedTip = null;
+    hideTip();
     drawOverlay();
   });
   el.addEventListener('pointerdown', (ev) => {
@@ -151,7 +162,7 @@ export function createBoardView({ onPoint = () => {}, canPlay = () => false, con
     clearTimeout(pressTimer);
     pressTimer = null;
     clearTimeout(tipTimer);
-    tipTimer = setTimeout(() => (tip.hidden = true), 1800);
+    tipTimer = setTimeout(hideTip, 1800);
   };
   el.addEventListener('pointerup', release);
   el.addEventListener('pointercancel', () => {
@@ -179,12 +190,20 @@ export function createBoardView({ onPoint = () => {}, canPlay = () => false, con
     drawOverlay();
     onPoint(p);
   };
+  // The point a click put the tooltip away on: it stays away while the mouse rests there.
+  let clickedTip = null;
   el.addEventListener('click', (ev) => {
     if (longPressed) {
       longPressed = false;
       return;
     }
-    choose(pointAt(ev));
+    const p = pointAt(ev);
+    // The tooltip has been read: a click acts (or asks), and the tooltip must not outlive it on the board.
+    if (tipPoint) {
+      clickedTip = p;
+      hideTip();
+    }
+    choose(p);
   });
 
   // Keyboard play: arrows move a cursor (drawn as the ghost stone), Enter or Space places.
@@ -214,6 +233,8 @@ export function createBoardView({ onPoint = () => {}, canPlay = () => false, con
     update(next) {
       model = next;
       if (pending && (occupied(pending) || isForbidden(pending))) pending = null;
+      // A mark that is gone (played, the game over, another position) takes its tooltip with it.
+      if (tipPoint && !isForbidden(tipPoint)) hideTip();
       draw();
     },
     /** Forgets a stone waiting for its confirming tap. */
