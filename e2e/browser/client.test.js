@@ -932,3 +932,17 @@ test('#36 a forbidden-point tooltip shown when the game ends goes with the marks
   await s.p.waitForSelector('#game-over');
   assert.equal(await s.p.isVisible('.board-tip:not(.confirm-hint)'), false, 'no tooltip on the finished board');
 });
+
+test('#36 a spectator is not offered "Confirm moves with a second tap"; a player is', async (t) => {
+  const viewer = await page(t, undefined, { you: () => ({ id: 'viewer', name: 'viewer', guest: true }) });
+  if (!viewer) return;
+  await viewer.p.goto(`${ORIGIN}/#/room/r1/watch`);
+  await viewer.p.waitForSelector('#room[data-role="spectator"]');
+  await viewer.p.waitForSelector('.settings .toggle');
+  const labels = await viewer.p.$$eval('.settings .toggle', (els) => els.map((e) => e.textContent));
+  assert.deepEqual(labels, ['Move numbers', 'Sound']);
+  const player = await page(t);
+  await player.p.goto(`${ORIGIN}/#/room/r1`);
+  await player.p.waitForSelector('#room[data-role="player"]');
+  assert.deepEqual(await player.p.$$eval('.settings .toggle', (els) => els.map((e) => e.textContent)), ['Move numbers', 'Confirm moves with a second tap', 'Sound']);
+});

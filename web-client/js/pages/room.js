@@ -105,7 +105,7 @@ export function render(view, params, app) {
     board.el.replaceWith(made.el);
     board = made;
     // The settings drawn so far were the default game's; another game's are drawn now.
-    if (String(member.settings) !== settingsShown) drawStatic();
+    if (String(settingKeys()) !== settingsShown) drawStatic();
   }
 
   const topCard = h('div', { class: 'pcard top' });
@@ -362,13 +362,20 @@ export function render(view, params, app) {
       h('span', {}, label));
     // The board's own settings come from the game (Gomoku: numbered stones, a confirming tap); the sound is every game's.
     const own = { numbers: () => toggle('numbers', t('room.numbers')), confirm: () => toggle('confirm', t('room.confirm_setting')) };
-    const keys = member?.settings ?? ['numbers', 'confirm'];
+    const keys = settingKeys();
     settingsShown = String(keys);
     mount(settingsBox, ...keys.map((k) => own[k]()), toggle('sound', t('room.sound')));
   }
 
+  /** The board settings shown: the game's, without the confirming tap for a spectator (who never places). */
+  function settingKeys() {
+    const keys = member?.settings ?? ['numbers', 'confirm'];
+    return room && !seatOf(room) ? keys.filter((k) => k !== 'confirm') : keys;
+  }
+
   function draw() {
     if (!room) return;
+    if (String(settingKeys()) !== settingsShown) drawStatic();
     const c = controls(room);
     const you = seatOf(room);
     const bottom = you || member.colours[0];
