@@ -233,9 +233,19 @@ export function render(view, _params, app) {
   const waiting = h('div', { class: 'rooms', id: 'waiting-rooms' });
   const live = h('div', { class: 'rooms', id: 'live-rooms' });
   const players = h('div', { class: 'players', id: 'lobby-players' });
+  // The create and computer forms open as a dialog over the page, wherever it is scrolled (inline they opened
+  // below the quick-pairing tiles, out of sight on a laptop's screen and a phone's).
   const openForm = (opts) => {
-    mount(formSlot, createForm(app, () => mount(formSlot), opts));
-    formSlot.querySelector('input')?.focus();
+    const close = () => mount(formSlot);
+    const form = createForm(app, close, opts);
+    const dialog = h('div', {
+      class: 'modal', id: opts?.computer ? 'computer-dialog' : 'create-dialog', role: 'dialog', 'aria-modal': 'true',
+      'aria-label': t(opts?.computer ? 'computer.title' : 'create.title'),
+      onclick: (e) => e.target === dialog && close(),
+      onkeydown: (e) => e.key === 'Escape' && close(),
+    }, form);
+    mount(formSlot, dialog);
+    form.querySelector('input:checked, input')?.focus();
   };
   const quick = quickPairing(app);
   const code = h('input', { type: 'text', name: 'code', placeholder: t('lobby.goto'), 'aria-label': t('lobby.goto'), autocomplete: 'off' });
