@@ -946,3 +946,62 @@ test('#36 a spectator is not offered "Confirm moves with a second tap"; a player
   await player.p.waitForSelector('#room[data-role="player"]');
   assert.deepEqual(await player.p.$$eval('.settings .toggle', (els) => els.map((e) => e.textContent)), ['Move numbers', 'Confirm moves with a second tap', 'Sound']);
 });
+
+test('#36 the create and computer forms open as a dialog in sight, on a laptop and on a phone, and Escape closes them', async (t) => {
+  for (const [viewport, colorScheme, lang] of [[{ width: 1280, height: 720 }, 'light', 'en'], [{ width: 390, height: 844 }, 'dark', 'zh']]) {
+    const s = await page(t, viewport, { colorScheme, init: `localStorage.setItem('gomoku.lang', '${lang}')` });
+    if (!s) return;
+    await s.p.goto(`${ORIGIN}/#/`);
+    await s.p.waitForSelector('#waiting-rooms .room-row');
+    for (const [button, form] of [['#new-game', '#create-form'], ['#play-computer', '#computer-form']]) {
+      await s.p.click(button);
+      await s.p.waitForSelector(form);
+      const where = await s.p.locator(form).evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        const d = el.closest('[role="dialog"]');
+        return { top: r.top, left: r.left, right: r.right, vw: window.innerWidth, vh: window.innerHeight, modal: d?.getAttribute('aria-modal'), focused: el.contains(document.activeElement) };
+      });
+      assert.equal(where.modal, 'true', `${form} is a modal dialog`);
+      assert.ok(where.top >= 0 && where.top < where.vh / 2, `${form} starts in sight (top ${where.top} of ${where.vh})`);
+      assert.ok(where.left >= 0 && where.right <= where.vw, `${form} fits the width`);
+      assert.ok(where.focused, 'the focus is in the form');
+      await shot(s.p, `scripted-${form.slice(1)}-dialog-${viewport.width}-${colorScheme}-${lang}`);
+      await s.p.keyboard.press('Escape');
+      await s.p.waitForSelector(form, { state: 'detached' });
+    }
+    // A click beside the form (on the dimmed page) closes it too.
+    await s.p.click('#new-game');
+    await s.p.waitForSelector('#create-form');
+    await s.p.mouse.click(3, viewport.height - 3);
+    await s.p.waitForSelector('#create-form', { state: 'detached' });
+  }
+});
+
+test('#36 the leaderboard opens on the largest pool for a guest, and on the player\'s own pool for an account', async (t) => {
+  const entry = (name, pool, i) => ({ rank: i + 1, name, pool, rating: 1900 - i * 40, deviation: 70, provisional: false, tier: 'Expert', tier_code: 'expert', games: 20, wins: 12, losses: 7, draws: 1 });
+  const boards = { freestyle: ['ann', 'bob', 'cid'], 'draughts/international': ['dee', 'eve'] };
+  const api = {
+    '/api/leaderboard': (route, url) => {
+      const pool = url.searchParams.get('pool');
+      return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ pool, entries: (boards[pool] || []).map((n, i) => entry(n, pool, i)) }) });
+    },
+    '/api/me': (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ name: 'lin_yue', ratings: [{ pool: 'draughts/international', rating: 1610, deviation: 80, provisional: false, games: 14 }, { pool: 'renju', rating: 1500, deviation: 300, provisional: true, games: 1 }] }) }),
+  };
+  const guest = await page(t, undefined, { api, you: () => ({ id: 'g1', name: 'guest-abcd', guest: true }) });
+  if (!guest) return;
+  await guest.p.goto(`${ORIGIN}/#/`);
+  await guest.p.waitForFunction(() => window.__app?.you?.name);
+  await guest.p.click('.mainnav a[data-nav="leaderboard"]');
+  await guest.p.waitForFunction(() => location.hash === '#/leaderboard/freestyle');
+  await guest.p.waitForSelector('#leaderboard tbody tr');
+  assert.equal(await guest.p.locator('#leaderboard tbody tr').count(), 3);
+  assert.equal(await guest.p.locator('.lb-status .empty').count(), 0, 'not an empty tab');
+  await shot(guest.p, 'scripted-leaderboard-default');
+  const account = await page(t, undefined, { api });
+  await account.p.goto(`${ORIGIN}/#/leaderboard`);
+  await account.p.waitForFunction(() => location.hash === '#/leaderboard/draughts%2Finternational');
+  await account.p.waitForSelector('#leaderboard tbody tr');
+  assert.equal(await account.p.locator('#leaderboard tbody tr').count(), 2);
+  // Back goes to where the player came from, not to the address that chose the pool.
+  assert.equal(await account.p.evaluate(() => history.length), 2);
+});

@@ -21,7 +21,9 @@ test('routes round-trip through their hashes', () => {
   }
   assert.equal(parseRoute('#/nonsense').name, 'lobby');
   assert.equal(parseRoute('').name, 'lobby');
-  assert.equal(parseRoute('#/leaderboard/bogus').params.pool, 'renju');
+  assert.equal(parseRoute('#/leaderboard/bogus').params.pool, null, 'the page picks the pool');
+  assert.equal(parseRoute('#/leaderboard').params.pool, null);
+  assert.equal(href('leaderboard'), '#/leaderboard');
   assert.equal(parseRoute('#/game/5').params.ply, null);
   assert.equal(parseRoute('#/player/%E6%9D%8E').params.name, '李');
 });
@@ -339,4 +341,13 @@ test('after a drop nothing is sent on the closing socket: requests wait for the 
   s2.serve({ t: 'lobby', rooms: [], rid: s2.sent[1].rid });
   conn.close();
   return lobby;
+});
+
+test('the leaderboard opens on the player\'s own pool when its board has players, else on the largest (issue #36)', async () => {
+  const { choosePool } = await import('../../web-client/js/pages/leaderboard.js');
+  const pools = ['renju', 'freestyle', 'standard', 'othello/standard', 'draughts/international'];
+  assert.equal(choosePool(pools, { renju: 0, freestyle: 7, 'othello/standard': 3 }), 'freestyle', 'the largest, not an empty first tab');
+  assert.equal(choosePool(pools, { renju: 0, freestyle: 7, 'othello/standard': 3 }, [{ pool: 'othello/standard', games: 12 }, { pool: 'freestyle', games: 2 }]), 'othello/standard', 'the player\'s own');
+  assert.equal(choosePool(pools, { freestyle: 7 }, [{ pool: 'renju', games: 30 }]), 'freestyle', 'not the own pool while its board is empty');
+  assert.equal(choosePool(pools, {}), 'renju', 'nothing anywhere: the first pool');
 });

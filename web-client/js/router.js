@@ -18,8 +18,9 @@ export function parseRoute(hash) {
       if (a) return { name: 'game', params: { id: a, ply: b !== undefined && /^\d+$/.test(b) ? Number(b) : null } };
       break;
     case 'leaderboard':
-      // The pools come from the games (the served ones); the first is the default page.
-      return { name: 'leaderboard', params: { pool: pools().includes(a) ? a : pools()[0] } };
+      // The pools come from the games (the served ones). Without one (or with an unknown one) the page picks
+      // the pool worth opening: the player's own, else the largest (pages/leaderboard.js, choosePool).
+      return { name: 'leaderboard', params: { pool: pools().includes(a) ? a : null } };
     case 'player':
       if (a) return { name: 'player', params: { name: a, ...playerQuery(rawQuery) } };
       break;
@@ -44,7 +45,7 @@ export function href(name, params = {}) {
     case 'game':
       return `#/game/${enc(params.id)}${params.ply != null ? `/${params.ply}` : ''}`;
     case 'leaderboard':
-      return `#/leaderboard/${enc(params.pool || pools()[0])}`;
+      return params.pool ? `#/leaderboard/${enc(params.pool)}` : '#/leaderboard';
     case 'player': {
       // Only the filters that narrow the list: "all" leaves its key out.
       const q = new URLSearchParams();

@@ -16,8 +16,22 @@ export function entriesOf(data) {
 }
 
 
+/**
+ * The pool the leaderboard opens on when the address names none: the player's own (the pool of its most rated
+ * games) when that board has anyone on it, else the board with the most players, else the first pool. `sizes`
+ * maps a pool to how many players its first page listed; `mine` is the player's standings (`GET /api/me`).
+ */
+export function choosePool(pools, sizes = {}, mine = []) {
+  const size = (p) => sizes[p] ?? 0;
+  const own = (mine || []).filter((r) => pools.includes(r.pool) && size(r.pool) > 0).sort((a, b) => (b.games ?? 0) - (a.games ?? 0))[0];
+  if (own) return own.pool;
+  const largest = pools.reduce((best, p) => (size(p) > size(best) ? p : best), pools[0]);
+  return largest;
+}
+
 /** Mounts the leaderboard page; returns its cleanup. */
 export function render(view, params, app) {
+  if (!params.pool) return openChosen(view, app);
   const pool = params.pool;
   let offset = 0;
   const body = h('tbody', {});
@@ -60,4 +74,24 @@ export function render(view, params, app) {
     for (const slot of body.querySelectorAll('.challenge-slot')) mount(slot, challengeButton(app, { name: slot.dataset.name }, { small: true }));
   });
   return () => off?.();
+}
+
+/**
+ * `#/leaderboard` without a pool: asks every pool's board (and the player's standings) and opens the chosen pool
+ * in place of this address, so the page never opens on an empty tab while another has players.
+ */
+function openChosen(view, app) {
+  let gone = false;
+  mount(view, h('section', { class: 'card wide' }, h('div', { class: 'card-head' }, h('h1', {}, t('lb.title'))),
+    h('div', { class: 'lb-status' }, t('conn.connecting'))));
+  const list = pools();
+  // Asked whether or not the socket has said who we are yet: the session cookie says it (a guest gets a 401).
+  const me = app?.you?.guest ? Promise.resolve([]) : accounts.me().then((m) => m?.ratings || [], () => []);
+  Promise.all([Promise.allSettled(list.map((p) => accounts.leaderboard(p, 100, 0))), me]).then(([boards, mine]) => {
+    if (gone) return;
+    const sizes = {};
+    boards.forEach((b, i) => { if (b.status === 'fulfilled') sizes[list[i]] = entriesOf(b.value).length; });
+    location.replace(href('leaderboard', { pool: choosePool(list, sizes, mine) }));
+  });
+  return () => { gone = true; };
 }
