@@ -1005,3 +1005,17 @@ test('#36 the leaderboard opens on the largest pool for a guest, and on the play
   // Back goes to where the player came from, not to the address that chose the pool.
   assert.equal(await account.p.evaluate(() => history.length), 2);
 });
+
+test('#36 a provisional rating is marked "?" in the lobby as in the room, once the lobby entry says so', async (t) => {
+  const s = await page(t, undefined, {
+    handle: (m, reply) => {
+      if (m.t !== 'subscribe_lobby') return false;
+      reply({ t: 'lobby', rooms: [{ id: 'r1', rules: renju, time_control: fischer, rated: true, state: 'playing', players: [{ name: 'lin_yue', colour: 'black', rating: 1338, provisional: true, tier: 'Amateur' }, { name: 'kenta', colour: 'white', rating: 1588, provisional: false, tier: 'Amateur' }], spectators: 0 }] });
+      return true;
+    },
+  });
+  if (!s) return;
+  await s.p.goto(`${ORIGIN}/#/`);
+  await s.p.waitForSelector('#live-rooms [data-room="r1"] .rating');
+  assert.deepEqual(await s.p.$$eval('#live-rooms [data-room="r1"] .rating', (els) => els.map((e) => e.textContent)), ['1338?', '1588']);
+});
