@@ -46,6 +46,23 @@ const PROFILE = {
   next_before: null,
 };
 
+// Issue #36 item 5: the room in each of its states, as a player and as a spectator.
+const STATES = {
+  r1: ROOM,
+  // Waiting for the second player, a casual Gomoku room: "Play the computer here" and the invite link show.
+  w1: { ...ROOM, id: 'w1', state: 'waiting', rated: false, game_id: null, record: null, seats: { black: seat('lin_yue_long', { id: 'u1' }), white: null }, you: 'black', phase: 'none', to_act: null, moves: [], clocks: null, spectators: 0 },
+  // Playing, our move, both clocks with the first-move allowance left (the longest clock text).
+  p1: { ...ROOM, id: 'p1', seats: { black: seat('lin_yue_long', { id: 'u1', provisional: true }), white: seat('kenta_the_long_named', { rating: 1588, tier: 'Candidate Master' }) }, you: 'black', to_act: 'black', moves: [], clocks: { black: { remaining_ms: 600_000, first_move_ms: 30_000 }, white: { remaining_ms: 600_000, first_move_ms: 30_000 }, running: 'black' } },
+  // Over, as a player: the result, the rematch and the record's link.
+  o1: { ...ROOM, id: 'o1', state: 'over', phase: 'none', to_act: null, seats: { black: seat('lin_yue_long', { id: 'u1' }), white: seat('kenta') }, you: 'black', moves: MOVES, clocks: { ...ROOM.clocks, running: null }, result: { ...RESULT, winner_name: 'lin_yue_long', ratings: [{ name: 'lin_yue_long', before: 1612, after: 1627.4, tier: 'Club Player' }, { name: 'kenta', before: 1588, after: 1573.1, tier: 'Amateur' }] } },
+};
+const ROOM_PAGES = [
+  ['room-waiting', '#/room/w1', '#room[data-state="waiting"] #invite-link'],
+  ['room-playing', '#/room/p1', '#room[data-state="playing"] [data-clock="black"]'],
+  ['room-watching', '#/room/r1/watch', '#room[data-role="spectator"] .board .stone'],
+  ['room-over', '#/room/o1', '#game-over'],
+];
+
 const json = (body) => (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
 const API = { '/api/games/': json(RECORD), '/api/leaderboard': json(BOARD), '/api/players/': json(PROFILE) };
 
@@ -78,7 +95,7 @@ async function phone(t, width, lang, you) {
       const reply = (msg) => ws.send(JSON.stringify({ ...msg, rid: m.rid }));
       if (m.t === 'hello') reply({ t: 'welcome', you, token: 'tok', server_version: 'test' });
       else if (m.t === 'subscribe_lobby') reply({ t: 'lobby', rooms: LOBBY, total: LOBBY.length });
-      else if (m.t === 'join') reply({ t: 'room', room: ROOM });
+      else if (m.t === 'join') reply({ t: 'room', room: STATES[m.room] || ROOM });
       else if (m.rid !== undefined) reply({ t: 'ack' });
     });
   });
@@ -111,6 +128,57 @@ function measure() {
   const culprits = past.filter((el) => !past.some((o) => o !== el && el.contains(o))).slice(0, 4)
     .map((el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ').join('.')}` : ''}`);
   return { scrollWidth: document.documentElement.scrollWidth, innerWidth: vw, outside: out, culprits, signIn: Boolean(document.querySelector('#user a[href="#/login"], #user .who')) };
+}
+
+/**
+ * What a thumb meets: each header control and nav link at least 44 px tall (the guest's name, the bell and
+ * Analysis shown, not hidden to make room), and on a player card the clock clear of the name and tier.
+ */
+function thumbs() {
+  const out = [];
+  const shown = (el) => el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  for (const sel of ['.mainnav a[data-nav="analysis"]', '.notify-btn', '#user .who, #user a[href="#/login"]']) {
+    if (!shown(document.querySelector(sel))) out.push(`${sel} is hidden`);
+  }
+  for (const el of document.querySelectorAll('.topbar .mainnav a, #lang, #theme, .notify-btn, #user .btn, #user .who')) {
+    if (!shown(el)) continue;
+    const r = el.getBoundingClientRect();
+    if (r.height < 43.5) out.push(`tap target ${el.id || el.className || el.textContent} is ${Math.round(r.height)}px tall`);
+  }
+  for (const card of document.querySelectorAll('.pcard')) {
+    const clock = card.querySelector('.clock-box');
+    if (!clock || !clock.getClientRects().length) continue;
+    const c = clock.getBoundingClientRect();
+    for (const el of card.querySelectorAll('.pname, .psub .rating, .psub .tier')) {
+      const r = el.getBoundingClientRect();
+      if (r.right > c.left + 0.5 && r.left < c.right && r.bottom > c.top && r.top < c.bottom) out.push(`the clock covers ${el.className} "${el.textContent}"`);
+      if (el.classList.contains('pname') && el.scrollWidth > el.clientWidth + 1 && el.textContent.length <= 12) out.push(`the name "${el.textContent}" is cut`);
+    }
+  }
+  return out;
+}
+
+for (const [who, you] of [['a guest', GUEST], ['an account', ACCOUNT]]) {
+  for (const lang of ['en', 'zh']) {
+    test(`at 320, 360 and 390 px the waiting room and every room state fit, with tap targets a thumb can hit, for ${who} in ${lang}`, async (t) => {
+      const problems = [];
+      for (const width of WIDTHS) {
+        const p = await phone(t, width, lang, you);
+        if (!p) return;
+        for (const [name, hash, ready] of ROOM_PAGES) {
+          await p.goto(`${ORIGIN}/${hash}`);
+          await p.waitForSelector(ready);
+          await p.waitForSelector('#user > *', { state: 'attached' });
+          const m = await p.evaluate(measure);
+          if (m.scrollWidth > m.innerWidth) problems.push(`${name} at ${width}: the page is ${m.scrollWidth}px wide (${m.culprits.join(', ')})`);
+          for (const o of m.outside) problems.push(`${name} at ${width}: ${o}`);
+          for (const o of await p.evaluate(thumbs)) problems.push(`${name} at ${width}: ${o}`);
+          if (width !== 390 || lang === 'zh') await shot(p, `phone-${name}-${width}-${lang}-${you.guest ? 'guest' : 'account'}`);
+        }
+      }
+      assert.deepEqual([...new Set(problems)], []);
+    });
+  }
 }
 
 for (const [who, you] of [['a guest', GUEST], ['an account', ACCOUNT]]) {

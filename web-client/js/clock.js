@@ -56,11 +56,19 @@ export function firstMoveLeft(side, elapsed) {
  * byo-yomi ("0:25 · 3×"), and while the game runs what is left of a first action's allowance ("· first move 30s").
  * A finished game, or a spent clock, shows no allowance: it can no longer be used. `t` translates.
  */
-export function clockText(side, elapsed, { periodMs = 0, playing = true } = {}, t = (k, p) => `${k} ${JSON.stringify(p)}`) {
+export function clockText(side, elapsed, options = {}, t = (k, p) => `${k} ${JSON.stringify(p)}`) {
+  const { time, extra } = clockParts(side, elapsed, options, t);
+  return time + extra.map((x) => ` · ${x}`).join('');
+}
+
+/** clockText in its parts: the time, and what follows it (periods, the allowance), each a phrase of its own. */
+export function clockParts(side, elapsed, { periodMs = 0, playing = true } = {}, t = (k, p) => `${k} ${JSON.stringify(p)}`) {
   const v = clockAt(side, elapsed, periodMs);
   const first = playing && !v.flagged ? firstMoveLeft(side, elapsed) : 0;
-  return formatClock(v.ms) + (v.byoyomi ? ` · ${t('room.periods', { n: v.periods })}` : '')
-    + (first > 0 ? ` · ${t('room.first_move', { s: Math.ceil(first / 1000) })}` : '');
+  const extra = [];
+  if (v.byoyomi) extra.push(t('room.periods', { n: v.periods }));
+  if (first > 0) extra.push(t('room.first_move', { s: Math.ceil(first / 1000) }));
+  return { time: formatClock(v.ms), extra };
 }
 
 /** Human summary of a protocol TimeControl for lists: "10+5" (Fischer), "15′ + 5×30s" (byo-yomi). */

@@ -7,7 +7,7 @@ import { t, errorText, lang } from '../i18n.js';
 import { href } from '../router.js';
 import { memberOf } from '../games/index.js';
 import { fromSnapshot, applyEvent, applyCatchUp, controls, clockFigures, seatOf, other, splitChat } from '../state.js';
-import { clockAt, clockText, describeTimeControl } from '../clock.js';
+import { clockAt, clockParts, describeTimeControl } from '../clock.js';
 import { tierBadge } from '../tier.js';
 import { playerName, displayName, isComputer } from '../player.js';
 import { entryItems } from '../movelist.js';
@@ -414,7 +414,14 @@ export function render(view, params, app) {
       const el = layout.querySelector(`[data-clock="${colour}"]`);
       if (el && figs) {
         const v = clockAt(figs[colour], figs[colour].elapsed, periodMs);
-        el.textContent = clockText(figs[colour], figs[colour].elapsed, { periodMs, playing: room.state === 'playing' }, t);
+        // The time, then its periods or first-move allowance as a phrase a phone puts on a line of its own (so the
+        // clock never grows over the player's name and tier).
+        const parts = clockParts(figs[colour], figs[colour].elapsed, { periodMs, playing: room.state === 'playing' }, t);
+        const text = parts.time + parts.extra.map((x) => ` · ${x}`).join('');
+        if (el.dataset.text !== text) {
+          el.dataset.text = text;
+          el.replaceChildren(parts.time, ...parts.extra.map((x) => h('span', { class: 'clock-extra' }, h('span', { class: 'sep' }, ' · '), x)));
+        }
         el.classList.toggle('running', figs.running === colour);
         el.classList.toggle('low', figs.running === colour && v.ms < 10_000);
       }
