@@ -547,7 +547,7 @@ test('"1 player online", and a guest is not offered a rated game but told once w
   await s.p.waitForSelector('#create-form');
   assert.equal(await s.p.isDisabled('input[name="rated"][value="rated"]'), true);
   assert.equal(await s.p.isChecked('input[name="rated"][value="casual"]'), true);
-  await s.p.click('text=Rated', { force: true });
+  await s.p.click('#create-form >> text=Rated', { force: true });
   assert.equal(await s.p.isChecked('input[name="rated"][value="casual"]'), true, 'a click on Rated changes nothing');
   const form = await s.p.textContent('#create-form');
   assert.equal(form.split('Rated games need an account').length - 1, 1, 'the sentence is there exactly once');
