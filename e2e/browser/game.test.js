@@ -11,7 +11,7 @@ let server;
 
 /** Starts Chromium and the server once for this file; a test that cannot run says why and fails. */
 // The leaderboard check plays many rated games between the same two accounts, which the repeated-pairing
-// rule (docs/accounts.md, tested in server/tests/rated_integrity.rs) would leave unrated: lifted here.
+// rule (docs/accounts.md, tested in server/tests/rooms/rated_integrity.rs) would leave unrated: lifted here.
 const setup = browserAndServer({ args: ['--rated-repeat-limit', '1000'] }, (b, s) => {
   browser = b;
   server = s;

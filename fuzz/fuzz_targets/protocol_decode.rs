@@ -25,7 +25,8 @@ fuzz_target!(|data: &[u8]| {
         Ok(frame) => {
             assert!(text.len() <= DEFAULT_MAX_FRAME);
             let again = encode(&frame.msg, frame.rid);
-            let back = decode::<ClientMessage>(&again, usize::MAX).expect("an encoded frame decodes");
+            let back =
+                decode::<ClientMessage>(&again, usize::MAX).expect("an encoded frame decodes");
             assert_eq!(back, frame);
         }
         Err(e) => {

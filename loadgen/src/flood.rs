@@ -65,6 +65,10 @@ pub struct FloodArgs {
     /// Slowloris: seconds between the header lines each connection trickles.
     #[arg(long, default_value_t = 5.0)]
     pub trickle_secs: f64,
+    /// Logins: how long one attempt waits for its answer before it counts as `request_failed`. A password check
+    /// is slow on purpose, and slower still on a loaded machine.
+    #[arg(long, default_value_t = 10.0)]
+    pub answer_secs: f64,
 }
 
 impl FloodArgs {
@@ -307,7 +311,7 @@ async fn logins(target: &Target, args: &FloodArgs) -> anyhow::Result<FloodReport
     let clients = (0..args.source_ips.max(1) as u64)
         .map(|n| {
             reqwest::Client::builder()
-                .timeout(Duration::from_secs(10))
+                .timeout(Duration::from_secs_f64(args.answer_secs))
                 .local_address(args.source(n))
                 .build()
         })

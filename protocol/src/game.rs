@@ -2,7 +2,7 @@
 //! game seam's validated [`games::AnyConfig`].
 //!
 //! The encoding is written out here (protocol-owned enums with their own names), not derived from the `games` or
-//! `rules` types, so that renaming something there cannot change a frame; `tests/golden.rs` pins every form.
+//! `rules` types, so that renaming something there cannot change a frame; `tests/protocol/golden.rs` pins every form.
 
 use std::fmt;
 

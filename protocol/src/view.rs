@@ -3,7 +3,7 @@
 //! call that builds each from the seam's values (`games::AnyView`, `AnyDelta`, `AnyDetail`) and the room's data.
 //!
 //! As in [`crate::GameSpec`], every encoding is written out here, so that no rename in `games` or `rules` changes
-//! a frame (`tests/golden.rs` pins them).
+//! a frame (`tests/protocol/golden.rs` pins them).
 
 use games::{
     AnyAction, AnyDelta, AnyDetail, AnyGame, AnyPhase, AnyView, DraughtsChange, DraughtsCounters,

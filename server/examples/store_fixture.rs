@@ -2,8 +2,8 @@
 //! and action texts, `server::gomoku`), covering every kind of game the server stores, and a JSON dump of
 //! everything the store API reads back of it, read back through the server's decoding. The v1 files themselves
 //! were made by this program's ancestor in the store (`store/examples/fixture.rs` at commit `fa37cb0`, when the
-//! store still held rules values; `store/tests/data/README.md` says how); `store/tests/fixture.rs` and
-//! `server/tests/stored_games.rs` read them.
+//! store still held rules values; `store/tests/data/README.md` says how); `store/tests/store/fixture.rs` and
+//! `server/tests/web/stored_games.rs` read them.
 //!
 //! ```sh
 //! cargo run -p server --example store_fixture -- sqlite:///tmp/today.sqlite /tmp/today.json
@@ -12,7 +12,7 @@
 //! The database must be empty (a new file, or an empty schema). Every action sequence is checked with
 //! `rules::Game::from_actions` first, so the fixture holds only games the server could have played.
 
-#[path = "../tests/stored_games/decoded.rs"]
+#[path = "../tests/web/stored_games/decoded.rs"]
 mod decoded;
 #[path = "../../store/tests/fixture/dump.rs"]
 mod dump;

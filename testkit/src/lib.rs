@@ -8,7 +8,7 @@
 //! - [`game_table`]: a two-player table of any game ([`game_table::GameTable`]), followed by a spectator's
 //!   [`client::Replica`], whose players act by notation;
 //! - [`fuzzing`]: the room-session fuzz harness over [`server::ws::virtual_conn::VirtualConn`] (the `room_session`
-//!   fuzz target and `server/tests/room_fuzz.rs`), whose clients are the typed client's [`client::Requests`] and
+//!   fuzz target and `server/tests/rooms/room_fuzz.rs`), whose clients are the typed client's [`client::Requests`] and
 //!   [`client::Replica`].
 
 #![warn(missing_docs)]

@@ -48,7 +48,7 @@ pub fn test_config() -> Config {
     Config {
         bind: "127.0.0.1:0".parse().unwrap(),
         // Clocks run from the first action, as the clock tests expect; the first-move allowance has its own
-        // tests (server/tests/clocks.rs), which set it.
+        // tests (server/tests/rooms/clocks.rs), which set it.
         first_move_secs: 0,
         ..Config::default()
     }

@@ -3,7 +3,7 @@
 //!
 //! The games route's types derive their schemas where they are defined (`games.rs`). The accounts module's JSON
 //! shapes are described here by types of the same fields (`accounts::view`, `auth`, `leaderboard`, `players`):
-//! `server/tests/schemas.rs` validates real answers of every route against this document, so a shape that drifts
+//! `server/tests/web/schemas.rs` validates real answers of every route against this document, so a shape that drifts
 //! from its description fails there.
 
 use schemars::JsonSchema;

@@ -1,0 +1,11 @@
+//! The game seam over every game. One test binary (one link) for the crate; each file is a module.
+
+mod conformance;
+mod draughts;
+mod openings;
+mod othello;
+mod outcomes;
+mod play;
+mod seats;
+mod storage;
+mod view;
