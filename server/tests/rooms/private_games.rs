@@ -160,3 +160,16 @@ async fn a_profile_lists_private_games_to_their_player_only() {
     let (_, bobs_own) = get_as(&server, "/api/players/bob", Some(&bob_token)).await;
     assert_eq!(ids(&bobs_own), [private_game, public_game]);
 }
+
+#[tokio::test]
+async fn a_private_rooms_id_is_as_hard_to_guess_as_a_game_id() {
+    let (server, _db) = TestServer::start().await;
+    let (mut a, mut b) = (server.client().await, server.client().await);
+    let (room, _, record) = play_in(&mut a, &mut b, false).await;
+
+    // 32 letters of five bits each: 16 of them are 80 bits, as in the game's public id (16 of 32).
+    const ALPHABET: &str = "abcdefghijkmnpqrstuvwxyz23456789";
+    assert!(room.chars().all(|c| ALPHABET.contains(c)), "{room}");
+    assert_eq!(room.len() * 5, 80, "a room id of {room:?}");
+    assert_eq!(room.len(), record.len(), "room {room:?}, game {record:?}");
+}
