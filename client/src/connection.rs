@@ -98,6 +98,12 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
         self.ws.send(Message::binary(bytes)).await
     }
 
+    /// Sends a pong frame with this payload, whether or not a ping asked for it (the server must count only the
+    /// pongs that answer its own pings; tests of its lag measurement send others).
+    pub async fn send_pong(&mut self, payload: Vec<u8>) -> Result<(), WsError> {
+        self.ws.send(Message::Pong(payload.into())).await
+    }
+
     /// The next frame: a kept one first, else the next from the socket.
     pub async fn next(&mut self) -> Next {
         match self.requests.next_kept() {

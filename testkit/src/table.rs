@@ -96,6 +96,11 @@ impl Client {
         self.conn.send_binary(bytes).await.expect("send");
     }
 
+    /// Sends a pong frame no ping asked for.
+    pub async fn send_pong(&mut self, payload: Vec<u8>) {
+        self.conn.send_pong(payload).await.expect("send");
+    }
+
     /// Sends a message with a fresh request id and returns the id.
     pub async fn send(&mut self, msg: ClientMessage) -> u64 {
         self.conn.send(&msg).await.expect("send")

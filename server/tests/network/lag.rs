@@ -71,3 +71,32 @@ async fn a_client_that_answers_at_once_gets_no_credit() {
     let c = first_move_after(Duration::ZERO, Duration::from_secs(2)).await;
     assert_eq!(c.black.remaining_ms, 58_000);
 }
+
+#[tokio::test]
+async fn an_unsolicited_pong_earns_no_credit() {
+    // #35: one pong of eight zero bytes, which no ping asked for, claimed the connection's whole age as its round
+    // trip, and every later move was credited the cap (a 2.0 s think charged 1.5 s).
+    let server = TestServer::start_fresh(server::Config {
+        ping_secs: 3600,
+        ..test_config()
+    })
+    .await;
+    let mut table = Table::open(&server, freestyle(), MINUTE).await;
+    server.advance(Duration::from_secs(20));
+    table.black.send_pong(vec![0; 8]).await;
+    // The server answers requests in order: once this one is answered, the pong before it has been read.
+    assert_eq!(
+        table.black.request(ClientMessage::Ping {}).await,
+        ServerMessage::Pong {}
+    );
+    server.advance(Duration::from_secs(2));
+    let moved = table.black.place(&table.room, "h8", 1).await.unwrap();
+    let RoomEvent::Move {
+        clocks: Some(clocks),
+        ..
+    } = moved
+    else {
+        panic!("{moved:?}")
+    };
+    assert_eq!(clocks.black.remaining_ms, 60_000 - 22_000);
+}
