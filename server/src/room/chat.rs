@@ -3,22 +3,38 @@
 use std::collections::VecDeque;
 
 use protocol::{code, ChatLine, RoomEvent, ServerMessage, MAX_CHAT_CHARS};
+use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
 use super::task::Room;
 use super::RoomError;
 use crate::ws::outbox::ConnId;
 
 /// The message as others will see it: control characters (line breaks included), bidirectional overrides and
-/// isolates, zero-width and other invisible format characters removed, the ends trimmed. `bad_chat` when nothing
-/// is left or it is longer than [`MAX_CHAT_CHARS`].
+/// isolates, zero-width and other invisible format characters removed, combining marks beyond
+/// [`MAX_MARKS_PER_CHAR`] on one character dropped, the ends trimmed. `bad_chat` when nothing visible is left
+/// (only spaces, blank-looking letters such as the Hangul filler, or marks with nothing to sit on) or it is longer
+/// than [`MAX_CHAT_CHARS`].
 ///
 /// Those characters let a message pose as another player's (a right-to-left override reverses what follows it),
-/// hide text, or break the layout of every client that shows it; none is needed to chat.
+/// hide text, or break the layout of every client that shows it (hundreds of stacked marks draw over the lines
+/// around them); none is needed to chat.
 pub fn clean(text: &str) -> Result<String, RoomError> {
-    let kept: String = text.chars().filter(|&c| !invisible(c)).collect();
+    let mut kept = String::with_capacity(text.len());
+    let mut marks = 0;
+    for c in text.chars().filter(|&c| !invisible(c)) {
+        if is_mark(c) {
+            marks += 1;
+            if marks > MAX_MARKS_PER_CHAR {
+                continue;
+            }
+        } else {
+            marks = 0;
+        }
+        kept.push(c);
+    }
     let kept = kept.trim();
     let chars = kept.chars().count();
-    if chars == 0 || chars > MAX_CHAT_CHARS {
+    if !kept.chars().any(visible) || chars > MAX_CHAT_CHARS {
         return Err(RoomError::new(
             code::BAD_CHAT,
             format!("a chat message has 1 to {MAX_CHAT_CHARS} visible characters"),
@@ -27,20 +43,39 @@ pub fn clean(text: &str) -> Result<String, RoomError> {
     Ok(kept.to_owned())
 }
 
-/// Control characters (Unicode `Cc`) and the format characters (`Cf`) that chat has no use for.
+/// The most combining marks kept on one character: enough for any script's real clusters (Vietnamese stacks two,
+/// Thai and the Indic scripts three or four), far from the hundreds of "zalgo" text.
+pub const MAX_MARKS_PER_CHAR: usize = 4;
+
+/// Control characters (Unicode `Cc`) and format characters (`Cf`): chat has no use for either.
 fn invisible(c: char) -> bool {
     c.is_control()
+        || c.general_category() == GeneralCategory::Format
         || matches!(c,
-            '\u{00AD}'                  // soft hyphen
-            | '\u{061C}'                // Arabic letter mark
-            | '\u{180E}'                // Mongolian vowel separator
-            | '\u{200B}'..='\u{200F}'   // zero-width space, joiners, left-to-right and right-to-left marks
-            | '\u{202A}'..='\u{202E}'   // bidi embeddings and overrides
-            | '\u{2060}'..='\u{2064}'   // word joiner, invisible operators
-            | '\u{2066}'..='\u{206F}'   // bidi isolates and deprecated format characters
-            | '\u{FEFF}'                // zero-width no-break space (byte order mark)
+            '\u{180E}'                  // Mongolian vowel separator (a format character in older Unicode)
             | '\u{FFF9}'..='\u{FFFB}'   // interlinear annotation
             | '\u{E0000}'..='\u{E007F}' // tags
+        )
+}
+
+/// A combining mark (`Mn`, `Mc`, `Me`): drawn on the character before it.
+fn is_mark(c: char) -> bool {
+    matches!(
+        c.general_category(),
+        GeneralCategory::NonspacingMark
+            | GeneralCategory::SpacingMark
+            | GeneralCategory::EnclosingMark
+    )
+}
+
+/// A character that shows something by itself: not a space, not a mark, not one of the letters and symbols that
+/// are drawn blank (Hangul fillers, the braille blank), which made "empty" messages pass the first cleaning.
+fn visible(c: char) -> bool {
+    !c.is_whitespace()
+        && !is_mark(c)
+        && !matches!(
+            c,
+            '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}' | '\u{2800}' | '\u{034F}'
         )
 }
 
@@ -318,6 +353,45 @@ mod tests {
     fn a_message_of_only_invisible_characters_is_refused() {
         let e = clean("\u{200B}\u{202E}\n ").unwrap_err();
         assert_eq!(e.code, code::BAD_CHAT);
+    }
+
+    #[test]
+    fn a_message_that_only_looks_empty_is_refused() {
+        // #35: these passed the first cleaning and showed as blank lines.
+        for text in [
+            "\u{3164}",
+            "\u{115F}\u{1160}",
+            "\u{2800}\u{2800} \u{FFA0}",
+            "\u{0301}\u{0301}\u{0301}",
+            "\u{034F}\u{2061}\u{2000}",
+            "\u{1D173}\u{1D17A}",
+        ] {
+            let e = clean(text).unwrap_err();
+            assert_eq!(e.code, code::BAD_CHAT, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn combining_marks_are_capped_on_each_character() {
+        // #35: 499 combining marks on one letter passed and drew over the lines around it.
+        let zalgo = format!("a{}b", "\u{0301}".repeat(499));
+        let kept = clean(&zalgo).unwrap();
+        assert_eq!(kept, format!("a{}b", "\u{0301}".repeat(MAX_MARKS_PER_CHAR)));
+        let marks_only = "\u{0301}".repeat(499);
+        assert_eq!(clean(&marks_only).unwrap_err().code, code::BAD_CHAT);
+    }
+
+    #[test]
+    fn real_text_with_marks_and_emoji_stays_as_written() {
+        for text in [
+            "Tiê\u{0302}\u{0301}ng Việt",
+            "สวัสดีครับ",
+            "नमस्ते",
+            "\u{2764}\u{FE0F} gg",
+            "e\u{0301}\u{0323}\u{0304}\u{0306}",
+        ] {
+            assert_eq!(clean(text).unwrap(), text);
+        }
     }
 
     #[test]
