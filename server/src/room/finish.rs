@@ -192,12 +192,14 @@ impl Room {
     }
 
     /// Writes an ending to the store (one attempt). A rated game that ends by a player's choice or absence before
-    /// both sides moved is aborted instead (rating farming by instant resignation). Gives the ending back when
-    /// the store fails; nothing in the room changes either way.
+    /// both sides moved is aborted instead (rating farming by instant resignation): it needs `rated_min_moves`
+    /// moves and an action of each player, since under Swap1, Swap2 and Soosõrv the first player alone places
+    /// three stones. Gives the ending back when the store fails; nothing in the room changes either way.
     pub(super) async fn store_ending(&self, mut ending: Ending) -> Result<Recorded, Ending> {
         let min_moves = self.env.limits.rated_min_moves;
         let live = self.live.as_ref().expect("a running game");
-        if live.rated && !ending.by_rules() && live.ply() < min_moves {
+        let both_acted = (0..2).all(|seat| live.actors.contains(&seat));
+        if live.rated && !ending.by_rules() && (live.ply() < min_moves || !both_acted) {
             ending = Ending::no_winner("aborted", true);
         }
         let mut unrated = live.unrated;

@@ -213,3 +213,44 @@ async fn a_bad_n_is_refused_with_its_code() {
     assert_eq!(error_code(reply), "bad_opening_count");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_rated_swap_game_the_second_player_never_acted_in_is_aborted() {
+    // #35: under Swap1, Swap2 and Soosõrv the first player places three stones alone, which passed the
+    // "both sides moved" rule (two stones) and let a game the second player never touched change ratings.
+    let (server, _db) = TestServer::start().await;
+    for opening in [Opening::Swap1, Opening::Swap2, Opening::SOOSORV_8] {
+        let black = server
+            .registered(&format!("booster{}", opening_tag(opening)))
+            .await;
+        let white = server
+            .registered(&format!("target{}", opening_tag(opening)))
+            .await;
+        let create = testkit::game_table::rated(testkit::game_table::create_game(
+            gomoku(RuleSet::Renju, opening),
+            TimeControl::None,
+            protocol::ColourChoice::Black,
+        ));
+        let mut t = GameTable::seat(&server, black.client, white.client, create).await;
+        play_line(&mut t, &["h8", "h9", "i8"]).await;
+        let room = t.room.clone();
+        // The second player, to decide, resigns without having acted.
+        t.send(true, protocol::ClientMessage::Resign { room }).await;
+        let result = t.follow_to_end().await;
+        assert_eq!(result.reason, "aborted", "{opening:?}: {result:?}");
+        assert_eq!(
+            result.unrated.as_deref(),
+            Some("too_few_moves"),
+            "{opening:?}"
+        );
+        assert_eq!(result.ratings, None, "{opening:?}: no rating changed");
+    }
+}
+
+fn opening_tag(opening: Opening) -> &'static str {
+    match opening {
+        Opening::Swap1 => "1",
+        Opening::Swap2 => "2",
+        _ => "s",
+    }
+}
