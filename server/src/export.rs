@@ -2,8 +2,9 @@
 //! readable text record with headers. Pure: the HTTP layer (`http::games`) hands in what the store holds.
 //!
 //! A `.psq` file (Piskvork, Gomocup) is a header line `Piskvorky {W}x{H}, 11:11, 0`, one line `x,y,ms` per stone
-//! in order (coordinates from 1, `x` from the left, `y` from the **top**; the time the move took), then trailer
-//! lines (`-1`, the players' or engines' names) that readers skip. Our points count rows from the bottom, so row
+//! in order (coordinates from 1, `x` from the left, `y` from the **top**; the milliseconds the move took), then
+//! the trailer as Piskvork and the Gomocup write it: the two players' (engines') names, black's first, then `-1`.
+//! Readers stop at the first line that is not a move. Our points count rows from the bottom, so row
 //! `y` of a `.psq` is row `size + 1 - y` here.
 
 use rules::Point;
@@ -62,15 +63,36 @@ impl std::fmt::Display for PsqError {
     }
 }
 
-/// The `.psq` text of a game on a `size` board: its stones, the time each took, then `-1` and the players.
+/// The `.psq` text of a game on a `size` board: its stones, the time each took, then the players and `-1`.
 pub fn to_psq(size: u8, moves: &[Point], times_ms: &[u64], black: &str, white: &str) -> String {
     let mut out = format!("Piskvorky {size}x{size}, 11:11, 0\n");
     for (i, p) in moves.iter().enumerate() {
         let t = times_ms.get(i).copied().unwrap_or(0);
         out.push_str(&format!("{},{},{t}\n", p.x() + 1, size - p.y()));
     }
-    out.push_str(&format!("-1\n{black}\n{white}\n"));
+    out.push_str(&format!("{black}\n{white}\n-1\n"));
     out
+}
+
+/// The milliseconds each of a game's `stones` took, in order, for a `.psq`: what its player's clock ran, or in a
+/// game without a clock the time from the action before (or from `started_at`, the game's start) to it, as the
+/// players spent it. Actions that are not stones (a swap decision) count in the time of the stone after them only
+/// through their own timestamps.
+pub fn stone_times(started_at: i64, actions: &[store::StoredAction], stones: usize) -> Vec<u64> {
+    let mut times = vec![0; stones];
+    let mut previous = started_at;
+    for a in actions {
+        let spent = if a.remaining_ms.is_some() {
+            a.used_ms
+        } else {
+            a.at - previous
+        };
+        previous = a.at;
+        if let Some(ply) = a.ply.filter(|&p| p >= 1 && (p as usize) <= stones) {
+            times[ply as usize - 1] = spent.max(0) as u64;
+        }
+    }
+    times
 }
 
 /// Reads a `.psq` file: the header, then move lines until the first line that is not one.
@@ -232,8 +254,46 @@ mod tests {
         );
         assert_eq!(
             text,
-            "Piskvorky 15x15, 11:11, 0\n8,8,1200\n1,15,0\n15,1,5\n-1\nann\nbo\n"
+            "Piskvorky 15x15, 11:11, 0\n8,8,1200\n1,15,0\n15,1,5\nann\nbo\n-1\n"
         );
+    }
+
+    fn action(
+        seq: u32,
+        ply: Option<u32>,
+        used_ms: i64,
+        clocked: bool,
+        at: i64,
+    ) -> store::StoredAction {
+        store::StoredAction {
+            seq,
+            text: String::new(),
+            ply,
+            used_ms,
+            remaining_ms: clocked.then_some([0, 0]),
+            at,
+        }
+    }
+
+    #[test]
+    fn an_untimed_games_stones_take_the_time_between_actions() {
+        // #37: without a clock every stone was written as 0 ms.
+        let actions = [
+            action(0, Some(1), 0, false, 10_500),
+            action(1, Some(2), 0, false, 13_000),
+            action(2, None, 0, false, 14_000),
+            action(3, Some(3), 0, false, 14_250),
+        ];
+        assert_eq!(stone_times(10_000, &actions, 3), [500, 2_500, 250]);
+    }
+
+    #[test]
+    fn a_timed_games_stones_take_what_the_clock_ran() {
+        let actions = [
+            action(0, Some(1), 1_200, true, 99_000),
+            action(1, Some(2), 800, true, 99_500),
+        ];
+        assert_eq!(stone_times(0, &actions, 2), [1_200, 800]);
     }
 
     #[test]

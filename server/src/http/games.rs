@@ -56,12 +56,7 @@ fn stones_of(record: &GameRecord) -> Option<(u8, Vec<Point>, Vec<u64>)> {
     };
     let game = g.rules_game();
     let moves = game.moves().to_vec();
-    let mut times = vec![0; moves.len()];
-    for a in &record.actions {
-        if let Some(ply) = a.ply.filter(|&p| p >= 1 && (p as usize) <= moves.len()) {
-            times[ply as usize - 1] = a.used_ms.max(0) as u64;
-        }
-    }
+    let times = crate::export::stone_times(record.game.started_at, &record.actions, moves.len());
     Some((game.rules().size(), moves, times))
 }
 

@@ -53,8 +53,10 @@ async fn a_gomoku_game_exports_as_psq_with_its_times_and_players() {
     assert_eq!(lines[0], "Piskvorky 15x15, 11:11, 0");
     // h8 is the centre: column 8, row 8 from the top; a1 the bottom-left corner.
     assert_eq!(&lines[1..3], ["8,8,1000", "1,15,1000"]);
-    assert_eq!(lines[10], "-1");
+    // The trailer as Piskvork and the Gomocup write it: the players (black's first), then -1.
     assert_eq!(lines.len(), 13);
+    assert_eq!(lines[12], "-1", "{body}");
+    assert!(!lines[10].is_empty() && !lines[11].is_empty(), "{body}");
 }
 
 #[tokio::test]
