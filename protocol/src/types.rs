@@ -445,6 +445,9 @@ pub struct LobbyPlayer {
     /// Tier, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tier: Option<String>,
+    /// Whether the rating is provisional (shown with `?`, as on the room's seat), with `rating`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provisional: Option<bool>,
     /// The computer's level (1–8) when this player is the computer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub computer: Option<u8>,

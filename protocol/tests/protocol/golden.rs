@@ -131,6 +131,7 @@ fn lobby_room() -> LobbyRoom {
             colour: Color::Black,
             rating: Some(1500.0),
             tier: Some("Bronze".into()),
+            provisional: Some(true),
             computer: None,
             engine: None,
         }],
@@ -554,7 +555,7 @@ fn every_server_message_kind_has_its_exact_wire_text() {
                 total: Some(40),
             },
             None,
-            r#"{"t":"lobby","rooms":[{"id":"r1","rules":{"size":15,"rule_set":"renju","forbidden_policy":"claim","opening":"swap_after_three_fifth_two_options"},"time_control":{"kind":"fischer","base_ms":300000,"increment_ms":5000},"rated":true,"state":"waiting","players":[{"id":"g1","name":"ann","colour":"black","rating":1500.0,"tier":"Bronze"}],"spectators":0}],"online":3,"total":40}"#,
+            r#"{"t":"lobby","rooms":[{"id":"r1","rules":{"size":15,"rule_set":"renju","forbidden_policy":"claim","opening":"swap_after_three_fifth_two_options"},"time_control":{"kind":"fischer","base_ms":300000,"increment_ms":5000},"rated":true,"state":"waiting","players":[{"id":"g1","name":"ann","colour":"black","rating":1500.0,"tier":"Bronze","provisional":true}],"spectators":0}],"online":3,"total":40}"#,
         ),
         (
             Lobby {
@@ -573,7 +574,7 @@ fn every_server_message_kind_has_its_exact_wire_text() {
         (
             LobbyRoom { room: lobby_room() },
             None,
-            r#"{"t":"lobby_room","room":{"id":"r1","rules":{"size":15,"rule_set":"renju","forbidden_policy":"claim","opening":"swap_after_three_fifth_two_options"},"time_control":{"kind":"fischer","base_ms":300000,"increment_ms":5000},"rated":true,"state":"waiting","players":[{"id":"g1","name":"ann","colour":"black","rating":1500.0,"tier":"Bronze"}],"spectators":0}}"#,
+            r#"{"t":"lobby_room","room":{"id":"r1","rules":{"size":15,"rule_set":"renju","forbidden_policy":"claim","opening":"swap_after_three_fifth_two_options"},"time_control":{"kind":"fischer","base_ms":300000,"increment_ms":5000},"rated":true,"state":"waiting","players":[{"id":"g1","name":"ann","colour":"black","rating":1500.0,"tier":"Bronze","provisional":true}],"spectators":0}}"#,
         ),
         (
             LobbyRoomRemoved { id: "r1".into() },
@@ -1445,7 +1446,7 @@ fn a_snapshot_and_a_lobby_entry_of_another_game_carry_game_and_view_instead_of_r
     frame(
         ServerMessage::LobbyRoom { room: entry },
         None,
-        r#"{"t":"lobby_room","room":{"id":"r1","game":{"game":"draughts","variant":"international"},"time_control":{"kind":"fischer","base_ms":300000,"increment_ms":5000},"rated":true,"state":"waiting","players":[{"id":"g1","name":"ann","colour":"black","rating":1500.0,"tier":"Bronze"}],"spectators":0}}"#,
+        r#"{"t":"lobby_room","room":{"id":"r1","game":{"game":"draughts","variant":"international"},"time_control":{"kind":"fischer","base_ms":300000,"increment_ms":5000},"rated":true,"state":"waiting","players":[{"id":"g1","name":"ann","colour":"black","rating":1500.0,"tier":"Bronze","provisional":true}],"spectators":0}}"#,
     );
 }
 

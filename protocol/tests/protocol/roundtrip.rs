@@ -70,6 +70,7 @@ fn lobby_room() -> LobbyRoom {
             colour: Color::Black,
             rating: None,
             tier: None,
+            provisional: None,
             computer: Some(5),
             engine: None,
         }],

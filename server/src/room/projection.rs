@@ -142,6 +142,7 @@ impl Room {
                             colour: self.seat_colour(s),
                             rating: rating.map(|r| r.rating.rating.round()),
                             tier: rating.map(|r| r.tier.name().to_owned()),
+                            provisional: rating.map(|r| r.provisional()),
                             computer,
                             engine: h.identity.engine_name(),
                         }
