@@ -4,7 +4,7 @@
 //!
 //! Limits: a challenger holds at most [`MAX_OPEN_PER_PLAYER`] open challenges; after a decline the same
 //! challenger may not challenge the same player again for [`DECLINE_COOLDOWN`]; a challenge expires after
-//! [`EXPIRY`]. A challenge is withdrawn when the challenger's connection closes.
+//! `--challenge-expiry-secs` (60 by default). A challenge is withdrawn when the challenger's connection closes.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -25,8 +25,6 @@ use crate::AppState;
 pub const MAX_OPEN_PER_PLAYER: usize = 3;
 /// How long a declined challenger waits before challenging the same player again.
 pub const DECLINE_COOLDOWN: Duration = Duration::from_secs(60);
-/// How long a challenge stays open.
-pub const EXPIRY: Duration = Duration::from_secs(60);
 /// The reasons a decline may give.
 pub const DECLINE_REASONS: &[&str] = &[
     "generic",
@@ -341,7 +339,7 @@ impl Challenges {
             reach: new.reach,
             to: new.to,
             settings: new.settings,
-            expires: now + EXPIRY,
+            expires: now + Duration::from_secs(self.state.config.challenge_expiry_secs),
         };
         let msg = ServerMessage::Challenge {
             challenge: self.view(id, &open),

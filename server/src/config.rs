@@ -155,6 +155,9 @@ pub struct Config {
     /// The window of `rated_repeat_limit`, in seconds.
     #[arg(long, env = "RATED_REPEAT_WINDOW_SECS", default_value_t = 86_400)]
     pub rated_repeat_window_secs: u64,
+    /// Seconds an unanswered challenge stays open before it expires (both sides are told).
+    #[arg(long, env = "CHALLENGE_EXPIRY_SECS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub challenge_expiry_secs: u64,
     /// Most live rooms on the server.
     #[arg(long, env = "MAX_ROOMS", default_value_t = 20_000)]
     pub max_rooms: usize,
@@ -443,6 +446,7 @@ impl fmt::Debug for Config {
             .field("rated_min_moves", &self.rated_min_moves)
             .field("rated_repeat_limit", &self.rated_repeat_limit)
             .field("rated_repeat_window_secs", &self.rated_repeat_window_secs)
+            .field("challenge_expiry_secs", &self.challenge_expiry_secs)
             .field("max_rooms", &self.max_rooms)
             .field("max_waiting_rooms_per_ip", &self.max_waiting_rooms_per_ip)
             .field("waiting_room_secs", &self.waiting_room_secs)
