@@ -14,8 +14,15 @@ fn sq(text: &str) -> Square {
     text.parse().unwrap()
 }
 
+/// A position from its placement; its listed moves must be exactly the moves the rule-by-rule check allows.
 fn pos(text: &str) -> Position {
-    Position::from_placement(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    let p = Position::from_placement(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    let checked: Vec<Move> = Square::all()
+        .flat_map(|from| Square::all().map(move |to| Move::new(from, to)))
+        .filter(|&m| p.check(m).is_ok())
+        .collect();
+    assert_eq!(p.legal_moves(), checked, "{text}");
+    p
 }
 
 fn legal(p: &Position) -> Vec<String> {
