@@ -303,9 +303,7 @@ impl Board {
             while to != 0 {
                 let square = to.trailing_zeros() as u8;
                 to &= to - 1;
-                let victim = self
-                    .kind_at(us ^ 1, square)
-                    .map_or(NONE, |k| k as u8);
+                let victim = self.kind_at(us ^ 1, square).map_or(NONE, |k| k as u8);
                 out.push(Mv {
                     from,
                     to: square,
@@ -411,7 +409,12 @@ mod tests {
                 let played = game.apply(mv).unwrap();
                 assert_eq!(m.victim != NONE, played.captured.is_some());
                 board = board.play(m);
-                assert_eq!(board, Board::from_position(game.position()), "{}", game.position());
+                assert_eq!(
+                    board,
+                    Board::from_position(game.position()),
+                    "{}",
+                    game.position()
+                );
             }
         }
     }

@@ -33,7 +33,7 @@ impl Level {
             1 => (2, 2_000, Evaluation::Simple, false, 60),
             2 => (3, 10_000, Evaluation::Full, true, 30),
             3 => (5, 40_000, Evaluation::Full, true, 10),
-            _ => (64, 150_000, Evaluation::Full, true, 0),
+            _ => (64, 80_000, Evaluation::Full, true, 0),
         };
         Level {
             level,

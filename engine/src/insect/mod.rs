@@ -42,8 +42,8 @@ use rules::insect::{Game, Move};
 use board::{splitmix, Board, MoveList, Mv};
 pub use eval::Evaluation;
 pub use level::Level;
-pub use search::{DRAW, MATE, MATE_BOUND};
 use search::{Limits, Searcher};
+pub use search::{DRAW, MATE, MATE_BOUND};
 use table::Table;
 
 /// What the engine found for its last move.

@@ -176,7 +176,9 @@ impl<'a> Searcher<'a> {
         if self.is_repetition(quiet) || quiet >= NO_CAPTURE_LIMIT {
             return DRAW;
         }
-        if b.food_win().is_some() {
+        if let Some(win) = b.food_win() {
+            self.pv[ply][0] = win;
+            self.pv_len[ply] = 1;
             return MATE - ply as i32 - 1;
         }
         if ply + 2 >= MAX_PLY {
@@ -278,7 +280,14 @@ impl<'a> Searcher<'a> {
 
     /// The capture search: stand pat on the evaluation, or try captures, best victim first. When the enemy
     /// stands one step from our food there is no standing pat: only capturing it saves the game.
-    fn quiesce(&mut self, b: &Board, moves: &MoveList, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn quiesce(
+        &mut self,
+        b: &Board,
+        moves: &MoveList,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
         let threats = b.food_threats(b.us ^ 1);
         let mut best;
         if threats != 0 {
@@ -297,7 +306,12 @@ impl<'a> Searcher<'a> {
             .as_slice()
             .iter()
             .filter(|m| m.is_capture() && (threats == 0 || (1u128 << m.to) & threats != 0))
-            .map(|&m| (m, VALUE[m.victim as usize] * 16 - VALUE[m.kind as usize] / 16))
+            .map(|&m| {
+                (
+                    m,
+                    VALUE[m.victim as usize] * 16 - VALUE[m.kind as usize] / 16,
+                )
+            })
             .collect();
         captures.sort_by_key(|&(_, k)| std::cmp::Reverse(k));
         for (mv, _) in captures {
