@@ -301,8 +301,13 @@ fn a_finished_game_has_no_move() {
 fn a_node_limited_search_is_the_same_every_time() {
     let game = random_games(3, 1, 20).remove(0);
     let level = Level::new(3);
-    let a = think(&game, level);
-    let b = think(&game, level);
+    // A budget long enough that the level's node budget always ends the search first.
+    let think = |game: &Game| {
+        Engine::new(3)
+            .think(game, level, Duration::from_secs(60), &AtomicBool::new(false))
+            .unwrap()
+    };
+    let (a, b) = (think(&game), think(&game));
     assert_eq!(
         (a.best, a.nodes, a.score, a.pv),
         (b.best, b.nodes, b.score, b.pv)
