@@ -304,7 +304,12 @@ fn a_node_limited_search_is_the_same_every_time() {
     // A budget long enough that the level's node budget always ends the search first.
     let think = |game: &Game| {
         Engine::new(3)
-            .think(game, level, Duration::from_secs(60), &AtomicBool::new(false))
+            .think(
+                game,
+                level,
+                Duration::from_secs(60),
+                &AtomicBool::new(false),
+            )
             .unwrap()
     };
     let (a, b) = (think(&game), think(&game));

@@ -85,7 +85,7 @@ fn build_tables() -> Tables {
     }
     // Fixed keys (SplitMix64 from a constant) so that hashes, and therefore node-limited searches, are the same on
     // every run.
-    let mut state = 0x1a5e_c7c4_e55u64;
+    let mut state = 0x01a5_ec7c_4e55_u64;
     for side in &mut t.zobrist {
         for kind in side.iter_mut() {
             for key in kind.iter_mut() {

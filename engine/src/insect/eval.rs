@@ -31,6 +31,11 @@ const GUARD: i32 = 28;
 /// strength there and will be taken.
 const STRANDED_DIVISOR: i32 = 2;
 
+/// Penalty for each enemy piece two moves from one's own food (next to one's mud), and more when no piece of
+/// one's own guards the mud squares it could step into: one more move and it stands next to the food.
+const FOOD_THREAT: i32 = 30;
+const FOOD_THREAT_UNGUARDED: i32 = 70;
+
 /// Weight of one legal move.
 const MOBILITY: i32 = 3;
 
@@ -152,6 +157,28 @@ fn side_score(b: &Board, side: usize, how: Evaluation) -> i32 {
             mud &= mud - 1;
             if t.steps[s] & own != 0 {
                 score += GUARD;
+            }
+        }
+        // Enemy pieces two moves from our food (the distance table of the enemy's kind, toward our food).
+        let guarded = {
+            let mut g = 0u128;
+            let mut mud = t.mud[side];
+            while mud != 0 {
+                let s = mud.trailing_zeros() as usize;
+                mud &= mud - 1;
+                if t.steps[s] & own != 0 {
+                    g |= 1u128 << s;
+                }
+            }
+            g
+        };
+        for (kind, &square) in b.sq[them].iter().enumerate() {
+            if square != NONE && food_distance(them, kind, square) == 2 {
+                score -= FOOD_THREAT;
+                let entries = t.steps[square as usize] & t.mud[side];
+                if entries & !guarded != 0 {
+                    score -= FOOD_THREAT_UNGUARDED;
+                }
             }
         }
         let (_, moves) = b.reach(side);

@@ -1,7 +1,8 @@
 //! The insect chess (昆虫棋) computer: a searcher over [`rules::insect`], judged only by it.
 //!
-//! - [`board`](self) keeps its own position (two 128-bit boards, each insect's square, a Zobrist key) mirroring
-//!   the rules' move rules, so that the search allocates nothing per node; the tests hold its moves to the rules'.
+//! - `board.rs` keeps the engine's own position (two 128-bit boards, each insect's square, a Zobrist key)
+//!   mirroring the rules' move rules, so that the search allocates nothing per node; a test holds its moves and
+//!   keys to the rules' through random games, and every root move is checked against `Game::legal_moves`.
 //! - The search is iterative deepening negamax with alpha-beta (PVS), a transposition table, move ordering
 //!   (hash move, captures by victim, killers, history, approach to the enemy's food), a food-threat extension
 //!   and a capture search. Repetition and the 100-ply rule are draws inside the tree, so the engine avoids them
@@ -42,7 +43,7 @@ use rules::insect::{Game, Move};
 use board::{splitmix, Board, MoveList, Mv};
 pub use eval::Evaluation;
 pub use level::Level;
-use search::{Limits, Searcher};
+use search::{Limits, RootResult, Searcher};
 pub use search::{DRAW, MATE, MATE_BOUND};
 use table::Table;
 
@@ -167,28 +168,30 @@ impl Engine {
         let mut searcher = Searcher::new(level, &mut self.table, &mut self.history, stack, limits);
         searcher.order_root(&board, &mut moves);
         let margin = 2 * level.noise;
-        let mut last: Option<(Vec<(Mv, i32)>, Vec<Mv>, i32)> = None;
+        // The last iteration that counts, with its depth.
+        let mut last: Option<(RootResult, i32)> = None;
         for depth in 1..=level.depth {
             searcher.limits_armed = depth > 2;
             let result = searcher.root(&board, &moves, depth, quiet, margin);
             if searcher.stopped {
                 // A cut iteration still counts if it finished the previous best move and found a better one.
-                if let (Some((scored, _, _)), Some(&(mv, score))) = (&last, result.scored.first()) {
-                    if scored[0].0 != mv && score > scored[0].1 && result.scored.len() > 1 {
-                        last = Some((result.scored, result.pv, depth - 1));
+                if let (Some((done, _)), Some(&(mv, score))) = (&last, result.scored.first()) {
+                    let (previous, previous_score) = done.scored[0];
+                    if previous != mv && score > previous_score && result.scored.len() > 1 {
+                        last = Some((result, depth - 1));
                     }
                 }
                 break;
             }
             moves = result.scored.iter().map(|&(m, _)| m).collect();
             let decided = result.scored[0].1.abs() > MATE_BOUND;
-            last = Some((result.scored, result.pv, depth));
+            last = Some((result, depth));
             if decided && depth >= 3 {
                 break;
             }
         }
         let nodes = searcher.nodes;
-        let Some((scored, pv, depth)) = last else {
+        let Some((RootResult { scored, pv }, depth)) = last else {
             let best = moves[0].to_move();
             return Some(self.finish(best, 0, nodes, 0, vec![best], started));
         };
