@@ -318,3 +318,33 @@ fn a_node_limited_search_is_the_same_every_time() {
         (b.best, b.nodes, b.score, b.pv)
     );
 }
+
+#[test]
+fn one_ply_before_the_hundred_ply_rule_only_a_capture_or_a_food_win_avoids_the_draw() {
+    // Random games until one stands at 99 plies without a capture.
+    let mut state = 21u64;
+    let game = loop {
+        let mut game = Game::new();
+        while !game.status().is_over() && game.no_capture_plies() < 99 {
+            let legal = game.legal_moves();
+            game.apply(legal[(next(&mut state) % legal.len() as u64) as usize])
+                .unwrap();
+        }
+        if !game.status().is_over() {
+            break game;
+        }
+    };
+    for level in Level::all() {
+        let report = think(&game, level);
+        let captures = game.position().piece_at(report.best.to()).is_some();
+        let wins = report.best.to() == enemy_food(game.position().turn());
+        assert!(
+            captures || wins || report.score == DRAW,
+            "level {}: {} scored {} in {}",
+            level.level,
+            report.best,
+            report.score,
+            game.position()
+        );
+    }
+}

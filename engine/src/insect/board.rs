@@ -418,4 +418,22 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn the_boards_moves_and_keys_follow_the_rules_on_every_scattered_placement() {
+        let text = include_str!("../../../rules/tests/data/insect/scattered.jsonl");
+        let mut count = 0;
+        for line in text.lines() {
+            let record: serde_json::Value = serde_json::from_str(line).unwrap();
+            let start = Position::from_placement(record["start"].as_str().unwrap()).unwrap();
+            let board = Board::from_position(&start);
+            assert_eq!(moves_of(&board), start.legal_moves(), "{start}");
+            let then: Move = record["then"].as_str().unwrap().parse().unwrap();
+            let after = start.play(then).unwrap();
+            let played = board.play(board.find(then).expect("a legal move"));
+            assert_eq!(played, Board::from_position(&after), "{start} {then}");
+            count += 1;
+        }
+        assert_eq!(count, 400);
+    }
 }
