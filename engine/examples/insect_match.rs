@@ -94,17 +94,23 @@ struct Stats {
     depth: u64,
     nodes: u64,
     time: Duration,
+    /// The longest move.
+    longest: Duration,
+    /// Moves whose search the time budget stopped (then the node budget did not decide it).
+    at_time_cap: u64,
 }
 
 impl Stats {
     fn line(&self, name: &str, level: u8) -> String {
         let m = self.moves.max(1) as f64;
         format!(
-            "{name} (level {level}): {} moves, mean depth {:.1}, mean nodes {:.0}, mean time {:.1} ms",
+            "{name} (level {level}): {} moves, mean depth {:.1}, mean nodes {:.0}, mean time {:.1} ms, longest {:.0} ms, {} at the time cap",
             self.moves,
             self.depth as f64 / m,
             self.nodes as f64 / m,
-            self.time.as_secs_f64() * 1000.0 / m
+            self.time.as_secs_f64() * 1000.0 / m,
+            self.longest.as_secs_f64() * 1000.0,
+            self.at_time_cap
         )
     }
 }
@@ -132,6 +138,10 @@ fn play(start: &Game, south: Player<'_>, north: Player<'_>, ms: u64) -> Status {
         stats.depth += report.depth.max(0) as u64;
         stats.nodes += report.nodes;
         stats.time += report.elapsed;
+        stats.longest = stats.longest.max(report.elapsed);
+        if report.elapsed >= Duration::from_millis(ms) {
+            stats.at_time_cap += 1;
+        }
     }
     game.status()
 }
