@@ -241,13 +241,22 @@ fn main() {
         o.plies,
         started.elapsed().as_secs_f64()
     );
-    println!(
-        "A wins {wins}, draws {draws}, losses {losses}; score {:.1} %; Elo {:+.0} (95 %: {:+.0} .. {:+.0})",
-        100.0 * score,
-        elo(score),
-        lo,
-        hi
-    );
+    if wins + draws == 0 || losses + draws == 0 {
+        // Every game won (or lost): the difference has no finite estimate.
+        println!(
+            "A wins {wins}, draws {draws}, losses {losses}; score {:.1} %; Elo {}",
+            100.0 * score,
+            if losses == 0 { "+inf" } else { "-inf" }
+        );
+    } else {
+        println!(
+            "A wins {wins}, draws {draws}, losses {losses}; score {:.1} %; Elo {:+.0} (95 %: {:+.0} .. {:+.0})",
+            100.0 * score,
+            elo(score),
+            lo,
+            hi
+        );
+    }
     let reasons: Vec<String> = reasons.iter().map(|(r, c)| format!("{r} {c}")).collect();
     println!("endings: {}", reasons.join(", "));
     println!("{}", stats_a.line("A", o.a));
