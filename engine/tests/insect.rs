@@ -78,6 +78,12 @@ fn every_level_returns_a_legal_move_on_random_positions() {
                 game.position()
             );
             assert_eq!(report.pv.first(), Some(&report.best));
+            // The principal variation is a line the rules accept (it may stop where the game ends).
+            let mut line = game.clone();
+            for &m in &report.pv {
+                line.apply(m)
+                    .unwrap_or_else(|e| panic!("{m} in {:?}: {e}", report.pv));
+            }
         }
     }
 }
@@ -347,4 +353,12 @@ fn one_ply_before_the_hundred_ply_rule_only_a_capture_or_a_food_win_avoids_the_d
             game.position()
         );
     }
+}
+
+#[test]
+fn an_engine_can_move_to_another_thread() {
+    // A server wraps it in a blocking task per move.
+    fn assert_send<T: Send + 'static>() {}
+    assert_send::<Engine>();
+    assert_send::<Report>();
 }

@@ -52,13 +52,14 @@ use table::Table;
 pub struct Report {
     /// The move chosen.
     pub best: Move,
-    /// The deepest iteration completed, in plies (0 when the move came from the root checks alone).
+    /// The deepest iteration completed, in plies: 1 for a food taken by the root check, 0 when the search was
+    /// cancelled before its first iteration finished (the move is then the first in the search's order).
     pub depth: i32,
     /// Nodes searched (main and capture search).
     pub nodes: u64,
-    /// The chosen move's score from the mover's point of view, before noise: about 100 per tiger beetle of
-    /// advantage; [`MATE`]` - n` is a win `n` plies away (a food win, the last piece taken, no move left), its
-    /// negation a loss, [`DRAW`] a draw.
+    /// The chosen move's score from the mover's point of view, before noise, in the evaluation's units (a tiger
+    /// beetle is worth 380, a scorpion 1,000); [`MATE`]` - n` is a win `n` plies away (a food win, the last
+    /// piece taken, no move left), its negation a loss, [`DRAW`] a draw.
     pub score: i32,
     /// The principal variation, the chosen move first when it is the search's best.
     pub pv: Vec<Move>,
@@ -105,7 +106,7 @@ impl Engine {
         self.report = None;
     }
 
-    /// The report of the last [`Engine::choose`] that returned a move.
+    /// The report of the last [`Engine::choose`] or [`Engine::think`] that returned a move.
     pub fn last_report(&self) -> Option<&Report> {
         self.report.as_ref()
     }
