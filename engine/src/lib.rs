@@ -30,6 +30,7 @@
 #![warn(missing_docs)]
 
 mod engine;
+pub mod insect;
 pub mod level;
 pub mod pattern;
 pub mod piskvork;

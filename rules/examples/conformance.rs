@@ -5,17 +5,22 @@
 //! cargo run --release -p rules --example conformance -- wins FILE
 //! cargo run --release -p rules --example conformance -- othello FILE
 //! cargo run --release -p rules --example conformance -- draughts FILE
+//! cargo run --release -p rules --example conformance -- insect FILE
 //! ```
 //! The `othello` mode reads `tests/data/othello/positions.jsonl`'s format; before the file it checks the perft
 //! table from the start position through depth 10 in both conventions (a mismatch there counts as a failure).
 //! `draughts` checks every record of the `positions.jsonl` format and then, always, the upstream README's perft
 //! tables in full (each table cell counts as one check).
+//! `insect` reads either record shape of `tests/data/insect/` (games from the start, scattered placements) and
+//! checks each record's placement, sorted legal moves, status and reason.
 //! Prints every mismatch and ends with `N passed, M failed`; exits with status 1 if any failed.
 
 #[path = "../tests/support/conformance.rs"]
 mod conformance;
 #[path = "../tests/support/draughts_conformance.rs"]
 mod draughts_conformance;
+#[path = "../tests/support/insect_conformance.rs"]
+mod insect_conformance;
 #[path = "../tests/support/othello_conformance.rs"]
 mod othello_conformance;
 
@@ -26,9 +31,10 @@ fn main() -> ExitCode {
     let (kind, file) = match args.as_slice() {
         [k, f] if k == "othello" => return othello_conformance::run_file(f),
         [k, f] if k == "draughts" => return draughts_conformance::run_file(f),
+        [k, f] if k == "insect" => return insect_conformance::run_file(f),
         [k, f] if k == "forbidden" || k == "wins" => (k.as_str(), f.as_str()),
         _ => {
-            eprintln!("usage: conformance (forbidden|wins|othello|draughts) FILE");
+            eprintln!("usage: conformance (forbidden|wins|othello|draughts|insect) FILE");
             return ExitCode::from(2);
         }
     };

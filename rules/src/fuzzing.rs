@@ -1,5 +1,5 @@
-//! Arbitrary action sequences (Gomoku/Renju, Othello, international draughts), for the fuzz targets in `fuzz/` and
-//! for the crate's own tests.
+//! Arbitrary action sequences (Gomoku/Renju, Othello, international draughts, insect chess), for the fuzz targets in
+//! `fuzz/` and for the crate's own tests.
 
 use crate::{Action, ForbiddenPolicy, Game, Offers, Opening, Point, RuleSet, Rules};
 
@@ -336,4 +336,100 @@ pub fn run_draughts(data: &[u8]) {
     let read = Game::from_pdn(&game.to_pdn(None)).expect("the game's own PDN reads");
     assert_eq!(read.moves(), game.moves());
     assert_eq!(read.position(), game.position());
+}
+
+/// Reads bytes as insect chess moves (a listed move by index, or any two square indices 0..=127), undos, and
+/// placement and move texts, and panics only if `rules::insect` breaks a promise: a refused move changes nothing;
+/// an accepted one was listed, moves the mover's piece onto its end square, removes at most the piece that stood
+/// there and hands the move to the other side; undo restores the state before; texts are refused with a typed
+/// error or read into values that write back the same; the game's moves replay into the same game.
+pub fn run_insect(data: &[u8]) {
+    use crate::insect::{Game, Move, Position, Square};
+    let mut rest = data;
+    let mut game = Game::new();
+    while let Some(op) = take(&mut rest, 1) {
+        let op = op[0];
+        let before = game.clone();
+        let mv = match op % 8 {
+            0..=2 => {
+                let Some(b) = take(&mut rest, 1) else { break };
+                let legal = game.legal_moves();
+                if legal.is_empty() {
+                    assert!(game.status().is_over(), "no legal move in an ongoing game");
+                    continue;
+                }
+                legal[usize::from(b[0]) % legal.len()]
+            }
+            3 | 4 => {
+                let Some(b) = take(&mut rest, 2) else { break };
+                // Indices 77..=127 are no square: the constructor must say so, not wrap.
+                match (Square::new(b[0] % 128), Square::new(b[1] % 128)) {
+                    (Some(from), Some(to)) => Move::new(from, to),
+                    _ => {
+                        assert!(b[0] % 128 >= 77 || b[1] % 128 >= 77);
+                        continue;
+                    }
+                }
+            }
+            5 => {
+                match game.undo() {
+                    Some(_) => assert_eq!(game.moves().len() + 1, before.moves().len()),
+                    None => assert_eq!(game, before, "undo at the start changed the game"),
+                }
+                continue;
+            }
+            6 => {
+                let Some(text) = take_text(&mut rest) else {
+                    break;
+                };
+                if let Ok(position) = Position::from_placement(&text) {
+                    assert_eq!(
+                        position.placement(),
+                        text,
+                        "placement {text:?} wrote back otherwise"
+                    );
+                    let _ = Game::from_position(position).status();
+                }
+                continue;
+            }
+            _ => {
+                let Some(text) = take_text(&mut rest) else {
+                    break;
+                };
+                if let Ok(mv) = text.parse::<Move>() {
+                    assert_eq!(mv.to_string().parse::<Move>(), Ok(mv));
+                }
+                continue;
+            }
+        };
+        match game.apply(mv) {
+            Ok(played) => {
+                assert!(!before.status().is_over(), "a finished game accepted {mv}");
+                assert!(before.legal_moves().contains(&mv), "{mv} was not listed");
+                let (p, q) = (before.position(), game.position());
+                let mover = p.turn();
+                assert_eq!(played.side, mover);
+                assert_eq!(q.turn(), mover.opposite());
+                assert_eq!(q.piece_at(mv.to()), p.piece_at(mv.from()));
+                assert_eq!(q.piece_at(mv.from()), None);
+                assert_eq!(q.count(mover), p.count(mover));
+                let taken = u32::from(played.captured.is_some());
+                assert_eq!(q.count(mover.opposite()) + taken, p.count(mover.opposite()));
+                let mut undone = game.clone();
+                assert_eq!(undone.undo(), Some(mv));
+                assert_eq!(undone, before, "undo of {mv} did not restore the state");
+            }
+            Err(e) => {
+                assert!(!e.code().is_empty());
+                assert!(
+                    before.status().is_over() || !before.legal_moves().contains(&mv),
+                    "{mv} was listed but refused: {}",
+                    e.code()
+                );
+                assert_eq!(game, before, "a refused move changed the game");
+            }
+        }
+    }
+    let replayed = Game::from_moves(game.moves()).expect("the game's own moves replay");
+    assert_eq!(replayed, game);
 }

@@ -25,6 +25,7 @@ pub mod draughts;
 pub mod fuzzing;
 mod game;
 mod illegal;
+pub mod insect;
 pub mod othello;
 mod pattern;
 mod point;

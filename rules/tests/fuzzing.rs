@@ -1,8 +1,8 @@
-//! The Othello and draughts fuzz entry points (`rules::fuzzing`, also run by the targets in `fuzz/`) on random
+//! The Othello, draughts and insect chess fuzz entry points (`rules::fuzzing`, also run by the targets in `fuzz/`) on random
 //! bytes, as `properties.rs` runs the Gomoku one: no panic, no broken promise.
 
 use proptest::prelude::*;
-use rules::fuzzing::{run_draughts, run_othello};
+use rules::fuzzing::{run_draughts, run_insect, run_othello};
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
@@ -10,6 +10,11 @@ proptest! {
     #[test]
     fn arbitrary_othello_bytes_never_break_a_promise(data in proptest::collection::vec(any::<u8>(), 0..600)) {
         run_othello(&data);
+    }
+
+    #[test]
+    fn arbitrary_insect_bytes_never_break_a_promise(data in proptest::collection::vec(any::<u8>(), 0..600)) {
+        run_insect(&data);
     }
 
     #[test]
@@ -66,4 +71,18 @@ fn draughts_bytes_can_play_a_long_game() {
         game.play(&mv).expect("a listed move plays");
     }
     assert!(captures > 0, "the walk captured nothing");
+}
+
+/// Insect chess bytes that play the first listed move again and again: a long game that reaches its end (the
+/// first listed move often walks into the same positions), and then refusals.
+#[test]
+fn insect_bytes_can_play_a_game_to_its_end() {
+    let data: Vec<u8> = std::iter::repeat_n([0u8, 0], 300).flatten().collect();
+    run_insect(&data);
+    let mut game = rules::insect::Game::new();
+    while let Some(&mv) = game.legal_moves().first() {
+        game.apply(mv).expect("a listed move plays");
+    }
+    assert!(game.status().is_over());
+    assert!(game.moves().len() <= 300, "the bytes above reach the end");
 }
