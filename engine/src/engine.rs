@@ -81,8 +81,8 @@ pub struct Memory {
 }
 
 /// Memory a brain process needs besides the two tables: code, stacks, the pattern table, positions and search
-/// buffers. Measured as the peak resident size of `pbrain-gomoku` after a level-8 search with the smallest
-/// tables (about 6 MiB on Linux x86-64), with room to spare.
+/// buffers. `pbrain-gomoku` at level 8 with the smallest tables is about 5 MiB resident after a 3-second search
+/// (Linux x86-64); twice that leaves room for other platforms and allocators.
 pub const BASE_MEMORY: u64 = 10 << 20;
 
 /// The smallest transposition table the engine uses, as a power of two.
@@ -137,6 +137,9 @@ pub struct Engine {
     rules: Option<Rules>,
     /// The table size of the level, before any memory limit.
     table_bits: u32,
+    /// The table size to use, after [`Engine::limit_memory`]; the table is made at this size when the first
+    /// search needs it, so that a limit given before then is never exceeded.
+    bits: u32,
 }
 
 impl fmt::Debug for Engine {
@@ -157,10 +160,11 @@ impl Engine {
             level,
             limits,
             rng: Rng(seed ^ 0x5DEE_CE66_D1CE_F00D),
-            table: Table::new(bits),
+            table: Table::new(0),
             threats: Threats::new(),
             rules: None,
             table_bits: bits,
+            bits,
         }
     }
 
@@ -172,10 +176,10 @@ impl Engine {
     /// What the tables take now.
     pub fn memory(&self) -> Memory {
         Memory {
-            table_entries: self.table.len(),
+            table_entries: 1 << self.bits,
             threat_entries: self.threats.cap(),
             bytes: BASE_MEMORY
-                + self.table.len() as u64 * Table::ENTRY_BYTES
+                + (1u64 << self.bits) * Table::ENTRY_BYTES
                 + self.threats.cap() as u64 * crate::threat::ENTRY_BYTES,
         }
     }
@@ -200,8 +204,10 @@ impl Engine {
                 (bits, threats as usize)
             }
         };
-        if self.table.len() != 1 << bits {
-            self.table = Table::new(bits);
+        if self.bits != bits {
+            self.bits = bits;
+            // Made again at the new size by the next search.
+            self.table = Table::new(0);
         }
         if self.threats.cap() != threats {
             self.threats = Threats::with_cap(threats);
@@ -282,6 +288,9 @@ impl Engine {
 
     /// Starts afresh when the rules change: what the tables learnt belongs to the old ones.
     pub(crate) fn use_rules(&mut self, rules: &Rules) {
+        if self.table.len() != 1 << self.bits {
+            self.table = Table::new(self.bits);
+        }
         if self.rules != Some(*rules) {
             self.clear();
             self.rules = Some(*rules);
