@@ -1093,6 +1093,123 @@ mod tests {
         assert!(g.check(Action::place(point)).is_ok(), "{answer}");
     }
 
+    fn clock(turn: Option<u64>, matched: Option<u64>, left: Option<i64>) -> Clock {
+        Clock {
+            timeout_turn: turn,
+            timeout_match: matched,
+            time_left: left,
+        }
+    }
+
+    const MS: fn(u64) -> Duration = Duration::from_millis;
+
+    #[test]
+    fn a_turn_aims_at_seventy_percent_and_stops_at_eighty_or_the_margin() {
+        let p = clock(Some(1_000), None, None).plan();
+        assert_eq!((p.aim, p.hard), (Some(MS(700)), Some(MS(800))));
+        // Short turns: the fixed margin binds before the 80%.
+        let p = clock(Some(500), None, None).plan();
+        assert_eq!((p.aim, p.hard), (Some(MS(350)), Some(MS(350))));
+        let p = clock(Some(200), None, None).plan();
+        assert_eq!((p.aim, p.hard), (Some(MS(50)), Some(MS(50))));
+        assert_eq!(
+            clock(None, None, None).plan().budget(),
+            TimeBudget::Unlimited
+        );
+    }
+
+    #[test]
+    fn timeout_turn_zero_and_turns_too_short_to_think_are_answered_at_once() {
+        for c in [
+            clock(Some(0), None, None),
+            clock(Some(0), Some(0), Some(UNLIMITED_LEFT)),
+            clock(Some(150), None, None),
+            clock(Some(30_000), Some(180_000), Some(-20)),
+        ] {
+            let p = c.plan();
+            assert_eq!((p.aim, p.hard), (Some(Duration::ZERO), None), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn time_left_limits_the_move_to_its_share_unless_the_match_is_untimed() {
+        // A fifteenth of 15 s is one second.
+        let p = clock(Some(30_000), Some(180_000), Some(15_000)).plan();
+        assert_eq!(p.hard, Some(MS(800)));
+        // The protocol's "unlimited", and an untimed match, leave the turn's own limit.
+        let p = clock(Some(1_000), None, Some(UNLIMITED_LEFT)).plan();
+        assert_eq!(p.hard, Some(MS(800)));
+        let p = clock(Some(1_000), Some(0), Some(3_000)).plan();
+        assert_eq!(p.hard, Some(MS(800)));
+        // time_left alone limits too (the manager must send it when time is limited).
+        let p = clock(None, None, Some(15_000)).plan();
+        assert_eq!(p.hard, Some(MS(800)));
+    }
+
+    #[test]
+    fn the_rule_bits_give_the_rule_set_or_a_refusal() {
+        assert_eq!(rule_set(0), Ok(RuleSet::Freestyle));
+        assert_eq!(rule_set(1), Ok(RuleSet::Standard));
+        assert_eq!(rule_set(4), Ok(RuleSet::Renju));
+        assert_eq!(rule_set(5), Ok(RuleSet::Renju));
+        for refused in [2, 3, 6, 8, 9, 12, 16, 17, 1 << 31] {
+            assert!(rule_set(refused).is_err(), "{refused}");
+        }
+    }
+
+    #[test]
+    fn a_refused_rule_leaves_the_rule_as_it_was() {
+        let mut brain = Brain::new(1, 1);
+        assert!(brain.handle("INFO rule 4").lines.is_empty());
+        assert_eq!(brain.handle("START 15").lines, ["OK"]);
+        assert!(brain.handle("INFO rule 2").lines[0].starts_with("ERROR"));
+        // Still renju: 19x19 is refused for it.
+        assert!(brain.handle("START 19").lines[0].starts_with("ERROR"));
+    }
+
+    #[test]
+    fn max_memory_is_refused_below_the_minimum_and_fitted_above_it() {
+        let mut brain = Brain::new(8, 1);
+        let below = format!("INFO max_memory {}", Engine::MIN_MEMORY - 1);
+        assert!(brain.handle(&below).lines[0].starts_with("ERROR"));
+        let at = format!("INFO max_memory {}", Engine::MIN_MEMORY);
+        assert!(brain.handle(&at).lines[0].starts_with("MESSAGE"));
+        assert!(brain.handle("INFO max_memory 0").lines.is_empty());
+        assert!(brain.handle("INFO max_memory 4000000000").lines.is_empty());
+        assert!(brain.handle("INFO max_memory -1").lines[0].starts_with("ERROR"));
+    }
+
+    #[test]
+    fn swap2board_answers_each_stage_in_the_extensions_format() {
+        let mut brain = Brain::new(2, 5);
+        assert_eq!(brain.handle("START 15").lines, ["OK"]);
+        let mut answer = |stones: &[&str]| {
+            assert!(brain.handle("SWAP2BOARD").lines.is_empty());
+            for s in stones {
+                assert!(brain.handle(s).lines.is_empty(), "{s}");
+            }
+            let reply = brain.handle("DONE");
+            assert_eq!(reply.lines.len(), 1, "{reply:?}");
+            reply.lines[0].clone()
+        };
+        let three = answer(&[]);
+        let points: Vec<Point> = three.split(' ').filter_map(parse_move).collect();
+        assert_eq!(points.len(), 3, "{three}");
+        let stones: Vec<String> = points
+            .iter()
+            .map(|p| format!("{},{}", p.x(), p.y()))
+            .collect();
+        let refs: Vec<&str> = stones.iter().map(String::as_str).collect();
+        let second = answer(&refs);
+        let n = second
+            .split(' ')
+            .filter(|m| parse_move(m).is_some())
+            .count();
+        assert!(second == "SWAP" || n == 1 || n == 2, "{second}");
+        let fifth = answer(&["7,7", "8,8", "6,6", "0,0", "9,9"]);
+        assert!(fifth == "SWAP" || parse_move(&fifth).is_some(), "{fifth}");
+    }
+
     #[test]
     fn chatter_is_empty_message_or_debug_lines_only() {
         for line in [

@@ -52,7 +52,8 @@ impl std::error::Error for Swap2Error {}
 
 /// After three stones, white's prospects (its search score with white to move) beyond this margin either way
 /// decide the colour at once; within it the position is close enough to even that placing two more stones,
-/// and leaving the choice to the opener, costs nothing. In evaluation units: about a third of an open two.
+/// and leaving the choice to the opener, costs nothing. In the engine's evaluation units, chosen by trying
+/// positions: clearly better sides (two touching stones against a lone far one) score beyond it at level 8.
 pub const BALANCE: i32 = 60;
 
 impl Engine {
