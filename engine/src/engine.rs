@@ -69,6 +69,28 @@ impl fmt::Display for ThinkError {
 
 impl std::error::Error for ThinkError {}
 
+/// What the engine's tables may take, and what they do take, after [`Engine::limit_memory`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Memory {
+    /// Transposition-table entries (a power of two).
+    pub table_entries: usize,
+    /// Threat-search failures remembered at most.
+    pub threat_entries: usize,
+    /// The estimated peak use of the whole engine, [`BASE_MEMORY`] included, in bytes.
+    pub bytes: u64,
+}
+
+/// Memory a brain process needs besides the two tables: code, stacks, the pattern table, positions and search
+/// buffers. `pbrain-gomoku` at level 8 with the smallest tables is about 5 MiB resident after a 3-second search
+/// (Linux x86-64); twice that leaves room for other platforms and allocators.
+pub const BASE_MEMORY: u64 = 10 << 20;
+
+/// The smallest transposition table the engine uses, as a power of two.
+const MIN_TABLE_BITS: u32 = 12;
+
+/// The fewest threat failures remembered.
+const MIN_THREATS: usize = 1 << 12;
+
 /// A small seeded generator (SplitMix64): the engine's only randomness, so a seed fixes every decision.
 #[derive(Clone, Debug)]
 struct Rng(u64);
@@ -98,11 +120,11 @@ impl Rng {
 }
 
 /// What a search of one position found.
-struct Analysis {
-    best: Option<usize>,
-    score: i32,
-    depth: i32,
-    pv: Vec<usize>,
+pub(crate) struct Analysis {
+    pub(crate) best: Option<usize>,
+    pub(crate) score: i32,
+    pub(crate) depth: i32,
+    pub(crate) pv: Vec<usize>,
 }
 
 /// A Gomoku/Renju player. Deterministic for a seed when its limits are nodes rather than time.
@@ -113,6 +135,11 @@ pub struct Engine {
     table: Table,
     threats: Threats,
     rules: Option<Rules>,
+    /// The table size of the level, before any memory limit.
+    table_bits: u32,
+    /// The table size to use, after [`Engine::limit_memory`]; the table is made at this size when the first
+    /// search needs it, so that a limit given before then is never exceeded.
+    bits: u32,
 }
 
 impl fmt::Debug for Engine {
@@ -133,10 +160,59 @@ impl Engine {
             level,
             limits,
             rng: Rng(seed ^ 0x5DEE_CE66_D1CE_F00D),
-            table: Table::new(bits),
+            table: Table::new(0),
             threats: Threats::new(),
             rules: None,
+            table_bits: bits,
+            bits,
         }
+    }
+
+    /// The least memory, in bytes, the engine can play within (its smallest tables and [`BASE_MEMORY`]).
+    pub const MIN_MEMORY: u64 = BASE_MEMORY
+        + (1u64 << MIN_TABLE_BITS) * Table::ENTRY_BYTES
+        + MIN_THREATS as u64 * crate::threat::ENTRY_BYTES;
+
+    /// What the tables take now.
+    pub fn memory(&self) -> Memory {
+        Memory {
+            table_entries: 1 << self.bits,
+            threat_entries: self.threats.cap(),
+            bytes: BASE_MEMORY
+                + (1u64 << self.bits) * Table::ENTRY_BYTES
+                + self.threats.cap() as u64 * crate::threat::ENTRY_BYTES,
+        }
+    }
+
+    /// Sizes the tables to stay within `bytes` in all (`None`: the level's own sizes, no limit): the
+    /// transposition table gets at most a quarter of what [`BASE_MEMORY`] leaves, the threat table the rest,
+    /// neither more than the level's own. Below [`Engine::MIN_MEMORY`] nothing changes and the minimum is
+    /// returned as the error. Resizing forgets what the tables held.
+    pub fn limit_memory(&mut self, bytes: Option<u64>) -> Result<Memory, u64> {
+        let (bits, threats) = match bytes {
+            None => (self.table_bits, crate::threat::DEFAULT_CAP),
+            Some(b) if b < Engine::MIN_MEMORY => return Err(Engine::MIN_MEMORY),
+            Some(b) => {
+                let spare = b - BASE_MEMORY;
+                let mut bits = self.table_bits;
+                while bits > MIN_TABLE_BITS && (1u64 << bits) * Table::ENTRY_BYTES > spare / 4 {
+                    bits -= 1;
+                }
+                let left = spare - (1u64 << bits) * Table::ENTRY_BYTES;
+                let threats = (left / crate::threat::ENTRY_BYTES)
+                    .clamp(MIN_THREATS as u64, crate::threat::DEFAULT_CAP as u64);
+                (bits, threats as usize)
+            }
+        };
+        if self.bits != bits {
+            self.bits = bits;
+            // Made again at the new size by the next search.
+            self.table = Table::new(0);
+        }
+        if self.threats.cap() != threats {
+            self.threats = Threats::with_cap(threats);
+        }
+        Ok(self.memory())
     }
 
     /// The level's settings.
@@ -163,20 +239,9 @@ impl Engine {
         let Status::Ongoing { to_act, phase } = game.status() else {
             return Err(ThinkError::GameOver);
         };
-        if self.rules != Some(*game.rules()) {
-            self.clear();
-            self.rules = Some(*game.rules());
-        }
-        // The threat table only grows; a long game at a high level would otherwise keep millions of entries.
-        if self.threats.len() > 1 << 20 {
-            self.threats.clear();
-        }
-        let cap = self.limits.max_time.unwrap_or(self.level.time_cap);
-        let allot = time.allot(cap);
-        let nodes = self
-            .limits
-            .max_nodes
-            .map_or(self.level.nodes, |n| n.min(self.level.nodes));
+        self.use_rules(game.rules());
+        // The threat table bounds itself (`Threats::with_cap`): it empties when full, within a search too.
+        let (allot, nodes) = self.allowance(time);
         let mut budget = Budget::new(nodes, Some(start + allot), cancel);
         let decision = match phase {
             Phase::Place if to_act == Color::White && game.claimable().is_some() => Decision {
@@ -219,6 +284,27 @@ impl Engine {
                 pv: Vec::new(),
             })
         }
+    }
+
+    /// Starts afresh when the rules change: what the tables learnt belongs to the old ones.
+    pub(crate) fn use_rules(&mut self, rules: &Rules) {
+        if self.table.len() != 1 << self.bits {
+            self.table = Table::new(self.bits);
+        }
+        if self.rules != Some(*rules) {
+            self.clear();
+            self.rules = Some(*rules);
+        }
+    }
+
+    /// The time and nodes one decision may take under `time` and the limits.
+    pub(crate) fn allowance(&self, time: &TimeBudget) -> (Duration, u64) {
+        let cap = self.limits.max_time.unwrap_or(self.level.time_cap);
+        let nodes = self
+            .limits
+            .max_nodes
+            .map_or(self.level.nodes, |n| n.min(self.level.nodes));
+        (time.allot(cap), nodes)
     }
 
     fn place(
@@ -264,7 +350,7 @@ impl Engine {
 
     /// The first two stones under swap-after-three: the centre, then a touching point (the better by the
     /// patterns, with a little seeded variety between the equally good).
-    fn opening_stone(&mut self, game: &Game, c: Color) -> Decision {
+    pub(crate) fn opening_stone(&mut self, game: &Game, c: Color) -> Decision {
         let pos = Position::from_board(game.rules(), game.board());
         let legal = game.legal_places();
         let mut best = (i32::MIN, Point::centre(game.rules().size()));
@@ -325,7 +411,7 @@ impl Engine {
     /// An opening stone after which either side may be taken (Swap1 and Swap2's three, Soosõrv's third,
     /// Taraguchi's first four): among the best-looking legal points near the stones, the one whose position,
     /// searched briefly with the next colour to move, is closest to even.
-    fn balanced_stone(
+    pub(crate) fn balanced_stone(
         &mut self,
         game: &Game,
         budget: &mut Budget,
@@ -552,7 +638,7 @@ impl Engine {
 
     /// The best move of `c` in `pos`: a five, a forced block, a VCF or VCT, a refutation of the opponent's VCF,
     /// then iterative deepening. `may_blunder` lets the low levels overlook threats.
-    fn analyse(
+    pub(crate) fn analyse(
         &mut self,
         mut pos: Position,
         c: Color,

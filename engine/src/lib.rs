@@ -10,6 +10,7 @@
 //!   forbidden move under the claim policy.
 //! - [`Level`] 1–8 mixes depth, nodes, time, noise and blunders (`docs/engine.md`); [`TimeBudget`] reads the
 //!   room's clock so that a move never runs it out.
+//! - [`Engine::swap2`] answers Swap2 from the stones alone, at each of its three stages ([`swap2`]).
 //! - [`piskvork`] is the Piskvork (Gomocup) protocol as a pure line-in, lines-out state machine; the
 //!   `pbrain-gomoku` binary wires it to stdin and stdout.
 //!
@@ -36,10 +37,12 @@ pub mod pattern;
 pub mod piskvork;
 pub mod position;
 pub mod search;
+pub mod swap2;
 pub mod threat;
 pub mod time;
 
-pub use engine::{Decision, Engine, Limits, ThinkError};
+pub use engine::{Decision, Engine, Limits, Memory, ThinkError, BASE_MEMORY};
 pub use level::Level;
 pub use position::Position;
+pub use swap2::{Swap2Answer, Swap2Error};
 pub use time::TimeBudget;

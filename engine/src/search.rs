@@ -108,6 +108,19 @@ impl Table {
         }
     }
 
+    /// Bytes one entry takes.
+    pub const ENTRY_BYTES: u64 = std::mem::size_of::<Entry>() as u64;
+
+    /// The number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the table has no entries (never: it has at least one).
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
     /// Forgets everything.
     pub fn clear(&mut self) {
         self.entries.fill(Entry::default());

@@ -19,7 +19,18 @@ const STEPS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 /// Threat searches over one position, with a table of positions already proved not to be wins.
 pub struct Threats {
     failed: HashMap<(u64, Color), u8>,
+    /// The most failures remembered: the table is emptied when it is full, so that its memory stays bounded
+    /// within a search as well as between searches.
+    cap: usize,
 }
+
+/// The default number of failures [`Threats`] remembers.
+pub const DEFAULT_CAP: usize = 1 << 20;
+
+/// An estimate of the memory one remembered failure takes in the worst case: the hash table's bucket (key,
+/// depth and control byte, about 25 bytes), at most 2.3 buckets per entry at its lowest load, and the old
+/// buckets alive while it grows.
+pub const ENTRY_BYTES: u64 = 96;
 
 impl Default for Threats {
     fn default() -> Self {
@@ -30,14 +41,32 @@ impl Default for Threats {
 impl Threats {
     /// An empty table.
     pub fn new() -> Threats {
+        Threats::with_cap(DEFAULT_CAP)
+    }
+
+    /// An empty table that remembers at most `cap` failures (at least one).
+    pub fn with_cap(cap: usize) -> Threats {
         Threats {
             failed: HashMap::new(),
+            cap: cap.max(1),
         }
+    }
+
+    /// The most failures remembered.
+    pub fn cap(&self) -> usize {
+        self.cap
     }
 
     /// Forgets every proved failure (the table is only valid for one rule choice).
     pub fn clear(&mut self) {
         self.failed.clear();
+    }
+
+    fn remember(&mut self, key: (u64, Color), depth: u32) {
+        if self.failed.len() >= self.cap {
+            self.failed.clear();
+        }
+        self.failed.insert(key, depth.min(255) as u8);
     }
 
     /// Positions remembered as failures.
@@ -121,7 +150,7 @@ impl Threats {
             }
         }
         if !budget.stopped {
-            self.failed.insert(key, depth.min(255) as u8);
+            self.remember(key, depth);
         }
         false
     }
