@@ -31,6 +31,7 @@
 
 mod engine;
 pub mod level;
+pub mod othello;
 pub mod pattern;
 pub mod piskvork;
 pub mod position;
