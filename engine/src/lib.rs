@@ -33,6 +33,7 @@
 mod engine;
 pub mod insect;
 pub mod level;
+pub mod othello;
 pub mod pattern;
 pub mod piskvork;
 pub mod position;
