@@ -1,9 +1,7 @@
 //! `rules::insect` agrees with every record of `tests/data/insect/positions.jsonl` (games from the start) and
 //! `tests/data/insect/scattered.jsonl` (scattered placements and one move each); a corrupted record is reported.
 
-mod support {
-    pub mod insect_conformance;
-}
+use crate::support;
 
 use support::insect_conformance::{check_case, check_text, InsectCase};
 

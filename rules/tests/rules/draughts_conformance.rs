@@ -1,9 +1,7 @@
 //! The draughts rules agree with every record of `tests/data/draughts/positions.jsonl` and with the upstream
 //! README's perft tables.
 
-mod support {
-    pub mod draughts_conformance;
-}
+use crate::support;
 
 use support::draughts_conformance::{
     check_perft_tables, check_position, PositionCase, PERFT_TABLES,

@@ -1,8 +1,6 @@
 //! The rules crate agrees with every line of the conformance vectors in `tests/data/`.
 
-mod support {
-    pub mod conformance;
-}
+use crate::support;
 
 use serde::de::DeserializeOwned;
 use support::conformance::{check_forbidden, check_win, ForbiddenCase, WinCase};

@@ -1,9 +1,7 @@
 //! `rules::othello` agrees with every record of `tests/data/othello/positions.jsonl` and with the perft table
 //! from the start position; the `conformance` example's `othello` mode reports a corrupted file.
 
-mod support {
-    pub mod othello_conformance;
-}
+use crate::support;
 
 use std::path::PathBuf;
 

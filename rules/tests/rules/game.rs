@@ -401,7 +401,7 @@ fn every_reason_has_a_distinct_snake_case_code() {
 
 /// A renju game from the match harness (level 4 against level 3, 2 Dec 2026) that filled all but one point, (12,3),
 /// which is forbidden to black, who is to place: zero-based `x,y` points in the order played.
-const ALL_BUT_A_FORBIDDEN_POINT: &str = include_str!("data/renju_no_legal_point.txt");
+const ALL_BUT_A_FORBIDDEN_POINT: &str = include_str!("../data/renju_no_legal_point.txt");
 
 /// The renju game of the first `plies` stones of `moves` under `policy`.
 fn renju_game_of(policy: ForbiddenPolicy, moves: &str, plies: usize) -> Game {
