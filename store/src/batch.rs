@@ -229,7 +229,7 @@ async fn write(store: Arc<dyn Store>, batch: Batch) {
         Err(e) => {
             // The transaction rolled back as a whole; write each alone so that one room's bad write (or a
             // transient failure) is answered to that room only. Retrying is exact because nothing of the batch
-            // was committed and appends are idempotent.
+            // was committed, and appends and takebacks are idempotent.
             tracing::warn!(error = %e, size = batch.len(), "batched write failed; writing one by one");
             for (item, reply) in batch.into_iter().zip(replies) {
                 let answer = store
@@ -260,8 +260,8 @@ mod tests {
     };
 
     /// A store that records each `write_batch` call (`c` a creation, `f3` the end of game 3, `a3:7` seq 7 of
-    /// game 3, `t3:2` a takeback of game 3 to two actions), holds the first one until released (so that requests pile up behind it), and refuses any batch
-    /// holding an action with seq 999.
+    /// game 3, `t3:2` a takeback of game 3 to two actions), holds the first one until released (so that requests
+    /// pile up behind it), and refuses any batch holding an action with seq 999.
     #[derive(Default)]
     struct Recorder {
         calls: Mutex<Vec<Vec<String>>>,

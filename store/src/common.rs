@@ -6,8 +6,8 @@
 //! database, so this macro writes the [`crate::Store`] implementation for each: the caller provides
 //! `self.reader()`, `self.begin_write()`, `heads` and `insert_actions` (the two statements whose form differs),
 //! `head_cache` and `write_batch_routed` (where a game write goes), the `LOCK_RATINGS` suffix and
-//! `BATCHES_IN_FLIGHT`. The game writes are planned by `write.rs`; here they are
-//! only executed (`SqlxStatements`).
+//! `BATCHES_IN_FLIGHT`. The game writes are planned by `write.rs`; here they are only executed
+//! (`SqlxStatements`).
 
 /// Implements [`crate::Store`] for `$store` over database `$db` with rows of type `$row`.
 macro_rules! store_impl {

@@ -435,8 +435,8 @@ pub trait Store: Send + Sync + 'static {
     /// Commits several game writes in one transaction, so the rooms of a busy server share one commit (and one
     /// fsync) instead of taking one each. Within the batch, creations come first, then the takebacks, then the
     /// appends in batch order, then the endings: a room waits for each of its writes, so a batch never holds two
-    /// writes of one game that depend on each other. Answers each write in its position; on any error nothing is committed
-    /// (the [`BatchWriter`] then writes each alone, so the error reaches only the room it concerns).
+    /// writes of one game that depend on each other. Answers each write in its position; on any error nothing is
+    /// committed (the [`BatchWriter`] then writes each alone, so the error reaches only the room it concerns).
     async fn write_batch(&self, batch: &[Write]) -> Result<Vec<Written>, StoreError>;
     /// Removes the actions with `seq >= keep` (a takeback): a game write like the others ([`Write::Truncate`] in
     /// a batch of one), so in cluster mode it is fenced as they are ([`StoreError::Fenced`] unless this node

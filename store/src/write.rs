@@ -5,9 +5,10 @@
 //! the endings), the columns of a new game, the head a takeback leaves, what each appended action is (through
 //! `append.rs`: new row, retry or refusal, with the heads the store keeps), the exactly-once gate of an ending,
 //! whether a game is rated, the rating rows to create, lock order, read and write. A batch of a cluster node is
-//! fenced as a whole before any of this runs (`ownership.rs`), takebacks included. A backend only runs statements: it implements [`Statements`] over its
-//! driver's transaction — the sqlx stores (`common.rs`: Postgres, SQLite in memory) and SQLite's writer thread
-//! (`sqlite_writer.rs`: rusqlite) — and begins and commits the transaction around [`write_batch`].
+//! fenced as a whole before any of this runs (`ownership.rs`), takebacks included. A backend only runs
+//! statements: it implements [`Statements`] over its driver's transaction — the sqlx stores (`common.rs`:
+//! Postgres, SQLite in memory) and SQLite's writer thread (`sqlite_writer.rs`: rusqlite) — and begins and commits
+//! the transaction around [`write_batch`].
 //!
 //! The store knows no game rules: the caller gives each game's kind, configuration text and pool at creation,
 //! each action's text and move number, and at the end who held which colour ([`crate::SeatsAtEnd`]), the winning
