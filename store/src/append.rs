@@ -149,9 +149,10 @@ pub(crate) fn check_retries(
 }
 
 /// The committed heads of the live games a store has written, so that a batch reads from the database only the
-/// heads of games it has not seen. A store keeps one when every append of its games goes through it: it updates
-/// the cache only after a commit ([`HeadCache::committed`]), forgets a game before (and after) a takeback deletes
-/// some of its actions, and forgets a whole batch that failed, whose commit may or may not have happened.
+/// heads of games it has not seen. A store keeps one when every write of its games' actions goes through it
+/// (appends and takebacks, both batch writes): it updates the cache only after a commit ([`HeadCache::committed`]:
+/// a takeback's game gets the head the takeback left), and forgets a whole batch that failed, whose commit may or
+/// may not have happened.
 #[derive(Debug, Default)]
 pub(crate) struct HeadCache(std::sync::Mutex<HashMap<GameId, Head>>);
 
@@ -208,16 +209,14 @@ impl HeadCache {
         }
     }
 
-    /// Forgets a game (a takeback deletes some of its actions).
-    pub(crate) fn forget(&self, game: GameId) {
-        self.map().remove(&game);
-    }
-
     /// Forgets every game of a batch that failed.
     pub(crate) fn forget_batch(&self, batch: &[crate::Write]) {
         let mut cache = self.map();
         for w in batch {
-            if let crate::Write::Append(game, _) | crate::Write::Finish(game, _) = w {
+            if let crate::Write::Append(game, _)
+            | crate::Write::Finish(game, _)
+            | crate::Write::Truncate(game, _) = w
+            {
                 cache.remove(game);
             }
         }
@@ -411,9 +410,8 @@ mod tests {
         assert_eq!(found, heads(&[(1, 2), (9, 0)]));
         assert_eq!(unknown, vec![4]);
 
-        // A failed batch is read again next time; so is a game taken back.
-        cache.forget_batch(&[write_append(1, 2)]);
-        cache.forget(2);
+        // The games of a failed batch are read again next time, a failed takeback's too.
+        cache.forget_batch(&[write_append(1, 2), crate::Write::Truncate(2, 3)]);
         let (found, unknown) = cache.lookup(&[
             (1, place(2, "a1", 3)),
             (2, place(6, "a2", 5)),

@@ -5,7 +5,8 @@
 //! everything waiting (up to [`MAX_BATCH`]), writes it with one [`Store::write_batch`] call and then answers
 //! each room. Under load a batch holds many rooms' moves; when idle a move is written alone without delay.
 //! Starting and ending a game go the same way: on a busy server games start and end hundreds of times a second,
-//! and as transactions of their own they took most of SQLite's commits (one writer, one fsync each).
+//! and as transactions of their own they took most of SQLite's commits (one writer, one fsync each). So do
+//! takebacks: every write of a game's actions goes through the one write plan, and in a cluster through its fence.
 //!
 //! A store whose transactions can overlap ([`Store::batches_in_flight`] > 1, Postgres) gets the next batch
 //! while earlier ones are still committing. That keeps each game's order: a room waits for each write's
@@ -105,6 +106,15 @@ impl BatchWriter {
     pub async fn create_game(&self, game: NewGame) -> Result<GameId, StoreError> {
         match self.write(Write::Create(game)).await? {
             Written::Created(id) => Ok(id),
+            other => Err(unexpected(&other)),
+        }
+    }
+
+    /// Takes back a game's actions from seq `keep` on ([`Store::truncate_actions`]) in the next batch, once
+    /// committed; [`StoreError::Fenced`] in cluster mode when this node no longer owns the game's room.
+    pub async fn truncate_actions(&self, game: GameId, keep: u32) -> Result<(), StoreError> {
+        match self.write(Write::Truncate(game, keep)).await? {
+            Written::Truncated => Ok(()),
             other => Err(unexpected(&other)),
         }
     }
@@ -219,7 +229,7 @@ async fn write(store: Arc<dyn Store>, batch: Batch) {
         Err(e) => {
             // The transaction rolled back as a whole; write each alone so that one room's bad write (or a
             // transient failure) is answered to that room only. Retrying is exact because nothing of the batch
-            // was committed and appends are idempotent.
+            // was committed, and appends and takebacks are idempotent.
             tracing::warn!(error = %e, size = batch.len(), "batched write failed; writing one by one");
             for (item, reply) in batch.into_iter().zip(replies) {
                 let answer = store
@@ -250,8 +260,8 @@ mod tests {
     };
 
     /// A store that records each `write_batch` call (`c` a creation, `f3` the end of game 3, `a3:7` seq 7 of
-    /// game 3), holds the first one until released (so that requests pile up behind it), and refuses any batch
-    /// holding an action with seq 999.
+    /// game 3, `t3:2` a takeback of game 3 to two actions), holds the first one until released (so that requests
+    /// pile up behind it), and refuses any batch holding an action with seq 999.
     #[derive(Default)]
     struct Recorder {
         calls: Mutex<Vec<Vec<String>>>,
@@ -275,6 +285,7 @@ mod tests {
                             Write::Create(_) => "c".to_owned(),
                             Write::Append(g, a) => format!("a{g}:{}", a.seq),
                             Write::Finish(g, _) => format!("f{g}"),
+                            Write::Truncate(g, keep) => format!("t{g}:{keep}"),
                         })
                         .collect(),
                 );
@@ -294,6 +305,7 @@ mod tests {
                         Ok(Written::Created(next_id))
                     }
                     Write::Finish(..) => Ok(Written::Finished(None)),
+                    Write::Truncate(..) => Ok(Written::Truncated),
                 })
                 .collect()
         }
@@ -501,7 +513,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn games_created_and_ended_share_the_commit_of_the_moves_waiting_with_them() {
+    async fn games_created_ended_and_taken_back_share_the_commit_of_the_moves_waiting_with_them() {
         let store = Arc::new(Recorder::default());
         let writer = BatchWriter::spawn(store.clone());
         let first = append_from_room(&writer, 1, 0);
@@ -515,14 +527,19 @@ mod tests {
             let writer = writer.clone();
             async move { writer.finish_game(3, end()).await }
         });
+        let taken_back = tokio::spawn({
+            let writer = writer.clone();
+            async move { writer.truncate_actions(4, 2).await }
+        });
         settle().await;
         store.release.notify_one();
         first.await.unwrap().unwrap();
         assert_eq!(created.await.unwrap(), Ok(101));
         assert_eq!(moved.await.unwrap(), Ok(()));
         assert_eq!(ended.await.unwrap(), Ok(None));
+        assert_eq!(taken_back.await.unwrap(), Ok(()));
         let calls = store.calls.lock().unwrap().clone();
-        assert_eq!(calls, [vec!["a1:0"], vec!["c", "a2:5", "f3"]]);
+        assert_eq!(calls, [vec!["a1:0"], vec!["c", "a2:5", "f3", "t4:2"]]);
     }
 
     #[tokio::test]

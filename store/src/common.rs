@@ -5,8 +5,9 @@
 //! connection) and how rating rows are locked (Postgres: `FOR UPDATE`). sqlx's concrete types differ per
 //! database, so this macro writes the [`crate::Store`] implementation for each: the caller provides
 //! `self.reader()`, `self.begin_write()`, `heads` and `insert_actions` (the two statements whose form differs),
-//! the `LOCK_RATINGS` suffix and `BATCHES_IN_FLIGHT`. The game writes are planned by `write.rs`; here they are
-//! only executed (`SqlxStatements`).
+//! `head_cache` and `write_batch_routed` (where a game write goes), the `LOCK_RATINGS` suffix and
+//! `BATCHES_IN_FLIGHT`. The game writes are planned by `write.rs`; here they are only executed
+//! (`SqlxStatements`).
 
 /// Implements [`crate::Store`] for `$store` over database `$db` with rows of type `$row`.
 macro_rules! store_impl {
@@ -329,6 +330,15 @@ macro_rules! store_impl {
                 <$store>::insert_actions(self.0, rows).await
             }
 
+            async fn delete_actions(&mut self, game: GameId, keep: i64) -> Result<(), StoreError> {
+                sqlx::query(statements::DELETE_ACTIONS_FROM)
+                    .bind(game)
+                    .bind(keep)
+                    .execute(&mut **self.0)
+                    .await?;
+                Ok(())
+            }
+
             async fn end_game(&mut self, game: GameId, end: &EndColumns<'_>) -> Result<Option<Ended>, StoreError> {
                 let row = sqlx::query(statements::END_GAME)
                     .bind(end.ended_at)
@@ -481,25 +491,10 @@ macro_rules! store_impl {
             }
 
             async fn truncate_actions(&self, game: GameId, keep: u32) -> Result<(), StoreError> {
-                let (_gate, mut tx) = self.begin_write().await?;
-                // Whatever the store remembers of the game's last action is about to be wrong.
-                self.forget_head(game);
-                let exists: Option<GameId> = sqlx::query_scalar(statements::GAME_EXISTS)
-                    .bind(game)
-                    .fetch_optional(&mut *tx)
-                    .await?;
-                if exists.is_none() {
-                    return Err(StoreError::NoSuchGame);
+                match self.write_batch_routed(&[Write::Truncate(game, keep)]).await?.pop() {
+                    Some(Written::Truncated) => Ok(()),
+                    _ => Err(StoreError::Database("a takeback went missing".to_owned())),
                 }
-                sqlx::query("DELETE FROM actions WHERE game_id = $1 AND seq >= $2")
-                    .bind(game)
-                    .bind(i64::from(keep))
-                    .execute(&mut *tx)
-                    .await?;
-                tx.commit().await?;
-                // And again: a batch of the game racing this takeback may have remembered a head it deleted.
-                self.forget_head(game);
-                Ok(())
             }
 
             async fn finish_game(&self, game: GameId, finish: &Finish) -> Result<Option<Finished>, StoreError> {

@@ -217,6 +217,8 @@ pub enum Write {
     Append(GameId, StoredAction),
     /// [`Store::finish_game`].
     Finish(GameId, Finish),
+    /// [`Store::truncate_actions`]: a takeback keeps the game's actions before seq `keep` and removes the rest.
+    Truncate(GameId, u32),
 }
 
 /// What one [`Write`] did, in the same position of [`Store::write_batch`]'s answer.
@@ -228,6 +230,8 @@ pub enum Written {
     Appended,
     /// As [`Store::finish_game`] answers.
     Finished(Option<Finished>),
+    /// The actions from `keep` on are removed (there may have been none).
+    Truncated,
 }
 
 /// Which of a player's games a list shows (a profile's filters); the default shows all.
@@ -429,12 +433,14 @@ pub trait Store: Send + Sync + 'static {
     /// same text is a no-op (retries are safe).
     async fn append_actions(&self, batch: &[(GameId, StoredAction)]) -> Result<(), StoreError>;
     /// Commits several game writes in one transaction, so the rooms of a busy server share one commit (and one
-    /// fsync) instead of taking one each. Within the batch, creations come first, then the appends in batch
-    /// order, then the endings: a room waits for each of its writes, so a batch never holds two writes of one
-    /// game that depend on each other. Answers each write in its position; on any error nothing is committed
-    /// (the [`BatchWriter`] then writes each alone, so the error reaches only the room it concerns).
+    /// fsync) instead of taking one each. Within the batch, creations come first, then the takebacks, then the
+    /// appends in batch order, then the endings: a room waits for each of its writes, so a batch never holds two
+    /// writes of one game that depend on each other. Answers each write in its position; on any error nothing is
+    /// committed (the [`BatchWriter`] then writes each alone, so the error reaches only the room it concerns).
     async fn write_batch(&self, batch: &[Write]) -> Result<Vec<Written>, StoreError>;
-    /// Removes the actions with `seq >= keep` (a takeback).
+    /// Removes the actions with `seq >= keep` (a takeback): a game write like the others ([`Write::Truncate`] in
+    /// a batch of one), so in cluster mode it is fenced as they are ([`StoreError::Fenced`] unless this node
+    /// still owns the game's room); [`StoreError::NoSuchGame`] for an unknown game.
     async fn truncate_actions(&self, game: GameId, keep: u32) -> Result<(), StoreError>;
     /// Ends a game and, when it is rated and not aborted, updates both players' ratings in the same transaction
     /// with `finish.rater`, in the pool given at creation. Returns `None` when the game had already ended (so a

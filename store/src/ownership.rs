@@ -9,7 +9,8 @@
 //! remembers the epoch and incarnation of each room it claimed; each write batch locks the rows of its games'
 //! rooms (`FOR SHARE`, so a takeover waits for the write to commit) and is refused with
 //! [`crate::StoreError::Fenced`] unless every one still names this node, under the epoch and incarnation it
-//! claimed, and that incarnation's lease is live. Lease times are the database's clock.
+//! claimed, and that incarnation's lease is live (every game write: creations, appends, takebacks, endings).
+//! Lease times are the database's clock.
 //!
 //! A renewal that finds the node's lease ran out (a partition, a stall longer than a lease, a drain) loses every
 //! room the store claimed, and registers a new incarnation: the node takes part again, its old rooms going to
@@ -243,7 +244,9 @@ pub(crate) async fn check(
     for w in batch {
         match w {
             Write::Create(game) => rooms.push(game.room.clone()),
-            Write::Append(game, _) | Write::Finish(game, _) => games.push(*game),
+            Write::Append(game, _) | Write::Finish(game, _) | Write::Truncate(game, _) => {
+                games.push(*game)
+            }
         }
     }
     if !games.is_empty() {

@@ -62,11 +62,6 @@ impl PostgresStore {
         Ok(((), self.pool.begin().await?))
     }
 
-    /// Drops a game's cached head (a takeback deletes some of its actions).
-    fn forget_head(&self, game: crate::GameId) {
-        self.heads.forget(game);
-    }
-
     fn head_cache(&self) -> Option<&append::HeadCache> {
         Some(&self.heads)
     }

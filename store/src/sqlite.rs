@@ -117,13 +117,6 @@ impl SqliteStore {
         Ok((gate, self.writer.begin_with("BEGIN IMMEDIATE").await?))
     }
 
-    /// Drops the writer thread's cached head of a game (before a takeback; the caller holds the write gate).
-    fn forget_head(&self, game: GameId) {
-        if let Some(batches) = &self.batches {
-            batches.forget(game);
-        }
-    }
-
     /// The writer thread keeps its own cache; the sqlx path (in-memory databases) reads every batch's heads.
     fn head_cache(&self) -> Option<&append::HeadCache> {
         None

@@ -15,7 +15,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::mpsc as std_mpsc;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use ratings::Rating;
@@ -41,16 +41,10 @@ type Job = (
     oneshot::Sender<Result<Vec<Written>, StoreError>>,
 );
 
-/// The committed head (next seq) of each live game the thread has written
-/// ([`HeadCache`]): every write of `actions` goes through this thread except a takeback, which forgets its game
-/// first ([`SqliteWriter::forget`]).
-type Heads = Arc<HeadCache>;
-
 /// The handle to the writer thread.
 pub(crate) struct SqliteWriter {
     jobs: Mutex<Option<std_mpsc::Sender<Job>>>,
     stopped: Mutex<Option<oneshot::Receiver<()>>>,
-    heads: Heads,
 }
 
 impl std::fmt::Debug for SqliteWriter {
@@ -72,13 +66,14 @@ impl SqliteWriter {
         conn.set_prepared_statement_cache_capacity(32);
         let (jobs, rx) = std_mpsc::channel::<Job>();
         let (stopped_tx, stopped) = oneshot::channel();
-        let heads = Heads::default();
-        let cache = heads.clone();
         std::thread::Builder::new()
             .name("sqlite-writer".to_owned())
             .spawn(move || {
                 let mut conn = conn;
                 let sql = Sql::new();
+                // The committed head (next seq) of each live game the thread has written: every write of
+                // `actions`, takebacks included, goes through this thread.
+                let cache = HeadCache::default();
                 while let Ok((batch, reply)) = rx.recv() {
                     let _ = reply.send(write_batch(&mut conn, &sql, &cache, &batch));
                 }
@@ -90,14 +85,7 @@ impl SqliteWriter {
         Ok(SqliteWriter {
             jobs: Mutex::new(Some(jobs)),
             stopped: Mutex::new(Some(stopped)),
-            heads,
         })
-    }
-
-    /// Drops a game's cached head (a takeback is about to delete some of its actions; the caller holds the write
-    /// gate, so no batch runs meanwhile and the next one reads the head from the database).
-    pub(crate) fn forget(&self, game: GameId) {
-        self.heads.forget(game);
     }
 
     /// Runs one batch in one transaction on the writer thread (the caller holds the write gate).
@@ -147,7 +135,7 @@ impl Sql {
 fn write_batch(
     conn: &mut Connection,
     sql: &Sql,
-    cache: &Heads,
+    cache: &HeadCache,
     batch: &[Write],
 ) -> Result<Vec<Written>, StoreError> {
     if batch.is_empty() {
@@ -245,6 +233,13 @@ impl Statements for Rusqlite<'_> {
                 row.at
             ])?;
         }
+        Ok(())
+    }
+
+    async fn delete_actions(&mut self, game: GameId, keep: i64) -> Result<(), StoreError> {
+        self.tx
+            .prepare_cached(statements::DELETE_ACTIONS_FROM)?
+            .execute(params![game, keep])?;
         Ok(())
     }
 

@@ -21,6 +21,9 @@ pub(crate) const END_GAME: &str =
 /// The game's id if it exists.
 pub(crate) const GAME_EXISTS: &str = "SELECT id FROM games WHERE id = $1";
 
+/// A takeback: deletes the actions of game `$1` from seq `$2` on.
+pub(crate) const DELETE_ACTIONS_FROM: &str = "DELETE FROM actions WHERE game_id = $1 AND seq >= $2";
+
 /// Creates a player's rating row in a pool at the given rating if there is none.
 pub(crate) const ENSURE_RATING: &str =
     "INSERT INTO ratings (user_id, pool, rating, deviation, volatility, tier, updated_at) \

@@ -1,11 +1,14 @@
-//! The one planning path of the game writes ([`crate::Store::write_batch`]: create, append, finish, rate).
+//! The one planning path of the game writes ([`crate::Store::write_batch`]: create, take back, append, finish,
+//! rate).
 //!
-//! Every decision is made here, once: the order of a batch (creations, then the appends, then the endings), the
-//! columns of a new game, what each appended action is (through `append.rs`: new row, retry or refusal, with
-//! the heads the store keeps), the exactly-once gate of an ending, whether a game is rated, the rating rows to
-//! create, lock order, read and write. A backend only runs statements: it implements [`Statements`] over its
-//! driver's transaction — the sqlx stores (`common.rs`: Postgres, SQLite in memory) and SQLite's writer thread
-//! (`sqlite_writer.rs`: rusqlite) — and begins and commits the transaction around [`write_batch`].
+//! Every decision is made here, once: the order of a batch (creations, then the takebacks, then the appends, then
+//! the endings), the columns of a new game, the head a takeback leaves, what each appended action is (through
+//! `append.rs`: new row, retry or refusal, with the heads the store keeps), the exactly-once gate of an ending,
+//! whether a game is rated, the rating rows to create, lock order, read and write. A batch of a cluster node is
+//! fenced as a whole before any of this runs (`ownership.rs`), takebacks included. A backend only runs
+//! statements: it implements [`Statements`] over its driver's transaction — the sqlx stores (`common.rs`:
+//! Postgres, SQLite in memory) and SQLite's writer thread (`sqlite_writer.rs`: rusqlite) — and begins and commits
+//! the transaction around [`write_batch`].
 //!
 //! The store knows no game rules: the caller gives each game's kind, configuration text and pool at creation,
 //! each action's text and move number, and at the end who held which colour ([`crate::SeatsAtEnd`]), the winning
@@ -126,6 +129,8 @@ pub(crate) trait Statements {
     ) -> Result<HashMap<(GameId, i64), String>, StoreError>;
     /// Inserts new action rows (in order).
     async fn insert_actions(&mut self, rows: Vec<Row>) -> Result<(), StoreError>;
+    /// Deletes a game's actions with `seq >= keep` ([`crate::statements::DELETE_ACTIONS_FROM`]).
+    async fn delete_actions(&mut self, game: GameId, keep: i64) -> Result<(), StoreError>;
     /// Sets the ending of a game that has not ended (`UPDATE … WHERE ended_at IS NULL RETURNING`); `None` when no
     /// row changed.
     async fn end_game(
@@ -150,26 +155,33 @@ pub(crate) trait Statements {
 }
 
 /// Runs a batch of game writes in the backend's open transaction (the caller commits): creations first, then the
-/// appends, then the endings; answers in batch order, and the heads the batch leaves its games (for `cache`,
-/// once committed). `cache`, when the backend keeps one, spares reading the heads of games it has written.
+/// takebacks, then the appends, then the endings; answers in batch order, and the heads the batch leaves its
+/// games (for `cache`, once committed: a game taken back gets the head its takeback left). `cache`, when the
+/// backend keeps one, spares reading the heads of games it has written.
 pub(crate) async fn write_batch<S: Statements>(
     s: &mut S,
     cache: Option<&HeadCache>,
     batch: &[Write],
 ) -> Result<(Vec<Written>, HashMap<GameId, Head>), StoreError> {
     let mut created = VecDeque::new();
+    let mut takebacks = Vec::new();
     let mut appends = Vec::new();
     for w in batch {
         match w {
             Write::Create(game) => created.push_back(s.insert_game(&GameColumns::of(game)).await?),
+            Write::Truncate(game, keep) => takebacks.push((*game, *keep)),
             Write::Append(game, action) => appends.push((*game, action.clone())),
             Write::Finish(..) => {}
         }
     }
+    let mut taken_back = HashMap::new();
+    for (game, keep) in takebacks {
+        taken_back.insert(game, truncate(s, game, keep).await?);
+    }
     let heads = if appends.is_empty() {
-        HashMap::new()
+        taken_back
     } else {
-        append(s, cache, &appends).await?
+        append(s, cache, taken_back, &appends).await?
     };
     let mut answers = Vec::with_capacity(batch.len());
     for w in batch {
@@ -180,21 +192,35 @@ pub(crate) async fn write_batch<S: Statements>(
                 })?)
             }
             Write::Append(..) => Written::Appended,
+            Write::Truncate(..) => Written::Truncated,
             Write::Finish(game, finish) => Written::Finished(self::finish(s, *game, finish).await?),
         });
     }
     Ok((answers, heads))
 }
 
+/// Takes back a game's actions from seq `keep` on (see [`crate::Store::truncate_actions`]) and returns the head
+/// it leaves: one delete, then the game's head read inside the transaction (which also tells an unknown game:
+/// its delete removed nothing, and the error rolls the batch back).
+async fn truncate<S: Statements>(s: &mut S, game: GameId, keep: u32) -> Result<Head, StoreError> {
+    s.delete_actions(game, i64::from(keep)).await?;
+    s.heads(&[game])
+        .await?
+        .remove(&game)
+        .ok_or(StoreError::NoSuchGame)
+}
+
 /// Appends actions (see [`crate::Store::append_actions`]): a fixed number of statements per batch (`append.rs`):
-/// one read of the heads not in `cache`, the checks in memory, one insert; a second read only for retries of
-/// committed actions. Returns the heads the batch leaves its games.
+/// one read of the heads neither in `known` (the heads this batch's takebacks left, which stand over the cache's)
+/// nor in `cache`, the checks in memory, one insert; a second read only for retries of committed actions.
+/// Returns the heads the batch leaves its games (`known` included).
 async fn append<S: Statements>(
     s: &mut S,
     cache: Option<&HeadCache>,
+    known: HashMap<GameId, Head>,
     batch: &[(GameId, crate::StoredAction)],
 ) -> Result<HashMap<GameId, Head>, StoreError> {
-    let (mut heads, unknown) = match cache {
+    let (mut heads, mut unknown) = match cache {
         Some(cache) => cache.lookup(batch),
         None => {
             let mut games: Vec<GameId> = batch.iter().map(|(game, _)| *game).collect();
@@ -203,6 +229,8 @@ async fn append<S: Statements>(
             (HashMap::new(), games)
         }
     };
+    unknown.retain(|game| !known.contains_key(game));
+    heads.extend(known);
     if !unknown.is_empty() {
         heads.extend(s.heads(&unknown).await?);
     }

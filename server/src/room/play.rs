@@ -524,7 +524,7 @@ impl Room {
     ) -> Result<(), RoomError> {
         let live = self.live.as_mut().expect("running");
         let keep = (live.game.action_count() - 1) as u32;
-        match self.env.store.truncate_actions(live.id, keep).await {
+        match self.env.writer.truncate_actions(live.id, keep).await {
             Ok(()) => {
                 live.game.undo();
                 live.actors.pop();
@@ -663,14 +663,11 @@ impl Room {
         let count = self.takeback_count(seat)?;
         let live = self.live.as_mut().expect("checked running");
         let keep = (live.actors.len() - count) as u32;
-        self.env
-            .store
-            .truncate_actions(live.id, keep)
-            .await
-            .map_err(|e| {
-                tracing::error!(game = live.id, error = %e, "could not take back");
-                RoomError::internal()
-            })?;
+        // A game write like a move: batched, and in a cluster fenced (a stale owner's takeback is `partitioned`).
+        if let Err(e) = self.env.writer.truncate_actions(live.id, keep).await {
+            tracing::error!(game = live.id, error = %e, "could not take back");
+            return Err(self.write_failed(&e));
+        }
         for _ in 0..count {
             live.game.undo();
             live.actors.pop();

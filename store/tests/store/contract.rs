@@ -195,6 +195,7 @@ contract!(
     a_batch_larger_than_one_insert_statement_is_written_whole,
     games_are_created_moved_and_ended_in_one_batch,
     a_batch_with_one_bad_write_commits_nothing,
+    a_takeback_is_a_batched_write_and_leaves_the_head_it_made,
     a_game_is_found_by_its_public_id_and_only_by_the_whole_of_it,
     public_games_of_leaves_out_private_games,
     a_players_games_filter_by_pool_rated_and_their_own_result,
@@ -1432,6 +1433,84 @@ async fn a_batch_with_one_bad_write_commits_nothing(store: Arc<dyn Store>) {
         store.unfinished_games().await.unwrap().len(),
         before,
         "the creation was rolled back"
+    );
+}
+
+async fn a_takeback_is_a_batched_write_and_leaves_the_head_it_made(store: Arc<dyn Store>) {
+    let game = new_game(FREESTYLE_GAME, false, guest("g1"), guest("g2"));
+    let taken = store.create_game(&game).await.unwrap();
+    let other = store.create_game(&again(&game)).await.unwrap();
+    let moves = ["h8", "h9", "j9", "j10"];
+    let mut first: Vec<Write> = moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| Write::Append(taken, place(i as u32, m)))
+        .collect();
+    first.push(Write::Append(other, place(0, "a1")));
+    store.write_batch(&first).await.unwrap();
+
+    // A takeback shares a batch with other rooms' moves, and is answered in its place.
+    let batch = [
+        Write::Append(other, place(1, "b2")),
+        Write::Truncate(taken, 2),
+        Write::Append(other, place(2, "c3")),
+    ];
+    assert_eq!(
+        store.write_batch(&batch).await.unwrap(),
+        [Written::Appended, Written::Truncated, Written::Appended]
+    );
+    assert_eq!(
+        store.game(taken).await.unwrap().unwrap().actions,
+        [place(0, "h8"), place(1, "h9")]
+    );
+    assert_eq!(store.game(other).await.unwrap().unwrap().actions.len(), 3);
+    // The game's head is where the takeback left it, not where it was: the old next seq is a gap now.
+    assert_eq!(
+        store.append_actions(&[(taken, place(4, "k11"))]).await,
+        Err(StoreError::OutOfOrder)
+    );
+    store
+        .append_actions(&[(taken, place(2, "g7"))])
+        .await
+        .unwrap();
+
+    // Within one batch the takebacks come before the appends.
+    let batch = [
+        Write::Append(taken, place(2, "f6")),
+        Write::Truncate(taken, 2),
+    ];
+    store.write_batch(&batch).await.unwrap();
+    assert_eq!(
+        store.game(taken).await.unwrap().unwrap().actions,
+        [place(0, "h8"), place(1, "h9"), place(2, "f6")]
+    );
+
+    // Keeping more actions than there are removes nothing, and the game goes on from its last one.
+    store.truncate_actions(taken, 10).await.unwrap();
+    store
+        .append_actions(&[(taken, place(3, "e5"))])
+        .await
+        .unwrap();
+
+    // A takeback of an unknown game refuses its batch, which commits nothing.
+    let batch = [Write::Append(other, place(3, "d4")), Write::Truncate(-7, 0)];
+    assert_eq!(
+        store.write_batch(&batch).await.unwrap_err(),
+        StoreError::NoSuchGame
+    );
+    assert_eq!(store.game(other).await.unwrap().unwrap().actions.len(), 3);
+
+    // Through the batch writer, as the rooms send it.
+    let writer = BatchWriter::spawn(store.clone());
+    writer.truncate_actions(taken, 1).await.unwrap();
+    writer.append(taken, place(1, "a2")).await.unwrap();
+    assert_eq!(
+        store.game(taken).await.unwrap().unwrap().actions,
+        [place(0, "h8"), place(1, "a2")]
+    );
+    assert_eq!(
+        writer.truncate_actions(-7, 0).await,
+        Err(StoreError::NoSuchGame)
     );
 }
 

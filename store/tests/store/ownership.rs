@@ -226,6 +226,58 @@ async fn a_stale_epochs_append_is_refused_as_fenced() {
 }
 
 #[tokio::test]
+async fn a_stale_nodes_takeback_is_refused_as_fenced_and_deletes_nothing() {
+    let (a, b, admin, schema) = nodes_or_skip!();
+    a.claim_room("r1", "na", 80).await.unwrap().unwrap();
+    let game: GameId = a.create_game(&game_in("r1")).await.unwrap();
+    let moves = [(game, action(0)), (game, action(1)), (game, action(2))];
+    a.append_actions(&moves).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    // The lease ran out without node a noticing (no renewal yet): its takeback is refused like any write.
+    assert_eq!(
+        a.truncate_actions(game, 1).await,
+        Err(StoreError::Fenced("r1".to_owned()))
+    );
+    // Node b claims the room: the old owner is still refused, under its stale epoch.
+    b.claim_room("r1", "nb", 60_000).await.unwrap().unwrap();
+    assert_eq!(
+        a.truncate_actions(game, 1).await,
+        Err(StoreError::Fenced("r1".to_owned()))
+    );
+    let stored = b.game(game).await.unwrap().unwrap();
+    assert_eq!(stored.actions, moves.map(|(_, a)| a));
+    // The live owner takes back, and the game goes on from the kept action.
+    b.truncate_actions(game, 1).await.unwrap();
+    assert_eq!(b.game(game).await.unwrap().unwrap().actions, [action(0)]);
+    b.append_actions(&[(game, action(1))]).await.unwrap();
+    assert_eq!(b.game(game).await.unwrap().unwrap().actions.len(), 2);
+    drop_schema(&admin, &schema).await;
+}
+
+#[tokio::test]
+async fn a_takeback_through_the_batch_writer_is_fenced_like_its_moves() {
+    let (a, b, admin, schema) = nodes_or_skip!();
+    // A restarted process of node na (store b) claims the room again: the earlier process (store a) is fenced at
+    // once, and its batch writer's takeback with it.
+    a.claim_room("r1", "na", 60_000).await.unwrap().unwrap();
+    let game: GameId = a.create_game(&game_in("r1")).await.unwrap();
+    a.append_actions(&[(game, action(0)), (game, action(1))])
+        .await
+        .unwrap();
+    b.claim_room("r1", "na", 60_000).await.unwrap().unwrap();
+    let stale = store::BatchWriter::spawn(a.clone());
+    assert_eq!(
+        stale.truncate_actions(game, 0).await,
+        Err(StoreError::Fenced("r1".to_owned()))
+    );
+    assert_eq!(b.game(game).await.unwrap().unwrap().actions.len(), 2);
+    let live = store::BatchWriter::spawn(b.clone());
+    live.truncate_actions(game, 1).await.unwrap();
+    assert_eq!(b.game(game).await.unwrap().unwrap().actions, [action(0)]);
+    drop_schema(&admin, &schema).await;
+}
+
+#[tokio::test]
 async fn a_clustered_store_refuses_writes_to_rooms_it_never_claimed() {
     let (a, _b, admin, schema) = nodes_or_skip!();
     a.claim_room("mine", "na", 60_000).await.unwrap().unwrap();
