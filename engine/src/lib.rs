@@ -14,6 +14,9 @@
 //! - [`piskvork`] is the Piskvork (Gomocup) protocol as a pure line-in, lines-out state machine; the
 //!   `pbrain-gomoku` binary wires it to stdin and stdout.
 //!
+//! - [`brain`] is the [`brain::Brain`] trait over any [`games::AnyGame`] and the registry of each game's brains
+//!   and levels: this engine for Gomoku, [`othello::Engine`] for Othello, a random-legal brain for every game.
+//!
 //! Synchronous and deterministic for a seed when limited by nodes; time only ever cuts a search short.
 //!
 //! ```
@@ -30,6 +33,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod brain;
 mod engine;
 pub mod insect;
 pub mod level;

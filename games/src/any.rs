@@ -450,6 +450,26 @@ impl Game for AnyGame {
         }
     }
 
+    fn legal_actions(&self) -> Vec<AnyAction> {
+        match self {
+            AnyGame::Gomoku(g) => g
+                .legal_actions()
+                .into_iter()
+                .map(AnyAction::Gomoku)
+                .collect(),
+            AnyGame::Othello(g) => g
+                .legal_actions()
+                .into_iter()
+                .map(AnyAction::Othello)
+                .collect(),
+            AnyGame::Draughts(g) => g
+                .legal_actions()
+                .into_iter()
+                .map(AnyAction::Draughts)
+                .collect(),
+        }
+    }
+
     fn forced(&self) -> Option<AnyAction> {
         match self {
             AnyGame::Gomoku(g) => g.forced().map(AnyAction::Gomoku),

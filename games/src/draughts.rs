@@ -477,6 +477,15 @@ impl Game for Draughts {
         }
     }
 
+    /// Every legal move (already cut to the majority captures) with its full listed path.
+    fn legal_actions(&self) -> Vec<DraughtsAction> {
+        self.legal()
+            .moves
+            .iter()
+            .map(DraughtsLegalMove::action)
+            .collect()
+    }
+
     fn view(&self, room_result: bool) -> DraughtsView {
         let status = self.status();
         let running = !room_result && !status.is_over();

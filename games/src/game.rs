@@ -224,6 +224,15 @@ pub trait Game: Sized + Clone + fmt::Debug + Send + 'static {
     /// The legal actions now (empty once over).
     fn legal(&self) -> Self::Legal;
 
+    /// The actions the side to act may take now, as actions (empty once over): what a computer player, a
+    /// load generator or a fuzz harness picks from. Every listed action is accepted by [`Game::apply`].
+    ///
+    /// The list is every legal action, except where a game's action space is combinatorial; there it is a
+    /// bounded, representative sample, and the game's own doc says which phases those are (Gomoku: Swap2's
+    /// two extra stones, the two fifth-move options, Soosõrv's and Taraguchi's offers). [`Game::legal`] stays
+    /// the complete description for clients.
+    fn legal_actions(&self) -> Vec<Self::Action>;
+
     /// The action the side to act must take because it has no other (Othello's pass when no disc can go
     /// anywhere), which the room takes for it at once: a forced action costs no clock time and waits for nobody.
     /// `None` whenever the side to act has a choice, and once over.

@@ -2,13 +2,23 @@
 
 use rules::{
     name_opening, points_equivalent, Action, CanonicalOpening, Color, Event, ForbiddenKind,
-    ForbiddenPolicy, IllegalAction, Opening, Phase, Point, RuleSet, Rules, RulesError, WinReason,
+    ForbiddenPolicy, IllegalAction, Offers, Opening, Phase, Point, RuleSet, Rules, RulesError,
+    WinReason,
 };
 
 use crate::game::{Coded, Game, GameConfig, Outcome, PoolKey, Seat, Status};
 use crate::notation::{gomoku_text, parse_gomoku, NotationError};
 use crate::storage;
 use crate::GameKind;
+
+/// How many empty points nearest the stones Swap2's sampled `add:w,b` answers are drawn from
+/// ([`Game::legal_actions`]): their ordered pairs, at most 56 actions, instead of some fifty thousand.
+pub const SAMPLE_POINTS: usize = 8;
+
+/// How many fifth-move classes nearest the stones the sampled proposals and offers are drawn from
+/// ([`Game::legal_actions`]); at least as many as the offers asked for. Proposals are every pair of them
+/// (66), offers every run of consecutive ones.
+pub const SAMPLE_CLASSES: usize = 12;
 
 /// A validated Gomoku/Renju configuration: board size, rule set, forbidden-move policy, opening.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -336,6 +346,74 @@ impl Gomoku {
         classes.into_iter().map(|(_, c)| c).collect()
     }
 
+    /// Empty points nearest the stones (Chebyshev distance to the nearest stone, then board order), at most
+    /// `limit`, restricted to `allowed`: the few a representative sample of a combinatorial phase draws from.
+    fn nearest(&self, allowed: impl Iterator<Item = Point>, limit: usize) -> Vec<Point> {
+        let board = self.game.board();
+        let stones: Vec<Point> = board.points().filter(|&p| !board.is_empty_at(p)).collect();
+        let distance = |p: Point| {
+            stones
+                .iter()
+                .map(|s| s.x().abs_diff(p.x()).max(s.y().abs_diff(p.y())))
+                .min()
+                .unwrap_or(0)
+        };
+        let mut points: Vec<(u8, usize, Point)> = allowed
+            .enumerate()
+            .map(|(k, p)| (distance(p), k, p))
+            .collect();
+        points.sort_unstable();
+        points.into_iter().take(limit).map(|(_, _, p)| p).collect()
+    }
+
+    /// One point of each of the fifth-move classes nearest the stones (symmetric points lie equally far from
+    /// them, so any member stands for its class): at least `min` of them when there are so many.
+    fn class_representatives(&self, classes: &[Vec<Point>], min: usize) -> Vec<Point> {
+        self.nearest(classes.iter().map(|c| c[0]), SAMPLE_CLASSES.max(min))
+    }
+
+    /// Swap2's third answer, sampled: ordered pairs of different points among the [`SAMPLE_POINTS`] empty
+    /// points nearest the stones, each checked by the rules (black's stone may be forbidden, or make a five).
+    fn sample_place_two(&self, add: &[Point]) -> Vec<Action> {
+        let near = self.nearest(add.iter().copied(), SAMPLE_POINTS);
+        let mut out = Vec::new();
+        for &w in &near {
+            for &b in &near {
+                let action = Action::PlaceTwo { points: [w, b] };
+                if w != b && self.game.check(action).is_ok() {
+                    out.push(action);
+                }
+            }
+        }
+        out
+    }
+
+    /// The two fifth-move options, sampled: every pair (in one order) of representatives of different classes.
+    fn sample_proposals(&self, classes: &[Vec<Point>]) -> Vec<Action> {
+        let reps = self.class_representatives(classes, 2);
+        let mut out = Vec::new();
+        for (k, &a) in reps.iter().enumerate() {
+            for &b in &reps[k + 1..] {
+                out.push(Action::ProposeFifth { points: [a, b] });
+            }
+        }
+        out
+    }
+
+    /// Soosõrv's and Taraguchi's offers of `count` fifth moves, sampled: each run of `count` consecutive
+    /// representatives (nearest first) of different classes.
+    fn sample_offers(&self, classes: &[Vec<Point>], count: u8) -> Vec<Action> {
+        let count = usize::from(count);
+        let reps = self.class_representatives(classes, count);
+        if count == 0 || reps.len() < count {
+            return Vec::new();
+        }
+        reps.windows(count)
+            .filter_map(Offers::new)
+            .map(|offers| Action::OfferFifths { offers })
+            .collect()
+    }
+
     fn delta(&self, event: Event) -> GomokuDelta {
         let change = match event {
             Event::Placed {
@@ -517,6 +595,47 @@ impl Game for Gomoku {
             Phase::ChooseOffer { offers } => legal.choose_offer = offers.as_slice().to_vec(),
         }
         legal
+    }
+
+    /// Every legal action, with three phases sampled because their spaces are combinatorial (see
+    /// [`SAMPLE_POINTS`] and [`SAMPLE_CLASSES`]): Swap2's two extra stones (`add:w,b`), the two fifth-move
+    /// options (`propose:a,b`) and the offers of Soosõrv and Taraguchi (`offer:…`). Everything else is listed
+    /// in full: the points where a stone may go (black's forbidden points left out under the `reject` policy;
+    /// under `claim` they are legal and listed), the claim, both swap decisions, every declaration from 1 to
+    /// N, and both options or every offer to choose from.
+    fn legal_actions(&self) -> Vec<Action> {
+        let legal = self.legal();
+        let mut out = Vec::new();
+        if legal.claim {
+            out.push(Action::ClaimForbidden);
+        }
+        out.extend(legal.places.iter().map(|&point| Action::Place { point }));
+        if legal.swap {
+            out.push(Action::DecideSwap { swap: false });
+            out.push(Action::DecideSwap { swap: true });
+        }
+        if let Some(options) = legal.choose {
+            out.extend(options.map(|point| Action::ChooseFifth { point }));
+        }
+        out.extend(
+            legal
+                .choose_offer
+                .iter()
+                .map(|&point| Action::ChooseFifth { point }),
+        );
+        if let Some(max) = legal.declare {
+            out.extend((1..=max).map(|count| Action::DeclareOffers { count }));
+        }
+        if !legal.add.is_empty() {
+            out.extend(self.sample_place_two(&legal.add));
+        }
+        if !legal.fifth_classes.is_empty() {
+            match legal.offer_count {
+                None => out.extend(self.sample_proposals(&legal.fifth_classes)),
+                Some(count) => out.extend(self.sample_offers(&legal.fifth_classes, count)),
+            }
+        }
+        out
     }
 
     fn view(&self, room_result: bool) -> GomokuView {

@@ -44,6 +44,7 @@ pub use draughts::{
 pub use game::{Coded, Game, GameConfig, Outcome, PoolKey, ReplayError, Seat, Status};
 pub use gomoku::{
     Gomoku, GomokuChange, GomokuConfig, GomokuDelta, GomokuDetail, GomokuLegal, GomokuView,
+    SAMPLE_CLASSES, SAMPLE_POINTS,
 };
 pub use kind::GameKind;
 pub use notation::NotationError;

@@ -318,6 +318,16 @@ impl Game for Othello {
         }
     }
 
+    /// The legal squares as placements, or the pass when it is forced; every legal action.
+    fn legal_actions(&self) -> Vec<Move> {
+        let legal = self.legal();
+        if legal.pass {
+            vec![Move::Pass]
+        } else {
+            legal.places.into_iter().map(Move::Place).collect()
+        }
+    }
+
     /// The pass, when the side to move has no disc to place and the opponent has.
     fn forced(&self) -> Option<Move> {
         (self.game.status() == PositionStatus::MustPass).then_some(Move::Pass)

@@ -2,6 +2,7 @@
 
 mod conformance;
 mod draughts;
+mod legal_actions;
 mod openings;
 mod othello;
 mod outcomes;
