@@ -70,12 +70,15 @@ test('two browsers quick-pair on a preset tile, play a few moves, and the lobby 
   await a.page.click('#quick-grid [data-preset="custom"]');
   await a.page.waitForSelector('#quick-grid [data-preset="custom"]:not(.searching)');
   await b.page.waitForFunction(() => /^0 waiting/.test(document.querySelector('[data-counts="custom"]')?.textContent || ''), null, { timeout: 15_000 });
-  await a.page.click('#quick-grid [data-preset="renju-5+3"]');
-  await a.page.waitForSelector('#quick-grid [data-preset="renju-5+3"].searching');
+  // The renju tiles name their balanced opening (#36): a rated renju game starts with Soosõrv-8.
+  assert.equal(await a.page.textContent('#quick-grid [data-preset="renju-5+3"] .quick-rule'), 'Renju · Soosõrv-8');
+  assert.equal(await a.page.textContent('#quick-grid [data-preset="freestyle-5+3"] .quick-rule'), 'Freestyle');
+  await a.page.click('#quick-grid [data-preset="freestyle-5+3"]');
+  await a.page.waitForSelector('#quick-grid [data-preset="freestyle-5+3"].searching');
   // The other lobby hears that someone waits on that tile.
-  await b.page.waitForFunction(() => /^1 waiting/.test(document.querySelector('[data-counts="renju-5+3"]')?.textContent || ''), null, { timeout: 15_000 });
+  await b.page.waitForFunction(() => /^1 waiting/.test(document.querySelector('[data-counts="freestyle-5+3"]')?.textContent || ''), null, { timeout: 15_000 });
   await shots(a.page, 'lobby-searching');
-  await b.page.click('#quick-grid [data-preset="renju-5+3"]');
+  await b.page.click('#quick-grid [data-preset="freestyle-5+3"]');
   await Promise.all([a.page.waitForURL(/#\/room\//, { timeout: 15_000 }), b.page.waitForURL(/#\/room\//, { timeout: 15_000 })]);
   assert.equal(roomOf(a.page), roomOf(b.page), 'both were sent to the same room');
   await playMoves([a.page, b.page], ['h8', 'h9', 'j8', 'j9']);
@@ -103,6 +106,9 @@ test('a player challenges another from the profile page and the other accepts fr
   await a.page.goto(`${server.url}/#/player/${b.name}`);
   await a.page.click(`[data-challenge="${b.name}"]`);
   await a.page.waitForSelector('#challenge-form');
+  // Renju starts with Soosõrv-8 (#36); this challenge chooses the free opening instead.
+  assert.equal(await a.page.isChecked('#challenge-form input[name="opening"][value="soosorv_8"]'), true);
+  await a.page.check('#challenge-form input[name="opening"][value="none"]', { force: true });
   await a.page.check('#challenge-form input[name="colour"][value="black"]', { force: true });
   await a.page.check('#challenge-form input[name="rated"][value="rated"]', { force: true });
   await shots(a.page, 'challenge-form');

@@ -17,6 +17,19 @@ test('the presets are the server\'s, in its order, with their clocks', () => {
   assert.deepEqual(PRESETS[6].time_control, { kind: 'byo_yomi', base_ms: 600_000, periods: 3, period_ms: 30_000 });
 });
 
+test('the renju presets, seeks and challenges play Soosõrv-8 unless another opening is chosen (#36)', () => {
+  for (const p of PRESETS) assert.equal(p.opening, p.rule_set === 'renju' ? 'soosorv_8' : 'none', p.id);
+  assert.equal(customSeek({ rule_set: 'renju', tc: 'fischer', base: '5', increment: '3' }).rules.opening, 'soosorv_8');
+  assert.equal(customSeek({ rule_set: 'renju', opening: 'swap2', tc: 'fischer', base: '5', increment: '3' }).rules.opening, 'swap2');
+  assert.equal(customSeek({ rule_set: 'freestyle', tc: 'fischer', base: '5', increment: '3' }).rules.opening, 'none');
+  assert.equal(challengeMessage('bob', { rule_set: 'renju', tc: 'none', rated: 'rated' }).rules.opening, 'soosorv_8');
+  assert.equal(challengeMessage('bob', { rule_set: 'renju', opening: 'taraguchi_10', tc: 'none' }).rules.opening, 'taraguchi_10');
+  // The words name the opening: a generic-form Gomoku challenge too.
+  const tc = { kind: 'fischer', base_ms: 300000, increment_ms: 3000 };
+  assert.equal(describeChallenge({ rules: { rule_set: 'renju', opening: 'soosorv_8' }, time_control: tc, rated: true }), 'Renju · Soosõrv-8 · 5+3 · Rated');
+  assert.equal(describeChallenge({ game: { game: 'gomoku', rule_set: 'renju', opening: 'swap2' }, time_control: tc, rated: false }), 'Renju · Swap2 · 5+3 · Casual');
+});
+
 test('quick_counts become a map by preset, and an absent preset counts nothing', () => {
   const m = countsOf({ t: 'quick_counts', presets: [{ preset: 'renju-3+2', waiting: 1, playing: 12 }, { preset: 'custom', waiting: 0, playing: 1 }] });
   assert.deepEqual(m.get('renju-3+2'), { waiting: 1, playing: 12 });
@@ -49,7 +62,7 @@ test('a game running with us seated is remembered until it is over', () => {
 
 test('the challenge message carries the form\'s game, clock, rating and colour', () => {
   assert.deepEqual(challengeMessage('bob', { rule_set: 'renju', tc: 'fischer', base: '5', increment: '3', rated: 'rated', colour: 'random' }), {
-    t: 'challenge', to: 'bob', rules: { size: 15, rule_set: 'renju', opening: 'none', forbidden_policy: 'reject' },
+    t: 'challenge', to: 'bob', rules: { size: 15, rule_set: 'renju', opening: 'soosorv_8', forbidden_policy: 'reject' },
     time_control: { kind: 'fischer', base_ms: 300000, increment_ms: 3000 }, rated: true, colour: 'random',
   });
   assert.equal(challengeMessage('bob', { rule_set: 'freestyle', tc: 'none', rated: 'casual' }).time_control.kind, 'none');

@@ -47,8 +47,12 @@ pub const CUSTOM: &str = "custom";
 pub struct Preset {
     /// Its id on the wire (`renju-5+3`).
     pub id: &'static str,
-    /// The rule set (15×15; renju's forbidden moves are refused; no opening rule).
+    /// The rule set (15×15; renju's forbidden moves are refused).
     pub rule_set: RuleSet,
+    /// The opening rule: renju presets play Soosõrv-8, the balanced opening of the renju federation's
+    /// championships (without one black wins too often by force, and a rating pool of such games means little);
+    /// freestyle presets play without one.
+    pub opening: Opening,
     /// The time control.
     pub time_control: TimeControl,
 }
@@ -65,36 +69,43 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "renju-3+2",
         rule_set: RuleSet::Renju,
+        opening: Opening::SOOSORV_8,
         time_control: fischer(3, 2),
     },
     Preset {
         id: "renju-5+3",
         rule_set: RuleSet::Renju,
+        opening: Opening::SOOSORV_8,
         time_control: fischer(5, 3),
     },
     Preset {
         id: "renju-10+5",
         rule_set: RuleSet::Renju,
+        opening: Opening::SOOSORV_8,
         time_control: fischer(10, 5),
     },
     Preset {
         id: "renju-15+10",
         rule_set: RuleSet::Renju,
+        opening: Opening::SOOSORV_8,
         time_control: fischer(15, 10),
     },
     Preset {
         id: "freestyle-3+2",
         rule_set: RuleSet::Freestyle,
+        opening: Opening::None,
         time_control: fischer(3, 2),
     },
     Preset {
         id: "freestyle-5+3",
         rule_set: RuleSet::Freestyle,
+        opening: Opening::None,
         time_control: fischer(5, 3),
     },
     Preset {
         id: "renju-byoyomi-10m-30sx3",
         rule_set: RuleSet::Renju,
+        opening: Opening::SOOSORV_8,
         time_control: TimeControl::ByoYomi {
             base_ms: 600_000,
             periods: 3,
@@ -110,7 +121,7 @@ impl Preset {
             size: 15,
             rule_set: self.rule_set,
             forbidden_policy: ForbiddenPolicy::Reject,
-            opening: Opening::None,
+            opening: self.opening,
         }
     }
 }

@@ -7,7 +7,8 @@ import { t, errorText } from './i18n.js';
 import { api } from './api.js';
 import { href } from './router.js';
 import { describeTimeControl } from './clock.js';
-import { timeControlOf } from './pairing.js';
+import { timeControlOf, SEEK_OPENINGS, defaultOpening } from './pairing.js';
+import { openingLabel } from './games/gomoku/create.js';
 import { isComputer } from './player.js';
 
 /** The reasons a decline may give, in the order the menu lists them (docs/protocol.md "Challenges"). */
@@ -16,9 +17,13 @@ export const DECLINE_REASONS = ['generic', 'later', 'time_control', 'rated', 'ca
 /** Who may challenge: the values of `GET`/`PUT /api/me/challenges`. */
 export const SETTINGS = ['all', 'accounts', 'none'];
 
-/** The `challenge` message from the form's values: {rule_set, tc, base, increment, periods, period, rated, colour}. */
+/**
+ * The `challenge` message from the form's values: {rule_set, opening, tc, base, increment, periods, period, rated,
+ * colour}; without an opening the rule set's default (Soosõrv-8 under renju).
+ */
 export function challengeMessage(to, v) {
-  const rules = { size: 15, rule_set: v.rule_set || 'renju', opening: 'none' };
+  const ruleSet = v.rule_set || 'renju';
+  const rules = { size: 15, rule_set: ruleSet, opening: v.opening || defaultOpening(ruleSet) };
   if (rules.rule_set === 'renju') rules.forbidden_policy = 'reject';
   return { t: 'challenge', to, rules, time_control: timeControlOf(v), rated: v.rated === 'rated', colour: v.colour || 'random' };
 }
@@ -29,10 +34,12 @@ export function colourFor(challenge, me) {
   return challenge.colour === 'black' ? 'white' : 'black';
 }
 
-/** A challenge's game in words: "Renju · 5+3 · rated". */
+/** A challenge's game in words, its opening included: "Renju · Soosõrv-8 · 5+3 · rated". */
 export function describeChallenge(c) {
-  const game = c.rules?.rule_set ? t(`rule.${c.rules.rule_set}`) : c.game?.game ? t(`game.${c.game.game}`) : '';
-  return [game, describeTimeControl(c.time_control, t), t(c.rated ? 'create.rated' : 'create.casual')].filter(Boolean).join(' · ');
+  const gomoku = c.rules?.rule_set ? c.rules : c.game?.game === 'gomoku' ? c.game : null;
+  const game = gomoku ? t(`rule.${gomoku.rule_set}`) : c.game?.game ? t(`game.${c.game.game}`) : '';
+  const opening = gomoku?.opening && gomoku.opening !== 'none' ? openingLabel(gomoku.opening) : '';
+  return [game, opening, describeTimeControl(c.time_control, t), t(c.rated ? 'create.rated' : 'create.casual')].filter(Boolean).join(' · ');
 }
 
 /** What the challenger reads when a challenge closes (the i18n key and its parameters); null when accepted. */
@@ -76,6 +83,7 @@ export function openChallengeForm(app, name, initial = null) {
   const form = h('form', { class: 'card create challenge-form', id: 'challenge-form' },
     h('h2', {}, t('challenge.title', { name })),
     field(t('create.rule_set'), seg('rule_set', [['renju', t('rule.renju')], ['freestyle', t('rule.freestyle')], ['standard', t('rule.standard')]], 'renju')),
+    field(t('create.opening'), seg('opening', SEEK_OPENINGS.map((o) => [o, openingLabel(o)]), defaultOpening('renju'))),
     field(t('create.time'), seg('tc', [['fischer', t('tc.fischer')], ['byo_yomi', t('tc.byoyomi')], ['none', t('tc.none')]], 'fischer')),
     h('div', { class: 'row', 'data-tc': 'fischer' }, field(t('create.base'), num('base', 5, 0.5, 180, 0.5)), field(t('create.increment'), num('increment', 3, 0, 120))),
     h('div', { class: 'row', 'data-tc': 'byo_yomi' }, field(t('create.base'), num('base_b', 10, 0, 180, 0.5)), field(t('create.periods'), num('periods', 3, 1, 30)), field(t('create.period'), num('period', 30, 5, 300))),
@@ -99,7 +107,11 @@ export function openChallengeForm(app, name, initial = null) {
     const rated = form.querySelector('input[name="rated"][value="rated"]');
     rated.disabled = guest;
   };
-  form.addEventListener('change', sync);
+  form.addEventListener('change', (e) => {
+    // A new rule set brings its own default opening (Soosõrv-8 under renju, none otherwise).
+    if (e.target.name === 'rule_set') form.querySelector(`input[name="opening"][value="${defaultOpening(e.target.value)}"]`).checked = true;
+    sync();
+  });
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     err.textContent = '';

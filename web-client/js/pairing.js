@@ -1,17 +1,21 @@
 // Quick pairing (issue #18): the server's presets, the live counts it pushes to lobby subscribers, and the
 // seek messages. Pure, so the unit tests check them without a browser; the lobby draws the tiles.
 
-/** The presets in the server's order (docs/protocol.md "Quick pairing"), with what a tile shows. */
+/**
+ * The presets in the server's order (docs/protocol.md "Quick pairing"), with what a tile shows. The renju presets
+ * play Soosõrv-8: without a balanced opening black wins too often by force for a rating to mean much.
+ */
 export const PRESETS = [
-  { id: 'renju-3+2', rule_set: 'renju', time_control: { kind: 'fischer', base_ms: 180_000, increment_ms: 2000 } },
-  { id: 'renju-5+3', rule_set: 'renju', time_control: { kind: 'fischer', base_ms: 300_000, increment_ms: 3000 } },
-  { id: 'renju-10+5', rule_set: 'renju', time_control: { kind: 'fischer', base_ms: 600_000, increment_ms: 5000 } },
-  { id: 'renju-15+10', rule_set: 'renju', time_control: { kind: 'fischer', base_ms: 900_000, increment_ms: 10_000 } },
-  { id: 'freestyle-3+2', rule_set: 'freestyle', time_control: { kind: 'fischer', base_ms: 180_000, increment_ms: 2000 } },
-  { id: 'freestyle-5+3', rule_set: 'freestyle', time_control: { kind: 'fischer', base_ms: 300_000, increment_ms: 3000 } },
+  { id: 'renju-3+2', rule_set: 'renju', opening: 'soosorv_8', time_control: { kind: 'fischer', base_ms: 180_000, increment_ms: 2000 } },
+  { id: 'renju-5+3', rule_set: 'renju', opening: 'soosorv_8', time_control: { kind: 'fischer', base_ms: 300_000, increment_ms: 3000 } },
+  { id: 'renju-10+5', rule_set: 'renju', opening: 'soosorv_8', time_control: { kind: 'fischer', base_ms: 600_000, increment_ms: 5000 } },
+  { id: 'renju-15+10', rule_set: 'renju', opening: 'soosorv_8', time_control: { kind: 'fischer', base_ms: 900_000, increment_ms: 10_000 } },
+  { id: 'freestyle-3+2', rule_set: 'freestyle', opening: 'none', time_control: { kind: 'fischer', base_ms: 180_000, increment_ms: 2000 } },
+  { id: 'freestyle-5+3', rule_set: 'freestyle', opening: 'none', time_control: { kind: 'fischer', base_ms: 300_000, increment_ms: 3000 } },
   {
     id: 'renju-byoyomi-10m-30sx3',
     rule_set: 'renju',
+    opening: 'soosorv_8',
     time_control: { kind: 'byo_yomi', base_ms: 600_000, periods: 3, period_ms: 30_000 },
   },
 ];
@@ -31,12 +35,22 @@ export function presetSeek(preset, rated) {
   return { t: 'seek_quick', preset, rated: Boolean(rated) };
 }
 
+/** The openings a custom seek or a challenge offers, balanced ones first. */
+export const SEEK_OPENINGS = ['soosorv_8', 'swap2', 'taraguchi_10', 'swap1', 'none'];
+
+/** The opening a rule set starts with in those forms: Soosõrv-8 under renju (as the presets), none otherwise. */
+export function defaultOpening(ruleSet) {
+  return ruleSet === 'freestyle' || ruleSet === 'standard' ? 'none' : 'soosorv_8';
+}
+
 /**
- * The `seek_quick` message for the custom form's values: {rule_set, tc: fischer|byo_yomi|none, base (minutes),
- * increment (s), periods, period (s), rated}. Renju is 15×15 with forbidden moves refused, as the presets are.
+ * The `seek_quick` message for the custom form's values: {rule_set, opening, tc: fischer|byo_yomi|none, base
+ * (minutes), increment (s), periods, period (s), rated}. Renju is 15×15 with forbidden moves refused, as the
+ * presets are; without an opening the rule set's default is taken.
  */
 export function customSeek(v) {
-  const rules = { size: 15, rule_set: v.rule_set || 'renju', opening: 'none' };
+  const ruleSet = v.rule_set || 'renju';
+  const rules = { size: 15, rule_set: ruleSet, opening: v.opening || defaultOpening(ruleSet) };
   if (rules.rule_set === 'renju') rules.forbidden_policy = 'reject';
   return { t: 'seek_quick', preset: CUSTOM, rules, time_control: timeControlOf(v), rated: v.rated === true || v.rated === 'rated' };
 }

@@ -7,7 +7,15 @@ import { t, errorText } from './i18n.js';
 import { href, parseRoute } from './router.js';
 import { accounts } from './api.js';
 import { describeTimeControl } from './clock.js';
-import { PRESETS, CUSTOM, countsOf, presetSeek, customSeek } from './pairing.js';
+import { PRESETS, CUSTOM, SEEK_OPENINGS, countsOf, presetSeek, customSeek, defaultOpening } from './pairing.js';
+import { openingLabel } from './games/gomoku/create.js';
+
+/** A tile's game in words: the rule set, and its opening when it has one ("Renju · Soosõrv-8"). */
+function ruleWords(rules) {
+  const words = [t(`rule.${rules.rule_set}`)];
+  if (rules.opening && rules.opening !== 'none') words.push(openingLabel(rules.opening));
+  return words.join(' · ');
+}
 
 const RATED_KEY = 'gomoku.quick_rated';
 
@@ -71,7 +79,7 @@ export function quickPairing(app) {
       onclick: () => (searching ? cancel() : seek(presetSeek(p.id, rated))),
     },
     h('span', { class: 'quick-tc' }, describeTimeControl(p.time_control, t)),
-    h('span', { class: 'quick-rule' }, t(`rule.${p.rule_set}`)),
+    h('span', { class: 'quick-rule' }, ruleWords(p)),
     searching ? h('span', { class: 'quick-searching' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), t('quick.searching')) : countLine(p.id),
     searching ? h('span', { class: 'quick-cancel' }, t('quick.cancel')) : null);
   };
@@ -90,7 +98,7 @@ export function quickPairing(app) {
       },
     },
     h('span', { class: 'quick-tc' }, searching ? describeTimeControl(seeking.msg.time_control, t) : '＋'),
-    h('span', { class: 'quick-rule' }, searching ? t(`rule.${seeking.msg.rules.rule_set}`) : t('quick.custom')),
+    h('span', { class: 'quick-rule' }, searching ? ruleWords(seeking.msg.rules) : t('quick.custom')),
     searching ? h('span', { class: 'quick-searching' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), t('quick.searching')) : countLine(CUSTOM),
     searching ? h('span', { class: 'quick-cancel' }, t('quick.cancel')) : null);
   };
@@ -102,6 +110,7 @@ export function quickPairing(app) {
     const num = (name, value, min, max, step = 1) => h('input', { type: 'number', name, value, min, max, step, inputmode: 'numeric' });
     const form = h('form', { class: 'quick-custom', id: 'quick-custom' },
       field(t('create.rule_set'), seg('rule_set', [['renju', t('rule.renju')], ['freestyle', t('rule.freestyle')], ['standard', t('rule.standard')]], 'renju')),
+      field(t('create.opening'), seg('opening', SEEK_OPENINGS.map((o) => [o, openingLabel(o)]), defaultOpening('renju'))),
       field(t('create.time'), seg('tc', [['fischer', t('tc.fischer')], ['byo_yomi', t('tc.byoyomi')]], 'fischer')),
       h('div', { class: 'row', 'data-tc': 'fischer' }, field(t('create.base'), num('base', 7, 0.5, 180, 0.5)), field(t('create.increment'), num('increment', 5, 0, 120))),
       h('div', { class: 'row', 'data-tc': 'byo_yomi' }, field(t('create.base'), num('base_b', 5, 0, 180, 0.5)), field(t('create.periods'), num('periods', 3, 1, 30)), field(t('create.period'), num('period', 20, 5, 300))),
@@ -117,7 +126,11 @@ export function quickPairing(app) {
       const v = values();
       for (const x of form.querySelectorAll('[data-tc]')) x.hidden = v.tc !== x.dataset.tc;
     };
-    form.addEventListener('change', sync);
+    form.addEventListener('change', (e) => {
+      // A new rule set brings its own default opening (Soosõrv-8 under renju, none otherwise).
+      if (e.target.name === 'rule_set') form.querySelector(`input[name="opening"][value="${defaultOpening(e.target.value)}"]`).checked = true;
+      sync();
+    });
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       customOpen = false;

@@ -6,8 +6,8 @@ use crate::common;
 use std::time::Duration;
 
 use common::*;
-use protocol::{ClientMessage, QuickCount, RoomEvent, ServerMessage, TimeControl};
-use rules::Color;
+use protocol::{ClientMessage, GameSpec, QuickCount, RoomEvent, ServerMessage, TimeControl};
+use rules::{Color, Opening};
 
 fn seek(preset: &str, rated: bool) -> ClientMessage {
     ClientMessage::SeekQuick {
@@ -60,12 +60,12 @@ async fn two_players_seeking_the_same_preset_are_paired_into_a_started_game() {
     let (server, _db) = TestServer::start().await;
     let mut a = server.client().await;
     let mut b = server.client().await;
-    ack(a.request(seek("renju-5+3", false)).await);
-    ack(b.request(seek("renju-5+3", false)).await);
+    ack(a.request(seek("freestyle-5+3", false)).await);
+    ack(b.request(seek("freestyle-5+3", false)).await);
     let (room_a, colour_a, preset, opp_a) = paired(&mut a).await;
     let (room_b, colour_b, _, opp_b) = paired(&mut b).await;
     assert_eq!(room_a, room_b);
-    assert_eq!(preset, "renju-5+3");
+    assert_eq!(preset, "freestyle-5+3");
     assert_eq!(colour_a, colour_b.opposite());
     assert_eq!((opp_a, opp_b), (b.name.clone(), a.name.clone()));
     // The game runs under the preset's clock: the player holding black places the first stone.
@@ -82,6 +82,36 @@ async fn two_players_seeking_the_same_preset_are_paired_into_a_started_game() {
         panic!("{moved:?}")
     };
     assert_eq!(c.white.remaining_ms, 300_000);
+}
+
+#[tokio::test]
+async fn the_renju_presets_play_soosorv_8_and_the_freestyle_ones_no_opening_rule() {
+    // #36: the renju presets paired players into games without an opening rule, where black wins too often by
+    // force for a rating pool to mean much.
+    for (preset, expected) in [
+        ("renju-3+2", Opening::SOOSORV_8),
+        ("renju-byoyomi-10m-30sx3", Opening::SOOSORV_8),
+        ("freestyle-3+2", Opening::None),
+    ] {
+        let (server, _db) = TestServer::start().await;
+        let mut a = server.client().await;
+        let mut b = server.client().await;
+        ack(a.request(seek(preset, false)).await);
+        ack(b.request(seek(preset, false)).await);
+        let snapshot = loop {
+            if let ServerMessage::Room { room } = a.recv().await.msg {
+                break room;
+            }
+        };
+        let opening = match (&snapshot.game, &snapshot.rules) {
+            (Some(GameSpec::Gomoku { opening, .. }), _) => *opening,
+            (_, Some(rules)) => rules.opening,
+            other => panic!("{preset}: {other:?}"),
+        };
+        assert_eq!(opening, expected, "{preset}");
+        let (_, _, paired_preset, _) = paired(&mut a).await;
+        assert_eq!(paired_preset, preset);
+    }
 }
 
 #[tokio::test]
