@@ -5,6 +5,7 @@ import { parseRoute, href } from '../../web-client/js/router.js';
 import { ratingChart, ratingBounds } from '../../web-client/js/chart.js';
 import { readResponse, ApiError } from '../../web-client/js/api.js';
 import { Connection, backoff } from '../../web-client/js/ws.js';
+import { en, zh } from '../../web-client/js/i18n.js';
 
 // Page modules import the DOM helpers lazily only when rendering, so their pure exports load in Node.
 const { lobbyReduce, createOptions } = await import('../../web-client/js/pages/lobby.js');
@@ -94,6 +95,26 @@ test('usernames and passwords are checked before a round trip', () => {
   assert.equal(validate('register', 'li-na_2', 'short'), 'weak_password');
   assert.equal(validate('register', 'li-na_2', 'longenough'), null);
   assert.equal(validate('login', 'li-na_2', 'x'), null);
+});
+
+test('Chinese and other letters pass the form; two characters are enough only for Chinese, Japanese or Korean (#36)', () => {
+  for (const name of ['李雷', '韩梅梅', '李雷_99', 'émile', 'Дмитрий', 'ゆき', '민수', '棋'.repeat(20), 'e\u0301mile']) {
+    assert.equal(validate('register', name, 'longenough'), null, name);
+  }
+  for (const name of ['', 'ab', '李', '李a', '李 雷', 'dot.name', '棋'.repeat(21), 'emoji😀']) {
+    assert.equal(validate('register', name, 'longenough'), 'invalid_username', name);
+  }
+  // A profile link encodes the name, and reading it back gives the name.
+  assert.equal(href('player', { name: '李雷' }), '#/player/%E6%9D%8E%E9%9B%B7');
+  assert.equal(parseRoute(href('player', { name: 'a/b?c' })).params.name, 'a/b?c');
+});
+
+test('every answer of the sign-in and registration form has words in both languages (#36)', () => {
+  const codes = ['invalid_username', 'reserved_username', 'username_taken', 'username_confusable', 'weak_password', 'common_password', 'invalid_password', 'password_too_long', 'invalid_credentials', 'rate_limited'];
+  for (const code of codes) {
+    assert.ok(`err.${code}` in en && `err.${code}` in zh, code);
+    assert.notEqual(zh[`err.${code}`], en[`err.${code}`], code);
+  }
 });
 
 test('profiles read ratings per pool and outcomes per game', () => {

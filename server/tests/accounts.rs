@@ -151,15 +151,16 @@ async fn secure_cookies_mark_every_cookie_secure(db: Db) {
     app.stop().await;
 }
 
-async fn usernames_must_be_3_to_20_letters_digits_underscores_or_dashes(db: Db) {
+async fn usernames_must_be_3_to_20_letters_or_digits_of_one_script_underscores_or_dashes(db: Db) {
     let app = app(db).await;
     for name in [
         "ab",
         "abcdefghijklmnopqrstu",
         "with space",
+        "李 雷",
         "dot.ted",
-        "ümlaut",
-        "guest-abc123",
+        "\u{410}lice",
+        "李",
         "",
     ] {
         let response = app
@@ -174,9 +175,69 @@ async fn usernames_must_be_3_to_20_letters_digits_underscores_or_dashes(db: Db) 
             "{name:?}"
         );
     }
-    for name in ["abc", "abcdefghijklmnopqrst", "a-b_C9"] {
+    for name in ["abc", "abcdefghijklmnopqrst", "a-b_C9", "ümlaut", "Дмитрий"] {
         app.register(name, PASSWORD).await;
     }
+    app.stop().await;
+}
+
+async fn a_chinese_name_of_two_characters_registers_logs_in_and_has_a_profile(db: Db) {
+    let app = app(db).await;
+
+    let token = app.register("李雷", PASSWORD).await;
+    let logged_in = login(&app, "李雷", PASSWORD).await;
+    let profile = app.get_json("/api/players/%E6%9D%8E%E9%9B%B7", 200).await;
+    let games = app
+        .get_json("/api/players/%E6%9D%8E%E9%9B%B7/games", 200)
+        .await;
+
+    let me: Value = app.get("/api/me", Some(&token)).await.json().await.unwrap();
+    assert_eq!(me["name"], "李雷");
+    assert_eq!(logged_in.status().as_u16(), 200);
+    assert_eq!(profile["name"], "李雷");
+    assert_eq!(games["games"], json!([]));
+    app.stop().await;
+}
+
+async fn look_alikes_of_a_chinese_or_latin_name_and_staff_names_are_refused(db: Db) {
+    let app = app(db).await;
+    for name in ["李雷", "will", "Alice"] {
+        app.register(name, PASSWORD).await;
+    }
+    let mut answers = Vec::new();
+
+    for name in [
+        "李雷_",
+        "vvill",
+        "Alice_",
+        "adm1n",
+        "Moderator",
+        "guest-abc",
+        "computer-9",
+    ] {
+        let response = app
+            .post(
+                "/api/register",
+                &json!({"username": name, "password": PASSWORD}),
+            )
+            .await;
+        answers.push((name, error_code(response).await));
+    }
+
+    let confusable = (409, "username_confusable".to_owned());
+    let reserved = (400, "reserved_username".to_owned());
+    assert_eq!(
+        answers,
+        [
+            ("李雷_", confusable.clone()),
+            ("vvill", confusable.clone()),
+            ("Alice_", confusable),
+            ("adm1n", reserved.clone()),
+            ("Moderator", reserved.clone()),
+            ("guest-abc", reserved.clone()),
+            ("computer-9", reserved),
+        ]
+    );
     app.stop().await;
 }
 
@@ -311,7 +372,7 @@ async fn a_name_that_looks_like_a_taken_one_is_refused(db: Db) {
     }
 
     let conflict = (409, "username_confusable".to_owned());
-    let reserved = (400, "invalid_username".to_owned());
+    let reserved = (400, "reserved_username".to_owned());
     assert_eq!(
         answers,
         [
@@ -1281,7 +1342,9 @@ on_both_stores!(
     a_client_that_asks_for_the_token_gets_it_in_the_body,
     the_cookie_is_secure_when_the_site_is_reached_over_https,
     secure_cookies_mark_every_cookie_secure,
-    usernames_must_be_3_to_20_letters_digits_underscores_or_dashes,
+    usernames_must_be_3_to_20_letters_or_digits_of_one_script_underscores_or_dashes,
+    a_chinese_name_of_two_characters_registers_logs_in_and_has_a_profile,
+    look_alikes_of_a_chinese_or_latin_name_and_staff_names_are_refused,
     a_password_needs_eight_characters,
     common_blank_and_control_passwords_are_refused,
     a_password_is_the_same_in_any_unicode_form,

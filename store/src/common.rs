@@ -438,10 +438,13 @@ macro_rules! store_impl {
         }
 
         impl $store {
-            /// Gives every user registered before look-alike keys existed their [`crate::name_skeleton`], in id
-            /// order. Where two such users already look alike, the later one keeps no key (`NULL`, which the unique
-            /// index admits) and is logged: both names keep working, and new look-alikes of either are refused
-            /// through the earlier one's key. Returns how many users got a key.
+            /// Gives every user without a look-alike key (registered before keys existed, or before the key's
+            /// latest version cleared them: migration `20261204001600`) their [`crate::name_skeleton`], in id order.
+            /// Where two such users look alike, the later one keeps no key (`NULL`, which the unique index admits)
+            /// and is logged: both names keep working, and new look-alikes of either are refused through the
+            /// earlier one's key. Several servers opening one database at once may run this together: a row
+            /// another has filled is left alone, and a key another server gave meanwhile counts as a clash.
+            /// Returns how many users got a key.
             async fn backfill_name_skeletons(&self) -> Result<u64, StoreError> {
                 let rows: Vec<(UserId, String)> =
                     sqlx::query_as("SELECT id, name FROM users WHERE name_skeleton IS NULL ORDER BY id")
@@ -451,21 +454,32 @@ macro_rules! store_impl {
                 for (id, name) in rows {
                     let (_gate, mut tx) = self.begin_write().await?;
                     let key = crate::name_skeleton(&name);
-                    let clash: Option<UserId> = sqlx::query_scalar("SELECT id FROM users WHERE name_skeleton = $1")
-                        .bind(&key)
-                        .fetch_optional(&mut *tx)
-                        .await?;
+                    let clash: Option<UserId> =
+                        sqlx::query_scalar("SELECT id FROM users WHERE name_skeleton = $1 AND id <> $2")
+                            .bind(&key)
+                            .bind(id)
+                            .fetch_optional(&mut *tx)
+                            .await?;
                     if let Some(other) = clash {
                         tracing::warn!(user = id, looks_like = other, "an existing username looks like another");
                         continue;
                     }
-                    sqlx::query("UPDATE users SET name_skeleton = $1 WHERE id = $2")
+                    let updated = sqlx::query("UPDATE users SET name_skeleton = $1 WHERE id = $2 AND name_skeleton IS NULL")
                         .bind(&key)
                         .bind(id)
                         .execute(&mut *tx)
-                        .await?;
-                    tx.commit().await?;
-                    filled += 1;
+                        .await;
+                    match updated {
+                        Ok(done) if done.rows_affected() == 1 => {
+                            tx.commit().await?;
+                            filled += 1;
+                        }
+                        Ok(_) => {}
+                        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                            tracing::warn!(user = id, "an existing username looks like another");
+                        }
+                        Err(e) => return Err(e.into()),
+                    }
                 }
                 Ok(filled)
             }

@@ -95,16 +95,16 @@ pub async fn register(
     let password = password::validate(&c.password)?;
     accounts.admit_registration(ip).await?;
     // Saves an argon2 run for the common cases; the store's unique keys still decide races between registrations.
-    if accounts.store().user_by_name(name).await?.is_some() {
+    if accounts.store().user_by_name(&name).await?.is_some() {
         return Err(ApiError::UsernameTaken);
     }
-    if accounts.store().user_by_skeleton(name).await?.is_some() {
+    if accounts.store().user_by_skeleton(&name).await?.is_some() {
         return Err(ApiError::UsernameConfusable);
     }
     let hash = accounts.inner.hasher.hash(&password).await?;
     let user = accounts
         .store()
-        .create_user(name, &hash, accounts.now_ms())
+        .create_user(&name, &hash, accounts.now_ms())
         .await?;
     tracing::info!(user = %user.name, "account registered");
     start_session(&accounts, &headers, &c, &user, StatusCode::CREATED).await
@@ -126,7 +126,7 @@ pub async fn login(
             attempt.failed().await;
             return Err(ApiError::InvalidCredentials);
         }
-        Ok(name) => accounts.store().user_by_name(name).await?,
+        Ok(name) => accounts.store().user_by_name(&name).await?,
         // No account can have this name, and no timing can reveal more than the rules already say.
         Err(_) => {
             attempt.failed().await;

@@ -11,9 +11,13 @@ use serde::Serialize;
 /// Why an accounts request failed. The variants are the API's contract; their codes never change.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
-    /// The username is not 3–20 letters, digits, `_` or `-`, or imitates a guest's (`guest-…`, `guest_…`).
-    #[error("a username is 3 to 20 letters, digits, '_' or '-', and does not start like a guest's ('guest-')")]
+    /// The username is not 3–20 letters, digits, `_` or `-` (2 Chinese, Japanese or Korean characters are enough),
+    /// or mixes scripts (`username.rs`).
+    #[error("a username is 3 to 20 letters or digits of one script, '_' or '-' (2 Chinese, Japanese or Korean characters are enough)")]
     InvalidUsername,
+    /// The name looks like a guest's, the computer's, or a staff or system name (`admin`, `guest-…`).
+    #[error("this username is reserved (it looks like a guest's, the computer's, or a staff or system name)")]
+    ReservedUsername,
     /// Someone already registered this name (ignoring case).
     #[error("this username is taken")]
     UsernameTaken,
@@ -63,6 +67,7 @@ impl ApiError {
     pub fn code(&self) -> &'static str {
         match self {
             ApiError::InvalidUsername => "invalid_username",
+            ApiError::ReservedUsername => "reserved_username",
             ApiError::UsernameTaken => "username_taken",
             ApiError::UsernameConfusable => "username_confusable",
             ApiError::WeakPassword(_) => "weak_password",
@@ -84,6 +89,7 @@ impl ApiError {
     pub fn status(&self) -> StatusCode {
         match self {
             ApiError::InvalidUsername
+            | ApiError::ReservedUsername
             | ApiError::WeakPassword(_)
             | ApiError::PasswordTooLong(_)
             | ApiError::InvalidPassword
@@ -170,6 +176,7 @@ mod tests {
     fn every_code_is_snake_case() {
         let all = [
             ApiError::InvalidUsername,
+            ApiError::ReservedUsername,
             ApiError::UsernameTaken,
             ApiError::UsernameConfusable,
             ApiError::WeakPassword(8),

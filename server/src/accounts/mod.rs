@@ -35,6 +35,7 @@ use axum::routing::{get, post};
 use axum::Router;
 use store::{SessionOwner, Store};
 use tokio::sync::watch;
+use unicode_normalization::UnicodeNormalization;
 
 use crate::time::{unix_ms, Clock};
 
@@ -314,9 +315,10 @@ impl Accounts {
             .take(&address, now)
             .await?
             .map_err(ApiError::RateLimited)?;
-        // Names are case-insensitive, so are their limits; long junk names are cut so keys stay small.
+        // Names are case-insensitive and compared in NFC, so are their limits; long junk names are cut so keys
+        // stay small.
         let account: String = account
-            .chars()
+            .nfc()
             .take(username::MAX_LEN + 1)
             .collect::<String>()
             .to_lowercase();

@@ -95,7 +95,7 @@ async fn user(accounts: &Accounts, name: &str) -> Result<User, ApiError> {
     let name = username::validate(name).map_err(|_| ApiError::NotFound)?;
     accounts
         .store()
-        .user_by_name(name)
+        .user_by_name(&name)
         .await?
         .ok_or(ApiError::NotFound)
 }

@@ -442,7 +442,7 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
                 .response("201", json_response("Registered and signed in.", Some("SessionView")))
                 .response(
                     "400",
-                    error("`invalid_username`, `weak_password`, `password_too_long`, `invalid_password`, `common_password`, `invalid_body`."),
+                    error("`invalid_username`, `reserved_username`, `weak_password`, `password_too_long`, `invalid_password`, `common_password`, `invalid_body`."),
                 )
                 .response("409", error("`username_taken`, `username_confusable`."))
                 .response("429", error("`rate_limited`, with `retry_after`."))

@@ -181,6 +181,7 @@ contract!(
     aborted_casual_and_guest_games_are_not_rated,
     usernames_are_unique_ignoring_case,
     usernames_that_look_alike_are_refused,
+    look_alikes_of_a_taken_name_by_letter_pairs_digits_or_separators_are_refused,
     concurrent_look_alike_registrations_admit_exactly_one,
     a_password_hash_can_be_replaced,
     a_challenge_setting_defaults_to_all_and_can_be_changed,
@@ -781,6 +782,41 @@ async fn usernames_that_look_alike_are_refused(store: Arc<dyn Store>) {
     assert_eq!(store.user_by_skeleton("Alicia").await.unwrap(), None);
     assert_eq!(store.user_by_name("AIice").await.unwrap(), None);
     user(&store, "Alicia").await;
+}
+
+async fn look_alikes_of_a_taken_name_by_letter_pairs_digits_or_separators_are_refused(
+    store: Arc<dyn Store>,
+) {
+    for taken in ["will", "down", "Alice", "admin", "李雷"] {
+        user(&store, taken).await;
+    }
+
+    let mut answers = Vec::new();
+    for look_alike in [
+        "vvill", "clown", "Alice_", "_alice", "adm1n", "ADMlN", "李雷_",
+    ] {
+        answers.push((
+            look_alike,
+            store
+                .create_user(look_alike, "$argon2id$x", 11)
+                .await
+                .map(|u| u.name),
+        ));
+    }
+
+    for (name, answer) in answers {
+        assert_eq!(answer, Err(StoreError::UsernameConfusable), "{name}");
+    }
+    assert_eq!(
+        store
+            .user_by_skeleton("VViII")
+            .await
+            .unwrap()
+            .map(|u| u.name),
+        Some("will".to_owned())
+    );
+    assert_eq!(user(&store, "dawn").await.name, "dawn");
+    assert_eq!(user(&store, "李雪").await.name, "李雪");
 }
 
 async fn a_password_hash_can_be_replaced(store: Arc<dyn Store>) {

@@ -228,6 +228,60 @@ async fn users_from_before_look_alike_keys_get_theirs_when_the_store_opens() {
     );
 }
 
+#[tokio::test]
+async fn keys_of_the_first_look_alike_rules_are_replaced_and_old_look_alikes_both_keep_working() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("keys_v1.db").display());
+    let store = store::open(&url).await.unwrap();
+    // Under the first rules `vvill` and `Alice_` were names of their own: arranged by clearing keys in between.
+    for name in ["will", "Alice"] {
+        store.create_user(name, "$argon2id$x", 1).await.unwrap();
+    }
+    clear_skeletons(&url).await;
+    for name in ["vvill", "Alice_", "adm1n"] {
+        store.create_user(name, "$argon2id$x", 2).await.unwrap();
+    }
+    drop(store);
+    let conn = sqlx::SqlitePool::connect(&url).await.unwrap();
+    // The first rules' keys of these names are their lower case; the second rules' migration is still to come.
+    sqlx::query("UPDATE users SET name_skeleton = lower(name)")
+        .execute(&conn)
+        .await
+        .unwrap();
+    sqlx::query("DELETE FROM _sqlx_migrations WHERE version = 20261204001600")
+        .execute(&conn)
+        .await
+        .unwrap();
+    conn.close().await;
+
+    let store = store::open(&url).await.unwrap();
+
+    for (look_alike, earlier) in [("VViII", "will"), ("alice__", "Alice"), ("ADMIN", "adm1n")] {
+        assert_eq!(
+            store
+                .user_by_skeleton(look_alike)
+                .await
+                .unwrap()
+                .map(|u| u.name),
+            Some(earlier.to_owned()),
+            "{look_alike}"
+        );
+    }
+    for name in ["vvill", "Alice_", "will", "Alice"] {
+        assert!(
+            store.user_by_name(name).await.unwrap().is_some(),
+            "{name} keeps working"
+        );
+    }
+    for name in ["vvi1l", "_Alice", "admin"] {
+        assert_eq!(
+            store.create_user(name, "$argon2id$x", 3).await,
+            Err(store::StoreError::UsernameConfusable),
+            "{name}"
+        );
+    }
+}
+
 /// Makes every user look as if registered before the `name_skeleton` column existed.
 async fn clear_skeletons(url: &str) {
     let conn = sqlx::SqlitePool::connect(url).await.unwrap();

@@ -6,10 +6,23 @@ import { t, errorText } from '../i18n.js';
 import { href } from '../router.js';
 import { accounts } from '../api.js';
 
-/** Client-side checks mirroring the server's rules (issue 4), so obvious mistakes are caught before a round trip. */
+/** Chinese, Japanese or Korean characters that stand for a syllable or more (as `is_cjk` in username.rs). */
+const CJK = /^[\u3040-\u30FF\u3400-\u4DBF\u4E00-\u9FFF\uAC00-\uD7A3\uF900-\uFAFF\u{20000}-\u{3134F}]+$/u;
+/** Letters, decimal digits and combining marks by general category, `_` and `-`. */
+const NAME_CHARS = /^[\p{L}\p{Nd}\p{M}_-]+$/u;
+
+/**
+ * Client-side checks mirroring the server's rules (issues 4 and #36: server/src/accounts/username.rs), so obvious
+ * mistakes are caught before a round trip and told in the page's language, never by the browser's own bubble.
+ * Lengths count characters (code points after NFC), not bytes or UTF-16 units: 3–20, or 2 for a name made only of
+ * Chinese, Japanese or Korean characters. Scripts, look-alikes and reserved names are the server's to judge.
+ */
 export function validate(mode, username, password) {
-  if (!/^[A-Za-z0-9_-]{3,20}$/.test(username)) return 'invalid_username';
-  if (mode === 'register' && password.length < 8) return 'weak_password';
+  const name = username.normalize('NFC');
+  const length = [...name].length;
+  const min = CJK.test(name) ? 2 : 3;
+  if (length < min || length > 20 || !NAME_CHARS.test(name)) return 'invalid_username';
+  if (mode === 'register' && [...password].length < 8) return 'weak_password';
   if (!password) return 'invalid_credentials';
   return null;
 }
@@ -18,10 +31,12 @@ export function validate(mode, username, password) {
 export function render(view, params, app) {
   const mode = params.mode;
   const err = h('p', { class: 'form-error', role: 'alert', id: 'auth-error' });
-  const user = h('input', { name: 'username', id: 'username', autocomplete: 'username', required: true, minlength: 3, maxlength: 20 });
-  const pass = h('input', { name: 'password', id: 'password', type: 'password', autocomplete: mode === 'register' ? 'new-password' : 'current-password', required: true, minlength: mode === 'register' ? 8 : 1 });
+  // No minlength/maxlength: the browser would count UTF-16 units and answer in its own language, not the page's;
+  // validate() says what is wrong instead (the form is novalidate).
+  const user = h('input', { name: 'username', id: 'username', autocomplete: 'username', required: true, 'aria-describedby': 'auth-error' });
+  const pass = h('input', { name: 'password', id: 'password', type: 'password', autocomplete: mode === 'register' ? 'new-password' : 'current-password', required: true });
   const submit = h('button', { class: 'btn primary big', type: 'submit', id: 'auth-submit' }, mode === 'register' ? t('auth.register') : t('auth.login'));
-  const form = h('form', { class: 'card auth', id: 'auth-form' },
+  const form = h('form', { class: 'card auth', id: 'auth-form', novalidate: true },
     h('h1', {}, mode === 'register' ? t('auth.register') : t('auth.login')),
     h('label', { class: 'field' }, h('span', { class: 'flabel' }, t('auth.username')), user, mode === 'register' ? h('small', { class: 'muted' }, t('auth.username_hint')) : null),
     h('label', { class: 'field' }, h('span', { class: 'flabel' }, t('auth.password')), pass, mode === 'register' ? h('small', { class: 'muted' }, t('auth.password_hint')) : null),
@@ -30,6 +45,7 @@ export function render(view, params, app) {
     h('p', { class: 'muted small' }, t('auth.guest_note')));
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
+    // Each sending starts clean: an answer to an earlier attempt never stays under the form.
     err.textContent = '';
     const bad = validate(mode, user.value.trim(), pass.value);
     if (bad) {
@@ -38,11 +54,12 @@ export function render(view, params, app) {
     }
     submit.disabled = true;
     try {
-      const res = mode === 'register' ? await accounts.register(user.value.trim(), pass.value) : await accounts.login(user.value.trim(), pass.value);
+      const name = user.value.trim().normalize('NFC');
+      const res = mode === 'register' ? await accounts.register(name, pass.value) : await accounts.login(name, pass.value);
       // The session rides in the HttpOnly cookie; the body names the user and never carries the token.
       if (mode === 'register' && !res?.user) {
         // Some servers register without a session: sign in right away.
-        await accounts.login(user.value.trim(), pass.value).catch(() => {});
+        await accounts.login(name, pass.value).catch(() => {});
       }
       app.conn.forgetToken();
       app.conn.drop();
