@@ -167,7 +167,9 @@ impl Store for FlakyStore {
         code_hash: &[u8],
         expires_at: Millis,
     ) -> Result<(), StoreError> {
-        self.inner.create_password_reset(user, code_hash, expires_at).await
+        self.inner
+            .create_password_reset(user, code_hash, expires_at)
+            .await
     }
     async fn take_password_reset(
         &self,
