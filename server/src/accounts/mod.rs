@@ -19,6 +19,7 @@ pub mod live;
 pub mod password;
 pub mod players;
 pub mod rate_limit;
+pub mod reset;
 pub mod seat;
 pub mod token;
 pub mod username;
@@ -398,7 +399,7 @@ fn address_key(ip: IpAddr) -> String {
 
 /// The accounts routes, with their state already applied, to merge into the application's router:
 /// `POST /api/register`, `POST /api/login`, `POST /api/logout`, `POST /api/logout/everywhere`, `POST /api/password`,
-/// `GET /api/me`, `GET /api/leaderboard`,
+/// `POST /api/password/reset`, `GET /api/me`, `GET /api/leaderboard`,
 /// `GET /api/tiers`, `GET /api/players/{name}`, `GET /api/players/{name}/games`.
 pub fn router<S>(accounts: Accounts) -> Router<S>
 where
@@ -410,6 +411,7 @@ where
         .route("/api/logout", post(auth::logout))
         .route("/api/logout/everywhere", post(auth::logout_everywhere))
         .route("/api/password", post(change::change_password))
+        .route("/api/password/reset", post(reset::reset_password))
         .route("/api/me", get(auth::me))
         .route(
             "/api/me/challenges",
