@@ -96,6 +96,11 @@ test('usernames and passwords are checked before a round trip', () => {
   assert.equal(validate('login', 'li-na_2', 'x'), null);
 });
 
+test('the password reset form has its own route, reached from the sign-in page', () => {
+  assert.deepEqual(parseRoute('#/reset'), { name: 'login', params: { mode: 'reset' } });
+  assert.equal(href('reset'), '#/reset');
+});
+
 test('profiles read ratings per pool and outcomes per game', () => {
   const pools = poolsOf({ ratings: { renju: { rating: 1600, deviation: 80 }, freestyle: { rating: 1500, deviation: 300 } } });
   assert.deepEqual(pools.map((p) => [p.pool, p.provisional]), [['renju', false], ['freestyle', true]]);
