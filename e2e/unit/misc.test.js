@@ -117,6 +117,11 @@ test('every answer of the sign-in and registration form has words in both langua
   }
 });
 
+test('the password reset form has its own route, reached from the sign-in page', () => {
+  assert.deepEqual(parseRoute('#/reset'), { name: 'login', params: { mode: 'reset' } });
+  assert.equal(href('reset'), '#/reset');
+});
+
 test('profiles read ratings per pool and outcomes per game', () => {
   const pools = poolsOf({ ratings: { renju: { rating: 1600, deviation: 80 }, freestyle: { rating: 1500, deviation: 300 } } });
   assert.deepEqual(pools.map((p) => [p.pool, p.provisional]), [['renju', false], ['freestyle', true]]);

@@ -4,7 +4,7 @@ use std::fmt;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use clap::Parser;
+use clap::{Parser, Subcommand};
 use ipnet::IpNet;
 
 /// Everything the server can be told at start-up. Every flag also reads an environment variable.
@@ -15,7 +15,7 @@ pub struct Config {
     #[arg(long, env = "BIND", default_value_t = Config::DEFAULT_BIND)]
     pub bind: SocketAddr,
     /// `sqlite://path` or `postgres://…`; default a SQLite file under `./data/`.
-    #[arg(long, env = "DATABASE_URL")]
+    #[arg(long, env = "DATABASE_URL", global = true)]
     pub database_url: Option<String>,
     /// Seconds a disconnected player keeps the seat before forfeiting.
     #[arg(long, env = "GRACE_SECS", default_value_t = 60)]
@@ -237,6 +237,25 @@ pub struct Config {
     /// Milliseconds a node's ownership of a room lasts unless renewed (the owner renews it every third).
     #[arg(long, env = "LEASE_MS", default_value_t = 15_000)]
     pub lease_ms: u64,
+    /// An operator's task to run instead of serving (none: serve).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Operators' tasks the binary runs against the database and then exits, instead of serving.
+#[derive(Clone, Debug, PartialEq, Eq, Subcommand)]
+pub enum Command {
+    /// Issues a one-time password reset code for an account and prints it (there is no mail: pass it to the
+    /// player yourself). The code replaces any earlier one of the account, works once, and ends every session
+    /// of the account when used.
+    ResetPassword {
+        /// The account's name (any case).
+        name: String,
+        /// Minutes the code stays valid (at most a week).
+        #[arg(long, default_value_t = crate::accounts::reset::DEFAULT_VALID_MINS,
+              value_parser = clap::value_parser!(u64).range(1..=7 * 24 * 60))]
+        valid_mins: u64,
+    },
 }
 
 /// Why the cluster settings cannot start a node.
@@ -470,6 +489,7 @@ impl fmt::Debug for Config {
             .field("nats_url", &self.nats_url.as_deref().map(redact))
             .field("node_id", &self.node_id)
             .field("lease_ms", &self.lease_ms)
+            .field("command", &self.command)
             .finish()
     }
 }

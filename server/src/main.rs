@@ -3,6 +3,7 @@
 
 use anyhow::Context;
 use clap::Parser;
+use server::config::Command;
 use server::{AppState, Config};
 
 #[tokio::main]
@@ -15,6 +16,9 @@ async fn main() -> anyhow::Result<()> {
         )
         .init();
     let mut config = Config::parse();
+    if let Some(command) = config.command.take() {
+        return run_command(&config, command).await;
+    }
     fit_connections_to_fd_limit(&mut config, raise_fd_limit());
     // The whole configuration only at debug: at the default level the start-up says where to go and where the
     // data lives, not forty flags.
@@ -57,6 +61,39 @@ async fn main() -> anyhow::Result<()> {
     ));
     server::run(listener, state, shutdown_signal()).await?;
     Ok(())
+}
+
+/// Runs an operator's task against the database (its migrations run first, as at start-up) and returns.
+async fn run_command(config: &Config, command: Command) -> anyhow::Result<()> {
+    let store = store::open(&config.database_url())
+        .await
+        .with_context(|| format!("opening the database {}", config.database_url_redacted()))?;
+    let outcome = match command {
+        Command::ResetPassword { name, valid_mins } => {
+            let valid_for = std::time::Duration::from_secs(valid_mins.saturating_mul(60));
+            server::accounts::reset::issue(&*store, &name, valid_for, server::time::unix_ms())
+                .await
+                .map_err(|e| match e {
+                    server::accounts::ApiError::NotFound => {
+                        anyhow::anyhow!("no account named {name}")
+                    }
+                    server::accounts::ApiError::Internal(detail) => {
+                        anyhow::anyhow!("could not issue a reset code: {detail}")
+                    }
+                    other => anyhow::anyhow!("could not issue a reset code: {other}"),
+                })
+                .map(|issued| {
+                    // The code goes to stdout alone on its last line, so scripts can take it; logs go to stderr.
+                    announce(&format!(
+                        "Password reset code for {} (valid {valid_mins} minutes, works once; \
+                         using it ends every session of the account):\n{}\n",
+                        issued.name, issued.code
+                    ));
+                })
+        }
+    };
+    store.close().await;
+    outcome
 }
 
 /// Writes the start-up lines to stdout; a closed or broken stdout is logged, not fatal.

@@ -380,6 +380,30 @@ mod tests {
         async fn delete_expired_sessions(&self, _: Millis) -> Result<u64, StoreError> {
             Err(unused())
         }
+        async fn change_password(
+            &self,
+            _: UserId,
+            _: &str,
+            _: Option<&[u8]>,
+        ) -> Result<Vec<Vec<u8>>, StoreError> {
+            Err(unused())
+        }
+        async fn create_password_reset(
+            &self,
+            _: UserId,
+            _: &[u8],
+            _: Millis,
+        ) -> Result<(), StoreError> {
+            Err(unused())
+        }
+        async fn take_password_reset(
+            &self,
+            _: UserId,
+            _: &[u8],
+            _: Millis,
+        ) -> Result<bool, StoreError> {
+            Err(unused())
+        }
         async fn standings(&self, _: UserId) -> Result<Vec<PoolStanding>, StoreError> {
             Err(unused())
         }

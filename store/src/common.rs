@@ -774,6 +774,76 @@ macro_rules! store_impl {
                 Ok(hashes)
             }
 
+            async fn change_password(
+                &self,
+                user: UserId,
+                password_hash: &str,
+                keep: Option<&[u8]>,
+            ) -> Result<Vec<Vec<u8>>, StoreError> {
+                let (_gate, mut tx) = self.begin_write().await?;
+                sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
+                    .bind(password_hash)
+                    .bind(user)
+                    .execute(&mut *tx)
+                    .await?;
+                sqlx::query("DELETE FROM password_resets WHERE user_id = $1")
+                    .bind(user)
+                    .execute(&mut *tx)
+                    .await?;
+                // An empty hash matches no session: every one goes when none is kept.
+                let hashes: Vec<Vec<u8>> = sqlx::query_scalar(
+                    "DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2 RETURNING token_hash",
+                )
+                .bind(user)
+                .bind(keep.unwrap_or_default())
+                .fetch_all(&mut *tx)
+                .await?;
+                tx.commit().await?;
+                Ok(hashes)
+            }
+
+            async fn create_password_reset(
+                &self,
+                user: UserId,
+                code_hash: &[u8],
+                expires_at: Millis,
+            ) -> Result<(), StoreError> {
+                let (_gate, mut tx) = self.begin_write().await?;
+                sqlx::query(
+                    "INSERT INTO password_resets (user_id, code_hash, expires_at) VALUES ($1, $2, $3) \
+                     ON CONFLICT (user_id) DO UPDATE SET code_hash = excluded.code_hash, \
+                     expires_at = excluded.expires_at",
+                )
+                .bind(user)
+                .bind(code_hash)
+                .bind(expires_at)
+                .execute(&mut *tx)
+                .await?;
+                tx.commit().await?;
+                Ok(())
+            }
+
+            async fn take_password_reset(
+                &self,
+                user: UserId,
+                code_hash: &[u8],
+                now: Millis,
+            ) -> Result<bool, StoreError> {
+                let (_gate, mut tx) = self.begin_write().await?;
+                let taken = sqlx::query(
+                    "DELETE FROM password_resets WHERE user_id = $1 AND code_hash = $2 AND expires_at > $3",
+                )
+                .bind(user)
+                .bind(code_hash)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected()
+                    == 1;
+                tx.commit().await?;
+                Ok(taken)
+            }
+
             async fn delete_expired_sessions(&self, now: Millis) -> Result<u64, StoreError> {
                 let (_gate, mut tx) = self.begin_write().await?;
                 let n = sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")

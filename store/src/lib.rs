@@ -532,6 +532,31 @@ pub trait Store: Send + Sync + 'static {
     async fn delete_user_sessions(&self, user: UserId) -> Result<Vec<Vec<u8>>, StoreError>;
     /// Deletes every session expired at `now` and says how many (housekeeping; expired ones are ignored anyway).
     async fn delete_expired_sessions(&self, now: Millis) -> Result<u64, StoreError>;
+    /// Changes a user's password (issue #35): replaces the hash, deletes any pending reset code, and revokes every
+    /// session of the user except `keep` (the one that asked, on a change; none on a reset), all in one
+    /// transaction. Returns the token hashes it deleted, so the caller can close what those sessions have open.
+    async fn change_password(
+        &self,
+        user: UserId,
+        password_hash: &str,
+        keep: Option<&[u8]>,
+    ) -> Result<Vec<Vec<u8>>, StoreError>;
+    /// Stores a one-time password reset code for a user (only its hash), valid until `expires_at`; it replaces
+    /// any code the user had.
+    async fn create_password_reset(
+        &self,
+        user: UserId,
+        code_hash: &[u8],
+        expires_at: Millis,
+    ) -> Result<(), StoreError>;
+    /// Spends a reset code: deletes it when it is the user's and unexpired at `now`, and answers whether it was.
+    /// One statement, so two requests racing with the same code cannot both spend it.
+    async fn take_password_reset(
+        &self,
+        user: UserId,
+        code_hash: &[u8],
+        now: Millis,
+    ) -> Result<bool, StoreError>;
 
     /// A user's standing in every pool they have played (a pool never played is absent).
     async fn standings(&self, user: UserId) -> Result<Vec<PoolStanding>, StoreError>;

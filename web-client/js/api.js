@@ -71,6 +71,12 @@ export const accounts = {
   logout: () => api('/api/logout', { method: 'POST' }),
   // Revokes every session of the account and closes all its sockets, on every device.
   logoutEverywhere: () => api('/api/logout/everywhere', { method: 'POST' }),
+  /** Changes the signed-in account's password (issue #35); the other sessions end, this one stays. */
+  changePassword: (oldPassword, newPassword) =>
+    api('/api/password', { method: 'POST', body: { old_password: oldPassword, new_password: newPassword } }),
+  /** Sets a new password with an operator's one-time code; every session of the account ends. */
+  resetPassword: (username, code, newPassword) =>
+    api('/api/password/reset', { method: 'POST', body: { username, code, new_password: newPassword } }),
   me: () => api('/api/me'),
   leaderboard: (pool, limit = 50, offset = 0) =>
     api(`/api/leaderboard?pool=${encodeURIComponent(pool)}&limit=${limit}&offset=${offset}`),

@@ -1,6 +1,6 @@
 // Hash routes, so the server needs no fallback for deep links: #/ (lobby), #/room/ID, #/room/ID/watch,
 // #/game/ID, #/game/ID/MOVE, #/leaderboard/POOL, #/player/NAME (with the game list's filters as a query:
-// #/player/NAME?pool=renju&rated=true&result=win), #/login, #/register, #/analysis.
+// #/player/NAME?pool=renju&rated=true&result=win), #/login, #/register, #/reset (a password reset code), #/analysis.
 
 import { pools } from './games/index.js';
 
@@ -30,6 +30,8 @@ export function parseRoute(hash) {
       return { name: 'analysis', params: {} };
     case 'register':
       return { name: 'login', params: { mode: 'register' } };
+    case 'reset':
+      return { name: 'login', params: { mode: 'reset' } };
     default:
       break;
   }
@@ -59,6 +61,8 @@ export function href(name, params = {}) {
       return '#/analysis';
     case 'register':
       return '#/register';
+    case 'reset':
+      return '#/reset';
     default:
       return '#/';
   }

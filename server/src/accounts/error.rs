@@ -42,6 +42,12 @@ pub enum ApiError {
     /// No session token, or one that is unknown, revoked or expired.
     #[error("sign in first")]
     NotAuthenticated,
+    /// A password change gave the wrong current password.
+    #[error("the current password is wrong")]
+    WrongPassword,
+    /// A password reset named an unknown user, or a code that is wrong, spent or expired: the same answer for all.
+    #[error("wrong username or reset code, or the code was used or has expired")]
+    InvalidResetCode,
     /// Too many attempts; try again after the given time.
     #[error("too many attempts; try again later")]
     RateLimited(Duration),
@@ -76,6 +82,8 @@ impl ApiError {
             ApiError::CommonPassword => "common_password",
             ApiError::InvalidCredentials => "invalid_credentials",
             ApiError::NotAuthenticated => "not_authenticated",
+            ApiError::WrongPassword => "wrong_password",
+            ApiError::InvalidResetCode => "invalid_reset_code",
             ApiError::RateLimited(_) => "rate_limited",
             ApiError::NotFound => "not_found",
             ApiError::UnknownPool => "unknown_pool",
@@ -94,11 +102,13 @@ impl ApiError {
             | ApiError::PasswordTooLong(_)
             | ApiError::InvalidPassword
             | ApiError::CommonPassword
+            | ApiError::InvalidResetCode
             | ApiError::UnknownPool
             | ApiError::InvalidQuery(_)
             | ApiError::InvalidBody(_) => StatusCode::BAD_REQUEST,
             ApiError::UsernameTaken | ApiError::UsernameConfusable => StatusCode::CONFLICT,
             ApiError::InvalidCredentials | ApiError::NotAuthenticated => StatusCode::UNAUTHORIZED,
+            ApiError::WrongPassword => StatusCode::FORBIDDEN,
             ApiError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::NotFound => StatusCode::NOT_FOUND,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -185,6 +195,8 @@ mod tests {
             ApiError::CommonPassword,
             ApiError::InvalidCredentials,
             ApiError::NotAuthenticated,
+            ApiError::WrongPassword,
+            ApiError::InvalidResetCode,
             ApiError::RateLimited(Duration::from_secs(1)),
             ApiError::NotFound,
             ApiError::UnknownPool,

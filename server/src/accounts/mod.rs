@@ -11,6 +11,7 @@
 
 pub mod auth;
 pub mod challenge_setting;
+pub mod change;
 pub mod error;
 pub mod leaderboard;
 mod limiter;
@@ -18,6 +19,7 @@ pub mod live;
 pub mod password;
 pub mod players;
 pub mod rate_limit;
+pub mod reset;
 pub mod seat;
 pub mod token;
 pub mod username;
@@ -289,6 +291,25 @@ impl Accounts {
         Ok(hashes.len())
     }
 
+    /// Sets a user's password hash and ends every session of the user but `keep` (with their sockets), together
+    /// with any pending reset code; returns how many sessions ended.
+    pub async fn set_password(
+        &self,
+        user: store::UserId,
+        password_hash: &str,
+        keep: Option<&[u8]>,
+    ) -> Result<usize, ApiError> {
+        let hashes = self
+            .inner
+            .store
+            .change_password(user, password_hash, keep)
+            .await?;
+        for hash in &hashes {
+            self.inner.live.revoke(hash);
+        }
+        Ok(hashes.len())
+    }
+
     /// Takes one registration attempt for an address. Registrations count only against the address: a name that
     /// is asked for (perhaps an existing account's) must not lose login attempts to them.
     async fn admit_registration(&self, ip: IpAddr) -> Result<(), ApiError> {
@@ -379,7 +400,8 @@ fn address_key(ip: IpAddr) -> String {
 }
 
 /// The accounts routes, with their state already applied, to merge into the application's router:
-/// `POST /api/register`, `POST /api/login`, `POST /api/logout`, `POST /api/logout/everywhere`, `GET /api/me`, `GET /api/leaderboard`,
+/// `POST /api/register`, `POST /api/login`, `POST /api/logout`, `POST /api/logout/everywhere`, `POST /api/password`,
+/// `POST /api/password/reset`, `GET /api/me`, `GET /api/leaderboard`,
 /// `GET /api/tiers`, `GET /api/players/{name}`, `GET /api/players/{name}/games`.
 pub fn router<S>(accounts: Accounts) -> Router<S>
 where
@@ -390,6 +412,8 @@ where
         .route("/api/login", post(auth::login))
         .route("/api/logout", post(auth::logout))
         .route("/api/logout/everywhere", post(auth::logout_everywhere))
+        .route("/api/password", post(change::change_password))
+        .route("/api/password/reset", post(reset::reset_password))
         .route("/api/me", get(auth::me))
         .route(
             "/api/me/challenges",

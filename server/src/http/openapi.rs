@@ -88,6 +88,36 @@ struct EverywhereView {
     revoked: u64,
 }
 
+/// The body of `POST /api/password`.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct PasswordChange {
+    /// The password now in force.
+    old_password: String,
+    /// The new password: the registration rules apply.
+    new_password: String,
+}
+
+/// The body of `POST /api/password/reset`.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct PasswordReset {
+    /// The account's name (any case).
+    username: String,
+    /// The one-time code an operator issued (`server reset-password NAME`); case, dashes and spaces are ignored.
+    code: String,
+    /// The new password: the registration rules apply.
+    new_password: String,
+}
+
+/// The answer to a password change or reset.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct ChangedView {
+    /// How many sessions ended: on a change, the account's other sessions; on a reset, all of them.
+    revoked: u64,
+}
+
 /// A rating with what clients show next to it.
 #[derive(JsonSchema)]
 #[allow(dead_code)]
@@ -326,12 +356,16 @@ fn op(id: &str, summary: &str, tag: &str) -> OperationBuilder {
 }
 
 fn credentials_body() -> utoipa::openapi::request_body::RequestBody {
+    json_body("Credentials")
+}
+
+fn json_body(schema: &str) -> utoipa::openapi::request_body::RequestBody {
     RequestBodyBuilder::new()
         .required(Some(Required::True))
         .content(
             "application/json",
             ContentBuilder::new()
-                .schema(Some(Ref::from_schema_name("Credentials")))
+                .schema(Some(Ref::from_schema_name(schema)))
                 .build(),
         )
         .build()
@@ -479,6 +513,36 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
                 .build(),
         ),
         (
+            "/api/password",
+            Post,
+            op("change_password", "Changes the signed-in account's password, given the old one; ends every other session.", "accounts")
+                .request_body(Some(json_body("PasswordChange")))
+                .response("200", json_response("Changed; the other sessions ended.", Some("ChangedView")))
+                .response(
+                    "400",
+                    error("`weak_password`, `password_too_long`, `invalid_password`, `common_password`, `invalid_body`."),
+                )
+                .response("401", error("`not_authenticated` (guests too: they have no password)."))
+                .response("403", error("`wrong_password`: the old password is wrong (counts as a failed login)."))
+                .response("429", error("`rate_limited`, with `retry_after` (the login limits)."))
+                .response("500", internal())
+                .build(),
+        ),
+        (
+            "/api/password/reset",
+            Post,
+            op("reset_password", "Sets a new password with a one-time code an operator issued; ends every session of the account.", "accounts")
+                .request_body(Some(json_body("PasswordReset")))
+                .response("200", json_response("Reset; every session of the account ended.", Some("ChangedView")))
+                .response(
+                    "400",
+                    error("`invalid_reset_code` (unknown name, wrong, used or expired code), `weak_password`, `password_too_long`, `invalid_password`, `common_password`, `invalid_body`."),
+                )
+                .response("429", error("`rate_limited`, with `retry_after` (the login limits)."))
+                .response("500", internal())
+                .build(),
+        ),
+        (
             "/api/me",
             Get,
             op("me", "Who the request's session stands for.", "accounts")
@@ -576,6 +640,9 @@ fn component_schemas() -> serde_json::Map<String, Value> {
     generator.subschema_for::<Credentials>();
     generator.subschema_for::<SessionView>();
     generator.subschema_for::<EverywhereView>();
+    generator.subschema_for::<PasswordChange>();
+    generator.subschema_for::<PasswordReset>();
+    generator.subschema_for::<ChangedView>();
     generator.subschema_for::<MeView>();
     generator.subschema_for::<crate::accounts::challenge_setting::ChallengeSetting>();
     generator.subschema_for::<LeaderboardView>();

@@ -80,6 +80,22 @@ impl App {
                 (store, None, Some((admin_url, schema)))
             }
         };
+        Some(App::serve(store, config, dir, schema).await)
+    }
+
+    /// Starts the app on the database at `url` (one a test prepared, such as a SQLite file an operator's
+    /// command wrote to).
+    pub async fn start_on(url: &str, config: Config) -> App {
+        let store = store::open(url).await.expect("open the database");
+        App::serve(store, config, None, None).await
+    }
+
+    async fn serve(
+        store: Arc<dyn Store>,
+        config: Config,
+        dir: Option<tempfile::TempDir>,
+        schema: Option<(String, String)>,
+    ) -> App {
         let clock = ManualClock::new();
         let state = AppState::with_clock(config, store.clone(), clock.clone())
             .await
@@ -96,7 +112,7 @@ impl App {
             .await
             .expect("server runs");
         });
-        Some(App {
+        App {
             addr,
             store,
             clock,
@@ -108,7 +124,7 @@ impl App {
             task: Some(task),
             _dir: dir,
             schema,
-        })
+        }
     }
 
     /// Stops the app and drops the Postgres schema.

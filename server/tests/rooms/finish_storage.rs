@@ -153,6 +153,32 @@ impl Store for FlakyStore {
     async fn delete_expired_sessions(&self, now: Millis) -> Result<u64, StoreError> {
         self.inner.delete_expired_sessions(now).await
     }
+    async fn change_password(
+        &self,
+        user: UserId,
+        password_hash: &str,
+        keep: Option<&[u8]>,
+    ) -> Result<Vec<Vec<u8>>, StoreError> {
+        self.inner.change_password(user, password_hash, keep).await
+    }
+    async fn create_password_reset(
+        &self,
+        user: UserId,
+        code_hash: &[u8],
+        expires_at: Millis,
+    ) -> Result<(), StoreError> {
+        self.inner
+            .create_password_reset(user, code_hash, expires_at)
+            .await
+    }
+    async fn take_password_reset(
+        &self,
+        user: UserId,
+        code_hash: &[u8],
+        now: Millis,
+    ) -> Result<bool, StoreError> {
+        self.inner.take_password_reset(user, code_hash, now).await
+    }
     async fn standings(&self, user: UserId) -> Result<Vec<PoolStanding>, StoreError> {
         self.inner.standings(user).await
     }

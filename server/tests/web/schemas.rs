@@ -594,6 +594,41 @@ async fn every_documented_route_answers_as_the_openapi_document_says() {
         );
     }
     assert_eq!(statuses, [401, 200, 200, 400, 401]);
+    let mut statuses = Vec::new();
+    for (path, body, token) in [
+        (
+            "/api/password",
+            json!({"old_password":"not the password","new_password":"a brand new passphrase"}),
+            Some(dora.token.clone()),
+        ),
+        (
+            "/api/password",
+            json!({"old_password":"x","new_password":"a brand new passphrase"}),
+            None,
+        ),
+        (
+            "/api/password/reset",
+            json!({"username":"dora","code":"AAAA-BBBB-CCCC-DDDD","new_password":"a brand new passphrase"}),
+            None,
+        ),
+    ] {
+        let mut req = http.post(server.url(path)).json(&body);
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        let r = req.send().await.unwrap();
+        let status = r.status().as_u16();
+        statuses.push(status);
+        check(
+            &doc,
+            "post",
+            path,
+            status,
+            &r.text().await.unwrap(),
+            &mut covered,
+        );
+    }
+    assert_eq!(statuses, [403, 401, 400]);
 
     let documented: BTreeSet<String> = doc["paths"]
         .as_object()

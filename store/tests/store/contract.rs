@@ -187,6 +187,11 @@ contract!(
     a_challenge_setting_defaults_to_all_and_can_be_changed,
     sessions_expire_and_can_be_revoked,
     all_sessions_of_one_user_are_revoked_at_once,
+    a_password_change_keeps_only_the_asking_session,
+    a_password_change_without_a_kept_session_ends_them_all,
+    a_reset_code_is_spent_once_only_by_its_user_before_it_expires,
+    a_new_reset_code_or_a_password_change_voids_the_old_code,
+    concurrent_uses_of_one_reset_code_admit_exactly_one,
     a_live_guest_name_is_held_by_one_session_and_an_expired_one_is_taken_over,
     an_extended_session_lives_longer_and_never_shorter,
     the_leaderboard_ranks_settled_players_by_rating,
@@ -945,6 +950,164 @@ async fn all_sessions_of_one_user_are_revoked_at_once(store: Arc<dyn Store>) {
         store.delete_user_sessions(ann.id).await.unwrap(),
         Vec::<Vec<u8>>::new(),
         "nothing left to revoke"
+    );
+}
+
+async fn a_password_change_keeps_only_the_asking_session(store: Arc<dyn Store>) {
+    let ann = user(&store, "ann").await;
+    let bob = user(&store, "bob").await;
+    for (hash, owner) in [
+        ([1u8; 32], SessionOwner::User(ann.clone())),
+        ([2u8; 32], SessionOwner::User(ann.clone())),
+        ([3u8; 32], SessionOwner::User(bob.clone())),
+    ] {
+        store.create_session(&hash, &owner, 1_000).await.unwrap();
+    }
+
+    let revoked = store
+        .change_password(ann.id, "$argon2id$changed", Some(&[1u8; 32]))
+        .await
+        .unwrap();
+
+    assert_eq!(revoked, vec![vec![2u8; 32]]);
+    let kept = store.session(&[1u8; 32], 0).await.unwrap();
+    assert!(
+        matches!(&kept, Some(SessionOwner::User(u)) if u.password_hash == "$argon2id$changed"),
+        "{kept:?}"
+    );
+    assert_eq!(store.session(&[2u8; 32], 0).await.unwrap(), None);
+    assert_eq!(
+        store.session(&[3u8; 32], 0).await.unwrap(),
+        Some(SessionOwner::User(bob.clone())),
+        "another user's session stays"
+    );
+    assert_eq!(
+        store
+            .user_by_id(bob.id)
+            .await
+            .unwrap()
+            .unwrap()
+            .password_hash,
+        bob.password_hash
+    );
+}
+
+async fn a_password_change_without_a_kept_session_ends_them_all(store: Arc<dyn Store>) {
+    let ann = user(&store, "ann").await;
+    for hash in [[1u8; 32], [2u8; 32]] {
+        store
+            .create_session(&hash, &SessionOwner::User(ann.clone()), 1_000)
+            .await
+            .unwrap();
+    }
+
+    let mut revoked = store
+        .change_password(ann.id, "$argon2id$reset", None)
+        .await
+        .unwrap();
+    revoked.sort();
+
+    assert_eq!(revoked, vec![vec![1u8; 32], vec![2u8; 32]]);
+    assert_eq!(
+        store
+            .user_by_id(ann.id)
+            .await
+            .unwrap()
+            .unwrap()
+            .password_hash,
+        "$argon2id$reset"
+    );
+}
+
+async fn a_reset_code_is_spent_once_only_by_its_user_before_it_expires(store: Arc<dyn Store>) {
+    let ann = user(&store, "ann").await;
+    let bob = user(&store, "bob").await;
+    store
+        .create_password_reset(ann.id, &[7u8; 32], 1_000)
+        .await
+        .unwrap();
+
+    assert!(
+        !store
+            .take_password_reset(ann.id, &[8u8; 32], 0)
+            .await
+            .unwrap(),
+        "another code"
+    );
+    assert!(
+        !store
+            .take_password_reset(bob.id, &[7u8; 32], 0)
+            .await
+            .unwrap(),
+        "another user"
+    );
+    assert!(
+        !store
+            .take_password_reset(ann.id, &[7u8; 32], 1_000)
+            .await
+            .unwrap(),
+        "expired at its expiry time"
+    );
+    assert!(store
+        .take_password_reset(ann.id, &[7u8; 32], 999)
+        .await
+        .unwrap());
+    assert!(
+        !store
+            .take_password_reset(ann.id, &[7u8; 32], 999)
+            .await
+            .unwrap(),
+        "spent"
+    );
+}
+
+async fn a_new_reset_code_or_a_password_change_voids_the_old_code(store: Arc<dyn Store>) {
+    let ann = user(&store, "ann").await;
+    store
+        .create_password_reset(ann.id, &[1u8; 32], 1_000)
+        .await
+        .unwrap();
+    store
+        .create_password_reset(ann.id, &[2u8; 32], 2_000)
+        .await
+        .unwrap();
+
+    assert!(
+        !store
+            .take_password_reset(ann.id, &[1u8; 32], 0)
+            .await
+            .unwrap(),
+        "replaced"
+    );
+    store
+        .change_password(ann.id, "$argon2id$changed", None)
+        .await
+        .unwrap();
+    assert!(
+        !store
+            .take_password_reset(ann.id, &[2u8; 32], 0)
+            .await
+            .unwrap(),
+        "a changed password ends pending codes"
+    );
+}
+
+async fn concurrent_uses_of_one_reset_code_admit_exactly_one(store: Arc<dyn Store>) {
+    let ann = user(&store, "ann").await;
+    store
+        .create_password_reset(ann.id, &[5u8; 32], 1_000)
+        .await
+        .unwrap();
+
+    let results = futures_join((0..6).map(|_| {
+        let store = store.clone();
+        async move { store.take_password_reset(ann.id, &[5u8; 32], 0).await }
+    }))
+    .await;
+
+    assert_eq!(
+        results.into_iter().filter(|r| *r.as_ref().unwrap()).count(),
+        1
     );
 }
 

@@ -5,6 +5,7 @@ import { h, mount } from '../dom.js';
 import { t, errorText } from '../i18n.js';
 import { href } from '../router.js';
 import { accounts } from '../api.js';
+import { checkNewPassword } from '../password.js';
 
 /** Chinese, Japanese or Korean characters that stand for a syllable or more (as `is_cjk` in username.rs). */
 const CJK = /^[\u3040-\u30FF\u3400-\u4DBF\u4E00-\u9FFF\uAC00-\uD7A3\uF900-\uFAFF\u{20000}-\u{3134F}]+$/u;
@@ -27,9 +28,10 @@ export function validate(mode, username, password) {
   return null;
 }
 
-/** Mounts the login/register page; returns its cleanup. */
+/** Mounts the login/register page (or the password reset form, `mode` `reset`); returns its cleanup. */
 export function render(view, params, app) {
   const mode = params.mode;
+  if (mode === 'reset') return renderReset(view, app);
   const err = h('p', { class: 'form-error', role: 'alert', id: 'auth-error' });
   // No minlength/maxlength: the browser would count UTF-16 units and answer in its own language, not the page's;
   // validate() says what is wrong instead (the form is novalidate).
@@ -42,6 +44,7 @@ export function render(view, params, app) {
     h('label', { class: 'field' }, h('span', { class: 'flabel' }, t('auth.password')), pass, mode === 'register' ? h('small', { class: 'muted' }, t('auth.password_hint')) : null),
     err, submit,
     h('p', {}, h('a', { href: href(mode === 'register' ? 'login' : 'register') }, mode === 'register' ? t('auth.have_account') : t('auth.need_account'))),
+    mode === 'login' ? h('p', {}, h('a', { href: href('reset'), id: 'auth-forgot' }, t('auth.forgot'))) : null,
     h('p', { class: 'muted small' }, t('auth.guest_note')));
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
@@ -61,6 +64,50 @@ export function render(view, params, app) {
         // Some servers register without a session: sign in right away.
         await accounts.login(name, pass.value).catch(() => {});
       }
+      app.conn.forgetToken();
+      app.conn.drop();
+      app.navigate('#/');
+    } catch (ex) {
+      err.textContent = ex.code === 'unavailable' ? t('err.unavailable') : errorText(ex.code, ex.message);
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  mount(view, form);
+  user.focus();
+  return () => {};
+}
+
+/**
+ * The reset form: name, the operator's one-time code and a new password. On success every session of the account
+ * has ended; the page signs in with the new password.
+ */
+function renderReset(view, app) {
+  const err = h('p', { class: 'form-error', role: 'alert', id: 'auth-error' });
+  const user = h('input', { name: 'username', id: 'username', autocomplete: 'username', required: true, minlength: 3, maxlength: 20 });
+  const code = h('input', { name: 'code', id: 'reset-code', autocomplete: 'one-time-code', required: true, spellcheck: 'false' });
+  const pass = h('input', { name: 'new_password', id: 'password', type: 'password', autocomplete: 'new-password', required: true, minlength: 8 });
+  const submit = h('button', { class: 'btn primary big', type: 'submit', id: 'auth-submit' }, t('auth.reset'));
+  const form = h('form', { class: 'card auth', id: 'reset-form' },
+    h('h1', {}, t('auth.reset')),
+    h('p', { class: 'muted small' }, t('auth.reset_note')),
+    h('label', { class: 'field' }, h('span', { class: 'flabel' }, t('auth.username')), user),
+    h('label', { class: 'field' }, h('span', { class: 'flabel' }, t('auth.code')), code),
+    h('label', { class: 'field' }, h('span', { class: 'flabel' }, t('auth.new_password')), pass, h('small', { class: 'muted' }, t('auth.password_hint'))),
+    err, submit,
+    h('p', {}, h('a', { href: href('login') }, t('auth.have_account'))));
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    err.textContent = '';
+    const bad = validate('login', user.value.trim(), pass.value) ?? checkNewPassword(pass.value);
+    if (bad) {
+      err.textContent = errorText(bad);
+      return;
+    }
+    submit.disabled = true;
+    try {
+      await accounts.resetPassword(user.value.trim(), code.value.trim(), pass.value);
+      await accounts.login(user.value.trim(), pass.value).catch(() => {});
       app.conn.forgetToken();
       app.conn.drop();
       app.navigate('#/');

@@ -10,6 +10,7 @@ import { accounts } from '../api.js';
 import { ratingChart } from '../chart.js';
 import { tierBadge } from '../tier.js';
 import { challengeButton, challengeSetting } from '../challenges.js';
+import { changePasswordForm } from '../password.js';
 
 /**
  * Where a pool's rating stands against the leaderboard's rule (both parts: enough rated games and a settled
@@ -121,7 +122,8 @@ export function render(view, params, app) {
       mine ? h('button', { class: 'btn ghost', type: 'button', id: 'profile-signout', onclick: () => app.logout() }, t('nav.logout')) : null,
       // Issue #18: challenge this player (not oneself), and on one's own profile who may challenge.
       mine ? null : challengeButton(app, { name }));
-    mount(settings, mine ? challengeSetting() : null);
+    // Issue #35: one's own profile is where the password changes.
+    mount(settings, mine ? [challengeSetting(), changePasswordForm()] : null);
   };
   drawOwn();
   const offWelcome = app?.conn?.on('welcome', drawOwn);
