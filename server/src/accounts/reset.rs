@@ -141,7 +141,7 @@ pub async fn reset_password(
     let attempt = accounts.admit_login(ip, &reset.username).await?;
     let code = canonical(&reset.code);
     let user = match (username::validate(&reset.username), &code) {
-        (Ok(name), Some(_)) => accounts.store().user_by_name(name).await?,
+        (Ok(name), Some(_)) => accounts.store().user_by_name(&name).await?,
         _ => None,
     };
     let spent = match (&user, &code) {
