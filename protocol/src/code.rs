@@ -108,8 +108,11 @@ pub const UNKNOWN_PLAYER: &str = "unknown_player";
 pub const CHALLENGES_REFUSED: &str = "challenges_refused";
 /// The challenger has as many open challenges as allowed.
 pub const TOO_MANY_CHALLENGES: &str = "too_many_challenges";
-/// The challenged player declined this challenger's last challenge moments ago.
+/// The challenged player declined this challenger's last challenge moments ago, or the challenger withdrew it.
 pub const CHALLENGE_COOLDOWN: &str = "challenge_cooldown";
+/// The challenger has sent as many challenges as allowed for now, or the challenged player has received as many;
+/// the message says how many seconds to wait.
+pub const CHALLENGE_RATE_LIMITED: &str = "challenge_rate_limited";
 /// No open challenge with that id is addressed to (or was made by) this player.
 pub const UNKNOWN_CHALLENGE: &str = "unknown_challenge";
 /// The challenger's connection closed before the challenge was accepted.
