@@ -94,6 +94,9 @@ pub const NO_ENGINE: &str = "no_engine";
 pub const UNKNOWN_ENGINE: &str = "unknown_engine";
 /// The computer plays only casual games: it is not invited into a rated room.
 pub const CASUAL_ONLY: &str = "casual_only";
+/// `play_computer` / `invite_computer` by a player seated in a rated game that is being played: the computer is
+/// no helper during one's own rated game (it is again once that game is over).
+pub const IN_RATED_GAME: &str = "in_rated_game";
 /// `seek_quick` names no preset of the server's.
 pub const UNKNOWN_PRESET: &str = "unknown_preset";
 /// `seek_quick` on a connection that already waits in a quick-pairing queue (`cancel_quick` first).
