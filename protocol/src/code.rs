@@ -94,6 +94,9 @@ pub const NO_ENGINE: &str = "no_engine";
 pub const UNKNOWN_ENGINE: &str = "unknown_engine";
 /// The computer plays only casual games: it is not invited into a rated room.
 pub const CASUAL_ONLY: &str = "casual_only";
+/// `play_computer` / `invite_computer` by a player seated in a rated game that is being played: the computer is
+/// no helper during one's own rated game (it is again once that game is over).
+pub const IN_RATED_GAME: &str = "in_rated_game";
 /// `seek_quick` names no preset of the server's.
 pub const UNKNOWN_PRESET: &str = "unknown_preset";
 /// `seek_quick` on a connection that already waits in a quick-pairing queue (`cancel_quick` first).
@@ -108,8 +111,11 @@ pub const UNKNOWN_PLAYER: &str = "unknown_player";
 pub const CHALLENGES_REFUSED: &str = "challenges_refused";
 /// The challenger has as many open challenges as allowed.
 pub const TOO_MANY_CHALLENGES: &str = "too_many_challenges";
-/// The challenged player declined this challenger's last challenge moments ago.
+/// The challenged player declined this challenger's last challenge moments ago, or the challenger withdrew it.
 pub const CHALLENGE_COOLDOWN: &str = "challenge_cooldown";
+/// The challenger has sent as many challenges as allowed for now, or the challenged player has received as many;
+/// the message says how many seconds to wait.
+pub const CHALLENGE_RATE_LIMITED: &str = "challenge_rate_limited";
 /// No open challenge with that id is addressed to (or was made by) this player.
 pub const UNKNOWN_CHALLENGE: &str = "unknown_challenge";
 /// The challenger's connection closed before the challenge was accepted.

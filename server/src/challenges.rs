@@ -3,8 +3,15 @@
 //! why. One task owns every open challenge and knows every connection by player, like the lobby.
 //!
 //! Limits: a challenger holds at most [`MAX_OPEN_PER_PLAYER`] open challenges; after a decline the same
-//! challenger may not challenge the same player again for [`DECLINE_COOLDOWN`]; a challenge expires after
+//! challenger may not challenge the same player again for [`DECLINE_COOLDOWN`], and after withdrawing a challenge
+//! (cancelling it or closing its connection) for `--challenge-cancel-cooldown-secs`; a challenge expires after
 //! `--challenge-expiry-secs` (60 by default). A challenge is withdrawn when the challenger's connection closes.
+//!
+//! Every challenge is a notice on each of the challenged player's tabs, so challenges are also rate-limited by
+//! token buckets (#35: one guest on ten sockets sent 295 notices in ten seconds): per challenger
+//! (`--challenge-burst`, `--challenges-per-minute`) and per challenged player, from all challengers together
+//! (`--challenge-burst-per-recipient`, `--challenges-per-minute-per-recipient`). A refused challenge costs nothing
+//! and is answered `challenge_rate_limited` with the wait.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -16,6 +23,7 @@ use protocol::{code, encode, ChallengeView, ColourChoice, JoinRole, ServerMessag
 use rules::Color;
 use tokio::sync::{mpsc, oneshot};
 
+use crate::accounts::rate_limit::{Limit, RateLimiter};
 use crate::identity::Identity;
 use crate::room::{RoomError, Settings};
 use crate::ws::outbox::{ConnId, Outbox, SendError};
@@ -183,8 +191,21 @@ struct Challenges {
     conns: HashMap<String, Vec<Reach>>,
     /// Player id by connection.
     players: HashMap<ConnId, String>,
-    /// Until when a challenger may not challenge a player, by (challenger id, challenged id).
-    cooldown: HashMap<(String, String), Instant>,
+    /// Until when a challenger may not challenge a player, and why, by (challenger id, challenged id).
+    cooldown: HashMap<(String, String), (Instant, Cooldown)>,
+    /// Challenges sent, by challenger id.
+    sent: RateLimiter,
+    /// Challenges received, by challenged player id.
+    received: RateLimiter,
+}
+
+/// Why a challenger waits before challenging a player again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cooldown {
+    /// The player declined the last challenge.
+    Declined,
+    /// The challenger withdrew the last challenge.
+    Withdrawn,
 }
 
 fn send(outbox: &Outbox, msg: &ServerMessage, rid: Option<u64>) {
@@ -196,6 +217,15 @@ fn send(outbox: &Outbox, msg: &ServerMessage, rid: Option<u64>) {
 
 async fn run(mut rx: mpsc::UnboundedReceiver<Command>, state: AppState) {
     let clock = state.clock.clone();
+    let config = &state.config;
+    let sent = RateLimiter::new(Limit {
+        burst: config.challenge_burst,
+        per_minute: config.challenges_per_minute,
+    });
+    let received = RateLimiter::new(Limit {
+        burst: config.challenge_burst_per_recipient,
+        per_minute: config.challenges_per_minute_per_recipient,
+    });
     let mut c = Challenges {
         state,
         open: HashMap::new(),
@@ -203,6 +233,8 @@ async fn run(mut rx: mpsc::UnboundedReceiver<Command>, state: AppState) {
         conns: HashMap::new(),
         players: HashMap::new(),
         cooldown: HashMap::new(),
+        sent,
+        received,
     };
     let mut next_tick = clock.now() + Duration::from_secs(1);
     loop {
@@ -284,6 +316,7 @@ impl Challenges {
             .collect();
         for id in made {
             if let Some(open) = self.open.remove(&id) {
+                self.withdrawn(&open);
                 self.closed(&open, &closed(id, "cancelled", None, None));
             }
         }
@@ -325,13 +358,38 @@ impl Challenges {
             ));
         }
         let pair = (new.from.id.clone(), new.to.id.clone());
-        if self.cooldown.get(&pair).is_some_and(|&until| now < until) {
+        if let Some(&(until, why)) = self.cooldown.get(&pair).filter(|(until, _)| now < *until) {
+            let wait = wait_secs(until.saturating_duration_since(now));
+            let what = match why {
+                Cooldown::Declined => "this player declined your last challenge",
+                Cooldown::Withdrawn => "you withdrew your last challenge to this player",
+            };
             return Err(RoomError::new(
                 code::CHALLENGE_COOLDOWN,
-                "this player declined your last challenge; wait a minute",
+                format!("{what}; try again in {wait} s"),
             ));
         }
-        self.cooldown.retain(|_, until| now < *until);
+        self.cooldown.retain(|_, (until, _)| now < *until);
+        // Both buckets or neither: a challenge refused for its recipient's sake costs its sender nothing.
+        if let Err(wait) = self.sent.take(&new.from.id, now) {
+            return Err(RoomError::new(
+                code::CHALLENGE_RATE_LIMITED,
+                format!(
+                    "you are sending challenges too fast; try again in {} s",
+                    wait_secs(wait)
+                ),
+            ));
+        }
+        if let Err(wait) = self.received.take(&new.to.id, now) {
+            self.sent.refund(&new.from.id, now);
+            return Err(RoomError::new(
+                code::CHALLENGE_RATE_LIMITED,
+                format!(
+                    "this player has received too many challenges just now; try again in {} s",
+                    wait_secs(wait)
+                ),
+            ));
+        }
         self.next_id += 1;
         let id = self.next_id;
         let open = Open {
@@ -370,8 +428,23 @@ impl Challenges {
             return Err(unknown());
         }
         let open = self.open.remove(&id).expect("checked");
+        self.withdrawn(&open);
         self.closed(&open, &closed(id, "cancelled", None, None));
         Ok(())
+    }
+
+    /// The challenger withdrew `open`: the same challenger waits before challenging the same player again, so
+    /// challenging and withdrawing in a loop cannot flood the player's tabs with notices.
+    fn withdrawn(&mut self, open: &Open) {
+        let cooldown = Duration::from_secs(self.state.config.challenge_cancel_cooldown_secs);
+        if cooldown.is_zero() {
+            return;
+        }
+        let until = self.state.clock.now() + cooldown;
+        self.cooldown.insert(
+            (open.from.id.clone(), open.to.id.clone()),
+            (until, Cooldown::Withdrawn),
+        );
     }
 
     async fn answer(
@@ -398,13 +471,16 @@ impl Challenges {
             }
             let open = self.open.remove(&id).expect("checked");
             let until = self.state.clock.now() + DECLINE_COOLDOWN;
-            self.cooldown
-                .insert((open.from.id.clone(), open.to.id.clone()), until);
+            self.cooldown.insert(
+                (open.from.id.clone(), open.to.id.clone()),
+                (until, Cooldown::Declined),
+            );
             self.closed(&open, &closed(id, "declined", Some(reason), None));
             return Ok(());
         }
         if self.open[&id].reach.outbox.is_closed() {
             let open = self.open.remove(&id).expect("checked");
+            self.withdrawn(&open);
             self.closed(&open, &closed(id, "cancelled", None, None));
             return Err(RoomError::new(
                 code::CHALLENGER_GONE,
@@ -472,6 +548,11 @@ impl Challenges {
         );
         Ok(())
     }
+}
+
+/// A wait in whole seconds, rounded up (never 0 for a wait that is not over).
+fn wait_secs(wait: Duration) -> u64 {
+    wait.as_millis().div_ceil(1000) as u64
 }
 
 fn unknown() -> RoomError {

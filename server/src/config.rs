@@ -158,6 +158,27 @@ pub struct Config {
     /// Seconds an unanswered challenge stays open before it expires (both sides are told).
     #[arg(long, env = "CHALLENGE_EXPIRY_SECS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub challenge_expiry_secs: u64,
+    /// Challenges one player may send in a burst (to anyone; refused ones do not count).
+    #[arg(long, env = "CHALLENGE_BURST", default_value_t = 5)]
+    pub challenge_burst: u32,
+    /// Challenges one player regains per minute.
+    #[arg(long, env = "CHALLENGES_PER_MINUTE", default_value_t = 6.0)]
+    pub challenges_per_minute: f64,
+    /// Challenges one player may receive in a burst, from all challengers together: each one is a notice on
+    /// every tab the player has open.
+    #[arg(long, env = "CHALLENGE_BURST_PER_RECIPIENT", default_value_t = 10)]
+    pub challenge_burst_per_recipient: u32,
+    /// Challenges one player regains per minute as a recipient.
+    #[arg(
+        long,
+        env = "CHALLENGES_PER_MINUTE_PER_RECIPIENT",
+        default_value_t = 10.0
+    )]
+    pub challenges_per_minute_per_recipient: f64,
+    /// Seconds a challenger who withdrew a challenge (`cancel_challenge`, or by closing the connection) waits
+    /// before challenging the same player again, as after a decline.
+    #[arg(long, env = "CHALLENGE_CANCEL_COOLDOWN_SECS", default_value_t = 60)]
+    pub challenge_cancel_cooldown_secs: u64,
     /// Most live rooms on the server.
     #[arg(long, env = "MAX_ROOMS", default_value_t = 20_000)]
     pub max_rooms: usize,
@@ -466,6 +487,20 @@ impl fmt::Debug for Config {
             .field("rated_repeat_limit", &self.rated_repeat_limit)
             .field("rated_repeat_window_secs", &self.rated_repeat_window_secs)
             .field("challenge_expiry_secs", &self.challenge_expiry_secs)
+            .field("challenge_burst", &self.challenge_burst)
+            .field("challenges_per_minute", &self.challenges_per_minute)
+            .field(
+                "challenge_burst_per_recipient",
+                &self.challenge_burst_per_recipient,
+            )
+            .field(
+                "challenges_per_minute_per_recipient",
+                &self.challenges_per_minute_per_recipient,
+            )
+            .field(
+                "challenge_cancel_cooldown_secs",
+                &self.challenge_cancel_cooldown_secs,
+            )
             .field("max_rooms", &self.max_rooms)
             .field("max_waiting_rooms_per_ip", &self.max_waiting_rooms_per_ip)
             .field("waiting_room_secs", &self.waiting_room_secs)

@@ -12,6 +12,7 @@ use ratings::Tier;
 use reqwest::header::{COOKIE, RETRY_AFTER, SET_COOKIE};
 use rules::{Color, Rules};
 use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
 const PASSWORD: &str = "correct horse battery";
 
@@ -1319,17 +1320,26 @@ async fn another_sites_page_cannot_use_the_cookie_on_the_websocket(db: Db) {
     let host = app.addr.to_string();
     let own_origin = format!("http://{host}");
 
-    let (_a, foreign) = app
-        .socket_with(
-            None,
-            &[("cookie", &cookie), ("origin", "http://evil.example")],
-        )
-        .await;
+    let mut foreign = format!("ws://{host}/ws").into_client_request().unwrap();
+    foreign
+        .headers_mut()
+        .insert("cookie", cookie.parse().unwrap());
+    foreign
+        .headers_mut()
+        .insert("origin", "http://evil.example".parse().unwrap());
+    let refused = tokio_tungstenite::connect_async(foreign).await;
     let (_b, own) = app
         .socket_with(None, &[("cookie", &cookie), ("origin", &own_origin)])
         .await;
 
-    assert_eq!(foreign["you"]["guest"], true, "a foreign page gets a guest");
+    // Not even a guest: another site's page gets no socket at all (#35).
+    assert!(
+        matches!(
+            &refused,
+            Err(tokio_tungstenite::tungstenite::Error::Http(r)) if r.status() == 403
+        ),
+        "{refused:?}"
+    );
     assert_eq!(
         own["you"]["name"], "wanda",
         "the site's own page gets the user"

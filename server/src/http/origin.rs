@@ -2,6 +2,9 @@
 //! from another site's page is refused with 403 before any handler sees it. Browsers say where a request comes
 //! from in `Sec-Fetch-Site` (every current one) or `Origin`; a request with neither comes from a client that is
 //! not a browser, which no other site can make send anything, so it passes.
+//!
+//! The same test keeps other sites' pages off the WebSocket ([`cross_site_socket`]): a socket opened by a page
+//! of another site would spend its visitor's budgets (new guests, sockets per address) for that site (#35).
 
 use axum::extract::Request;
 use axum::http::{header, HeaderMap, Method, StatusCode};
@@ -14,14 +17,26 @@ use super::ApiError;
 /// `cross_site_request`.
 pub async fn same_origin_only(req: Request, next: Next) -> Response {
     if changes_state(req.method()) && !same_origin(req.headers()) {
-        return ApiError {
-            status: StatusCode::FORBIDDEN,
-            code: "cross_site_request",
-            message: "requests from other sites may not change anything here".to_owned(),
-        }
-        .into_response();
+        return cross_site("requests from other sites may not change anything here");
     }
     next.run(req).await
+}
+
+/// The refusal of a WebSocket upgrade that a page of another site asked for (403 `cross_site_request`), or
+/// `None` when the upgrade comes from this site's pages or from a client that is not a browser (no `Origin`, no
+/// `Sec-Fetch-Site`: bots, tests, the load generator). Browsers always say where a socket's page comes from.
+pub(crate) fn cross_site_socket(headers: &HeaderMap) -> Option<Response> {
+    (!same_origin(headers))
+        .then(|| cross_site("pages of other sites may not open sockets to this server"))
+}
+
+fn cross_site(message: &str) -> Response {
+    ApiError {
+        status: StatusCode::FORBIDDEN,
+        code: "cross_site_request",
+        message: message.to_owned(),
+    }
+    .into_response()
 }
 
 fn changes_state(method: &Method) -> bool {
@@ -102,6 +117,28 @@ mod tests {
     #[test]
     fn a_request_without_either_header_is_not_from_a_browser_page_and_passes() {
         assert!(same_origin(&headers(&[("host", "game.test")])));
+    }
+
+    #[test]
+    fn a_socket_is_refused_only_to_another_sites_page() {
+        let h = |pairs: &[(&'static str, &str)]| {
+            let mut all = vec![("host", "game.test")];
+            all.extend_from_slice(pairs);
+            cross_site_socket(&headers(&all)).map(|r| r.status())
+        };
+        assert_eq!(h(&[]), None, "not a browser");
+        assert_eq!(h(&[("origin", "http://game.test")]), None);
+        assert_eq!(h(&[("sec-fetch-site", "same-origin")]), None);
+        for foreign in [
+            vec![("origin", "https://evil.test")],
+            vec![("origin", "null")],
+            vec![
+                ("sec-fetch-site", "cross-site"),
+                ("origin", "https://evil.test"),
+            ],
+        ] {
+            assert_eq!(h(&foreign), Some(StatusCode::FORBIDDEN), "{foreign:?}");
+        }
     }
 
     #[test]

@@ -289,6 +289,7 @@ impl Room {
             }
         }
         live.result = Some(result.clone());
+        live.rated_play = None;
         let clocks = live.clocks(now);
         self.next_first = live.colour_of(0).opposite();
         self.offers.clear();

@@ -8,7 +8,7 @@ use protocol::{Clocks, GameResult};
 use rules::Color;
 use store::{GameId, SeatsAtEnd};
 
-use super::{GameClock, Pairing};
+use super::{GameClock, Pairing, RatedPlay};
 
 /// The current (or last) game of the room.
 pub(super) struct Live {
@@ -30,6 +30,8 @@ pub(super) struct Live {
     pub(super) unrated: Option<&'static str>,
     /// Its place in the repeated-pairing count, given back when it is aborted.
     pub(super) pairing: Option<Pairing>,
+    /// A rated game's players counted as playing one while it runs (dropped when it ends).
+    pub(super) rated_play: Option<RatedPlay>,
     /// When the last action was taken (or the game started): how long the side to act has been idle.
     pub(super) last_action: Instant,
 }

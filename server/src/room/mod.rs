@@ -336,6 +336,30 @@ struct Registry {
     cluster: std::sync::OnceLock<crate::cluster::Cluster>,
     /// Cluster mode: the relays standing in for rooms owned by other nodes that sockets here are in.
     relays: Mutex<HashMap<Arc<str>, RoomHandle>>,
+    /// How many rated games being played each player (by identity key) is seated in.
+    rated_players: Mutex<HashMap<String, u32>>,
+}
+
+/// The players of one rated game while it is being played: counted in the registry from
+/// [`Rooms::rated_play`] until this is dropped (when the game ends, or its room closes on this node).
+#[derive(Debug)]
+pub(crate) struct RatedPlay {
+    rooms: Rooms,
+    players: [String; 2],
+}
+
+impl Drop for RatedPlay {
+    fn drop(&mut self) {
+        let mut counts = self.rooms.inner.rated_players.lock().expect("rooms lock");
+        for key in &self.players {
+            if let Some(n) = counts.get_mut(key) {
+                *n = n.saturating_sub(1);
+                if *n == 0 {
+                    counts.remove(key);
+                }
+            }
+        }
+    }
 }
 
 /// When each recent rated game between two accounts started, by pair (lower user id first): the repeated-pairing
@@ -672,6 +696,29 @@ impl Rooms {
                 pairings.starts.remove(&pairing.pair);
             }
         }
+    }
+
+    /// A rated game of `players` (identity keys) starts being played: they count as playing a rated game until
+    /// the returned guard is dropped.
+    pub(crate) fn rated_play(&self, players: [String; 2]) -> RatedPlay {
+        let mut counts = self.inner.rated_players.lock().expect("rooms lock");
+        for key in &players {
+            *counts.entry(key.clone()).or_insert(0) += 1;
+        }
+        RatedPlay {
+            rooms: self.clone(),
+            players,
+        }
+    }
+
+    /// Whether the player with identity key `key` is seated in a rated game being played in a room of this node
+    /// (the computer is no helper during one's own rated game).
+    pub fn playing_rated(&self, key: &str) -> bool {
+        self.inner
+            .rated_players
+            .lock()
+            .expect("rooms lock")
+            .contains_key(key)
     }
 
     /// A room created from `ip` has its first game (or closed): it no longer counts as waiting.

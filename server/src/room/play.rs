@@ -225,6 +225,16 @@ impl Room {
             started_at: unix_ms(),
         };
         let (rated, public_id) = (new_game.rated, new_game.public_id.clone());
+        let rated_play = rated.then(|| {
+            let key = |s: usize| {
+                self.seats[s]
+                    .as_ref()
+                    .expect("both seats filled")
+                    .identity
+                    .key()
+            };
+            self.env.rooms.rated_play([key(0), key(1)])
+        });
         let id = match self.env.writer.create_game(new_game).await {
             Ok(id) => id,
             Err(e) => {
@@ -251,6 +261,7 @@ impl Room {
             rated,
             unrated,
             pairing,
+            rated_play,
             last_action: now,
         });
         self.offers.clear();

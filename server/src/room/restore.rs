@@ -57,6 +57,10 @@ impl Room {
             rated: record.game.rated,
             unrated: None,
             pairing: None,
+            rated_play: record
+                .game
+                .rated
+                .then(|| env.rooms.rated_play([players[0].key(), players[1].key()])),
             last_action: now,
         };
         let stored_remaining = record.actions.last().and_then(|a| a.remaining_ms);

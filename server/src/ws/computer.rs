@@ -29,6 +29,7 @@ impl Conn {
             return Ok(());
         };
         let opponent = self.state.computer.opponent(level, engine.as_deref())?;
+        self.not_in_a_rated_game(&identity)?;
         if game.as_ref().is_some_and(|g| g.rules().is_none()) {
             return Err(no_engine());
         }
@@ -70,6 +71,7 @@ impl Conn {
         rid: Option<u64>,
     ) -> Result<(), RoomError> {
         let opponent = self.state.computer.opponent(level, engine)?;
+        self.not_in_a_rated_game(&identity)?;
         let handle = self
             .state
             .rooms
@@ -109,6 +111,18 @@ impl Conn {
                 "the computer could not sit down",
             )),
         }
+    }
+
+    /// `in_rated_game` while the player sits in a rated game being played: the computer would be a helper at
+    /// full strength beside it (#35).
+    fn not_in_a_rated_game(&self, identity: &Identity) -> Result<(), RoomError> {
+        if self.state.rooms.playing_rated(&identity.key()) {
+            return Err(RoomError::new(
+                code::IN_RATED_GAME,
+                "you are playing a rated game: the computer plays you once it is over",
+            ));
+        }
+        Ok(())
     }
 }
 

@@ -33,12 +33,15 @@ async fn upgrade(
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
+    // Before anything is counted: another site's page gets neither a guest nor a socket (#35).
+    if let Some(refusal) = crate::http::origin::cross_site_socket(&headers) {
+        return refusal;
+    }
     // The client's address (behind a trusted proxy, the one it forwards), so one client's sockets cannot use up
     // everyone's share.
     let permit = state.limits.admit(client.ip);
     let addr = std::net::SocketAddr::new(client.ip, client.peer.port());
-    // A browser's session cookie (HttpOnly: scripts cannot put it into `hello`; only from this site's own pages)
-    // or a bearer token.
+    // A browser's session cookie (HttpOnly: scripts cannot put it into `hello`) or a bearer token.
     let ambient_token = crate::accounts::token::for_upgrade(&headers);
     let config = &state.config;
     // Frames a little over the limit are read and answered with `too_large`; far larger ones end the connection.

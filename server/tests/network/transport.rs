@@ -481,6 +481,57 @@ async fn a_cross_site_post_is_refused_with_403_and_a_json_body() {
     server.stop().await;
 }
 
+/// A WebSocket upgrade from `source` with `headers` that the server must refuse: its status and body.
+async fn ws_refused(
+    addr: SocketAddr,
+    source: &str,
+    headers: &[(&'static str, &str)],
+) -> (u16, String) {
+    let mut request = format!("ws://{addr}/ws").into_client_request().unwrap();
+    for (k, v) in headers {
+        request.headers_mut().insert(*k, v.parse().unwrap());
+    }
+    let tcp = tcp_from(addr, source).await;
+    match tokio_tungstenite::client_async(request, tcp).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => (
+            response.status().as_u16(),
+            String::from_utf8_lossy(response.body().as_deref().unwrap_or_default()).into_owned(),
+        ),
+        Ok(_) => panic!("the upgrade with {headers:?} was accepted"),
+        Err(e) => panic!("the upgrade with {headers:?} failed otherwise: {e}"),
+    }
+}
+
+#[tokio::test]
+async fn another_sites_page_gets_no_socket_and_spends_no_guest() {
+    // One new guest per address: had another site's page made one, the site's own page would get none.
+    let config = Config {
+        guest_burst_per_ip: 1,
+        ..test_config()
+    };
+    let (server, _db) = start(config).await;
+    for headers in [
+        vec![("Origin", "https://evil.test")],
+        vec![("Origin", "null")],
+        vec![
+            ("Sec-Fetch-Site", "cross-site"),
+            ("Origin", "https://evil.test"),
+        ],
+    ] {
+        let (status, body) = ws_refused(server.addr, DIRECT, &headers).await;
+        assert_eq!(status, 403, "{headers:?}");
+        assert_eq!(json_code(&body), "cross_site_request", "{headers:?}");
+    }
+    assert_eq!(server.state.limits.open(), 0, "no socket was counted");
+    let own = format!("http://{}", server.addr);
+    let mut ws = ws_from(server.addr, DIRECT, &[("Origin", own.as_str())]).await;
+    match hello(&mut ws).await {
+        ServerMessage::Welcome { you, .. } => assert!(you.guest),
+        other => panic!("expected welcome, got {other:?}"),
+    }
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn same_origin_and_non_browser_posts_pass_the_cross_site_check() {
     let (server, _db) = start(test_config()).await;

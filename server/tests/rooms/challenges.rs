@@ -1,6 +1,6 @@
 //! Challenges (#18): a named player's connections get the notice; accepting opens a room for both, declining tells
-//! the challenger why; expiry, withdrawal, the opt-out setting over HTTP, the open-challenge bound and the cooldown
-//! after a decline.
+//! the challenger why; expiry, withdrawal, the opt-out setting over HTTP, the open-challenge bound, the cooldown
+//! after a decline or a withdrawal, and the rate limits per challenger and per challenged player (#35).
 
 use crate::common;
 
@@ -301,4 +301,123 @@ async fn a_challenge_is_withdrawn_when_its_challenger_leaves() {
         error_code(bob.request(answer(c.id, true, None)).await),
         "unknown_challenge"
     );
+}
+
+// --- Floods (#35, item 6) ------------------------------------------------------------------------------------------
+
+#[tokio::test]
+async fn a_withdrawn_challenge_cannot_be_renewed_to_the_same_player_for_a_minute() {
+    let (server, _db) = TestServer::start().await;
+    let mut alice = server.registered("alice").await.client;
+    let mut bob = server.registered("bob").await.client;
+    server.registered("carol").await;
+    let c = sent(alice.request(challenge("bob")).await);
+    notice(&mut bob).await;
+    alice
+        .request(ClientMessage::CancelChallenge { id: c.id })
+        .await;
+    assert_eq!(closed(&mut bob).await.0, "cancelled");
+    assert_eq!(
+        error_code(alice.request(challenge("bob")).await),
+        "challenge_cooldown"
+    );
+    // Only the pair waits: another player can be challenged at once.
+    sent(alice.request(challenge("carol")).await);
+    server.advance(Duration::from_millis(59_999));
+    assert_eq!(
+        error_code(alice.request(challenge("bob")).await),
+        "challenge_cooldown"
+    );
+    server.advance(Duration::from_millis(1));
+    assert_eq!(sent(alice.request(challenge("bob")).await).to, "bob");
+}
+
+#[tokio::test]
+async fn a_challenge_withdrawn_by_closing_its_socket_waits_like_a_cancelled_one() {
+    let (server, _db) = TestServer::start().await;
+    let alice = server.registered("alice").await;
+    let mut bob = server.registered("bob").await.client;
+    let mut tab = Client::hello(server.addr, Some(&alice.token)).await;
+    sent(tab.request(challenge("bob")).await);
+    notice(&mut bob).await;
+    tab.close().await;
+    assert_eq!(closed(&mut bob).await.0, "cancelled");
+    let mut again = Client::hello(server.addr, Some(&alice.token)).await;
+    assert_eq!(
+        error_code(again.request(challenge("bob")).await),
+        "challenge_cooldown"
+    );
+}
+
+/// Registers `n` players named `{prefix}{i}`.
+async fn players(server: &TestServer, prefix: &str, n: usize) -> Vec<String> {
+    let mut names = Vec::new();
+    for i in 0..n {
+        let name = format!("{prefix}{i}");
+        server.registered(&name).await;
+        names.push(name);
+    }
+    names
+}
+
+#[tokio::test]
+async fn a_challenger_sends_five_challenges_at_once_then_one_every_ten_seconds() {
+    let (server, _db) = TestServer::start().await;
+    let mut alice = server.registered("alice").await.client;
+    let names = players(&server, "p", 7).await;
+    // Five challenges to five players (cancelled as they go, so the open-challenge bound stays out of the way).
+    for name in &names[..5] {
+        let c = sent(alice.request(challenge(name)).await);
+        alice
+            .request(ClientMessage::CancelChallenge { id: c.id })
+            .await;
+    }
+    assert_eq!(
+        error_code(alice.request(challenge(&names[5])).await),
+        "challenge_rate_limited"
+    );
+    server.advance(Duration::from_millis(9_999));
+    assert_eq!(
+        error_code(alice.request(challenge(&names[5])).await),
+        "challenge_rate_limited"
+    );
+    server.advance(Duration::from_millis(1));
+    sent(alice.request(challenge(&names[5])).await);
+    assert_eq!(
+        error_code(alice.request(challenge(&names[6])).await),
+        "challenge_rate_limited"
+    );
+}
+
+#[tokio::test]
+async fn a_player_receives_ten_challenges_at_once_then_one_every_six_seconds() {
+    let (server, _db) = TestServer::start().await;
+    let mut bob = server.registered("bob").await.client;
+    let mut guests = Vec::new();
+    for _ in 0..12 {
+        guests.push(server.client().await);
+    }
+    for g in &mut guests[..10] {
+        sent(g.request(challenge("bob")).await);
+    }
+    assert_eq!(
+        error_code(guests[10].request(challenge("bob")).await),
+        "challenge_rate_limited"
+    );
+    server.advance(Duration::from_millis(5_999));
+    assert_eq!(
+        error_code(guests[10].request(challenge("bob")).await),
+        "challenge_rate_limited"
+    );
+    server.advance(Duration::from_millis(1));
+    let last = sent(guests[10].request(challenge("bob")).await);
+    assert_eq!(
+        error_code(guests[11].request(challenge("bob")).await),
+        "challenge_rate_limited"
+    );
+    // The victim's tab got the ten, then the one after the refill: nothing refused reached it.
+    for g in &guests[..10] {
+        assert_eq!(notice(&mut bob).await.from, g.name);
+    }
+    assert_eq!(notice(&mut bob).await.id, last.id);
 }

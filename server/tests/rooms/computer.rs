@@ -905,3 +905,74 @@ async fn under_swap2_the_computer_answers_three_stones_with_a_colour_choice_and_
     }
     server.stop().await;
 }
+
+/// Alice (black) and Bob (white) registered and seated at a rated freestyle game that has started: the room, and
+/// both clients.
+async fn rated_game(server: &TestServer) -> (String, Client, Client) {
+    let mut alice = server.registered("alice").await.client;
+    let mut bob = server.registered("bob").await.client;
+    let reply = alice
+        .request(rated(create_room(freestyle(), TimeControl::None)))
+        .await;
+    let ServerMessage::Room { room } = reply else {
+        panic!("{reply:?}")
+    };
+    bob.join(&room.id, JoinRole::Player).await;
+    alice
+        .event_where(|e| matches!(e, RoomEvent::GameStarted { .. }))
+        .await;
+    (room.id, alice, bob)
+}
+
+#[tokio::test]
+async fn a_player_of_a_running_rated_game_gets_no_computer_until_it_ends() {
+    let server = server(config()).await;
+    let (room, mut alice, mut bob) = rated_game(&server).await;
+    // Neither player, on any connection, may consult the computer while the rated game runs.
+    assert_eq!(
+        error_code(alice.request(play_computer(freestyle(), 8)).await),
+        "in_rated_game"
+    );
+    assert_eq!(
+        error_code(bob.request(play_computer(freestyle(), 8)).await),
+        "in_rated_game"
+    );
+    let mut other_tab = Client::hello(server.addr, Some(&alice.token)).await;
+    assert_eq!(
+        error_code(other_tab.request(play_computer(freestyle(), 8)).await),
+        "in_rated_game"
+    );
+    // Nor invite it into a casual room of their own.
+    let reply = other_tab
+        .request(create_room(freestyle(), TimeControl::None))
+        .await;
+    let ServerMessage::Room { room: casual } = reply else {
+        panic!("{reply:?}")
+    };
+    let invite = ClientMessage::InviteComputer {
+        room: casual.id,
+        level: 8,
+        engine: None,
+    };
+    assert_eq!(error_code(other_tab.request(invite).await), "in_rated_game");
+    // Once the game is over, the computer is theirs again.
+    let over = alice
+        .act(ClientMessage::Resign { room: room.clone() })
+        .await
+        .unwrap();
+    assert!(matches!(over, RoomEvent::GameOver { .. }), "{over:?}");
+    start(&mut alice, play_computer(freestyle(), 1)).await;
+    bob.game_over().await;
+    start(&mut bob, play_computer(freestyle(), 1)).await;
+}
+
+#[tokio::test]
+async fn a_rated_room_still_waiting_for_its_opponent_does_not_keep_the_computer_away() {
+    let server = server(config()).await;
+    let mut alice = server.registered("alice").await.client;
+    let reply = alice
+        .request(rated(create_room(freestyle(), TimeControl::None)))
+        .await;
+    assert!(matches!(reply, ServerMessage::Room { .. }), "{reply:?}");
+    start(&mut alice, play_computer(freestyle(), 1)).await;
+}
