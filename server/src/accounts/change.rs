@@ -1,7 +1,7 @@
 //! `POST /api/password`: a signed-in player changes their password by giving the old one and the new one.
 //!
 //! The new password passes the registration rules ([`password::validate`]). The old one is checked like a
-//! login, against the same limits ([`Accounts::admit_login`]), so the form cannot be used to guess a password
+//! login, against the same limits (`Accounts::admit_login`), so the form cannot be used to guess a password
 //! faster than the login page allows. A change ends every other session of the account and closes their
 //! sockets: whoever else held one (a stolen token, a forgotten tab) is out; the session that asked stays.
 

@@ -6,7 +6,7 @@
 //! read back ignoring case, dashes and spaces, with `O` as `0` and `I`/`L` as `1`. The store keeps only its
 //! SHA-256, one code per account (a newer one replaces it), and deletes it when it is spent and whenever the
 //! password changes; an expired code just stops working. Attempts are limited
-//! like logins, by the same buckets ([`Accounts::admit_login`]); an unknown name, a wrong code, a spent one and
+//! like logins, by the same buckets (`Accounts::admit_login`); an unknown name, a wrong code, a spent one and
 //! an expired one get the same answer. A successful reset ends every session of the account.
 
 use std::fmt;

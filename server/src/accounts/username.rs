@@ -18,7 +18,7 @@ use super::error::ApiError;
 
 /// Fewest characters in a username.
 pub const MIN_LEN: usize = 3;
-/// Fewest characters in a username made only of Chinese, Japanese or Korean characters (see [`is_cjk`]).
+/// Fewest characters in a username made only of Chinese, Japanese or Korean characters (see `is_cjk`).
 pub const MIN_LEN_CJK: usize = 2;
 /// Most characters in a username.
 pub const MAX_LEN: usize = 20;

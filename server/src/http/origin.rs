@@ -3,7 +3,7 @@
 //! from in `Sec-Fetch-Site` (every current one) or `Origin`; a request with neither comes from a client that is
 //! not a browser, which no other site can make send anything, so it passes.
 //!
-//! The same test keeps other sites' pages off the WebSocket ([`cross_site_socket`]): a socket opened by a page
+//! The same test keeps other sites' pages off the WebSocket (`cross_site_socket`): a socket opened by a page
 //! of another site would spend its visitor's budgets (new guests, sockets per address) for that site (#35).
 
 use axum::extract::Request;
