@@ -8,80 +8,9 @@ use std::sync::atomic::AtomicBool;
 use engine::othello::Engine;
 use rules::othello::{Move, Position};
 
-/// Number, board (a1..h8 row by row, `X` black, `O` white, `-` empty), side to move, exact final disc
-/// difference for the side to move, best moves.
-const FFO: [(u32, &str, &str, i32, &[&str]); 10] = [
-    (
-        40,
-        "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------",
-        "X",
-        38,
-        &["a2"],
-    ),
-    (
-        41,
-        "-OOOOO----OOOOX--OOOOOO-XXXXXOO--XXOOX--OOXOXX----OXXO---OOO--O-",
-        "X",
-        0,
-        &["h4"],
-    ),
-    (
-        42,
-        "--OOO-------XX-OOOOOOXOO-OOOOXOOX-OOOXXO---OOXOO---OOOXO--OOOO--",
-        "X",
-        6,
-        &["g2"],
-    ),
-    (
-        43,
-        "--XXXXX---XXXX---OOOXX---OOXXXX--OOXXXO-OOOOXOO----XOX----XXXXX-",
-        "O",
-        -12,
-        &["c7", "g3"],
-    ),
-    (
-        44,
-        "--O-X-O---O-XO-O-OOXXXOOOOOOXXXOOOOOXX--XXOOXO----XXXX-----XXX--",
-        "O",
-        -14,
-        &["d2", "b8"],
-    ),
-    (
-        45,
-        "---XXXX-X-XXXO--XXOXOO--XXXOXO--XXOXXO---OXXXOO-O-OOOO------OO--",
-        "X",
-        6,
-        &["b2"],
-    ),
-    (
-        46,
-        "---XXX----OOOX----OOOXX--OOOOXXX--OOOOXX--OXOXXX--XXOO---XXXX-O-",
-        "X",
-        -8,
-        &["b3"],
-    ),
-    (
-        47,
-        "-OOOOO----OOOO---OOOOX--XXXXXX---OXOOX--OOOXOX----OOXX----XXXX--",
-        "O",
-        4,
-        &["g2"],
-    ),
-    (
-        48,
-        "-----X--X-XXX---XXXXOO--XOXOOXX-XOOXXX--XOOXX-----OOOX---XXXXXX-",
-        "O",
-        28,
-        &["f6"],
-    ),
-    (
-        49,
-        "--OX-O----XXOO--OOOOOXX-OOOOOX--OOOXOXX-OOOOXX-----OOX----X-O---",
-        "X",
-        16,
-        &["e1"],
-    ),
-];
+#[path = "support/ffo.rs"]
+mod ffo;
+use ffo::FFO;
 
 fn position(number: u32) -> (Position, i32, &'static [&'static str]) {
     let &(_, board, side, score, best) = FFO.iter().find(|c| c.0 == number).unwrap();
