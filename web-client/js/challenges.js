@@ -8,7 +8,7 @@ import { api } from './api.js';
 import { href } from './router.js';
 import { describeTimeControl } from './clock.js';
 import { timeControlOf, SEEK_OPENINGS, defaultOpening } from './pairing.js';
-import { openingLabel } from './games/gomoku/create.js';
+import { describe, openingLabel, openingFollowsRuleSet } from './games/gomoku/create.js';
 import { isComputer } from './player.js';
 
 /** The reasons a decline may give, in the order the menu lists them (docs/protocol.md "Challenges"). */
@@ -37,9 +37,8 @@ export function colourFor(challenge, me) {
 /** A challenge's game in words, its opening included: "Renju · Soosõrv-8 · 5+3 · rated". */
 export function describeChallenge(c) {
   const gomoku = c.rules?.rule_set ? c.rules : c.game?.game === 'gomoku' ? c.game : null;
-  const game = gomoku ? t(`rule.${gomoku.rule_set}`) : c.game?.game ? t(`game.${c.game.game}`) : '';
-  const opening = gomoku?.opening && gomoku.opening !== 'none' ? openingLabel(gomoku.opening) : '';
-  return [game, opening, describeTimeControl(c.time_control, t), t(c.rated ? 'create.rated' : 'create.casual')].filter(Boolean).join(' · ');
+  const game = gomoku ? describe({ rule_set: gomoku.rule_set, opening: gomoku.opening }) : c.game?.game ? t(`game.${c.game.game}`) : '';
+  return [game, describeTimeControl(c.time_control, t), t(c.rated ? 'create.rated' : 'create.casual')].filter(Boolean).join(' · ');
 }
 
 /** What the challenger reads when a challenge closes (the i18n key and its parameters); null when accepted. */
@@ -107,11 +106,8 @@ export function openChallengeForm(app, name, initial = null) {
     const rated = form.querySelector('input[name="rated"][value="rated"]');
     rated.disabled = guest;
   };
-  form.addEventListener('change', (e) => {
-    // A new rule set brings its own default opening (Soosõrv-8 under renju, none otherwise).
-    if (e.target.name === 'rule_set') form.querySelector(`input[name="opening"][value="${defaultOpening(e.target.value)}"]`).checked = true;
-    sync();
-  });
+  openingFollowsRuleSet(form, defaultOpening);
+  form.addEventListener('change', sync);
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     err.textContent = '';

@@ -8,14 +8,10 @@ import { href, parseRoute } from './router.js';
 import { accounts } from './api.js';
 import { describeTimeControl } from './clock.js';
 import { PRESETS, CUSTOM, SEEK_OPENINGS, countsOf, presetSeek, customSeek, defaultOpening } from './pairing.js';
-import { openingLabel } from './games/gomoku/create.js';
+import { describe, openingLabel, openingFollowsRuleSet } from './games/gomoku/create.js';
 
 /** A tile's game in words: the rule set, and its opening when it has one ("Renju · Soosõrv-8"). */
-function ruleWords(rules) {
-  const words = [t(`rule.${rules.rule_set}`)];
-  if (rules.opening && rules.opening !== 'none') words.push(openingLabel(rules.opening));
-  return words.join(' · ');
-}
+const ruleWords = (rules) => describe({ rule_set: rules.rule_set, opening: rules.opening });
 
 const RATED_KEY = 'gomoku.quick_rated';
 
@@ -126,11 +122,9 @@ export function quickPairing(app) {
       const v = values();
       for (const x of form.querySelectorAll('[data-tc]')) x.hidden = v.tc !== x.dataset.tc;
     };
-    form.addEventListener('change', (e) => {
-      // A new rule set brings its own default opening (Soosõrv-8 under renju, none otherwise).
-      if (e.target.name === 'rule_set') form.querySelector(`input[name="opening"][value="${defaultOpening(e.target.value)}"]`).checked = true;
-      sync();
-    });
+    // The listener that checks the rule set's default opening is added first, so that `sync` sees it.
+    openingFollowsRuleSet(form, defaultOpening);
+    form.addEventListener('change', sync);
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       customOpen = false;

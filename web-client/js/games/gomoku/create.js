@@ -54,6 +54,18 @@ export function describe(rules, { size = false } = {}) {
   return parts.join(' · ');
 }
 
+/**
+ * Makes a form's opening follow its rule set: choosing a rule set checks the opening `defaultFor` gives it (the
+ * quick-pairing custom form and the challenge form start renju at Soosõrv-8 and freestyle without one).
+ */
+export function openingFollowsRuleSet(form, defaultFor) {
+  form.addEventListener('change', (e) => {
+    if (e.target.name !== 'rule_set') return;
+    const input = form.querySelector(`input[name="opening"][value="${defaultFor(e.target.value)}"]`);
+    if (input) input.checked = true;
+  });
+}
+
 /** An opening code in words: `soosorv_8` is "Soosõrv-8"; a code this client has no words for stays as it is. */
 export function openingLabel(code) {
   const { family, n } = parseOpening(code);
