@@ -1,128 +1,13 @@
-//! The closed enum over the games (as shakmaty's `VariantPosition`): the types the room, the protocol and the
-//! store hold, each an enum with one variant per game. [`AnyGame`] is itself a [`Game`], so the layers above are
-//! typed against the trait and this enum alone. A game added here adds a variant to each enum and an arm to each
-//! match; the compiler lists every place.
+//! The closed enums over the games (as shakmaty's `VariantPosition`), made from the one list in `lib.rs` by
+//! [`games!`](crate::games): [`GameKind`](crate::GameKind) and the `Any…` types the room, the protocol and the
+//! store hold, each an enum with one variant per game, and every dispatch over them. [`AnyGame`](crate::AnyGame)
+//! is itself a [`Game`](crate::Game), so the layers above are typed against the trait and these enums alone.
+//! A game added to the list adds a variant to each enum and an arm to each match here, written by the macro.
 
 use std::fmt;
 
-use rules::{Color, IllegalAction, Phase};
-
-use crate::draughts::{
-    Draughts, DraughtsAction, DraughtsConfig, DraughtsDelta, DraughtsDetail, DraughtsIllegal,
-    DraughtsLegal, DraughtsPhase, DraughtsView,
-};
-use crate::game::{Coded, Game, GameConfig, Outcome, PoolKey, ReplayError, Seat, Status};
-use crate::gomoku::{Gomoku, GomokuConfig, GomokuDelta, GomokuDetail, GomokuLegal, GomokuView};
-use crate::notation::NotationError;
-use crate::othello::{
-    Othello, OthelloConfig, OthelloDelta, OthelloDetail, OthelloLegal, OthelloPhase, OthelloView,
-};
+use crate::game::{Outcome, Status};
 use crate::storage::DecodeError;
-use crate::GameKind;
-
-/// Any game's configuration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AnyConfig {
-    /// Gomoku or Renju.
-    Gomoku(GomokuConfig),
-    /// Othello.
-    Othello(OthelloConfig),
-    /// International draughts.
-    Draughts(DraughtsConfig),
-}
-
-/// Any game's action (not `Copy`: a draughts move holds its path).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum AnyAction {
-    /// Gomoku or Renju.
-    Gomoku(rules::Action),
-    /// Othello.
-    Othello(rules::othello::Move),
-    /// International draughts.
-    Draughts(DraughtsAction),
-}
-
-/// Any game's refusal of an action (not `Copy`: an ambiguous draughts move lists its candidates).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum AnyIllegal {
-    /// Gomoku or Renju.
-    Gomoku(IllegalAction),
-    /// Othello.
-    Othello(rules::othello::IllegalMove),
-    /// International draughts.
-    Draughts(DraughtsIllegal),
-    /// An action of another game than the one it was applied to.
-    WrongGame,
-}
-
-/// Any game's phase.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AnyPhase {
-    /// Gomoku or Renju.
-    Gomoku(Phase),
-    /// Othello.
-    Othello(OthelloPhase),
-    /// International draughts.
-    Draughts(DraughtsPhase),
-}
-
-/// Any game's outcome detail.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum AnyDetail {
-    /// Gomoku or Renju.
-    Gomoku(GomokuDetail),
-    /// Othello.
-    Othello(OthelloDetail),
-    /// International draughts.
-    Draughts(DraughtsDetail),
-}
-
-/// Any game's public view.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum AnyView {
-    /// Gomoku or Renju.
-    Gomoku(GomokuView),
-    /// Othello.
-    Othello(OthelloView),
-    /// International draughts.
-    Draughts(DraughtsView),
-}
-
-/// Any game's per-action delta.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum AnyDelta {
-    /// Gomoku or Renju.
-    Gomoku(GomokuDelta),
-    /// Othello.
-    Othello(OthelloDelta),
-    /// International draughts.
-    Draughts(DraughtsDelta),
-}
-
-/// Any game's legal-action listing.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum AnyLegal {
-    /// Gomoku or Renju.
-    Gomoku(GomokuLegal),
-    /// Othello.
-    Othello(OthelloLegal),
-    /// International draughts.
-    Draughts(DraughtsLegal),
-}
-
-/// Any game.
-// A room holds one game for its life and moves it rarely; boxing Gomoku's board would cost every Gomoku access
-// an indirection to save Othello's few hundred bytes.
-#[allow(clippy::large_enum_variant)]
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum AnyGame {
-    /// Gomoku or Renju.
-    Gomoku(Gomoku),
-    /// Othello.
-    Othello(Othello),
-    /// International draughts.
-    Draughts(Draughts),
-}
 
 /// Why a stored game does not replay: an action's text does not decode, or the action is illegal there.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -130,12 +15,13 @@ pub enum StoredReplayError {
     /// The stored text is no action of the game.
     Decode(DecodeError),
     /// The action is illegal at that point of the game.
-    Illegal(AnyIllegal),
+    Illegal(crate::AnyIllegal),
 }
 
 impl StoredReplayError {
     /// Stable snake_case code.
     pub fn code(&self) -> &'static str {
+        use crate::Coded;
         match self {
             StoredReplayError::Decode(e) => e.code(),
             StoredReplayError::Illegal(e) => e.code(),
@@ -154,97 +40,12 @@ impl fmt::Display for StoredReplayError {
 
 impl std::error::Error for StoredReplayError {}
 
-impl AnyAction {
-    /// The game the action belongs to.
-    pub const fn kind(&self) -> GameKind {
-        match self {
-            AnyAction::Gomoku(_) => GameKind::Gomoku,
-            AnyAction::Othello(_) => GameKind::Othello,
-            AnyAction::Draughts(_) => GameKind::Draughts,
-        }
-    }
-
-    /// The action's notation.
-    pub fn notation(&self) -> String {
-        match self {
-            AnyAction::Gomoku(a) => Gomoku::notation(a),
-            AnyAction::Othello(a) => Othello::notation(a),
-            AnyAction::Draughts(a) => Draughts::notation(a),
-        }
-    }
-}
-
-impl fmt::Display for AnyAction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.notation())
-    }
-}
-
-impl GameConfig for AnyConfig {
-    fn kind(&self) -> GameKind {
-        match self {
-            AnyConfig::Gomoku(c) => c.kind(),
-            AnyConfig::Othello(c) => c.kind(),
-            AnyConfig::Draughts(c) => c.kind(),
-        }
-    }
-
-    fn pool(&self) -> PoolKey {
-        match self {
-            AnyConfig::Gomoku(c) => c.pool(),
-            AnyConfig::Othello(c) => c.pool(),
-            AnyConfig::Draughts(c) => c.pool(),
-        }
-    }
-
-    fn encode(&self) -> String {
-        match self {
-            AnyConfig::Gomoku(c) => c.encode(),
-            AnyConfig::Othello(c) => c.encode(),
-            AnyConfig::Draughts(c) => c.encode(),
-        }
-    }
-}
-
-impl Coded for AnyIllegal {
-    fn code(&self) -> &'static str {
-        match self {
-            AnyIllegal::Gomoku(e) => Coded::code(e),
-            AnyIllegal::Othello(e) => Coded::code(e),
-            AnyIllegal::Draughts(e) => Coded::code(e),
-            AnyIllegal::WrongGame => "wrong_game",
-        }
-    }
-}
-
-impl fmt::Display for AnyIllegal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AnyIllegal::Gomoku(e) => e.fmt(f),
-            AnyIllegal::Othello(e) => e.fmt(f),
-            AnyIllegal::Draughts(e) => e.fmt(f),
-            AnyIllegal::WrongGame => f.write_str("the action belongs to another game"),
-        }
-    }
-}
-
-impl std::error::Error for AnyIllegal {}
-
-impl Coded for AnyPhase {
-    fn code(&self) -> &'static str {
-        match self {
-            AnyPhase::Gomoku(p) => p.code(),
-            AnyPhase::Othello(p) => p.code(),
-            AnyPhase::Draughts(p) => p.code(),
-        }
-    }
-}
-
-fn any_status<P, D>(
+/// A member's status as any game's.
+pub(crate) fn any_status<P, D, AP, AD>(
     status: Status<P, D>,
-    phase: impl FnOnce(P) -> AnyPhase,
-    detail: impl FnOnce(D) -> AnyDetail,
-) -> Status<AnyPhase, AnyDetail> {
+    phase: impl FnOnce(P) -> AP,
+    detail: impl FnOnce(D) -> AD,
+) -> Status<AP, AD> {
     match status {
         Status::Ongoing { to_act, phase: p } => Status::Ongoing {
             to_act,
@@ -258,239 +59,340 @@ fn any_status<P, D>(
     }
 }
 
-impl AnyGame {
-    /// The game's kind.
-    pub fn kind(&self) -> GameKind {
-        match self {
-            AnyGame::Gomoku(_) => GameKind::Gomoku,
-            AnyGame::Othello(_) => GameKind::Othello,
-            AnyGame::Draughts(_) => GameKind::Draughts,
+/// The list of games made into [`GameKind`](crate::GameKind), the `Any…` enums and their dispatch. Each entry is
+/// `Variant(Type) = "name"` with its doc: the type implements [`Listed`](crate::Listed), and its name is stored and
+/// sent as it is.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! games {
+    ($( $(#[$doc:meta])* $V:ident($G:ty) = $name:literal ),+ $(,)?) => {
+        /// Which game: the tag of every `Any…` value, stored and sent as its name.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum GameKind {
+            $( $(#[$doc])* $V, )+
         }
-    }
 
-    /// Replays a stored game: its configuration, the seat that held the first colour at the start, and its
-    /// actions' stored texts in order (notation, or the JSON stored before it).
-    pub fn replay_stored<S: AsRef<str>>(
-        config: AnyConfig,
-        first_seat: Seat,
-        texts: &[S],
-    ) -> Result<AnyGame, ReplayError<StoredReplayError>> {
-        let kind = config.kind();
-        let mut game = AnyGame::new(config, first_seat);
-        for (index, text) in texts.iter().enumerate() {
-            let action = AnyAction::decode(kind, text.as_ref()).map_err(|e| ReplayError {
-                index,
-                reason: StoredReplayError::Decode(e),
-            })?;
-            game.apply(action).map_err(|e| ReplayError {
-                index,
-                reason: StoredReplayError::Illegal(e),
-            })?;
-        }
-        Ok(game)
-    }
-}
+        impl GameKind {
+            /// How many games there are.
+            pub const COUNT: usize = [$( $name ),+].len();
 
-impl Game for AnyGame {
-    type Config = AnyConfig;
-    type Action = AnyAction;
-    type Illegal = AnyIllegal;
-    type Phase = AnyPhase;
-    type Detail = AnyDetail;
-    type View = AnyView;
-    type Delta = AnyDelta;
-    type Legal = AnyLegal;
+            /// Every game, in the list's order (the order pools and tiles are shown in).
+            pub const ALL: [GameKind; GameKind::COUNT] = [$( GameKind::$V ),+];
 
-    fn new(config: AnyConfig, first_seat: Seat) -> AnyGame {
-        match config {
-            AnyConfig::Gomoku(c) => AnyGame::Gomoku(Gomoku::new(c, first_seat)),
-            AnyConfig::Othello(c) => AnyGame::Othello(Othello::new(c, first_seat)),
-            AnyConfig::Draughts(c) => AnyGame::Draughts(Draughts::new(c, first_seat)),
-        }
-    }
-
-    fn config(&self) -> AnyConfig {
-        match self {
-            AnyGame::Gomoku(g) => AnyConfig::Gomoku(g.config()),
-            AnyGame::Othello(g) => AnyConfig::Othello(g.config()),
-            AnyGame::Draughts(g) => AnyConfig::Draughts(g.config()),
-        }
-    }
-
-    fn status(&self) -> Status<AnyPhase, AnyDetail> {
-        match self {
-            AnyGame::Gomoku(g) => any_status(g.status(), AnyPhase::Gomoku, AnyDetail::Gomoku),
-            AnyGame::Othello(g) => any_status(g.status(), AnyPhase::Othello, AnyDetail::Othello),
-            AnyGame::Draughts(g) => any_status(g.status(), AnyPhase::Draughts, AnyDetail::Draughts),
-        }
-    }
-
-    fn first_colour(&self) -> Color {
-        match self {
-            AnyGame::Gomoku(g) => g.first_colour(),
-            AnyGame::Othello(g) => g.first_colour(),
-            AnyGame::Draughts(g) => g.first_colour(),
-        }
-    }
-
-    fn first_seat(&self) -> Seat {
-        match self {
-            AnyGame::Gomoku(g) => g.first_seat(),
-            AnyGame::Othello(g) => g.first_seat(),
-            AnyGame::Draughts(g) => g.first_seat(),
-        }
-    }
-
-    fn apply(&mut self, action: AnyAction) -> Result<AnyDelta, AnyIllegal> {
-        match (self, action) {
-            (AnyGame::Gomoku(g), AnyAction::Gomoku(a)) => {
-                g.apply(a).map(AnyDelta::Gomoku).map_err(AnyIllegal::Gomoku)
+            /// Stable name, as stored and sent (`gomoku`).
+            pub const fn as_str(self) -> &'static str {
+                match self { $( GameKind::$V => $name, )+ }
             }
-            (AnyGame::Othello(g), AnyAction::Othello(a)) => g
-                .apply(a)
-                .map(AnyDelta::Othello)
-                .map_err(AnyIllegal::Othello),
-            (AnyGame::Draughts(g), AnyAction::Draughts(a)) => g
-                .apply(a)
-                .map(AnyDelta::Draughts)
-                .map_err(AnyIllegal::Draughts),
-            _ => Err(AnyIllegal::WrongGame),
+
+            /// An action of this game from its notation (see [`crate::notation`]).
+            pub fn parse_action(self, text: &str) -> Result<AnyAction, $crate::NotationError> {
+                match self {
+                    $( GameKind::$V => <$G as $crate::Listed>::read_notation(text).map(AnyAction::$V), )+
+                }
+            }
+
+            /// The game's rating pools, in display order.
+            pub fn pools(self) -> &'static [$crate::PoolKey] {
+                match self { $( GameKind::$V => <$G as $crate::Listed>::pools(), )+ }
+            }
+
+            /// The configuration a room of this game has when it names no other.
+            pub fn default_config(self) -> AnyConfig {
+                match self { $( GameKind::$V => AnyConfig::$V(<$G as $crate::Listed>::default_config()), )+ }
+            }
+
+            /// How the game's record is exported.
+            pub const fn record_format(self) -> $crate::RecordFormat {
+                match self { $( GameKind::$V => <$G as $crate::Listed>::RECORD, )+ }
+            }
         }
-    }
 
-    fn apply_as(&mut self, seat: Seat, action: AnyAction) -> Result<AnyDelta, AnyIllegal> {
-        match (self, action) {
-            (AnyGame::Gomoku(g), AnyAction::Gomoku(a)) => g
-                .apply_as(seat, a)
-                .map(AnyDelta::Gomoku)
-                .map_err(AnyIllegal::Gomoku),
-            (AnyGame::Othello(g), AnyAction::Othello(a)) => g
-                .apply_as(seat, a)
-                .map(AnyDelta::Othello)
-                .map_err(AnyIllegal::Othello),
-            (AnyGame::Draughts(g), AnyAction::Draughts(a)) => g
-                .apply_as(seat, a)
-                .map(AnyDelta::Draughts)
-                .map_err(AnyIllegal::Draughts),
-            _ => Err(AnyIllegal::WrongGame),
+        /// Any game's configuration.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum AnyConfig {
+            $( $(#[$doc])* $V(<$G as $crate::Game>::Config), )+
         }
-    }
 
-    fn undo(&mut self) -> Option<AnyAction> {
-        match self {
-            AnyGame::Gomoku(g) => g.undo().map(AnyAction::Gomoku),
-            AnyGame::Othello(g) => g.undo().map(AnyAction::Othello),
-            AnyGame::Draughts(g) => g.undo().map(AnyAction::Draughts),
+        /// Any game's action (not `Copy`: a draughts move holds its path).
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum AnyAction {
+            $( $(#[$doc])* $V(<$G as $crate::Game>::Action), )+
         }
-    }
 
-    fn action_count(&self) -> usize {
-        match self {
-            AnyGame::Gomoku(g) => g.action_count(),
-            AnyGame::Othello(g) => g.action_count(),
-            AnyGame::Draughts(g) => g.action_count(),
+        /// Any game's refusal of an action.
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum AnyIllegal {
+            $( $(#[$doc])* $V(<$G as $crate::Game>::Illegal), )+
+            /// An action of another game than the one it was applied to.
+            WrongGame,
         }
-    }
 
-    fn actions(&self) -> Vec<AnyAction> {
-        match self {
-            AnyGame::Gomoku(g) => g
-                .rules_game()
-                .actions()
-                .iter()
-                .map(|&a| AnyAction::Gomoku(a))
-                .collect(),
-            AnyGame::Othello(g) => g
-                .rules_game()
-                .moves()
-                .iter()
-                .map(|&a| AnyAction::Othello(a))
-                .collect(),
-            AnyGame::Draughts(g) => g.actions().into_iter().map(AnyAction::Draughts).collect(),
+        /// Any game's phase.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum AnyPhase {
+            $( $(#[$doc])* $V(<$G as $crate::Game>::Phase), )+
         }
-    }
 
-    fn ply(&self) -> u32 {
-        match self {
-            AnyGame::Gomoku(g) => g.ply(),
-            AnyGame::Othello(g) => g.ply(),
-            AnyGame::Draughts(g) => g.ply(),
+        /// Any game's outcome detail.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub enum AnyDetail {
+            $( $(#[$doc])* $V(<$G as $crate::Game>::Detail), )+
         }
-    }
 
-    fn is_move(action: &AnyAction) -> bool {
-        match action {
-            AnyAction::Gomoku(a) => Gomoku::is_move(a),
-            AnyAction::Othello(a) => Othello::is_move(a),
-            AnyAction::Draughts(a) => Draughts::is_move(a),
+        /// Any game's public view.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub enum AnyView {
+            $( $(#[$doc])* $V(<$G as $crate::Game>::View), )+
         }
-    }
 
-    fn is_opening_decision(action: &AnyAction) -> bool {
-        match action {
-            AnyAction::Gomoku(a) => Gomoku::is_opening_decision(a),
-            AnyAction::Othello(a) => Othello::is_opening_decision(a),
-            AnyAction::Draughts(a) => Draughts::is_opening_decision(a),
+        /// Any game's per-action delta.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub enum AnyDelta {
+            $( $(#[$doc])* $V(<$G as $crate::Game>::Delta), )+
         }
-    }
 
-    fn at_most_once(action: &AnyAction) -> bool {
-        match action {
-            AnyAction::Gomoku(a) => Gomoku::at_most_once(a),
-            AnyAction::Othello(a) => Othello::at_most_once(a),
-            AnyAction::Draughts(a) => Draughts::at_most_once(a),
+        /// Any game's legal-action listing.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub enum AnyLegal {
+            $( $(#[$doc])* $V(<$G as $crate::Game>::Legal), )+
         }
-    }
 
-    fn legal(&self) -> AnyLegal {
-        match self {
-            AnyGame::Gomoku(g) => AnyLegal::Gomoku(g.legal()),
-            AnyGame::Othello(g) => AnyLegal::Othello(g.legal()),
-            AnyGame::Draughts(g) => AnyLegal::Draughts(g.legal()),
+        /// Any game.
+        // A room holds one game for its life and moves it rarely; boxing the larger boards would cost every access
+        // an indirection to save a few hundred bytes.
+        #[allow(clippy::large_enum_variant)]
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub enum AnyGame {
+            $( $(#[$doc])* $V($G), )+
         }
-    }
 
-    fn legal_actions(&self) -> Vec<AnyAction> {
-        match self {
-            AnyGame::Gomoku(g) => g
-                .legal_actions()
-                .into_iter()
-                .map(AnyAction::Gomoku)
-                .collect(),
-            AnyGame::Othello(g) => g
-                .legal_actions()
-                .into_iter()
-                .map(AnyAction::Othello)
-                .collect(),
-            AnyGame::Draughts(g) => g
-                .legal_actions()
-                .into_iter()
-                .map(AnyAction::Draughts)
-                .collect(),
+        impl AnyAction {
+            /// The game the action belongs to.
+            pub const fn kind(&self) -> GameKind {
+                match self { $( AnyAction::$V(_) => GameKind::$V, )+ }
+            }
+
+            /// The action's notation.
+            pub fn notation(&self) -> String {
+                match self { $( AnyAction::$V(a) => <$G as $crate::Game>::notation(a), )+ }
+            }
+
+            /// The action's stored text: its notation.
+            pub fn encode(&self) -> String {
+                self.notation()
+            }
+
+            /// An action of a game back from its stored text ([`crate::Listed::decode_action`]).
+            pub fn decode(kind: GameKind, text: &str) -> Result<AnyAction, $crate::DecodeError> {
+                match kind {
+                    $( GameKind::$V => <$G as $crate::Listed>::decode_action(text).map(AnyAction::$V), )+
+                }
+            }
         }
-    }
 
-    fn forced(&self) -> Option<AnyAction> {
-        match self {
-            AnyGame::Gomoku(g) => g.forced().map(AnyAction::Gomoku),
-            AnyGame::Othello(g) => g.forced().map(AnyAction::Othello),
-            AnyGame::Draughts(g) => g.forced().map(AnyAction::Draughts),
+        impl ::std::fmt::Display for AnyAction {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(&self.notation())
+            }
         }
-    }
 
-    fn view(&self, room_result: bool) -> AnyView {
-        match self {
-            AnyGame::Gomoku(g) => AnyView::Gomoku(g.view(room_result)),
-            AnyGame::Othello(g) => AnyView::Othello(g.view(room_result)),
-            AnyGame::Draughts(g) => AnyView::Draughts(g.view(room_result)),
+        impl $crate::GameConfig for AnyConfig {
+            fn kind(&self) -> GameKind {
+                match self { $( AnyConfig::$V(c) => c.kind(), )+ }
+            }
+
+            fn pool(&self) -> $crate::PoolKey {
+                match self { $( AnyConfig::$V(c) => c.pool(), )+ }
+            }
+
+            fn encode(&self) -> String {
+                match self { $( AnyConfig::$V(c) => c.encode(), )+ }
+            }
         }
-    }
 
-    fn notation(action: &AnyAction) -> String {
-        action.notation()
-    }
+        impl AnyConfig {
+            /// The configuration as stored.
+            pub fn stored(&self) -> $crate::StoredConfig {
+                use $crate::GameConfig;
+                $crate::StoredConfig {
+                    game: self.kind().as_str(),
+                    text: self.encode(),
+                }
+            }
 
-    fn parse_action(&self, text: &str) -> Result<AnyAction, NotationError> {
-        self.kind().parse_action(text)
-    }
+            /// A configuration back from its stored game name and text.
+            pub fn decode(game: &str, text: &str) -> Result<AnyConfig, $crate::ConfigError> {
+                match game.parse::<GameKind>() {
+                    $( Ok(GameKind::$V) => <$G as $crate::Listed>::decode_config(text).map(AnyConfig::$V), )+
+                    Err(_) => Err($crate::ConfigError::UnknownGame),
+                }
+            }
+        }
+
+        impl $crate::Coded for AnyIllegal {
+            fn code(&self) -> &'static str {
+                match self {
+                    $( AnyIllegal::$V(e) => $crate::Coded::code(e), )+
+                    AnyIllegal::WrongGame => "wrong_game",
+                }
+            }
+        }
+
+        impl ::std::fmt::Display for AnyIllegal {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                match self {
+                    $( AnyIllegal::$V(e) => e.fmt(f), )+
+                    AnyIllegal::WrongGame => f.write_str("the action belongs to another game"),
+                }
+            }
+        }
+
+        impl ::std::error::Error for AnyIllegal {}
+
+        impl $crate::Coded for AnyPhase {
+            fn code(&self) -> &'static str {
+                match self { $( AnyPhase::$V(p) => p.code(), )+ }
+            }
+        }
+
+        impl AnyGame {
+            /// The game's kind.
+            pub fn kind(&self) -> GameKind {
+                match self { $( AnyGame::$V(_) => GameKind::$V, )+ }
+            }
+
+            /// The record in the game's usual text ([`GameKind::record_format`]).
+            pub fn record(&self, header: &$crate::RecordHeader<'_>) -> String {
+                match self { $( AnyGame::$V(g) => <$G as $crate::Listed>::record(g, header), )+ }
+            }
+
+            /// Replays a stored game: its configuration, the seat that held the first colour at the start, and
+            /// its actions' stored texts in order (notation, or a game's older stored form).
+            pub fn replay_stored<S: AsRef<str>>(
+                config: AnyConfig,
+                first_seat: $crate::Seat,
+                texts: &[S],
+            ) -> Result<AnyGame, $crate::ReplayError<$crate::StoredReplayError>> {
+                use $crate::{Game, GameConfig};
+                let kind = config.kind();
+                let mut game = AnyGame::new(config, first_seat);
+                for (index, text) in texts.iter().enumerate() {
+                    let action = AnyAction::decode(kind, text.as_ref()).map_err(|e| $crate::ReplayError {
+                        index,
+                        reason: $crate::StoredReplayError::Decode(e),
+                    })?;
+                    game.apply(action).map_err(|e| $crate::ReplayError {
+                        index,
+                        reason: $crate::StoredReplayError::Illegal(e),
+                    })?;
+                }
+                Ok(game)
+            }
+        }
+
+        impl $crate::Game for AnyGame {
+            type Config = AnyConfig;
+            type Action = AnyAction;
+            type Illegal = AnyIllegal;
+            type Phase = AnyPhase;
+            type Detail = AnyDetail;
+            type View = AnyView;
+            type Delta = AnyDelta;
+            type Legal = AnyLegal;
+
+            fn new(config: AnyConfig, first_seat: $crate::Seat) -> AnyGame {
+                match config { $( AnyConfig::$V(c) => AnyGame::$V(<$G>::new(c, first_seat)), )+ }
+            }
+
+            fn config(&self) -> AnyConfig {
+                match self { $( AnyGame::$V(g) => AnyConfig::$V(g.config()), )+ }
+            }
+
+            fn status(&self) -> $crate::Status<AnyPhase, AnyDetail> {
+                match self {
+                    $( AnyGame::$V(g) => $crate::any::any_status(g.status(), AnyPhase::$V, AnyDetail::$V), )+
+                }
+            }
+
+            fn first_colour(&self) -> ::rules::Color {
+                match self { $( AnyGame::$V(g) => g.first_colour(), )+ }
+            }
+
+            fn first_seat(&self) -> $crate::Seat {
+                match self { $( AnyGame::$V(g) => g.first_seat(), )+ }
+            }
+
+            fn apply(&mut self, action: AnyAction) -> Result<AnyDelta, AnyIllegal> {
+                match (self, action) {
+                    $( (AnyGame::$V(g), AnyAction::$V(a)) => g.apply(a).map(AnyDelta::$V).map_err(AnyIllegal::$V), )+
+                    #[allow(unreachable_patterns)]
+                    _ => Err(AnyIllegal::WrongGame),
+                }
+            }
+
+            fn apply_as(&mut self, seat: $crate::Seat, action: AnyAction) -> Result<AnyDelta, AnyIllegal> {
+                match (self, action) {
+                    $( (AnyGame::$V(g), AnyAction::$V(a)) => {
+                        g.apply_as(seat, a).map(AnyDelta::$V).map_err(AnyIllegal::$V)
+                    } )+
+                    #[allow(unreachable_patterns)]
+                    _ => Err(AnyIllegal::WrongGame),
+                }
+            }
+
+            fn undo(&mut self) -> Option<AnyAction> {
+                match self { $( AnyGame::$V(g) => g.undo().map(AnyAction::$V), )+ }
+            }
+
+            fn action_count(&self) -> usize {
+                match self { $( AnyGame::$V(g) => g.action_count(), )+ }
+            }
+
+            fn actions(&self) -> Vec<AnyAction> {
+                match self { $( AnyGame::$V(g) => g.actions().into_iter().map(AnyAction::$V).collect(), )+ }
+            }
+
+            fn ply(&self) -> u32 {
+                match self { $( AnyGame::$V(g) => g.ply(), )+ }
+            }
+
+            fn is_move(action: &AnyAction) -> bool {
+                match action { $( AnyAction::$V(a) => <$G>::is_move(a), )+ }
+            }
+
+            fn is_opening_decision(action: &AnyAction) -> bool {
+                match action { $( AnyAction::$V(a) => <$G>::is_opening_decision(a), )+ }
+            }
+
+            fn at_most_once(action: &AnyAction) -> bool {
+                match action { $( AnyAction::$V(a) => <$G>::at_most_once(a), )+ }
+            }
+
+            fn legal(&self) -> AnyLegal {
+                match self { $( AnyGame::$V(g) => AnyLegal::$V(g.legal()), )+ }
+            }
+
+            fn legal_actions(&self) -> Vec<AnyAction> {
+                match self {
+                    $( AnyGame::$V(g) => g.legal_actions().into_iter().map(AnyAction::$V).collect(), )+
+                }
+            }
+
+            fn forced(&self) -> Option<AnyAction> {
+                match self { $( AnyGame::$V(g) => g.forced().map(AnyAction::$V), )+ }
+            }
+
+            fn view(&self, room_result: bool) -> AnyView {
+                match self { $( AnyGame::$V(g) => AnyView::$V(g.view(room_result)), )+ }
+            }
+
+            fn notation(action: &AnyAction) -> String {
+                action.notation()
+            }
+
+            fn parse_action(&self, text: &str) -> Result<AnyAction, $crate::NotationError> {
+                self.kind().parse_action(text)
+            }
+        }
+    };
 }

@@ -288,3 +288,54 @@ pub trait Game: Sized + Clone + fmt::Debug + Send + 'static {
         Ok(game)
     }
 }
+
+/// A finished or running game's facts a record export writes beside the moves: the players by colour and the
+/// result as the room recorded it (which may differ from the rules' own, after a resignation or a flag fall).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordHeader<'a> {
+    /// The name of whoever played black (Gomoku's and Othello's first colour, draughts' second).
+    pub black: &'a str,
+    /// The name of whoever played white.
+    pub white: &'a str,
+    /// `None` while the game runs or when it was aborted; `Some(None)` a draw; `Some(Some(colour))` a win.
+    pub result: Option<Option<Color>>,
+}
+
+/// How a game's record is exported in its field's usual text (`GET /api/games/{id}/export`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordFormat {
+    /// The file name's extension (`txt`, `pdn`).
+    pub extension: &'static str,
+    /// The MIME type it is served as (`text/plain; charset=utf-8`).
+    pub mime: &'static str,
+}
+
+/// A game of the list (`crate::games!`): what is asked of a game's type rather than of one of its values — its
+/// name, its rating pools, its default configuration, its stored texts and its record export. [`crate::AnyGame`]
+/// and [`GameKind`] answer these for any game by asking the member.
+pub trait Listed: Game {
+    /// The game's kind (its tag in every `Any…` enum).
+    const KIND: GameKind;
+    /// How its record is exported.
+    const RECORD: RecordFormat;
+
+    /// Every rating pool of the game, in display order; [`GameConfig::pool`] is always one of them.
+    fn pools() -> &'static [PoolKey];
+
+    /// The configuration a room of this game has when it names no other (and the first one a client offers).
+    fn default_config() -> Self::Config;
+
+    /// An action from its notation, exactly as [`Game::notation`] writes it.
+    fn read_notation(text: &str) -> Result<Self::Action, NotationError>;
+
+    /// A configuration from its stored text, exactly as [`GameConfig::encode`] writes it.
+    fn decode_config(text: &str) -> Result<Self::Config, crate::ConfigError>;
+
+    /// An action from its stored text: its notation, unless the game stored another form once.
+    fn decode_action(text: &str) -> Result<Self::Action, crate::DecodeError> {
+        Ok(Self::read_notation(text)?)
+    }
+
+    /// The record in the game's usual text ([`Listed::RECORD`]), with the players and the result as given.
+    fn record(&self, header: &RecordHeader<'_>) -> String;
+}

@@ -1,46 +1,10 @@
-//! The closed set of games, by name.
+//! A game by name: [`GameKind`](crate::GameKind)'s text forms (the enum itself comes from the list in `lib.rs`).
 
 use std::fmt;
 use std::str::FromStr;
 
-use crate::draughts::parse_draughts;
-use crate::notation::{parse_gomoku, NotationError};
-use crate::othello::parse_othello;
-use crate::AnyAction;
-
-/// Which game: the tag of every `Any…` value, stored and sent as its name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum GameKind {
-    /// Gomoku and Renju (five in a row; the rule set is part of the configuration).
-    Gomoku,
-    /// Othello (Reversi); the scoring of an unfinished board is part of the configuration.
-    Othello,
-    /// International draughts (10x10, FMJD rules); the variant is part of the configuration.
-    Draughts,
-}
-
-impl GameKind {
-    /// Every game.
-    pub const ALL: [GameKind; 3] = [GameKind::Gomoku, GameKind::Othello, GameKind::Draughts];
-
-    /// Stable name, as stored and sent (`gomoku`).
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            GameKind::Gomoku => "gomoku",
-            GameKind::Othello => "othello",
-            GameKind::Draughts => "draughts",
-        }
-    }
-
-    /// An action of this game from its notation (see [`crate::notation`]).
-    pub fn parse_action(self, text: &str) -> Result<AnyAction, NotationError> {
-        match self {
-            GameKind::Gomoku => parse_gomoku(text).map(AnyAction::Gomoku),
-            GameKind::Othello => parse_othello(text).map(AnyAction::Othello),
-            GameKind::Draughts => parse_draughts(text).map(AnyAction::Draughts),
-        }
-    }
-}
+use crate::notation::NotationError;
+use crate::GameKind;
 
 impl fmt::Display for GameKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -24,29 +24,39 @@
 #![warn(missing_docs)]
 
 mod any;
-mod draughts;
 mod game;
-mod gomoku;
 mod kind;
 pub mod notation;
-mod othello;
 pub mod storage;
 
-pub use any::{
-    AnyAction, AnyConfig, AnyDelta, AnyDetail, AnyGame, AnyIllegal, AnyLegal, AnyPhase, AnyView,
-    StoredReplayError,
-};
+// The one list of games: a game is its own module and one line here.
+mod draughts;
+mod gomoku;
+mod othello;
+
+games! {
+    /// Gomoku and Renju (five in a row; the rule set is part of the configuration).
+    Gomoku(gomoku::Gomoku) = "gomoku",
+    /// Othello (Reversi); the scoring of an unfinished board is part of the configuration.
+    Othello(othello::Othello) = "othello",
+    /// International draughts (10x10, FMJD rules); the variant is part of the configuration.
+    Draughts(draughts::Draughts) = "draughts",
+}
+
+pub use any::StoredReplayError;
 pub use draughts::{
     draughts_text, parse_draughts, Draughts, DraughtsAction, DraughtsChange, DraughtsConfig,
     DraughtsCounters, DraughtsDelta, DraughtsDetail, DraughtsIllegal, DraughtsLegal,
     DraughtsLegalMove, DraughtsPhase, DraughtsView, DRAUGHTS,
 };
-pub use game::{Coded, Game, GameConfig, Outcome, PoolKey, ReplayError, Seat, Status};
+pub use game::{
+    Coded, Game, GameConfig, Listed, Outcome, PoolKey, RecordFormat, RecordHeader, ReplayError,
+    Seat, Status,
+};
 pub use gomoku::{
     Gomoku, GomokuChange, GomokuConfig, GomokuDelta, GomokuDetail, GomokuLegal, GomokuView,
     SAMPLE_CLASSES, SAMPLE_POINTS,
 };
-pub use kind::GameKind;
 pub use notation::NotationError;
 pub use othello::{
     parse_othello, Othello, OthelloChange, OthelloConfig, OthelloDelta, OthelloDetail,

@@ -3,6 +3,7 @@
 mod conformance;
 mod draughts;
 mod legal_actions;
+mod list;
 mod openings;
 mod othello;
 mod outcomes;

@@ -6,10 +6,14 @@ use rules::{
     WinReason,
 };
 
-use crate::game::{Coded, Game, GameConfig, Outcome, PoolKey, Seat, Status};
+use crate::game::{
+    Coded, Game, GameConfig, Listed, Outcome, PoolKey, RecordFormat, RecordHeader, Seat, Status,
+};
 use crate::notation::{gomoku_text, parse_gomoku, NotationError};
-use crate::storage;
+use crate::storage::{ConfigError, DecodeError};
 use crate::GameKind;
+
+pub(crate) mod stored;
 
 /// How many empty points nearest the stones Swap2's sampled `add:w,b` answers are drawn from
 /// ([`Game::legal_actions`]): their ordered pairs, at most 56 actions, instead of some fifty thousand.
@@ -19,6 +23,25 @@ pub const SAMPLE_POINTS: usize = 8;
 /// ([`Game::legal_actions`]); at least as many as the offers asked for. Proposals are every pair of them
 /// (66), offers every run of consecutive ones.
 pub const SAMPLE_CLASSES: usize = 12;
+
+/// The game's name, as stored (`gomoku`).
+const GOMOKU: &str = "gomoku";
+
+/// Gomoku's rating pools, one per rule set, in display order.
+const POOLS: [PoolKey; 3] = [
+    PoolKey {
+        game: GOMOKU,
+        variant: "freestyle",
+    },
+    PoolKey {
+        game: GOMOKU,
+        variant: "standard",
+    },
+    PoolKey {
+        game: GOMOKU,
+        variant: "renju",
+    },
+];
 
 /// A validated Gomoku/Renju configuration: board size, rule set, forbidden-move policy, opening.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -58,13 +81,13 @@ impl GameConfig for GomokuConfig {
     /// One pool per rule set: opening rules and forbidden policies do not split pools (as `ratings` has it).
     fn pool(&self) -> PoolKey {
         PoolKey {
-            game: GameKind::Gomoku.as_str(),
-            variant: storage::rule_set_text(self.rules.rule_set()),
+            game: GOMOKU,
+            variant: stored::rule_set_text(self.rules.rule_set()),
         }
     }
 
     fn encode(&self) -> String {
-        storage::gomoku_config_text(self)
+        stored::config_text(self)
     }
 }
 
@@ -667,5 +690,51 @@ impl Game for Gomoku {
 
     fn parse_action(&self, text: &str) -> Result<Action, NotationError> {
         parse_gomoku(text)
+    }
+}
+
+impl Listed for Gomoku {
+    const KIND: GameKind = GameKind::Gomoku;
+    const RECORD: RecordFormat = RecordFormat {
+        extension: "txt",
+        mime: "text/plain; charset=utf-8",
+    };
+
+    fn pools() -> &'static [PoolKey] {
+        &POOLS
+    }
+
+    /// Freestyle on 15x15 (the first pool), no opening rule.
+    fn default_config() -> GomokuConfig {
+        GomokuConfig::new(
+            15,
+            RuleSet::Freestyle,
+            ForbiddenPolicy::Reject,
+            Opening::None,
+        )
+        .expect("15x15 freestyle is playable")
+    }
+
+    fn read_notation(text: &str) -> Result<Action, NotationError> {
+        parse_gomoku(text)
+    }
+
+    fn decode_config(text: &str) -> Result<GomokuConfig, ConfigError> {
+        GomokuConfig::decode(text)
+    }
+
+    /// The notation, or the JSON the rules crate's serde derives wrote before the notation.
+    fn decode_action(text: &str) -> Result<Action, DecodeError> {
+        if text.starts_with('{') {
+            stored::legacy_gomoku_action(text)
+        } else {
+            Ok(parse_gomoku(text)?)
+        }
+    }
+
+    /// Every action's notation, space-separated (`.psq` and RenLib text are other formats of the export).
+    fn record(&self, _header: &RecordHeader<'_>) -> String {
+        let moves: Vec<String> = self.game.actions().iter().map(gomoku_text).collect();
+        format!("{}\n", moves.join(" "))
     }
 }

@@ -11,13 +11,21 @@ use rules::draughts::{
 };
 use rules::Color;
 
-use crate::game::{Coded, Game, GameConfig, Outcome, PoolKey, Seat, Status};
+use crate::game::{
+    Coded, Game, GameConfig, Listed, Outcome, PoolKey, RecordFormat, RecordHeader, Seat, Status,
+};
 use crate::notation::NotationError;
 use crate::storage::ConfigError;
 use crate::GameKind;
 
 /// The game's name, as stored (`draughts`): [`GameKind::Draughts`]'s name.
 pub const DRAUGHTS: &str = "draughts";
+
+/// The rating pool of international draughts (`draughts/international`).
+const POOL: PoolKey = PoolKey {
+    game: DRAUGHTS,
+    variant: "international",
+};
 
 /// The only configuration text: international draughts, FMJD rules.
 const INTERNATIONAL_TEXT: &str = "variant=international";
@@ -60,10 +68,7 @@ impl GameConfig for DraughtsConfig {
     }
 
     fn pool(&self) -> PoolKey {
-        PoolKey {
-            game: GameKind::Draughts.as_str(),
-            variant: "international",
-        }
+        POOL
     }
 
     fn encode(&self) -> String {
@@ -510,4 +515,52 @@ impl Game for Draughts {
     fn parse_action(&self, text: &str) -> Result<DraughtsAction, NotationError> {
         parse_draughts(text)
     }
+}
+
+impl Listed for Draughts {
+    const KIND: GameKind = GameKind::Draughts;
+    const RECORD: RecordFormat = RecordFormat {
+        extension: "pdn",
+        mime: "text/plain; charset=utf-8",
+    };
+
+    fn pools() -> &'static [PoolKey] {
+        &[POOL]
+    }
+
+    fn default_config() -> DraughtsConfig {
+        DraughtsConfig::international()
+    }
+
+    fn read_notation(text: &str) -> Result<DraughtsAction, NotationError> {
+        parse_draughts(text)
+    }
+
+    fn decode_config(text: &str) -> Result<DraughtsConfig, ConfigError> {
+        DraughtsConfig::decode(text)
+    }
+
+    /// PDN, with the players beside the game type and the result as the room recorded it (`2-0`, `0-2`, `1-1`,
+    /// `*` while it runs or when aborted).
+    fn record(&self, header: &RecordHeader<'_>) -> String {
+        let result = match header.result {
+            None => "*",
+            Some(Some(Color::White)) => "2-0",
+            Some(Some(Color::Black)) => "0-2",
+            Some(None) => "1-1",
+        };
+        let pdn = self.rules_game().to_pdn(Some(result));
+        let (first, rest) = pdn.split_once('\n').unwrap_or((&pdn, ""));
+        format!(
+            "{first}\n[White \"{}\"]\n[Black \"{}\"]\n{rest}",
+            pdn_value(header.white),
+            pdn_value(header.black)
+        )
+    }
+}
+
+/// A PDN tag value: quotes and backslashes escaped (names are letters, digits, `_` and `-`, but guests' and
+/// future names need not be).
+fn pdn_value(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('"', "\\\"")
 }

@@ -8,8 +8,11 @@
 use rules::othello::{self, IllegalMove, Move, PositionStatus, Score, Scoring, Square};
 use rules::{Color, ParsePointError};
 
-use crate::game::{Coded, Game, GameConfig, Outcome, PoolKey, Seat, Status};
+use crate::game::{
+    Coded, Game, GameConfig, Listed, Outcome, PoolKey, RecordFormat, RecordHeader, Seat, Status,
+};
 use crate::notation::NotationError;
+use crate::storage::{text_of, value_of, ConfigError};
 use crate::GameKind;
 
 /// A validated Othello configuration: how a board left unfinished is scored. Every value is playable.
@@ -37,14 +40,12 @@ impl GameConfig for OthelloConfig {
 
     /// One pool for Othello: the scoring of empty squares never changes who won.
     fn pool(&self) -> PoolKey {
-        PoolKey {
-            game: GameKind::Othello.as_str(),
-            variant: "standard",
-        }
+        POOL
     }
 
+    /// `scoring=japanese` or `scoring=european`.
     fn encode(&self) -> String {
-        crate::storage::othello_config_text(self)
+        format!("scoring={}", text_of(&SCORINGS, self.scoring))
     }
 }
 
@@ -363,6 +364,61 @@ impl Game for Othello {
 
     fn parse_action(&self, text: &str) -> Result<Move, NotationError> {
         parse_othello(text)
+    }
+}
+
+/// Othello's one rating pool (`othello/standard`), both scorings together.
+const POOL: PoolKey = PoolKey {
+    game: "othello",
+    variant: "standard",
+};
+
+const SCORINGS: [(Scoring, &str); 2] = [
+    (Scoring::Japanese, "japanese"),
+    (Scoring::European, "european"),
+];
+
+impl OthelloConfig {
+    /// A configuration from its stored text (exactly as [`GameConfig::encode`] writes it: `scoring=japanese` or
+    /// `scoring=european`).
+    pub fn decode(text: &str) -> Result<OthelloConfig, ConfigError> {
+        let value = text
+            .strip_prefix("scoring=")
+            .ok_or(ConfigError::Malformed)?;
+        if value.contains(',') {
+            return Err(ConfigError::Malformed);
+        }
+        value_of(&SCORINGS, "scoring", value).map(OthelloConfig::new)
+    }
+}
+
+impl Listed for Othello {
+    const KIND: GameKind = GameKind::Othello;
+    const RECORD: RecordFormat = RecordFormat {
+        extension: "txt",
+        mime: "text/plain; charset=utf-8",
+    };
+
+    fn pools() -> &'static [PoolKey] {
+        &[POOL]
+    }
+
+    fn default_config() -> OthelloConfig {
+        OthelloConfig::new(Scoring::Japanese)
+    }
+
+    fn read_notation(text: &str) -> Result<Move, NotationError> {
+        parse_othello(text)
+    }
+
+    fn decode_config(text: &str) -> Result<OthelloConfig, ConfigError> {
+        OthelloConfig::decode(text)
+    }
+
+    /// The move list (`f5d6c3…`): the squares alone, as the field writes it (passes are forced, so an importer
+    /// restores them).
+    fn record(&self, _header: &RecordHeader<'_>) -> String {
+        format!("{}\n", self.game.transcript())
     }
 }
 

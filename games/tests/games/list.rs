@@ -1,0 +1,94 @@
+//! The one list of games: what every listed game answers for itself (pools, default configuration, stored texts,
+//! record export), asked through `GameKind` and `AnyGame` as the layers above ask it.
+
+use games::{AnyConfig, AnyGame, Game, GameConfig, GameKind, RecordHeader, Seat, StoredConfig};
+
+#[test]
+fn every_game_is_listed_once_by_a_name_that_reads_back() {
+    let mut names: Vec<&str> = GameKind::ALL.iter().map(|k| k.as_str()).collect();
+    for kind in GameKind::ALL {
+        assert_eq!(kind.as_str().parse::<GameKind>().unwrap(), kind);
+    }
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), GameKind::ALL.len());
+    assert!("chess".parse::<GameKind>().is_err());
+}
+
+#[test]
+fn a_default_configuration_is_of_its_game_rated_in_one_of_its_pools_and_stored_text_reads_back() {
+    for kind in GameKind::ALL {
+        let config = kind.default_config();
+        assert_eq!(config.kind(), kind);
+        assert!(
+            kind.pools().contains(&config.pool()),
+            "{kind}: {:?}",
+            config.pool()
+        );
+        let StoredConfig { game, text } = config.stored();
+        assert_eq!(AnyConfig::decode(game, &text).unwrap(), config);
+    }
+}
+
+#[test]
+fn pools_are_named_by_their_game_and_no_two_games_share_one() {
+    let mut all = Vec::new();
+    for kind in GameKind::ALL {
+        assert!(!kind.pools().is_empty());
+        for pool in kind.pools() {
+            assert_eq!(pool.game, kind.as_str());
+            all.push(*pool);
+        }
+    }
+    let count = all.len();
+    all.sort_unstable();
+    all.dedup();
+    assert_eq!(all.len(), count);
+}
+
+#[test]
+fn every_game_plays_its_first_listed_actions_and_stores_and_replays_them() {
+    for kind in GameKind::ALL {
+        let mut game = AnyGame::new(kind.default_config(), Seat::Zero);
+        for _ in 0..6 {
+            if let Some(forced) = game.forced() {
+                game.apply(forced).unwrap();
+                continue;
+            }
+            let Some(action) = game.legal_actions().into_iter().next() else {
+                break;
+            };
+            game.apply(action).unwrap();
+        }
+        let texts: Vec<String> = game.actions().iter().map(|a| a.encode()).collect();
+        assert!(!texts.is_empty(), "{kind}");
+        let again = AnyGame::replay_stored(game.config(), Seat::Zero, &texts).unwrap();
+        assert_eq!(again, game);
+    }
+}
+
+#[test]
+fn a_record_export_names_the_players_where_the_format_has_them_and_ends_with_a_newline() {
+    let header = RecordHeader {
+        black: "bea \"b\"",
+        white: "wil",
+        result: Some(Some(rules::Color::White)),
+    };
+    for kind in GameKind::ALL {
+        let mut game = AnyGame::new(kind.default_config(), Seat::Zero);
+        let first = game.legal_actions().into_iter().next().unwrap();
+        let text = first.notation();
+        game.apply(first).unwrap();
+        let record = game.record(&header);
+        assert!(record.ends_with('\n'), "{kind}: {record:?}");
+        let format = kind.record_format();
+        assert!(format.mime.starts_with("text/"));
+        if format.extension == "pdn" {
+            assert!(record.contains("[White \"wil\"]"), "{record}");
+            assert!(record.contains("[Black \"bea \\\"b\\\"\"]"), "{record}");
+            assert!(record.contains("2-0"), "{record}");
+        } else {
+            assert!(record.contains(&text), "{kind}: {record:?} lacks {text}");
+        }
+    }
+}
