@@ -17,7 +17,7 @@ import { installChallenges } from './challenges.js';
 import { installAttention, notifyButton, refreshTitle, setChallenges } from './attention.js';
 import { installLive } from './live.js';
 import { playChime } from './sound.js';
-import { loadStyles, ruleSources } from './games/index.js';
+import { ruleSources } from './games/index.js';
 
 const pages = { lobby, room, game: record, leaderboard, player: profile, login, analysis };
 
@@ -127,7 +127,6 @@ function route() {
 }
 
 function start() {
-  loadStyles();
   loadLang();
   themeChoice = loadTheme();
   document.getElementById('lang').addEventListener('click', () => setLang(otherLanguage()));

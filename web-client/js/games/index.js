@@ -87,8 +87,9 @@ export function ruleSources(games = GAMES) {
 }
 
 /**
- * Links every game's own style sheet into `doc` (at start-up, after the shared css/app.css so a game's rules win
- * ties as they did when they lived there); a sheet already linked is not linked twice. Returns the link elements.
+ * Links every game's own style sheet into `doc`, after the shared css/app.css so a game's rules win ties as they
+ * did when they lived there; a sheet already linked is not linked twice. Returns the link elements. The registry
+ * does this itself when it loads in a page (below), so any page that draws a game's board has its styles.
  */
 export function loadStyles(doc = globalThis.document, games = GAMES) {
   const links = [];
@@ -106,6 +107,8 @@ export function loadStyles(doc = globalThis.document, games = GAMES) {
   }
   return links;
 }
+
+if (globalThis.document?.head) loadStyles(globalThis.document);
 
 /** The leaderboard's pools: those of the served games, in order; the first is the default page. */
 export function pools(games = GAMES) {
