@@ -956,12 +956,11 @@ export function addStrings(table) {
   for (const code of Object.keys(dictionaries)) {
     if (keys(table[code]) !== keys(table.en)) throw new Error(`addStrings: the ${code} words have other keys than the English`);
   }
-  for (const code of Object.keys(dictionaries)) {
-    for (const [key, text] of Object.entries(table[code])) {
-      if (key in dictionaries[code] && dictionaries[code][key] !== text) throw new Error(`addStrings: ${key} is already taken`);
-      dictionaries[code][key] = text;
-    }
+  const entries = Object.keys(dictionaries).flatMap((code) => Object.entries(table[code]).map(([key, text]) => [code, key, text]));
+  for (const [code, key, text] of entries) {
+    if (key in dictionaries[code] && dictionaries[code][key] !== text) throw new Error(`addStrings: ${key} is already taken`);
   }
+  for (const [code, key, text] of entries) dictionaries[code][key] = text;
 }
 
 const STORAGE_KEY = 'gomoku.lang';
