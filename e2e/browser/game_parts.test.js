@@ -42,7 +42,7 @@ for (const scheme of ['light', 'dark']) {
       const { GAMES } = await import('/js/games/index.js');
       return Object.values(GAMES).filter((g) => g.style).map((g) => g.name);
     });
-    assert.deepEqual(linked.sort(), Object.keys(PROBES).sort(), 'the games with boards of their own bring their sheets');
+    for (const name of Object.keys(PROBES)) assert.ok(linked.includes(name), `${name} brings its sheet`);
     await page.waitForFunction((n) => {
       const links = [...document.querySelectorAll('link[data-game-style]')];
       return links.length === n && links.every((l) => l.sheet && l.sheet.cssRules.length > 0);

@@ -15,8 +15,8 @@ import { downloadChoices } from '../../web-client/js/pages/record.js';
 const placeholders = (s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 const members = Object.values(GAMES);
 
-test('the registry holds the three games, each under its own name', () => {
-  assert.deepEqual(Object.keys(GAMES).sort(), ['draughts', 'gomoku', 'othello']);
+test('the registry holds the games, each under its own name', () => {
+  for (const name of ['gomoku', 'othello', 'draughts']) assert.ok(name in GAMES, name);
   for (const [name, m] of Object.entries(GAMES)) assert.equal(m.name, name);
 });
 
@@ -57,7 +57,7 @@ test('the footer credits the rules of every game, in each language as it read be
 
 test("every game with a board of its own has a style sheet in its folder that styles that board, linked once", () => {
   const withStyle = members.filter((m) => m.style);
-  assert.deepEqual(withStyle.map((m) => m.name).sort(), ['draughts', 'othello']);
+  for (const name of ['othello', 'draughts']) assert.ok(withStyle.some((m) => m.name === name), `${name} brings its sheet`);
   for (const m of withStyle) {
     const file = fileURLToPath(m.style);
     assert.ok(existsSync(file), `${m.name}: ${file}`);
