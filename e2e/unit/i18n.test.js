@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { en, zh, translate, interpolate, initialLanguage, plural } from '../../web-client/js/i18n.js';
+// The games' own words (games/NAME/strings.js) join the tables when the registry loads, as on the page.
+import '../../web-client/js/games/index.js';
 
 const placeholders = (s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 

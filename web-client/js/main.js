@@ -17,6 +17,7 @@ import { installChallenges } from './challenges.js';
 import { installAttention, notifyButton, refreshTitle, setChallenges } from './attention.js';
 import { installLive } from './live.js';
 import { playChime } from './sound.js';
+import { ruleSources } from './games/index.js';
 
 const pages = { lobby, room, game: record, leaderboard, player: profile, login, analysis };
 
@@ -42,7 +43,9 @@ function otherLanguage() {
 let current = null;
 
 function translateStatic() {
-  for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+  // The footer credits the rules of every game the registry holds ({rules}).
+  const params = { rules: ruleSources() };
+  for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n, params);
   // The title also says "your move" or names a challenge (attention.js).
   refreshTitle();
   document.getElementById('notify')?.redraw?.();

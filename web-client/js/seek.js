@@ -1,6 +1,8 @@
 // Seeks with a rating range (issue #18): the create form's choice of who may take the free seat, and the lobby's
 // view of a ranged seek against one's own rating. Pure helpers; the pages draw them.
 
+import { memberOf } from './games/index.js';
+
 /** The rating the server counts for a guest or a player new to a pool (Glicko-2's start). */
 export const NEW_RATING = 1500;
 
@@ -10,12 +12,9 @@ export const CEILING = 4000;
 /** The create form's range choices: any rating, ± so many points around one's own, or explicit bounds. */
 export const RANGE_CHOICES = ['any', '100', '200', '300', '500', 'custom'];
 
-/** The rating pool a create_room spec (or a lobby row) plays in, as the leaderboard names it. */
+/** The rating pool a create_room spec (or a lobby row) plays in, as the leaderboard names it: its game's answer. */
 export function poolOfSpec(spec) {
-  const game = spec?.game?.game || (typeof spec?.game === 'string' ? spec.game : null);
-  if (game === 'othello') return 'othello/standard';
-  if (game === 'draughts') return `draughts/${spec.game.variant || 'international'}`;
-  return spec?.rules?.rule_set || spec?.game?.rule_set || 'freestyle';
+  return memberOf(spec).poolOf(spec);
 }
 
 /** One's rating in `pool` from a standings list (`GET /api/me`'s `ratings`), rounded; a new player's when absent. */

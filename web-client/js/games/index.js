@@ -10,6 +10,16 @@
 //   colours         the two colours, the one that moves first first (also the seat shown at the bottom)
 //   startPhase      the phase a new game starts in
 //   pools           the rating pools' names on the leaderboard (`#/leaderboard/POOL`)
+//   poolOf(spec)    the pool a create_room spec (or a lobby row) of this game is rated in (seek.js asks)
+//   defaultSpec     (optional) the game's spec with the options it has when a spec names none
+//   strings         the game's own words, {en: {key: text}, zh: {…}} (its strings.js); its index.js hands them
+//                   to i18n.js's addStrings when it loads, so every page finds them under the same keys
+//   style           (optional) the URL of the game's own style sheet (its style.css); loadStyles links it
+//   sourceKey       the key of the rules' name as the page's footer credits them
+//   exportFormat    (optional) the record page's export link (GET /api/games/{id}/export): {extension, labelKey}
+//   transcriptKey   (optional) the key naming the record's transcript, for a game whose record has one
+//   downloads       (optional) the record's downloads besides the readable record: [[format, suffix, labelKey]]
+//   analysable      (optional) whether the analysis board reads its games (the record offers "Analyse")
 //   settings        the room page's board settings it uses, of `numbers` and `confirm` (the sound is everyone's)
 //
 //   snapshot(room)                   normalises a room built from a snapshot (its `view`, for the generic games)
@@ -37,6 +47,7 @@
 //   createSpec(values)           the game's part of a create_room message (Gomoku: `{rules}`; others: `{game}`)
 //   emblem()                     an SVG string showing the game (the lobby's picture is the default game's)
 
+import { t } from '../i18n.js';
 import gomoku from './gomoku/index.js';
 import othello from './othello/index.js';
 import draughts from './draughts/index.js';
@@ -69,6 +80,35 @@ export function gameChoices(games = GAMES) {
     .filter((g) => g.served)
     .sort((a, b) => (b.name === DEFAULT_GAME) - (a.name === DEFAULT_GAME));
 }
+
+/** The footer's credit of the rules: every served game's, the default first, in the language's list form. */
+export function ruleSources(games = GAMES) {
+  return gameChoices(games).map((g) => t(g.sourceKey)).join(t('foot.separator'));
+}
+
+/**
+ * Links every game's own style sheet into `doc`, after the shared css/app.css so a game's rules win ties as they
+ * did when they lived there; a sheet already linked is not linked twice. Returns the link elements. The registry
+ * does this itself when it loads in a page (below), so any page that draws a game's board has its styles.
+ */
+export function loadStyles(doc = globalThis.document, games = GAMES) {
+  const links = [];
+  for (const g of Object.values(games)) {
+    if (!g.style || !doc) continue;
+    let link = doc.querySelector(`link[data-game-style="${g.name}"]`);
+    if (!link) {
+      link = doc.createElement('link');
+      link.rel = 'stylesheet';
+      link.href = g.style;
+      link.dataset.gameStyle = g.name;
+      doc.head.append(link);
+    }
+    links.push(link);
+  }
+  return links;
+}
+
+if (globalThis.document?.head) loadStyles(globalThis.document);
 
 /** The leaderboard's pools: those of the served games, in order; the first is the default page. */
 export function pools(games = GAMES) {

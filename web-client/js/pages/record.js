@@ -13,27 +13,35 @@ import { entryItems, formatUsed } from '../movelist.js';
 import { importControl, storeAnalysis } from './analysis.js';
 
 /**
- * The downloads a record offers (issue #18): Gomoku's `.psq` (Piskvork), RenLib's move text and the readable
- * record; other games their readable record. Each is `[format, file name, label key]`.
+ * The downloads a record offers (issue #18): the game's own (Gomoku's `.psq` for Piskvork and RenLib's move
+ * text) and every game's readable record. Each is `[format, file name, label key]`.
  */
 export function downloadChoices(link, game) {
-  const out = game === 'gomoku' ? [['psq', `${link}.psq`, 'records.psq'], ['renlib', `${link}.renlib.txt`, 'records.renlib']] : [];
-  out.push(['text', `${link}.record.txt`, 'records.text']);
-  return out;
+  const own = (memberOf(game).downloads || []).map(([format, suffix, key]) => [format, `${link}${suffix}`, key]);
+  return [...own, ['text', `${link}.record.txt`, 'records.text']];
 }
 
-/** The record's download links, "Analyse" (Gomoku: the moves on the analysis board) and "Import .psq". */
+/** The export link of a game that has one (its usual text form: a move list, PDN), named by its format. */
+function exportLink(rec) {
+  const format = memberOf(rec).exportFormat;
+  if (rec.link == null || !format) return null;
+  return h('a', { class: 'btn export-link', id: 'record-export', href: exportUrl(rec.link), download: `${rec.link}.${format.extension}` },
+    t('record.export', { format: t(format.labelKey) }));
+}
+
+/** The record's download links, "Analyse" (the moves on the analysis board) and "Import .psq", for a game it reads. */
 function downloads(rec, game, app) {
   const links = downloadChoices(rec.link, game).map(([format, file, key]) =>
     h('a', { class: 'btn small export-link', href: `${exportUrl(rec.link)}?format=${format}`, download: file, dataset: { format } }, t(key)));
-  const analyse = game === 'gomoku'
+  const analysable = Boolean(memberOf(game).analysable);
+  const analyse = analysable
     ? h('button', { class: 'btn small', type: 'button', id: 'record-analyse', onclick: () => {
         storeAnalysis({ size: rec.size || 15, moves: rec.moves, title: t('record.title', { id: rec.id }), rule_set: rec.rules?.rule_set || 'renju', ply: clampPly(currentPly(), rec.moves.length) });
         app?.navigate(href('analysis'));
       } }, t('analysis.open'))
     : null;
   return h('div', { class: 'downloads', id: 'record-downloads' },
-    h('span', { class: 'muted small' }, t('records.download')), links, analyse, game === 'gomoku' && app ? importControl(app.navigate, { small: true }) : null);
+    h('span', { class: 'muted small' }, t('records.download')), links, analyse, analysable && app ? importControl(app.navigate, { small: true }) : null);
 }
 
 // The ply shown, for "Analyse" to open the same position.
@@ -120,10 +128,10 @@ export function render(view, params, app) {
       r
         ? h('p', { class: 'result', id: 'record-result' }, h('b', {}, memberOf(rec).resultSentence(r, names) || resultSentence(r, names) || resultHeadline(r, null)))
         : h('p', { class: 'muted' }, t('record.live'), rec.room ? [' ', h('a', { href: href('room', { id: rec.room, watch: true }) }, t('record.watch_live'))] : null),
-      rec.transcript ? h('p', { class: 'transcript', id: 'record-transcript', title: t('othello.transcript') }, rec.transcript) : null,
+      rec.transcript ? h('p', { class: 'transcript', id: 'record-transcript', title: t(memberOf(rec).transcriptKey || 'room.moves') }, rec.transcript) : null,
       h('div', { class: 'buttons' },
         h('button', { class: 'btn', type: 'button', onclick: share }, t('record.share')),
-        rec.link != null && game !== 'gomoku' ? h('a', { class: 'btn export-link', id: 'record-export', href: exportUrl(rec.link), download: `${rec.link}.${game === 'draughts' ? 'pdn' : 'txt'}` }, t('record.export', { format: t(`record.format_${game}`) })) : null),
+        exportLink(rec)),
       rec.link != null ? downloads(rec, game, app) : null,
     );
     list.dataset.game = gameName(rec);

@@ -1,10 +1,16 @@
 // International draughts: men and kings on the 50 dark squares of a 10×10 board, White first. The member of the
 // game registry (games/index.js describes what a member gives).
 
-import { t } from '../../i18n.js';
+import { t, addStrings } from '../../i18n.js';
+import strings from './strings.js';
 import { snapshot, reduce, ply, controls, moveEntries, canTakeBack } from './state.js';
 import { roomBoard, normaliseRecord, recordBoard } from './room.js';
 import { renderDraughts } from './board.js';
+
+addStrings(strings);
+
+/** The options of a spec that names none: the international variant. */
+const DEFAULT_SPEC = { game: 'draughts', variant: 'international' };
 
 /** The draughts member. */
 export default {
@@ -13,6 +19,15 @@ export default {
   colours: ['white', 'black'],
   startPhase: 'move',
   pools: ['draughts/international'],
+  /** A variant has its own pool: `draughts/international`. */
+  poolOf: (spec) => `draughts/${spec?.game?.variant || DEFAULT_SPEC.variant}`,
+  defaultSpec: DEFAULT_SPEC,
+  strings,
+  style: new URL('./style.css', import.meta.url).href,
+  /** The export (GET /api/games/{id}/export) is PDN. */
+  exportFormat: { extension: 'pdn', labelKey: 'record.format_draughts' },
+  /** The rules' name in the page's footer. */
+  sourceKey: 'draughts.source',
   /** The room page's board settings: none of Gomoku's (numbers, a confirming tap) apply. */
   settings: [],
   snapshot,
@@ -40,6 +55,6 @@ export default {
   createFields: ({ seg, field }) => [field(t('create.variant'), seg('variant', [['international', t('draughts.international')]], 'international'))],
   syncFields: () => {},
   /** `{game: {game: "draughts", variant}}`. */
-  createSpec: (v) => ({ game: { game: 'draughts', variant: v.variant || 'international' } }),
+  createSpec: (v) => ({ game: { ...DEFAULT_SPEC, variant: v.variant || DEFAULT_SPEC.variant } }),
   emblem: () => renderDraughts({}),
 };

@@ -1,12 +1,16 @@
 // Gomoku and Renju: stones on the intersections of a 15×15 (or 19×19) board. The member of the game registry
 // (games/index.js describes what a member gives).
 
+import { addStrings } from '../../i18n.js';
+import strings from './strings.js';
 import { renderBoard } from './board.js';
 import { snapshot, reduce, ply, controls, canTakeBack } from './state.js';
 import { roomBoard } from './room.js';
 import { normaliseRecord, recordBoard } from './record.js';
 import { createFields, syncFields, createSpec, describe } from './create.js';
 import { moveEntries } from '../../movelist.js';
+
+addStrings(strings);
 
 /** The Gomoku member. */
 export default {
@@ -17,6 +21,17 @@ export default {
   colours: ['black', 'white'],
   startPhase: 'place',
   pools: ['renju', 'freestyle', 'standard'],
+  /** Each rule set is its own pool; a spec that names none is freestyle (the server's default). */
+  poolOf: (spec) => spec?.rules?.rule_set || spec?.game?.rule_set || 'freestyle',
+  strings,
+  /** No one export link: the record page offers Gomoku's downloads below (Piskvork's .psq, RenLib's text). */
+  exportFormat: null,
+  /** The record's downloads besides the readable record: `[format, file suffix, label key]`. */
+  downloads: [['psq', '.psq', 'records.psq'], ['renlib', '.renlib.txt', 'records.renlib']],
+  /** The analysis board (pages/analysis.js) reads its games: the record offers "Analyse" and "Import .psq". */
+  analysable: true,
+  /** The rules' name in the page's footer. */
+  sourceKey: 'gomoku.source',
   /** The room page's board settings: numbered stones and a confirming second tap. */
   settings: ['numbers', 'confirm'],
   snapshot,

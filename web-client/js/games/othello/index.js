@@ -1,10 +1,16 @@
 // Othello: discs on the squares of an 8×8 board, black first. The member of the game registry (games/index.js
 // describes what a member gives). Served: the room takes forced passes itself (docs/protocol.md).
 
-import { t } from '../../i18n.js';
+import { t, addStrings } from '../../i18n.js';
+import strings from './strings.js';
 import { snapshot, reduce, ply, controls, moveEntries, canTakeBack } from './state.js';
 import { roomBoard, normaliseRecord, recordBoard } from './room.js';
 import { renderOthello } from './board.js';
+
+addStrings(strings);
+
+/** The options of a spec that names none: Japanese scoring, the create form's first choice. */
+const DEFAULT_SPEC = { game: 'othello', scoring: 'japanese' };
 
 /** The reasons an Othello game ends on the board; the sentence then gives the disc count. */
 const COUNTED = ['board_full', 'wipe_out', 'no_moves'];
@@ -16,6 +22,17 @@ export default {
   colours: ['black', 'white'],
   startPhase: 'place',
   pools: ['othello/standard'],
+  /** Every Othello game, whatever its scoring, is rated in the one pool. */
+  poolOf: () => 'othello/standard',
+  defaultSpec: DEFAULT_SPEC,
+  strings,
+  style: new URL('./style.css', import.meta.url).href,
+  /** The export (GET /api/games/{id}/export) is the move list; the record shows it as the transcript too. */
+  exportFormat: { extension: 'txt', labelKey: 'record.format_othello' },
+  /** The record's transcript (the squares in order) is named thus. */
+  transcriptKey: 'othello.transcript',
+  /** The rules' name in the page's footer. */
+  sourceKey: 'othello.source',
   /** The room page's board settings: none of Gomoku's (numbers, a confirming tap) apply. */
   settings: [],
   snapshot,
@@ -51,6 +68,6 @@ export default {
   ],
   syncFields: () => {},
   /** `{game: {game: "othello", scoring}}`. */
-  createSpec: (v) => ({ game: { game: 'othello', scoring: v.scoring || 'japanese' } }),
+  createSpec: (v) => ({ game: { ...DEFAULT_SPEC, scoring: v.scoring || DEFAULT_SPEC.scoring } }),
   emblem: () => renderOthello({}),
 };
