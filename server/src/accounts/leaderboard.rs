@@ -67,7 +67,7 @@ pub async fn leaderboard(
         .pool
         .as_deref()
         .ok_or_else(|| ApiError::InvalidQuery("pool is required".into()))?;
-    let pool = crate::gomoku::pool_named(name).ok_or(ApiError::UnknownPool)?;
+    let pool = crate::stored::pool_named(name).ok_or(ApiError::UnknownPool)?;
     let limit = q.limit.unwrap_or(DEFAULT_LIMIT);
     if !(1..=MAX_LIMIT).contains(&limit) {
         return Err(ApiError::InvalidQuery(format!(

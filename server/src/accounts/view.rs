@@ -207,19 +207,19 @@ pub struct GameSummary {
 
 impl GameSummary {
     /// The summary of `record` as seen from the profile of `viewer`; an error when the stored game does not read
-    /// back (`gomoku::decode_any`).
+    /// back (`stored::decode_any`).
     pub fn of(
         record: &GameRecord,
         viewer: UserId,
-    ) -> Result<GameSummary, crate::gomoku::RecordError> {
+    ) -> Result<GameSummary, crate::stored::RecordError> {
         let game = &record.game;
-        let (config, _) = crate::gomoku::decode_any(record)?;
+        let (config, _) = crate::stored::decode_any(record)?;
         let spec = protocol::GameSpec::from(config);
-        let seats = crate::gomoku::seats_of(record);
+        let seats = crate::stored::seats_of(record);
         let swapped = seats == store::SeatsAtEnd::Exchanged;
         let (black, white) = seats.arrange(&game.black, &game.white);
         let end = record.end.as_ref();
-        let winner = end.and_then(|e| e.winner).map(crate::gomoku::colour);
+        let winner = end.and_then(|e| e.winner).map(crate::stored::colour);
         let name_of = |user: UserId| {
             if black.user_id == Some(user) {
                 black.name.clone()

@@ -144,7 +144,8 @@ struct LeaderboardProgress {
 #[derive(JsonSchema)]
 #[allow(dead_code)]
 struct StandingView {
-    /// `freestyle`, `standard`, `renju`, `othello/standard` or `draughts/international`.
+    /// The rating pool.
+    #[schemars(with = "PoolName")]
     pool: String,
     #[serde(flatten)]
     rating: RatingView,
@@ -260,7 +261,8 @@ struct GameSummary {
     id: i64,
     public_id: String,
     room: String,
-    /// `freestyle`, `standard`, `renju`, `othello/standard` or `draughts/international`.
+    /// The rating pool.
+    #[schemars(with = "PoolName")]
     pool: String,
     /// Gomoku's rules (Gomoku games only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -328,6 +330,35 @@ fn text_response(description: &str) -> utoipa::openapi::Response {
                 .build(),
         )
         .build()
+}
+
+/// Every rating pool's name, in display order, each in backticks.
+fn pool_names() -> Vec<String> {
+    crate::stored::POOLS
+        .iter()
+        .map(|p| format!("`{}`", p.name()))
+        .collect()
+}
+
+/// A rating pool's name in the schema: one of every game's pools (`crate::stored::POOLS`).
+struct PoolName;
+
+impl JsonSchema for PoolName {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "PoolName".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names: Vec<String> = crate::stored::POOLS
+            .iter()
+            .map(|p| p.name().into_owned())
+            .collect();
+        schemars::json_schema!({
+            "description": "A rating pool: a Gomoku rule set's name, or `game/variant` for the other games.",
+            "type": "string",
+            "enum": names,
+        })
+    }
 }
 
 fn error(description: &str) -> utoipa::openapi::Response {
@@ -417,7 +448,7 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
             Get,
             op(
                 "game_export",
-                "A game in its game's usual text: an Othello move list (`f5d6c3…`), a draughts PDN game, Gomoku's moves by notation.",
+                "A game in its game's usual text, as the game writes its records (a move list, PDN, the moves by notation).",
                 "games",
             )
             .parameter(param(
@@ -585,7 +616,7 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
             "/api/leaderboard",
             Get,
             op("leaderboard", "The best listed players of a rating pool.", "ratings")
-                .parameter(param("pool", ParameterIn::Query, Type::String, "`freestyle` (default), `standard`, `renju`, `othello/standard` or `draughts/international`."))
+                .parameter(param("pool", ParameterIn::Query, Type::String, &format!("{} (default `freestyle`).", pool_names().join(", "))))
                 .parameter(param("limit", ParameterIn::Query, Type::Integer, "Entries, 1–100 (default 50)."))
                 .parameter(param("offset", ParameterIn::Query, Type::Integer, "Entries to skip (default 0)."))
                 .response("200", json_response("A page, best first.", Some("LeaderboardView")))

@@ -275,7 +275,7 @@ impl App {
                 id,
                 &Finish {
                     end: GameEnd {
-                        winner: winner.map(server::gomoku::side),
+                        winner: winner.map(server::stored::side),
                         aborted: false,
                         reason: if winner.is_some() {
                             "resign"
@@ -286,7 +286,7 @@ impl App {
                         ended_at: at + 1,
                     },
                     seats: SeatsAtEnd::AsStarted,
-                    rater: server::gomoku::RATER,
+                    rater: server::stored::RATER,
                 },
             )
             .await

@@ -14,9 +14,9 @@ use store::{Finish, GameEnd, NewGame, PlayerRef, SeatsAtEnd, StoredAction, User}
 use testkit::game_table::{create_game, notations, rated, GameTable};
 
 fn draughts() -> GameSpec {
-    GameSpec::Draughts {
+    GameSpec::Draughts(protocol::DraughtsSpec {
         variant: DraughtsVariant::International,
-    }
+    })
 }
 
 /// Four moves after which white's only move is the two-piece capture `26x17x28` (over 21 and 22).
@@ -208,7 +208,7 @@ async fn rated_draughts_game(
             room: format!("r{at}"),
             kind: "draughts".into(),
             config: "variant=international".into(),
-            pool: server::gomoku::DRAUGHTS,
+            pool: ratings::Pool::new("draughts", "international"),
             time_control: "{\"kind\":\"none\"}".into(),
             public: true,
             rated: true,
@@ -239,7 +239,7 @@ async fn rated_draughts_game(
             id,
             &Finish {
                 end: GameEnd {
-                    winner: winner.map(server::gomoku::side),
+                    winner: winner.map(server::stored::side),
                     aborted: false,
                     reason: if winner.is_some() {
                         "resign"
@@ -250,7 +250,7 @@ async fn rated_draughts_game(
                     ended_at: at + 1,
                 },
                 seats: SeatsAtEnd::AsStarted,
-                rater: server::gomoku::RATER,
+                rater: server::stored::RATER,
             },
         )
         .await

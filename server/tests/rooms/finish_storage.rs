@@ -274,7 +274,7 @@ async fn announced_and_stored(
     let end = stored_end(server, game_id).await.expect("stored as ended");
     assert_eq!(
         (end.reason.as_str(), end.winner),
-        (reason, Some(server::gomoku::side(winner)))
+        (reason, Some(server::stored::side(winner)))
     );
 }
 
