@@ -11,14 +11,17 @@ use crate::game::{wire_games, GamePhase, GameSpecError, WireGame};
 // The one list of games on the wire: a game is its own module and one line here.
 mod draughts;
 mod gomoku;
+mod insect;
 mod othello;
 
 pub use draughts::*;
 pub use gomoku::*;
+pub use insect::*;
 pub use othello::*;
 
 wire_games! {
     Gomoku(games::Gomoku) = "gomoku",
     Othello(games::Othello) = "othello",
     Draughts(games::Draughts) = "draughts",
+    Insect(games::insect::Insect) = "insect",
 }

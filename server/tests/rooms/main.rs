@@ -19,6 +19,7 @@ mod finished_rooms;
 mod games;
 mod guests;
 mod idle_claim;
+mod insect_rooms;
 mod join_answer;
 mod leaderboard;
 mod lifecycle;
