@@ -149,10 +149,11 @@ pub async fn profile(
     let mut standings = accounts.store().standings(user.id).await?;
     standings.sort_by_key(|s| crate::stored::display_rank(&s.pool));
     let history = accounts.store().rating_history(user.id).await?;
+    let now = accounts.now_ms();
     let ratings = standings
         .iter()
         .map(|s| PoolView {
-            standing: StandingView::from(s),
+            standing: StandingView::at(s, now),
             history: history
                 .iter()
                 .filter(|h| h.pool == s.pool)

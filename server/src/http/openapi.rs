@@ -131,13 +131,22 @@ struct RatingView {
     tier_code: String,
 }
 
-/// The leaderboard's rule for a pool and whether the player meets it.
+/// The leaderboard's rule for a pool and how far the player is along it (docs/ratings.md).
 #[derive(JsonSchema)]
 #[allow(dead_code)]
 struct LeaderboardProgress {
+    /// Whether every part of the rule holds.
     listed: bool,
+    /// Whether the player is established in the pool.
+    established: bool,
     min_games: u32,
+    /// Different opponents met while they were established.
+    established_opponents: u32,
+    min_opponents: u32,
     max_deviation: f64,
+    active_days: u32,
+    /// Whether the last rated game in the pool is within `active_days`.
+    active: bool,
 }
 
 /// A player's standing in one pool.
@@ -187,6 +196,9 @@ struct Entry {
 struct LeaderboardView {
     pool: String,
     min_games: u32,
+    min_opponents: u32,
+    max_deviation: f64,
+    active_days: u32,
     limit: u32,
     offset: u32,
     entries: Vec<Entry>,
@@ -250,6 +262,8 @@ struct RatingChangeView {
     before: f64,
     after: f64,
     deviation: f64,
+    /// Whether the rating after the game is provisional.
+    provisional: bool,
     tier: String,
     tier_code: String,
 }
@@ -510,7 +524,10 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
                     error("`invalid_username`, `reserved_username`, `weak_password`, `password_too_long`, `invalid_password`, `common_password`, `invalid_body`."),
                 )
                 .response("409", error("`username_taken`, `username_confusable`."))
-                .response("429", error("`rate_limited`, with `retry_after`."))
+                .response(
+                    "429",
+                    error("`rate_limited` (the login limits) or `too_many_registrations` (the accounts an address or its range may register a day), with `retry_after`."),
+                )
                 .response("500", internal())
                 .build(),
         ),

@@ -54,6 +54,8 @@ pub fn test_config() -> Config {
         login_burst_per_ip: 1000,
         login_burst_per_account: 1000,
         login_burst_per_address_account: 1000,
+        registrations_per_day_per_ip: 1000,
+        registrations_per_day_per_range: 1000,
         ..Config::default()
     }
 }

@@ -271,8 +271,16 @@ async fn a_rated_draughts_game_lands_in_the_draughts_pool_its_leaderboard_and_pr
     for name in ["Cid", "Dee"] {
         users.push(store.create_user(name, "not-a-real-hash", 0).await.unwrap());
     }
-    // A round robin, so that the four are listed (enough games, deviations low enough).
-    let mut at = 1_000;
+    // A round robin, so that the four are listed (established after 10 games in a new pool, then each meets the
+    // other three established), played in the last hour: the leaderboard lists active players.
+    let mut at = i64::try_from(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis(),
+    )
+    .unwrap()
+        - 3_600_000;
     for round in 0..8 {
         for i in 0..4 {
             for j in i + 1..4 {

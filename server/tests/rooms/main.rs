@@ -14,6 +14,7 @@ mod clocks;
 mod computer;
 mod draughts_rooms;
 mod engines;
+mod farming;
 mod finish_storage;
 mod finished_rooms;
 mod games;
