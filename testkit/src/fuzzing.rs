@@ -2,8 +2,9 @@
 //! (`room_session`) and for the server's own tests.
 //!
 //! [`run_room_session`] reads bytes as a [`Script`]: a few connections ([`VirtualConn`], the production reader
-//! without a socket) say hello, then send client messages chosen by the bytes (rooms created and joined, stones
-//! on and off the board, swap and fifth-move decisions, claims, offers and answers, chat, leaving, mutated and
+//! without a socket) say hello, then send client messages chosen by the bytes (rooms of every game created and
+//! joined — Gomoku under every opening rule — stones on and off the board, in rooms of the generic form an action
+//! picked from the game's own `legal_actions()`, swap and fifth-move decisions, claims, offers and answers, chat, leaving, mutated and
 //! raw frames, messages for unknown rooms), close and reconnect, stop reading for a while, and move the server's
 //! [`ManualClock`] (flag falls, grace periods, resynchronisation of clients that fell behind). After every step
 //! every room has handled everything due ([`server::room::RoomHandle::barrier`]), every frame queued for a reading
@@ -19,9 +20,10 @@
 //! - each client sees each room's versions without gaps: an `event` is the one after the last version it saw, a
 //!   `catch_up` continues without gaps from the `since` it gave, a snapshot never goes back; no event arrives
 //!   for a room the client is not in (never joined, or left);
-//! - what a client was told about a game is what is durable: the stored actions replay
-//!   (`rules::Game::from_actions`) to the stones the client saw, in order, the stored end matches the announced
-//!   result (reason and winner), and a game the rules have decided is stored as ended for that reason;
+//! - what a client was told about a game is what is durable: the stored actions replay through the seam
+//!   (`games::AnyGame`) to the stones (Gomoku's v1 form) or the actions (every other room) the client saw, in
+//!   order, the stored end matches the announced result (reason and winner), and a game the rules have decided is
+//!   stored as ended for that reason;
 //! - once every connection is closed and the grace period has passed, no room is left and no game is unfinished.
 //!
 //! The clients are the typed protocol client's parts, not a client of their own: request ids come from
@@ -37,11 +39,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use client::{Applied, Replica, Requests};
+use games::{Game as _, GameKind};
 use protocol::{
-    decode, encode, ClientMessage, ColourChoice, JoinRole, RoomEvent, RoomSnapshot, RulesSpec,
-    ServerMessage, TimeControl, VersionedEvent,
+    decode, encode, ClientMessage, ColourChoice, GameSpec, JoinRole, RoomEvent, RoomSnapshot,
+    RulesSpec, ServerMessage, TimeControl, VersionedEvent,
 };
-use rules::{Color, ForbiddenPolicy, Game, IllegalAction, Opening, Point, RuleSet, Status};
+use rules::{Color, ForbiddenPolicy, IllegalAction, Opening, Point, RuleSet};
 use store::{GameId, SessionOwner, Store};
 
 use server::identity::hash_token;
@@ -161,6 +164,15 @@ pub enum Msg {
     },
     CreateRoom {
         rules: RulesSpec,
+        time_control: TimeControl,
+        rated: bool,
+        public: bool,
+        colour: ColourChoice,
+    },
+    /// A room of any game in the generic form (`create_room.game`): every game of the list, and Gomoku under
+    /// every opening rule.
+    CreateGame {
+        game: GameSpec,
         time_control: TimeControl,
         rated: bool,
         public: bool,
@@ -314,6 +326,12 @@ pub struct Report {
     pub ended_by_server: usize,
     /// Store checks made (a client's view of a game compared with the stored game).
     pub store_checks: usize,
+    /// Actions announced in rooms of the generic form (`action` events).
+    pub actions: usize,
+    /// Games started, by game and (for Gomoku) opening rule: `othello`, `gomoku/swap2`, ….
+    pub games_by_rule: BTreeMap<String, usize>,
+    /// Actions announced, by game and opening rule as in `games_by_rule`.
+    pub actions_by_rule: BTreeMap<String, usize>,
 }
 
 /// Reads `data` as a script ([`Script::from_bytes`]) and runs it ([`run_script`]); panics when the server breaks
@@ -352,6 +370,17 @@ impl Bytes<'_> {
 }
 
 const ADVANCE_MS: [u64; 10] = [1, 250, 999, 1_000, 5_000, 1, 250, 10_000, 30_000, 61_000];
+
+/// Every Gomoku opening rule (Soosõrv and Taraguchi with a small N, so that their offers stay few).
+const OPENINGS: [Opening; 7] = [
+    Opening::None,
+    Opening::SwapAfterThree,
+    Opening::SwapAfterThreeFifthTwoOptions,
+    Opening::Swap1,
+    Opening::Swap2,
+    Opening::Soosorv { n: 2 },
+    Opening::Taraguchi { n: 2 },
+];
 
 const TIME_CONTROLS: [TimeControl; 8] = [
     TimeControl::None,
@@ -531,6 +560,34 @@ fn read_msg(kind: u8, flags: u8, b: &mut Bytes) -> Option<Msg> {
                 Opening::SwapAfterThreeFifthTwoOptions,
             ][(r / 9 % 3) as usize];
             let size = [15, 15, 19, 7][(r / 27 % 4) as usize];
+            let time_control = TIME_CONTROLS[(t % 8) as usize];
+            let colour = [
+                ColourChoice::Black,
+                ColourChoice::White,
+                ColourChoice::Random,
+            ][(t >> 5) as usize % 3];
+            // Half the rooms are the Gomoku v1 form; the others any game of the list in the generic form, Gomoku
+            // under every opening rule among them.
+            let g = b.byte()?;
+            if g & 1 == 1 {
+                let kind = GameKind::ALL[usize::from(g >> 1) % GameKind::COUNT];
+                let game = match GameSpec::from(kind.default_config()) {
+                    GameSpec::Gomoku(mut spec) => {
+                        spec.rule_set = rule_set;
+                        spec.forbidden_policy = forbidden_policy;
+                        spec.opening = OPENINGS[usize::from(g >> 4) % OPENINGS.len()];
+                        GameSpec::Gomoku(spec)
+                    }
+                    other => other,
+                };
+                return Some(Msg::CreateGame {
+                    game,
+                    time_control,
+                    rated: t & 0x08 != 0,
+                    public: t & 0x10 == 0,
+                    colour,
+                });
+            }
             Msg::CreateRoom {
                 rules: RulesSpec {
                     size,
@@ -895,6 +952,14 @@ impl<'a> Session<'a> {
         }
     }
 
+    /// Whether the sender follows `room`'s game in the generic form (every game but Gomoku under the older
+    /// openings, whose rooms speak the v1 form).
+    fn generic(&self, slot: usize, room: RoomPick) -> bool {
+        let room = self.room_id(room);
+        self.game_view(slot, &room)
+            .is_some_and(|v| v.game.is_some())
+    }
+
     fn game_view(&self, slot: usize, room: &str) -> Option<&Replica> {
         self.slots[slot].views.get(room)?.game.as_ref()
     }
@@ -979,6 +1044,21 @@ impl<'a> Session<'a> {
                 colour: *colour,
                 rating_range: None,
             },
+            Msg::CreateGame {
+                game,
+                time_control,
+                rated,
+                public,
+                colour,
+            } => C::CreateRoom {
+                rules: None,
+                game: Some(*game),
+                time_control: *time_control,
+                rated: *rated,
+                public: *public,
+                colour: *colour,
+                rating_range: None,
+            },
             Msg::Join {
                 room,
                 spectator,
@@ -1003,6 +1083,28 @@ impl<'a> Session<'a> {
             Msg::Leave { room } => C::Leave {
                 room: self.room_id(*room),
             },
+            Msg::Place { room, point, ply } if self.generic(slot, *room) => {
+                // A room of the generic form: the same bytes pick one of the game's listed actions.
+                let room = self.room_id(*room);
+                let game = self.game_view(slot, &room).and_then(|v| v.game.as_ref());
+                let next = game.map_or(0, |g| i64::from(g.action_count() as u32));
+                let at = match ply {
+                    Ply::Next => next as u32,
+                    Ply::Offset(d) => (next + i64::from(*d)).clamp(0, i64::from(u32::MAX)) as u32,
+                    Ply::Exactly(p) => *p,
+                };
+                let listed = game.map(|g| g.legal_actions()).unwrap_or_default();
+                let pick = match point {
+                    Spot::Free(n) | Spot::Fifth(n) => usize::from(*n),
+                    Spot::At(x, y) => usize::from(*x) * 19 + usize::from(*y),
+                };
+                let action = match listed.get(pick % listed.len().max(1)) {
+                    Some(action) => action.notation(),
+                    // Nothing to choose (over, or not the sender's game): a text the game refuses.
+                    None => "z99".to_owned(),
+                };
+                C::Act { room, action, at }
+            }
             Msg::Place { room, point, ply } => {
                 let room = self.room_id(*room);
                 let next = self
@@ -1399,10 +1501,10 @@ impl Session<'_> {
                 snap.id, snap.version
             ));
         }
-        // Every room here is Gomoku's, which sends its rules (decoding required them before `game` came).
-        if snap.rules.is_none() {
+        // A Gomoku room of the v1 form sends its rules, every other room its game.
+        if snap.rules.is_none() && snap.game.is_none() {
             self.fail(format_args!(
-                "conn {slot} got a snapshot of {} without rules",
+                "conn {slot} got a snapshot of {} naming neither rules nor game",
                 snap.id
             ));
         }
@@ -1446,7 +1548,8 @@ impl Session<'_> {
                 view.game = old.game;
                 if let Some(game) = view.game.as_mut() {
                     let mut new = events.iter().filter(|e| e.version > old.version);
-                    if let Err(err) = new.try_for_each(|e| check_event(&e.event)) {
+                    let first = first_colour(game);
+                    if let Err(err) = new.try_for_each(|e| check_event(&e.event, first)) {
                         self.fail(format_args!("conn {slot}, room {room}: {err}"));
                     }
                     if let Err(err) = game.catch_up(since, &events) {
@@ -1469,9 +1572,25 @@ impl Session<'_> {
         if !self.counted.insert((room.to_owned(), version)) {
             return;
         }
+        let rule = self
+            .slots
+            .iter()
+            .find_map(|s| s.views.get(room).and_then(|v| v.game.as_ref()))
+            .map(rule_name);
         let r = &mut self.report;
         match event {
-            RoomEvent::GameStarted { .. } => r.games_started += 1,
+            RoomEvent::GameStarted { .. } => {
+                r.games_started += 1;
+                if let Some(rule) = rule {
+                    *r.games_by_rule.entry(rule).or_default() += 1;
+                }
+            }
+            RoomEvent::Action { .. } => {
+                r.actions += 1;
+                if let Some(rule) = rule {
+                    *r.actions_by_rule.entry(rule).or_default() += 1;
+                }
+            }
             RoomEvent::Move { .. } => r.stones += 1,
             RoomEvent::SwapDecided { .. } => r.swaps_decided += 1,
             RoomEvent::FifthProposed { .. } => r.fifths_proposed += 1,
@@ -1515,22 +1634,28 @@ impl Session<'_> {
                     self.fail(format_args!("game {id} stores seq {} at place {i}", a.seq));
                 }
             }
-            let stored = server::gomoku::decode(&record).map_err(|e| e.to_string());
-            let replay = match stored
-                .and_then(|s| Game::from_actions(s.rules, &s.actions).map_err(|e| e.to_string()))
-            {
+            let replay = match server::stored::decode_any(&record) {
+                Ok((config, actions)) => {
+                    let first = if games::AnyGame::new(config, games::Seat::Zero)
+                        .colour_of(games::Seat::Zero)
+                        == Color::Black
+                    {
+                        games::Seat::Zero
+                    } else {
+                        games::Seat::One
+                    };
+                    games::AnyGame::from_actions(config, first, &actions).map_err(|e| e.to_string())
+                }
+                Err(e) => Err(e.to_string()),
+            };
+            let replay = match replay {
                 Ok(game) => game,
                 Err(e) => self.fail(format_args!(
                     "game {id}'s stored actions do not replay: {e}"
                 )),
             };
-            let decided = match replay.status() {
-                Status::Ongoing { .. } => None,
-                Status::Won { winner, reason } => Some((Some(winner), reason.code())),
-                Status::Drawn if replay.board().is_full() => Some((None, "board_full")),
-                Status::Drawn => Some((None, "no_legal_point")),
-            };
-            if let Some((winner, reason)) = decided {
+            if let Some(outcome) = replay.status().outcome() {
+                let (winner, reason) = (outcome.winner, outcome.reason);
                 match &record.end {
                     Some(end) if end.winner == winner.map(server::stored::side) && end.reason == reason => {}
                     end => self.fail(format_args!(
@@ -1538,13 +1663,25 @@ impl Session<'_> {
                     )),
                 }
             }
+            let stored: Vec<String> = replay.actions().iter().map(|a| a.notation()).collect();
+            let stones = match &replay {
+                games::AnyGame::Gomoku(g) => g.rules_game().moves().to_vec(),
+                _ => Vec::new(),
+            };
             for (slot, room, view) in views {
-                if view.moves != replay.moves() {
+                if view.game.is_none() && view.moves != stones {
                     self.fail(format_args!(
-                        "conn {slot} saw game {id} (room {room}) with stones {:?}, but the stored actions give {:?}",
+                        "conn {slot} saw game {id} (room {room}) with stones {:?}, but the stored actions give {stones:?}",
                         view.moves,
-                        replay.moves()
                     ));
+                }
+                if let Some(seen) = view.game.as_ref() {
+                    let seen: Vec<String> = seen.actions().iter().map(|a| a.notation()).collect();
+                    if seen != stored {
+                        self.fail(format_args!(
+                            "conn {slot} saw game {id} (room {room}) with actions {seen:?}, but the store holds {stored:?}"
+                        ));
+                    }
                 }
                 match (&view.result, &record.end) {
                     (None, None) => {}
@@ -1600,7 +1737,7 @@ impl Session<'_> {
 /// Follows one room event in a client's replica of the game: what the protocol promises of the event itself
 /// ([`check_event`]), then the replica's own checks (the next version, plies that match the stones).
 fn follow(game: &mut Replica, version: u64, event: &RoomEvent) -> Result<(), String> {
-    check_event(event)?;
+    check_event(event, first_colour(game))?;
     match game.apply(version, event) {
         Ok(Applied::Applied) => Ok(()),
         Ok(Applied::Stale) => Err(format!(
@@ -1613,9 +1750,9 @@ fn follow(game: &mut Replica, version: u64, event: &RoomEvent) -> Result<(), Str
 
 /// What a Gomoku room event promises whatever the client saw before: black acts first in a new game, and white
 /// chooses which of two proposed fifth moves stays.
-fn check_event(event: &RoomEvent) -> Result<(), String> {
+fn check_event(event: &RoomEvent, first: Color) -> Result<(), String> {
     match event {
-        RoomEvent::GameStarted { to_act, .. } if *to_act != Some(Color::Black) => {
+        RoomEvent::GameStarted { to_act, .. } if *to_act != Some(first) => {
             Err(format!("game_started says {to_act:?} acts first"))
         }
         RoomEvent::FifthProposed { to_act, .. } if *to_act != Some(Color::White) => {
@@ -1623,4 +1760,40 @@ fn check_event(event: &RoomEvent) -> Result<(), String> {
         }
         _ => Ok(()),
     }
+}
+
+/// A game's name in the report: the game, and for Gomoku its opening rule (`gomoku/swap2`, `othello`), from the
+/// game followed or, before it starts, the room's configuration.
+fn rule_name(room: &Replica) -> String {
+    use games::GameConfig;
+    let config = room
+        .game
+        .as_ref()
+        .map(|g| g.config())
+        .or_else(|| room.spec.and_then(|spec| spec.to_config().ok()))
+        .or_else(|| room.rules.and_then(|r| GameSpec::from(r).to_config().ok()));
+    match config {
+        Some(games::AnyConfig::Gomoku(c)) => {
+            format!(
+                "gomoku/{}",
+                games::storage::opening_text(c.rules().opening())
+            )
+        }
+        Some(config) => config.kind().as_str().to_owned(),
+        None => GameKind::Gomoku.as_str().to_owned(),
+    }
+}
+
+/// The colour that moves first in a room's game: the seam's answer (black in Gomoku, Othello and insect chess,
+/// white in draughts), from the game followed or, before it starts, the room's configuration.
+fn first_colour(room: &Replica) -> Color {
+    use games::Game as _;
+    if let Some(game) = room.game.as_ref() {
+        return game.first_colour();
+    }
+    room.spec
+        .and_then(|spec| spec.to_config().ok())
+        .map_or(Color::Black, |config| {
+            games::AnyGame::new(config, games::Seat::Zero).first_colour()
+        })
 }

@@ -2,12 +2,14 @@
 //! hand-written scripts proving the harness reaches deep room states (so these tests fail if the byte mapping
 //! or the harness stops reaching the rooms).
 
+use protocol::GameSpec;
 use protocol::{ColourChoice, RulesSpec, TimeControl};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rules::{ForbiddenPolicy, Opening, RuleSet};
 use testkit::fuzzing::{
-    run_room_session, run_script, Msg, Op, Ply, Report, RoomPick, Script, Since, Spot, Tuning,
+    self, run_room_session, run_script, Msg, Op, Ply, Report, RoomPick, Script, Since, Spot, Token,
+    Tuning,
 };
 
 #[test]
@@ -31,6 +33,13 @@ fn random_sessions_keep_every_promise() {
         total.resyncs += r.resyncs;
         total.ended_by_server += r.ended_by_server;
         total.store_checks += r.store_checks;
+        total.actions += r.actions;
+        for (rule, n) in r.games_by_rule {
+            *total.games_by_rule.entry(rule).or_default() += n;
+        }
+        for (rule, n) in r.actions_by_rule {
+            *total.actions_by_rule.entry(rule).or_default() += n;
+        }
         for (reason, n) in r.results {
             *total.results.entry(reason).or_default() += n;
         }
@@ -44,6 +53,156 @@ fn random_sessions_keep_every_promise() {
     assert!(total.stones > 150, "{total:?}");
     assert!(total.results.values().sum::<usize>() > 40, "{total:?}");
     assert!(total.store_checks > 1000, "{total:?}");
+    eprintln!(
+        "games by rule {:?}, actions by rule {:?}",
+        total.games_by_rule, total.actions_by_rule
+    );
+}
+
+/// Seeded sessions that play a room of every game of the list, and of Gomoku under every opening rule, deep:
+/// both players act in turn (each picking among its game's own `legal_actions()`), with takebacks, offers,
+/// reconnections, paused readers and clock steps between, under every promise of the harness (announced =
+/// stored, gapless versions, one answer per request).
+#[test]
+fn every_game_and_every_gomoku_opening_is_played_deep_under_the_oracle() {
+    let mut rng = StdRng::seed_from_u64(0x5eed_0031);
+    let mut total = Report::default();
+    let mut specs: Vec<GameSpec> = games::GameKind::ALL
+        .into_iter()
+        .map(|kind| GameSpec::from(kind.default_config()))
+        .collect();
+    for opening in [
+        Opening::None,
+        Opening::SwapAfterThree,
+        Opening::SwapAfterThreeFifthTwoOptions,
+        Opening::Swap1,
+        Opening::Swap2,
+        Opening::Soosorv { n: 2 },
+        Opening::Taraguchi { n: 2 },
+    ] {
+        specs.push(GameSpec::from(RulesSpec {
+            size: 15,
+            rule_set: RuleSet::Renju,
+            forbidden_policy: ForbiddenPolicy::Claim,
+            opening,
+        }));
+    }
+    for spec in specs {
+        for _ in 0..3 {
+            let mut ops = vec![
+                send(
+                    0,
+                    Msg::CreateGame {
+                        game: spec,
+                        time_control: TimeControl::None,
+                        rated: false,
+                        public: true,
+                        colour: ColourChoice::Random,
+                    },
+                ),
+                send(1, join(false)),
+                send(2, join(true)),
+            ];
+            for _ in 0..rng.random_range(40..160) {
+                let n: u8 = rng.random();
+                ops.push(match rng.random_range(0..40) {
+                    0 => send(fuzzing::TO_ACT, Msg::RequestTakeback { room: ROOM }),
+                    1 => send(
+                        rng.random_range(0..2),
+                        Msg::AnswerTakeback {
+                            room: ROOM,
+                            accept: true,
+                        },
+                    ),
+                    2 => send(rng.random_range(0..2), Msg::OfferDraw { room: ROOM }),
+                    3 => Op::Reconnect {
+                        conn: rng.random_range(0..3),
+                        token: Token::Previous,
+                    },
+                    4 => send(rng.random_range(0..3), join(rng.random_range(0..3) == 2)),
+                    5 => Op::Pause {
+                        conn: rng.random_range(0..3),
+                    },
+                    6 => Op::Advance { ms: 1_000 },
+                    // Decisions of the Gomoku openings, for whoever is to act.
+                    7..=9 => send(
+                        fuzzing::TO_ACT,
+                        Msg::DecideSwap {
+                            room: ROOM,
+                            swap: n & 1 == 0,
+                        },
+                    ),
+                    _ => send(
+                        fuzzing::TO_ACT,
+                        Msg::Place {
+                            room: ROOM,
+                            point: Spot::Free(n),
+                            ply: Ply::Next,
+                        },
+                    ),
+                });
+            }
+            let r = run_script(&Script {
+                tuning: Tuning::default(),
+                ops,
+            });
+            total.actions += r.actions;
+            total.stones += r.stones;
+            total.store_checks += r.store_checks;
+            for (rule, n) in r.games_by_rule {
+                *total.games_by_rule.entry(rule).or_default() += n;
+            }
+            for (rule, n) in r.actions_by_rule {
+                *total.actions_by_rule.entry(rule).or_default() += n;
+            }
+        }
+    }
+    // Every game of the list, and Gomoku under every opening rule, is played and checked against the store
+    // (the actions of the generic form picked from each game's own `legal_actions()`).
+    for kind in games::GameKind::ALL {
+        let played = |counts: &std::collections::BTreeMap<String, usize>| {
+            counts
+                .iter()
+                .filter(|(rule, _)| rule.split('/').next() == Some(kind.as_str()))
+                .map(|(_, n)| n)
+                .sum::<usize>()
+        };
+        assert!(
+            played(&total.games_by_rule) > 0,
+            "no {kind} game: {total:?}"
+        );
+        assert!(
+            played(&total.actions_by_rule) + total.stones > 0,
+            "no {kind} action: {total:?}"
+        );
+    }
+    for opening in [
+        "none",
+        "swap_after_three",
+        "swap_after_three_fifth_two_options",
+        "swap1",
+        "swap2",
+        "soosorv_2",
+        "taraguchi_2",
+    ] {
+        let rule = format!("gomoku/{opening}");
+        assert!(
+            total.games_by_rule.get(&rule).is_some_and(|&n| n > 0),
+            "no {rule} game: {:?}",
+            total.games_by_rule
+        );
+    }
+    for kind in ["othello", "draughts", "insect"] {
+        assert!(
+            total.actions_by_rule.get(kind).is_some_and(|&n| n > 20),
+            "{kind} games get no deeper than {:?}",
+            total.actions_by_rule
+        );
+    }
+    eprintln!(
+        "games by rule {:?}, actions by rule {:?}",
+        total.games_by_rule, total.actions_by_rule
+    );
 }
 
 fn send(conn: u8, msg: Msg) -> Op {
