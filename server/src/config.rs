@@ -43,6 +43,23 @@ pub struct Config {
     /// Most simultaneous WebSocket connections from one IP address.
     #[arg(long, env = "MAX_CONNECTIONS_PER_IP", default_value_t = 500)]
     pub max_connections_per_ip: usize,
+    /// Most simultaneous WebSocket connections of one player: an account (all its sessions together) or a guest.
+    /// A few tabs; one token could otherwise hold every socket its address may (#35).
+    #[arg(long, env = "MAX_CONNECTIONS_PER_PLAYER", default_value_t = 8)]
+    pub max_connections_per_player: usize,
+    /// Most simultaneous WebSocket connections from one address range (`--connection-range-v4-prefix`,
+    /// `--connection-range-v6-prefix`), from all its addresses together.
+    #[arg(long, env = "MAX_CONNECTIONS_PER_RANGE", default_value_t = 1_000)]
+    pub max_connections_per_range: usize,
+    /// The prefix length of an IPv4 address range for `--max-connections-per-range` (a /24).
+    #[arg(long, env = "CONNECTION_RANGE_V4_PREFIX", default_value_t = 24,
+          value_parser = clap::value_parser!(u8).range(8..=32))]
+    pub connection_range_v4_prefix: u8,
+    /// The prefix length of an IPv6 address range for `--max-connections-per-range` (a /48, a site's usual
+    /// allocation; one subscriber's /64 is already one address to the per-address cap).
+    #[arg(long, env = "CONNECTION_RANGE_V6_PREFIX", default_value_t = 48,
+          value_parser = clap::value_parser!(u8).range(16..=64))]
+    pub connection_range_v6_prefix: u8,
     /// Most open rooms one player may have created.
     #[arg(long, env = "MAX_ROOMS_PER_PLAYER", default_value_t = 5)]
     pub max_rooms_per_player: u32,
@@ -645,6 +662,19 @@ impl fmt::Debug for Config {
             .field("abuse_limit", &self.abuse_limit)
             .field("max_connections", &self.max_connections)
             .field("max_connections_per_ip", &self.max_connections_per_ip)
+            .field(
+                "max_connections_per_player",
+                &self.max_connections_per_player,
+            )
+            .field("max_connections_per_range", &self.max_connections_per_range)
+            .field(
+                "connection_range_v4_prefix",
+                &self.connection_range_v4_prefix,
+            )
+            .field(
+                "connection_range_v6_prefix",
+                &self.connection_range_v6_prefix,
+            )
             .field("max_rooms_per_player", &self.max_rooms_per_player)
             .field("max_rooms_per_connection", &self.max_rooms_per_connection)
             .field("outbox_capacity", &self.outbox_capacity)

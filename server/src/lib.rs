@@ -33,7 +33,7 @@ use tokio::sync::{watch, Notify};
 pub use config::Config;
 
 use crate::identity::Identities;
-use crate::limits::ConnectionLimits;
+use crate::limits::{ConnectionLimits, PlayerConnections};
 use crate::lobby::LobbyHandle;
 use crate::metrics::Metrics;
 use crate::room::Rooms;
@@ -58,8 +58,10 @@ pub struct AppState {
     pub clock: Clock,
     /// Guest and account identities: resuming tokens, making new guests.
     pub identities: Identities,
-    /// Connection limits.
+    /// WebSocket limits overall, per address and per address range.
     pub limits: Arc<ConnectionLimits>,
+    /// WebSocket limits per player (sockets only: the computer's in-process connections are not counted).
+    pub player_limits: Arc<PlayerConnections>,
     /// Turns `true` when the server begins to shut down.
     pub shutdown: Arc<watch::Sender<bool>>,
     /// Which connections act under which session, so revoking a session closes them.
@@ -134,7 +136,16 @@ impl AppState {
         cluster: Option<cluster::Cluster>,
     ) -> Result<AppState, StoreError> {
         rules::warm_up();
-        let limits = ConnectionLimits::new(config.max_connections, config.max_connections_per_ip);
+        let limits = ConnectionLimits::with_ranges(
+            config.max_connections,
+            config.max_connections_per_ip,
+            config.max_connections_per_range,
+            (
+                config.connection_range_v4_prefix,
+                config.connection_range_v6_prefix,
+            ),
+        );
+        let player_limits = PlayerConnections::new(config.max_connections_per_player);
         let lobby = LobbyHandle::spawn(config.lobby_rooms);
         let computer = computer::Computers::new(&config, &store).await?;
         let (pairing, pairing_inbox) = pairing::PairingHandle::channel();
@@ -150,6 +161,7 @@ impl AppState {
             metrics: Arc::new(Metrics::default()),
             clock,
             limits,
+            player_limits,
             shutdown: Arc::new(watch::Sender::new(false)),
             live_sessions: accounts::live::LiveSessions::new(),
             cluster,
