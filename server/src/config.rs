@@ -110,6 +110,17 @@ pub struct Config {
     /// Memory cost of argon2id password hashes in KiB (OWASP: 19456).
     #[arg(long, env = "PASSWORD_MEMORY_KIB", default_value_t = 19_456)]
     pub password_memory_kib: u32,
+    /// Password hashes computed at once (default: one per core). More wait in fair turns per address.
+    #[arg(long, env = "PASSWORD_HASH_THREADS")]
+    pub password_hash_threads: Option<usize>,
+    /// Password hashes one address (an IPv6 address by its /64) may have running or waiting at once; more are
+    /// answered 429 `rate_limited` with `Retry-After`.
+    #[arg(long, env = "PASSWORD_HASHES_PER_IP", default_value_t = 2)]
+    pub password_hashes_per_ip: usize,
+    /// Password hashes that may wait for a place, all addresses together; more are answered 503 `server_busy`
+    /// with `Retry-After`.
+    #[arg(long, env = "PASSWORD_HASH_QUEUE", default_value_t = 64)]
+    pub password_hash_queue: usize,
     /// Reverse proxies (addresses or CIDRs, comma-separated) whose forwarding header names the client; off by
     /// default, when every connection's own address is its client's.
     #[arg(long, env = "TRUSTED_PROXIES", value_delimiter = ',', value_parser = parse_proxy)]
@@ -694,6 +705,9 @@ impl fmt::Debug for Config {
                 &self.login_per_minute_per_account,
             )
             .field("password_memory_kib", &self.password_memory_kib)
+            .field("password_hash_threads", &self.password_hash_threads)
+            .field("password_hashes_per_ip", &self.password_hashes_per_ip)
+            .field("password_hash_queue", &self.password_hash_queue)
             .field("trusted_proxies", &self.trusted_proxies)
             .field("forwarded_header", &self.forwarded_header)
             .field("header_read_secs", &self.header_read_secs)

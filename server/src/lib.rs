@@ -62,6 +62,8 @@ pub struct AppState {
     pub limits: Arc<ConnectionLimits>,
     /// WebSocket limits per player (sockets only: the computer's in-process connections are not counted).
     pub player_limits: Arc<PlayerConnections>,
+    /// Turns at password hashing: bounded, fair per client address.
+    pub password_hashing: Arc<accounts::hash_queue::HashQueue>,
     /// Turns `true` when the server begins to shut down.
     pub shutdown: Arc<watch::Sender<bool>>,
     /// Which connections act under which session, so revoking a session closes them.
@@ -146,6 +148,9 @@ impl AppState {
             ),
         );
         let player_limits = PlayerConnections::new(config.max_connections_per_player);
+        let password_hashing = accounts::hash_queue::HashQueue::new(
+            accounts::hash_queue::HashLimits::from_config(&config),
+        );
         let lobby = LobbyHandle::spawn(config.lobby_rooms);
         let computer = computer::Computers::new(&config, &store).await?;
         let (pairing, pairing_inbox) = pairing::PairingHandle::channel();
@@ -162,6 +167,7 @@ impl AppState {
             clock,
             limits,
             player_limits,
+            password_hashing,
             shutdown: Arc::new(watch::Sender::new(false)),
             live_sessions: accounts::live::LiveSessions::new(),
             cluster,

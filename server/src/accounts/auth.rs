@@ -101,7 +101,7 @@ pub async fn register(
     if accounts.store().user_by_skeleton(&name).await?.is_some() {
         return Err(ApiError::UsernameConfusable);
     }
-    let hash = accounts.inner.hasher.hash(&password).await?;
+    let hash = accounts.inner.hasher.hash(ip, &password).await?;
     let user = accounts
         .store()
         .create_user(&name, &hash, accounts.now_ms())
@@ -137,7 +137,7 @@ pub async fn login(
     let Some(user) = user else {
         // As many verifications as a real user would cost.
         for form in &forms {
-            accounts.inner.hasher.verify_decoy(form).await?;
+            accounts.inner.hasher.verify_decoy(ip, form).await?;
         }
         attempt.failed().await;
         return Err(ApiError::InvalidCredentials);
@@ -147,7 +147,7 @@ pub async fn login(
         if accounts
             .inner
             .hasher
-            .verify(form, &user.password_hash)
+            .verify(ip, form, &user.password_hash)
             .await?
         {
             matched = Some(i);
@@ -157,7 +157,7 @@ pub async fn login(
     if matched.is_some_and(|i| i > 0) {
         // A hash from before normalisation: from now on the password verifies in any Unicode form. Failing to
         // upgrade costs nothing (the typed form keeps working), so it does not fail the login.
-        match accounts.inner.hasher.hash(&forms[0]).await {
+        match accounts.inner.hasher.hash(ip, &forms[0]).await {
             Ok(hash) => {
                 if let Err(e) = accounts.store().set_password_hash(user.id, &hash).await {
                     tracing::warn!(error = %e, "could not upgrade a password hash");

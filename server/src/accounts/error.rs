@@ -51,6 +51,9 @@ pub enum ApiError {
     /// Too many attempts; try again after the given time.
     #[error("too many attempts; try again later")]
     RateLimited(Duration),
+    /// The server is checking as many passwords as it queues (#35); try again after the given time.
+    #[error("the server is busy checking passwords; try again in a moment")]
+    Busy(Duration),
     /// No such player (or other resource).
     #[error("not found")]
     NotFound,
@@ -85,6 +88,7 @@ impl ApiError {
             ApiError::WrongPassword => "wrong_password",
             ApiError::InvalidResetCode => "invalid_reset_code",
             ApiError::RateLimited(_) => "rate_limited",
+            ApiError::Busy(_) => "server_busy",
             ApiError::NotFound => "not_found",
             ApiError::UnknownPool => "unknown_pool",
             ApiError::InvalidQuery(_) => "invalid_query",
@@ -110,6 +114,7 @@ impl ApiError {
             ApiError::InvalidCredentials | ApiError::NotAuthenticated => StatusCode::UNAUTHORIZED,
             ApiError::WrongPassword => StatusCode::FORBIDDEN,
             ApiError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::NotFound => StatusCode::NOT_FOUND,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -146,7 +151,7 @@ impl IntoResponse for ApiError {
             other => other.to_string(),
         };
         let retry_after = match &self {
-            ApiError::RateLimited(wait) => Some(retry_after_secs(*wait)),
+            ApiError::RateLimited(wait) | ApiError::Busy(wait) => Some(retry_after_secs(*wait)),
             _ => None,
         };
         let body = ErrorBody {
@@ -198,6 +203,7 @@ mod tests {
             ApiError::WrongPassword,
             ApiError::InvalidResetCode,
             ApiError::RateLimited(Duration::from_secs(1)),
+            ApiError::Busy(Duration::from_secs(1)),
             ApiError::NotFound,
             ApiError::UnknownPool,
             ApiError::InvalidQuery("x".into()),
@@ -211,6 +217,13 @@ mod tests {
                 "{code}"
             );
         }
+    }
+
+    #[test]
+    fn a_busy_answer_is_503_and_says_when_to_retry() {
+        let response = ApiError::Busy(Duration::from_millis(800)).into_response();
+        assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(response.headers()[header::RETRY_AFTER], "1");
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod auth;
 pub mod challenge_setting;
 pub mod change;
 pub mod error;
+pub mod hash_queue;
 pub mod leaderboard;
 mod limiter;
 pub mod live;
@@ -42,6 +43,7 @@ use unicode_normalization::UnicodeNormalization;
 use crate::time::{unix_ms, Clock};
 
 pub use error::ApiError;
+use hash_queue::{default_hash_threads, HashLimits, HashQueue};
 use limiter::Limiter;
 pub use password::HashCost;
 pub use rate_limit::Limit;
@@ -65,8 +67,8 @@ pub struct Settings {
     pub per_address_account: Limit,
     /// The cost of argon2id for new hashes.
     pub hash_cost: HashCost,
-    /// Most password hashes computed at once.
-    pub concurrent_hashes: usize,
+    /// Password hashes at once, per address and waiting ([`hash_queue`]).
+    pub hashing: HashLimits,
 }
 
 impl Default for Settings {
@@ -87,7 +89,11 @@ impl Default for Settings {
                 per_minute: 3.0,
             },
             hash_cost: HashCost::default(),
-            concurrent_hashes: 4,
+            hashing: HashLimits {
+                running: default_hash_threads(),
+                per_address: 2,
+                queued: 64,
+            },
         }
     }
 }
@@ -115,7 +121,7 @@ impl Settings {
                 memory_kib: config.password_memory_kib,
                 ..defaults.hash_cost
             },
-            ..defaults
+            hashing: HashLimits::from_config(config),
         }
     }
 }
@@ -156,7 +162,8 @@ impl Accounts {
         clock: Clock,
         live: live::LiveSessions,
     ) -> Accounts {
-        Accounts::build(store, settings, clock, live, false)
+        let hashes = HashQueue::new(settings.hashing);
+        Accounts::build(store, settings, clock, live, false, hashes)
     }
 
     /// `shared`: the login limits are kept in the store, for all the nodes of a cluster.
@@ -166,6 +173,7 @@ impl Accounts {
         clock: Clock,
         live: live::LiveSessions,
         shared: bool,
+        hashes: Arc<HashQueue>,
     ) -> Accounts {
         let epoch = (clock.now(), unix_ms());
         let limiter = |kind: &'static str, limit: Limit| {
@@ -183,7 +191,7 @@ impl Accounts {
                 shared_limits: shared,
                 store,
                 live,
-                hasher: password::Hasher::new(settings.hash_cost, settings.concurrent_hashes),
+                hasher: password::Hasher::new(settings.hash_cost, hashes),
                 settings,
                 clock,
                 epoch,
@@ -201,6 +209,7 @@ impl Accounts {
             state.clock.clone(),
             state.live_sessions.clone(),
             state.cluster.is_some(),
+            state.password_hashing.clone(),
         );
         accounts.spawn_sweeper(state.shutdown.subscribe());
         accounts

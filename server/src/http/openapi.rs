@@ -479,7 +479,8 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
                     error("`invalid_username`, `reserved_username`, `weak_password`, `password_too_long`, `invalid_password`, `common_password`, `invalid_body`."),
                 )
                 .response("409", error("`username_taken`, `username_confusable`."))
-                .response("429", error("`rate_limited`, with `retry_after`."))
+                .response("429", error("`rate_limited`, with `retry_after` (the login limits, or an address's password hashes in flight)."))
+                .response("503", error("`server_busy`: every password-hashing place and queue is taken; with `retry_after`."))
                 .response("500", internal())
                 .build(),
         ),
@@ -491,7 +492,8 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
                 .response("200", json_response("Signed in.", Some("SessionView")))
                 .response("400", error("`invalid_body`."))
                 .response("401", error("`invalid_credentials`."))
-                .response("429", error("`rate_limited`, with `retry_after`."))
+                .response("429", error("`rate_limited`, with `retry_after` (the login limits, or an address's password hashes in flight)."))
+                .response("503", error("`server_busy`: every password-hashing place and queue is taken; with `retry_after`."))
                 .response("500", internal())
                 .build(),
         ),
@@ -524,7 +526,8 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
                 )
                 .response("401", error("`not_authenticated` (guests too: they have no password)."))
                 .response("403", error("`wrong_password`: the old password is wrong (counts as a failed login)."))
-                .response("429", error("`rate_limited`, with `retry_after` (the login limits)."))
+                .response("429", error("`rate_limited`, with `retry_after` (the login limits, or an address's password hashes in flight)."))
+                .response("503", error("`server_busy`: every password-hashing place and queue is taken; with `retry_after`."))
                 .response("500", internal())
                 .build(),
         ),
@@ -538,7 +541,8 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
                     "400",
                     error("`invalid_reset_code` (unknown name, wrong, used or expired code), `weak_password`, `password_too_long`, `invalid_password`, `common_password`, `invalid_body`."),
                 )
-                .response("429", error("`rate_limited`, with `retry_after` (the login limits)."))
+                .response("429", error("`rate_limited`, with `retry_after` (the login limits, or an address's password hashes in flight)."))
+                .response("503", error("`server_busy`: every password-hashing place and queue is taken; with `retry_after`."))
                 .response("500", internal())
                 .build(),
         ),

@@ -737,7 +737,10 @@ where
         match answer {
             ServerMessage::Welcome { .. } => return ws,
             ServerMessage::Error { code: c, .. } if c == code::TOO_MANY_CONNECTIONS => {
-                assert!(Instant::now() < deadline, "the closed socket's place was never freed");
+                assert!(
+                    Instant::now() < deadline,
+                    "the closed socket's place was never freed"
+                );
                 tokio::time::sleep(Duration::from_millis(20)).await;
             }
             other => panic!("{other:?}"),
@@ -760,7 +763,10 @@ async fn one_guest_token_holds_at_most_its_cap_of_sockets_and_a_closed_one_frees
     for _ in 1..3 {
         let mut ws = ws_from(server.addr, DIRECT, &[]).await;
         let answer = hello_as(&mut ws, &token).await;
-        assert!(matches!(answer, ServerMessage::Welcome { .. }), "{answer:?}");
+        assert!(
+            matches!(answer, ServerMessage::Welcome { .. }),
+            "{answer:?}"
+        );
         held.push(ws);
     }
     // The cap's fourth: refused with a typed answer and 1013, as the per-address cap does.
@@ -769,7 +775,10 @@ async fn one_guest_token_holds_at_most_its_cap_of_sockets_and_a_closed_one_frees
     refused_with(&mut fourth, answer, "too many connections for this player").await;
     // Another guest from the same address is not held back by this one.
     let mut other = ws_from(server.addr, DIRECT, &[]).await;
-    assert!(matches!(hello(&mut other).await, ServerMessage::Welcome { .. }));
+    assert!(matches!(
+        hello(&mut other).await,
+        ServerMessage::Welcome { .. }
+    ));
     // One of the three closes: the token may open one more, and only one.
     close(held.remove(0)).await;
     let addr = server.addr;
@@ -811,7 +820,10 @@ async fn an_accounts_sessions_share_its_cap_of_sockets() {
         .unwrap();
     let mut tab = ws_from(server.addr, DIRECT, &[]).await;
     let answer = hello_as(&mut tab, &second).await;
-    assert!(matches!(answer, ServerMessage::Welcome { .. }), "{answer:?}");
+    assert!(
+        matches!(answer, ServerMessage::Welcome { .. }),
+        "{answer:?}"
+    );
     for token in [&alice.token, &second] {
         let mut ws = ws_from(server.addr, DIRECT, &[]).await;
         let answer = hello_as(&mut ws, token).await;
@@ -841,7 +853,12 @@ async fn one_address_range_holds_at_most_its_cap_of_sockets_and_a_closed_one_fre
     // A fourth address of the range is refused as soon as it is upgraded, before its hello.
     let mut fourth = ws_from(server.addr, "127.0.0.5", &[]).await;
     let answer = next_message(&mut fourth).await;
-    refused_with(&mut fourth, answer, "too many connections from this network").await;
+    refused_with(
+        &mut fourth,
+        answer,
+        "too many connections from this network",
+    )
+    .await;
     // Another range is not.
     let mut elsewhere = ws_from(server.addr, "127.0.1.2", &[]).await;
     assert!(matches!(
