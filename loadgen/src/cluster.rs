@@ -169,7 +169,24 @@ pub async fn crash(args: &CrashArgs, nodes: usize) -> anyhow::Result<ClusterRun>
                 // Every player is a new guest from a few loopback addresses, each opening rooms.
                 "--max-waiting-rooms-per-ip".into(),
                 "1000000".into(),
-            ],
+            ]
+            .into_iter()
+            .chain(
+                args.nats_user
+                    .iter()
+                    .flat_map(|u| ["--nats-user".to_owned(), u.clone()]),
+            )
+            .chain(
+                args.nats_ca_file
+                    .iter()
+                    .flat_map(|c| ["--nats-ca-file".to_owned(), c.display().to_string()]),
+            )
+            .collect(),
+            env: args
+                .nats_password
+                .iter()
+                .map(|p| ("NATS_PASSWORD".to_owned(), p.clone()))
+                .collect(),
             // The takeovers, claims and lost leases (kept with --keep).
             rust_log: "info".into(),
             child: None,

@@ -64,6 +64,17 @@ pub struct CrashArgs {
     /// With `--cluster`: the NATS server of the nodes.
     #[arg(long, default_value = "nats://127.0.0.1:4222")]
     pub nats_url: String,
+    /// With `--cluster`: the nodes' NATS user (the server's `--nats-user`), for a NATS server that refuses
+    /// anonymous clients.
+    #[arg(long)]
+    pub nats_user: Option<String>,
+    /// With `--cluster`: the password of `--nats-user` (the variable `NATS_PASSWORD` keeps it out of the process
+    /// list; the nodes get it in their environment).
+    #[arg(long, env = "NATS_PASSWORD", hide_env_values = true)]
+    pub nats_password: Option<String>,
+    /// With `--cluster`: the CA of NATS's certificate (the server's `--nats-ca-file`; TLS is then required).
+    #[arg(long)]
+    pub nats_ca_file: Option<PathBuf>,
     /// With `--cluster`: the nodes' room lease in milliseconds (`--lease-ms` of the server, at least 300); a dead
     /// node's rooms are taken over a lease to a lease and a half after the kill.
     #[arg(long, default_value_t = 2000)]
@@ -118,6 +129,8 @@ pub(crate) struct Server {
     pub(crate) db: String,
     pub(crate) log: PathBuf,
     pub(crate) args: Vec<String>,
+    /// Environment variables of the server besides the ones every run sets (secrets: not in `args`).
+    pub(crate) env: Vec<(String, String)>,
     /// The server's `RUST_LOG`.
     pub(crate) rust_log: String,
     pub(crate) child: Option<Child>,
@@ -140,6 +153,7 @@ impl Server {
             // Every player of the run is a new guest from 127.0.0.1: the per-address limit on new guests would
             // refuse most of them.
             .env("GUEST_BURST_PER_IP", "1000000")
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
             .stdout(Stdio::null())
             .stderr(Stdio::from(log))
             .kill_on_drop(true)
@@ -228,6 +242,7 @@ pub async fn crash(args: &CrashArgs) -> anyhow::Result<Vec<String>> {
         db: format!("sqlite://{}", db_path.display()),
         log: dir.path().join("server.log"),
         args: Vec::new(),
+        env: Vec::new(),
         rust_log: "warn".into(),
         child: None,
         starts: 0,

@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand};
@@ -42,6 +43,23 @@ pub struct Config {
     /// Most simultaneous WebSocket connections from one IP address.
     #[arg(long, env = "MAX_CONNECTIONS_PER_IP", default_value_t = 500)]
     pub max_connections_per_ip: usize,
+    /// Most simultaneous WebSocket connections of one player: an account (all its sessions together) or a guest.
+    /// A few tabs; one token could otherwise hold every socket its address may (#35).
+    #[arg(long, env = "MAX_CONNECTIONS_PER_PLAYER", default_value_t = 8)]
+    pub max_connections_per_player: usize,
+    /// Most simultaneous WebSocket connections from one address range (`--connection-range-v4-prefix`,
+    /// `--connection-range-v6-prefix`), from all its addresses together.
+    #[arg(long, env = "MAX_CONNECTIONS_PER_RANGE", default_value_t = 1_000)]
+    pub max_connections_per_range: usize,
+    /// The prefix length of an IPv4 address range for `--max-connections-per-range` (a /24).
+    #[arg(long, env = "CONNECTION_RANGE_V4_PREFIX", default_value_t = 24,
+          value_parser = clap::value_parser!(u8).range(8..=32))]
+    pub connection_range_v4_prefix: u8,
+    /// The prefix length of an IPv6 address range for `--max-connections-per-range` (a /48, a site's usual
+    /// allocation; one subscriber's /64 is already one address to the per-address cap).
+    #[arg(long, env = "CONNECTION_RANGE_V6_PREFIX", default_value_t = 48,
+          value_parser = clap::value_parser!(u8).range(16..=64))]
+    pub connection_range_v6_prefix: u8,
     /// Most open rooms one player may have created.
     #[arg(long, env = "MAX_ROOMS_PER_PLAYER", default_value_t = 5)]
     pub max_rooms_per_player: u32,
@@ -110,6 +128,17 @@ pub struct Config {
     /// Memory cost of argon2id password hashes in KiB (OWASP: 19456).
     #[arg(long, env = "PASSWORD_MEMORY_KIB", default_value_t = 19_456)]
     pub password_memory_kib: u32,
+    /// Password hashes computed at once (default: one per core). More wait in fair turns per address.
+    #[arg(long, env = "PASSWORD_HASH_THREADS")]
+    pub password_hash_threads: Option<usize>,
+    /// Password hashes one address (an IPv6 address by its /64) may have running or waiting at once; more are
+    /// answered 429 `rate_limited` with `Retry-After`.
+    #[arg(long, env = "PASSWORD_HASHES_PER_IP", default_value_t = 2)]
+    pub password_hashes_per_ip: usize,
+    /// Password hashes that may wait for a place, all addresses together; more are answered 503 `server_busy`
+    /// with `Retry-After`.
+    #[arg(long, env = "PASSWORD_HASH_QUEUE", default_value_t = 64)]
+    pub password_hash_queue: usize,
     /// Reverse proxies (addresses or CIDRs, comma-separated) whose forwarding header names the client; off by
     /// default, when every connection's own address is its client's.
     #[arg(long, env = "TRUSTED_PROXIES", value_delimiter = ',', value_parser = parse_proxy)]
@@ -137,7 +166,7 @@ pub struct Config {
     pub hello_secs: u64,
     /// Bearer token that `GET /metrics` requires; without one (and without `--metrics-bind`) only loopback
     /// clients may read it.
-    #[arg(long, env = "METRICS_TOKEN")]
+    #[arg(long, env = "METRICS_TOKEN", hide_env_values = true)]
     pub metrics_token: Option<String>,
     /// A separate address that serves `/metrics` (and nothing else); the main address then does not serve it.
     #[arg(long, env = "METRICS_BIND")]
@@ -276,6 +305,36 @@ pub struct Config {
     /// Milliseconds a node's ownership of a room lasts unless renewed (the owner renews it every third).
     #[arg(long, env = "LEASE_MS", default_value_t = 15_000)]
     pub lease_ms: u64,
+    /// The user name this node gives NATS (with `--nats-password`). Run NATS with users and no anonymous access
+    /// (docs/security.md, "The cluster's messaging"): without credentials anyone who reaches NATS can act for
+    /// any player.
+    #[arg(long, env = "NATS_USER")]
+    pub nats_user: Option<String>,
+    /// The password of `--nats-user` (the variable `NATS_PASSWORD` keeps it out of the process list).
+    #[arg(long, env = "NATS_PASSWORD", hide_env_values = true)]
+    pub nats_password: Option<String>,
+    /// A token this node gives NATS (`authorization { token: … }`), instead of a user and password.
+    #[arg(long, env = "NATS_TOKEN", hide_env_values = true)]
+    pub nats_token: Option<String>,
+    /// A file holding this node's NKey seed (`SU…`), instead of a password: NATS checks a signature, and the
+    /// seed never leaves the node.
+    #[arg(long, env = "NATS_NKEY_FILE")]
+    pub nats_nkey_file: Option<PathBuf>,
+    /// A NATS credentials file (`.creds`: a user JWT and its NKey seed, for NATS's decentralised accounts).
+    #[arg(long, env = "NATS_CREDS_FILE")]
+    pub nats_creds_file: Option<PathBuf>,
+    /// Speak to NATS only over TLS (also implied by `--nats-ca-file`, a client certificate or a `tls://` URL).
+    #[arg(long, env = "NATS_REQUIRE_TLS")]
+    pub nats_require_tls: bool,
+    /// A PEM file of the certificate authority that signed NATS's certificate (else the system's roots).
+    #[arg(long, env = "NATS_CA_FILE")]
+    pub nats_ca_file: Option<PathBuf>,
+    /// A PEM client certificate for NATS servers that verify clients (`verify: true`), with `--nats-client-key`.
+    #[arg(long, env = "NATS_CLIENT_CERT")]
+    pub nats_client_cert: Option<PathBuf>,
+    /// The PEM key of `--nats-client-cert`.
+    #[arg(long, env = "NATS_CLIENT_KEY")]
+    pub nats_client_key: Option<PathBuf>,
     /// An operator's task to run instead of serving (none: serve).
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -312,10 +371,91 @@ pub enum ClusterConfigError {
     /// A lease too short to renew in time.
     #[error("--lease-ms must be at least 300")]
     LeaseTooShort,
+    /// A NATS user without a password or a password without a user.
+    #[error("--nats-user and --nats-password go together: give both or neither")]
+    NatsUserAndPassword,
+    /// More than one way to authenticate to NATS.
+    #[error(
+        "give NATS one kind of credentials: a user and password, a token, an NKey seed file or a credentials \
+         file, not {0}"
+    )]
+    NatsCredentialsConflict(String),
+    /// A client certificate without its key or a key without its certificate.
+    #[error("--nats-client-cert and --nats-client-key go together: give both or neither")]
+    NatsClientCertAndKey,
 }
 
-/// The settings of a node in cluster mode, checked.
+/// A secret (a password, a token) that `Debug` never shows.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    /// The secret itself, for the one place that sends it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for Secret {
+    fn from(s: &str) -> Secret {
+        Secret(s.to_owned())
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("***")
+    }
+}
+
+/// How a node proves itself to NATS (issue #35): one kind of credentials, from flags or the environment; there
+/// is no default.
 #[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NatsAuth {
+    /// No credentials (only those a `nats://user:pass@host` URL carries): a NATS server that admits such a node
+    /// admits anyone who reaches it.
+    None,
+    /// `--nats-user` and `--nats-password`.
+    UserPassword {
+        /// The user name.
+        user: String,
+        /// The password.
+        password: Secret,
+    },
+    /// `--nats-token`.
+    Token(Secret),
+    /// `--nats-nkey-file`: the file with the seed (read at connect).
+    NKeyFile(PathBuf),
+    /// `--nats-creds-file`: a JWT and seed (read at connect).
+    CredsFile(PathBuf),
+}
+
+impl NatsAuth {
+    /// Which flags the credentials came from, for messages.
+    pub fn describe(&self) -> &'static str {
+        match self {
+            NatsAuth::None => "no credentials",
+            NatsAuth::UserPassword { .. } => "--nats-user/--nats-password",
+            NatsAuth::Token(_) => "--nats-token",
+            NatsAuth::NKeyFile(_) => "--nats-nkey-file",
+            NatsAuth::CredsFile(_) => "--nats-creds-file",
+        }
+    }
+}
+
+/// How a node speaks TLS to NATS.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NatsTls {
+    /// Refuse a connection without TLS.
+    pub required: bool,
+    /// The CA to trust instead of the system's roots.
+    pub ca_file: Option<PathBuf>,
+    /// A client certificate and its key (mutual TLS).
+    pub client_cert: Option<(PathBuf, PathBuf)>,
+}
+
+/// The settings of a node in cluster mode, checked. `Debug` hides the secrets (the URL's password too).
+#[derive(Clone, PartialEq, Eq)]
 pub struct ClusterConfig {
     /// Where NATS is.
     pub nats_url: String,
@@ -323,6 +463,37 @@ pub struct ClusterConfig {
     pub node_id: String,
     /// How long an ownership lease lasts, in milliseconds.
     pub lease_ms: u64,
+    /// The node's credentials for NATS.
+    pub nats_auth: NatsAuth,
+    /// TLS to NATS.
+    pub nats_tls: NatsTls,
+}
+
+impl ClusterConfig {
+    /// The NATS URL with any password in it hidden (for logs and error messages).
+    pub fn nats_url_redacted(&self) -> String {
+        // `nats://token@host`: a bare user part is a token.
+        if let Some((scheme, rest)) = self.nats_url.split_once("://") {
+            if let Some((creds, host)) = rest.rsplit_once('@') {
+                if !creds.contains(':') {
+                    return format!("{scheme}://***@{host}");
+                }
+            }
+        }
+        redact(&self.nats_url)
+    }
+}
+
+impl fmt::Debug for ClusterConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ClusterConfig")
+            .field("nats_url", &self.nats_url_redacted())
+            .field("node_id", &self.node_id)
+            .field("lease_ms", &self.lease_ms)
+            .field("nats_auth", &self.nats_auth)
+            .field("nats_tls", &self.nats_tls)
+            .finish()
+    }
 }
 
 /// The longest node id (it prefixes every room id of the node).
@@ -423,7 +594,68 @@ impl Config {
             nats_url: nats_url.clone(),
             node_id,
             lease_ms: self.lease_ms,
+            nats_auth: self.nats_auth()?,
+            nats_tls: self.nats_tls()?,
         }))
+    }
+
+    /// The one kind of NATS credentials the flags give, or why they do not make one.
+    fn nats_auth(&self) -> Result<NatsAuth, ClusterConfigError> {
+        let mut given = Vec::new();
+        let user_password = match (&self.nats_user, &self.nats_password) {
+            (Some(user), Some(password)) => {
+                given.push("--nats-user/--nats-password");
+                Some(NatsAuth::UserPassword {
+                    user: user.clone(),
+                    password: Secret(password.clone()),
+                })
+            }
+            (None, None) => None,
+            _ => return Err(ClusterConfigError::NatsUserAndPassword),
+        };
+        let token = self.nats_token.as_deref().map(|t| {
+            given.push("--nats-token");
+            NatsAuth::Token(Secret::from(t))
+        });
+        let nkey = self.nats_nkey_file.clone().map(|f| {
+            given.push("--nats-nkey-file");
+            NatsAuth::NKeyFile(f)
+        });
+        let creds = self.nats_creds_file.clone().map(|f| {
+            given.push("--nats-creds-file");
+            NatsAuth::CredsFile(f)
+        });
+        if given.len() > 1 {
+            return Err(ClusterConfigError::NatsCredentialsConflict(
+                given.join(" and "),
+            ));
+        }
+        Ok(user_password
+            .or(token)
+            .or(nkey)
+            .or(creds)
+            .unwrap_or(NatsAuth::None))
+    }
+
+    /// The TLS settings the flags give.
+    fn nats_tls(&self) -> Result<NatsTls, ClusterConfigError> {
+        let client_cert = match (&self.nats_client_cert, &self.nats_client_key) {
+            (Some(cert), Some(key)) => Some((cert.clone(), key.clone())),
+            (None, None) => None,
+            _ => return Err(ClusterConfigError::NatsClientCertAndKey),
+        };
+        let url_says_tls = self
+            .nats_url
+            .as_deref()
+            .is_some_and(|u| u.starts_with("tls://"));
+        Ok(NatsTls {
+            required: self.nats_require_tls
+                || url_says_tls
+                || self.nats_ca_file.is_some()
+                || client_cert.is_some(),
+            ca_file: self.nats_ca_file.clone(),
+            client_cert,
+        })
     }
 }
 
@@ -459,6 +691,19 @@ impl fmt::Debug for Config {
             .field("abuse_limit", &self.abuse_limit)
             .field("max_connections", &self.max_connections)
             .field("max_connections_per_ip", &self.max_connections_per_ip)
+            .field(
+                "max_connections_per_player",
+                &self.max_connections_per_player,
+            )
+            .field("max_connections_per_range", &self.max_connections_per_range)
+            .field(
+                "connection_range_v4_prefix",
+                &self.connection_range_v4_prefix,
+            )
+            .field(
+                "connection_range_v6_prefix",
+                &self.connection_range_v6_prefix,
+            )
             .field("max_rooms_per_player", &self.max_rooms_per_player)
             .field("max_rooms_per_connection", &self.max_rooms_per_connection)
             .field("outbox_capacity", &self.outbox_capacity)
@@ -494,6 +739,9 @@ impl fmt::Debug for Config {
                 &self.login_per_minute_per_account,
             )
             .field("password_memory_kib", &self.password_memory_kib)
+            .field("password_hash_threads", &self.password_hash_threads)
+            .field("password_hashes_per_ip", &self.password_hashes_per_ip)
+            .field("password_hash_queue", &self.password_hash_queue)
             .field("trusted_proxies", &self.trusted_proxies)
             .field("forwarded_header", &self.forwarded_header)
             .field("header_read_secs", &self.header_read_secs)
@@ -558,6 +806,15 @@ impl fmt::Debug for Config {
             .field("nats_url", &self.nats_url.as_deref().map(redact))
             .field("node_id", &self.node_id)
             .field("lease_ms", &self.lease_ms)
+            .field("nats_user", &self.nats_user)
+            .field("nats_password", &self.nats_password.as_ref().map(|_| "***"))
+            .field("nats_token", &self.nats_token.as_ref().map(|_| "***"))
+            .field("nats_nkey_file", &self.nats_nkey_file)
+            .field("nats_creds_file", &self.nats_creds_file)
+            .field("nats_require_tls", &self.nats_require_tls)
+            .field("nats_ca_file", &self.nats_ca_file)
+            .field("nats_client_cert", &self.nats_client_cert)
+            .field("nats_client_key", &self.nats_client_key)
             .field("command", &self.command)
             .finish()
     }
@@ -708,6 +965,117 @@ mod tests {
         };
         assert_eq!(with("299"), Err(ClusterConfigError::LeaseTooShort));
         assert_eq!(with("300").unwrap().unwrap().lease_ms, 300);
+    }
+
+    fn clustered(extra: &[&str]) -> Result<Option<ClusterConfig>, ClusterConfigError> {
+        let mut args = vec![
+            "server",
+            "--nats-url",
+            "nats://127.0.0.1:4222",
+            "--database-url",
+            "postgres://postgres@127.0.0.1/g",
+        ];
+        args.extend_from_slice(extra);
+        Config::try_parse_from(args).unwrap().cluster()
+    }
+
+    #[test]
+    fn nats_credentials_come_from_flags_and_have_no_default() {
+        assert_eq!(clustered(&[]).unwrap().unwrap().nats_auth, NatsAuth::None);
+        let auth = clustered(&["--nats-user", "node", "--nats-password", "hunter2"])
+            .unwrap()
+            .unwrap()
+            .nats_auth;
+        assert_eq!(
+            auth,
+            NatsAuth::UserPassword {
+                user: "node".into(),
+                password: Secret::from("hunter2")
+            }
+        );
+        assert_eq!(
+            clustered(&["--nats-token", "t0k"])
+                .unwrap()
+                .unwrap()
+                .nats_auth,
+            NatsAuth::Token(Secret::from("t0k"))
+        );
+        assert_eq!(
+            clustered(&["--nats-nkey-file", "/etc/gomoku/nkey"])
+                .unwrap()
+                .unwrap()
+                .nats_auth,
+            NatsAuth::NKeyFile("/etc/gomoku/nkey".into())
+        );
+        assert_eq!(
+            clustered(&["--nats-user", "node"]),
+            Err(ClusterConfigError::NatsUserAndPassword)
+        );
+        assert_eq!(
+            clustered(&["--nats-password", "x"]),
+            Err(ClusterConfigError::NatsUserAndPassword)
+        );
+        assert!(matches!(
+            clustered(&["--nats-token", "t", "--nats-creds-file", "n.creds"]),
+            Err(ClusterConfigError::NatsCredentialsConflict(_))
+        ));
+    }
+
+    #[test]
+    fn nats_secrets_are_hidden_in_debug() {
+        let config = Config::try_parse_from([
+            "server",
+            "--nats-url",
+            "nats://node:urlsecret@127.0.0.1:4222",
+            "--database-url",
+            "postgres://postgres@127.0.0.1/g",
+            "--nats-user",
+            "node",
+            "--nats-password",
+            "hunter2",
+        ])
+        .unwrap();
+        let shown = format!("{config:?} {:?}", config.cluster().unwrap().unwrap());
+        assert!(!shown.contains("hunter2"), "{shown}");
+        assert!(!shown.contains("urlsecret"), "{shown}");
+        assert!(shown.contains(r#"nats_password: Some("***")"#), "{shown}");
+        let token = clustered(&["--nats-token", "t0ksecret"]).unwrap().unwrap();
+        assert!(!format!("{token:?}").contains("t0ksecret"));
+        let in_url = ClusterConfig {
+            nats_url: "nats://urltoken@nats:4222".into(),
+            ..token
+        };
+        assert_eq!(in_url.nats_url_redacted(), "nats://***@nats:4222");
+        assert!(!format!("{in_url:?}").contains("urltoken"));
+    }
+
+    #[test]
+    fn nats_tls_flags_are_read_and_a_ca_or_certificate_requires_tls() {
+        let plain = clustered(&[]).unwrap().unwrap().nats_tls;
+        assert_eq!(plain, NatsTls::default());
+        assert!(
+            clustered(&["--nats-require-tls"])
+                .unwrap()
+                .unwrap()
+                .nats_tls
+                .required
+        );
+        let ca = clustered(&["--nats-ca-file", "/etc/nats/ca.pem"])
+            .unwrap()
+            .unwrap()
+            .nats_tls;
+        assert!(ca.required);
+        assert_eq!(ca.ca_file, Some("/etc/nats/ca.pem".into()));
+        let mutual = clustered(&["--nats-client-cert", "c.pem", "--nats-client-key", "k.pem"])
+            .unwrap()
+            .unwrap()
+            .nats_tls;
+        assert_eq!(mutual.client_cert, Some(("c.pem".into(), "k.pem".into())));
+        assert!(mutual.required);
+        assert_eq!(
+            clustered(&["--nats-client-cert", "c.pem"]),
+            Err(ClusterConfigError::NatsClientCertAndKey)
+        );
     }
 
     #[test]

@@ -34,7 +34,7 @@ use tokio::sync::{watch, Notify};
 pub use config::Config;
 
 use crate::identity::Identities;
-use crate::limits::ConnectionLimits;
+use crate::limits::{ConnectionLimits, PlayerConnections};
 use crate::lobby::LobbyHandle;
 use crate::metrics::Metrics;
 use crate::room::Rooms;
@@ -59,8 +59,12 @@ pub struct AppState {
     pub clock: Clock,
     /// Guest and account identities: resuming tokens, making new guests.
     pub identities: Identities,
-    /// Connection limits.
+    /// WebSocket limits overall, per address and per address range.
     pub limits: Arc<ConnectionLimits>,
+    /// WebSocket limits per player (sockets only: the computer's in-process connections are not counted).
+    pub player_limits: Arc<PlayerConnections>,
+    /// Turns at password hashing: bounded, fair per client address.
+    pub password_hashing: Arc<accounts::hash_queue::HashQueue>,
     /// Turns `true` when the server begins to shut down.
     pub shutdown: Arc<watch::Sender<bool>>,
     /// Which connections act under which session, so revoking a session closes them.
@@ -135,7 +139,19 @@ impl AppState {
         cluster: Option<cluster::Cluster>,
     ) -> Result<AppState, StoreError> {
         rules::warm_up();
-        let limits = ConnectionLimits::new(config.max_connections, config.max_connections_per_ip);
+        let limits = ConnectionLimits::with_ranges(
+            config.max_connections,
+            config.max_connections_per_ip,
+            config.max_connections_per_range,
+            (
+                config.connection_range_v4_prefix,
+                config.connection_range_v6_prefix,
+            ),
+        );
+        let player_limits = PlayerConnections::new(config.max_connections_per_player);
+        let password_hashing = accounts::hash_queue::HashQueue::new(
+            accounts::hash_queue::HashLimits::from_config(&config),
+        );
         let lobby = LobbyHandle::spawn(config.lobby_rooms);
         let computer = computer::Computers::new(&config, &store).await?;
         let (pairing, pairing_inbox) = pairing::PairingHandle::channel();
@@ -151,6 +167,8 @@ impl AppState {
             metrics: Arc::new(Metrics::default()),
             clock,
             limits,
+            player_limits,
+            password_hashing,
             shutdown: Arc::new(watch::Sender::new(false)),
             live_sessions: accounts::live::LiveSessions::new(),
             cluster,

@@ -45,7 +45,13 @@ async fn main() -> anyhow::Result<()> {
     let state = match cluster {
         None => AppState::new(config, store).await?,
         Some(cluster) => {
-            tracing::info!(node = %cluster.node_id, nats = %cluster.nats_url, "cluster mode");
+            tracing::info!(
+                node = %cluster.node_id,
+                nats = %cluster.nats_url_redacted(),
+                credentials = cluster.nats_auth.describe(),
+                tls = cluster.nats_tls.required,
+                "cluster mode"
+            );
             AppState::clustered(config, store, cluster).await?
         }
     };

@@ -311,8 +311,8 @@ async fn an_account_hashed_before_normalisation_still_logs_in(db: Db) {
         parallelism: 1,
     };
     // What the server stored before passwords were normalised: the bytes as typed.
-    let legacy = server::accounts::password::Hasher::new(cheap, 1)
-        .hash(decomposed)
+    let legacy = server::accounts::password::Hasher::standalone(cheap)
+        .hash(std::net::Ipv4Addr::LOCALHOST.into(), decomposed)
         .await
         .unwrap();
     app.store.create_user("oldtimer", &legacy, 1).await.unwrap();
@@ -395,8 +395,8 @@ async fn a_name_registered_under_older_rules_still_logs_in(db: Db) {
         iterations: 1,
         parallelism: 1,
     };
-    let hash = server::accounts::password::Hasher::new(cheap, 1)
-        .hash(PASSWORD)
+    let hash = server::accounts::password::Hasher::standalone(cheap)
+        .hash(std::net::Ipv4Addr::LOCALHOST.into(), PASSWORD)
         .await
         .unwrap();
     app.store

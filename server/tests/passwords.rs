@@ -10,6 +10,7 @@ use std::time::Duration;
 use accounts_support::{test_config, App, Db};
 use reqwest::header::RETRY_AFTER;
 use serde_json::{json, Value};
+use tokio::sync::oneshot;
 
 const PASSWORD: &str = "correct horse battery";
 const NEW_PASSWORD: &str = "purple monkey dishwasher";
@@ -525,3 +526,127 @@ on_both_stores!(
     wrong_reset_codes_spend_the_login_limits,
     a_changed_password_voids_a_pending_reset_code,
 );
+
+// --- Turns at password hashing (#35: junk logins from many addresses slowed a real login 30-fold) ---------
+
+/// A task from `ip` that holds a hashing place once its turn comes: it says so on the returned receiver and keeps
+/// the place until the returned sender is used (or dropped).
+fn hold_a_place(
+    app: &App,
+    ip: &str,
+) -> (
+    oneshot::Receiver<()>,
+    oneshot::Sender<()>,
+    tokio::task::JoinHandle<()>,
+) {
+    let (granted_tx, granted) = oneshot::channel();
+    let (release, released) = oneshot::channel::<()>();
+    let (queue, ip) = (app.hashing.clone(), ip.parse().unwrap());
+    let task = tokio::spawn(async move {
+        let place = queue.acquire(ip).await.expect("a place");
+        let _ = granted_tx.send(());
+        let _ = released.await;
+        drop(place);
+    });
+    (granted, release, task)
+}
+
+async fn until_waiting(app: &App, n: usize) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while app.hashing.waiting() != n {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{} hashes wait, not {n}",
+            app.hashing.waiting()
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_real_login_is_served_before_a_flood_of_junk_logins_from_several_addresses_drains() {
+    let app = App::start(
+        Db::Sqlite,
+        server::Config {
+            password_hash_threads: Some(1),
+            password_hashes_per_ip: 2,
+            password_hash_queue: 8,
+            ..test_config()
+        },
+    )
+    .await
+    .unwrap();
+    app.register("alice", PASSWORD).await;
+    // The one hashing place is taken, as by a long hash.
+    let (_, busy, busy_task) = hold_a_place(&app, "192.0.2.1");
+    until_waiting(&app, 0).await;
+    while app.hashing.running() != 1 {
+        tokio::task::yield_now().await;
+    }
+    // The flood: junk logins from three addresses, two each (an address's most), queued in this order.
+    let mut flood = Vec::new();
+    for source in ["127.0.0.2", "127.0.0.3", "127.0.0.4"] {
+        for _ in 0..2 {
+            let (app_url, client) = (app.url("/api/login"), app.client_from(source));
+            flood.push(tokio::spawn(async move {
+                let r = client
+                    .post(app_url)
+                    .json(&json!({"username": "alice", "password": "not her password"}))
+                    .send()
+                    .await
+                    .unwrap();
+                r.status().as_u16()
+            }));
+            until_waiting(&app, flood.len()).await;
+        }
+    }
+    // An address's third junk login is not queued: 429 with Retry-After and a JSON body.
+    let third = app
+        .login_with(&app.client_from("127.0.0.2"), "alice", "junk")
+        .await;
+    assert_eq!(third.status().as_u16(), 429);
+    assert_eq!(third.headers()[RETRY_AFTER], "1");
+    assert_eq!(error_code(third).await, (429, "rate_limited".into()));
+    // The real login, then a watcher that takes the place when its own turn comes, after the real login's.
+    let real = {
+        let (url, client) = (app.url("/api/login"), app.client_from("127.0.0.5"));
+        tokio::spawn(async move {
+            client
+                .post(url)
+                .json(&json!({"username": "alice", "password": PASSWORD}))
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16()
+        })
+    };
+    until_waiting(&app, 7).await;
+    let (watcher_granted, watcher, watcher_task) = hold_a_place(&app, "127.0.0.6");
+    until_waiting(&app, 8).await;
+    // Every queue together is full: 503 with Retry-After and a JSON body.
+    let full = app
+        .login_with(&app.client_from("127.0.0.7"), "alice", "junk")
+        .await;
+    assert_eq!(full.headers()[RETRY_AFTER], "1");
+    assert_eq!(error_code(full).await, (503, "server_busy".into()));
+
+    // Go: the places go round the addresses, one hash each in turn.
+    let _ = busy.send(());
+    busy_task.await.unwrap();
+    watcher_granted.await.unwrap();
+    // The watcher holds the only place, so nothing hashes now; the real login had its turn before it.
+    assert_eq!(real.await.unwrap(), 200, "the real login went through");
+    assert_eq!(
+        app.hashing.waiting(),
+        3,
+        "the flood still has one junk login of each address queued: the real one did not wait for it to drain"
+    );
+    let _ = watcher.send(());
+    watcher_task.await.unwrap();
+    for junk in flood {
+        assert_eq!(junk.await.unwrap(), 401);
+    }
+    assert_eq!((app.hashing.running(), app.hashing.waiting()), (0, 0));
+    app.stop().await;
+}

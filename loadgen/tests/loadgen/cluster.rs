@@ -2,8 +2,8 @@
 //! and finds every acknowledged move stored; the crash test on three nodes, with a random node killed with SIGKILL
 //! and restarted several times, passes; and the flags that go with several nodes are checked at their bounds.
 //!
-//! The cluster tests need NATS on 127.0.0.1:4222 and Postgres (`TEST_DATABASE_URL`, beside which each test makes
-//! a database of its own), as the server's cluster tests do: outside CI (`CI` unset) they are skipped, with a
+//! The cluster tests need NATS (`TEST_NATS_URL` and its credentials, else 127.0.0.1:4222) and Postgres
+//! (`TEST_DATABASE_URL`, beside which each test makes a database of its own), as the server's cluster tests do: outside CI (`CI` unset) they are skipped, with a
 //! message, when either is missing; under CI a missing one fails them. The crash test runs the server binary
 //! next to loadgen's (`cargo test --workspace` builds it; alone: `cargo build -p server` first), or `SERVER_BIN`.
 
@@ -17,28 +17,64 @@ use loadgen::run::{self, Mode};
 use server::Config;
 use testkit::test_server::{test_config, TestServer};
 
-const NATS: &str = "nats://127.0.0.1:4222";
+/// The NATS server of the run: the one `TEST_NATS_URL` names with `TEST_NATS_USER`, `TEST_NATS_PASSWORD` and
+/// `TEST_NATS_CA_FILE` (under CI: one that refuses anonymous clients, over TLS, as for the server's cluster
+/// tests), else the anonymous one on 127.0.0.1:4222.
+struct Nats {
+    url: String,
+    user: Option<String>,
+    password: Option<String>,
+    ca_file: Option<PathBuf>,
+}
+
+fn nats() -> Nats {
+    let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    Nats {
+        url: var("TEST_NATS_URL").unwrap_or_else(|| "nats://127.0.0.1:4222".into()),
+        user: var("TEST_NATS_USER"),
+        password: var("TEST_NATS_PASSWORD"),
+        ca_file: var("TEST_NATS_CA_FILE").map(PathBuf::from),
+    }
+}
+
+impl Nats {
+    fn host_port(&self) -> String {
+        let rest = self.url.split_once("://").map_or(&*self.url, |(_, r)| r);
+        rest.rsplit_once('@').map_or(rest, |(_, h)| h).to_owned()
+    }
+}
 
 /// The two cluster runs take their turns: each runs three nodes and their players on the machine's few cores, and
 /// a node starved of the CPU for half a second takes itself for cut off.
 static ONE_CLUSTER_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 /// The admin URL of Postgres, when NATS answers and `TEST_DATABASE_URL` is set; why not, otherwise (under CI a
-/// missing service fails the test instead).
+/// missing service fails the test instead, and so does a NATS server without authentication).
 async fn services() -> Result<String, String> {
+    let under_ci = std::env::var_os("CI").is_some();
+    let nats = nats();
+    assert!(
+        !under_ci || nats.user.is_some(),
+        "under CI loadgen's cluster tests run on a NATS server that refuses anonymous clients: .ci/run sets \
+         TEST_NATS_URL, TEST_NATS_USER and TEST_NATS_PASSWORD"
+    );
     let nats_up = tokio::time::timeout(
         Duration::from_secs(2),
-        tokio::net::TcpStream::connect("127.0.0.1:4222"),
+        tokio::net::TcpStream::connect(nats.host_port()),
     )
     .await
     .is_ok_and(|c| c.is_ok());
     let pg = std::env::var("TEST_DATABASE_URL").ok();
     match (nats_up, pg) {
         (true, Some(pg)) => Ok(pg),
-        _ if std::env::var_os("CI").is_some() => panic!(
-            "loadgen's cluster tests need NATS on 127.0.0.1:4222 and TEST_DATABASE_URL under CI (.ci/run starts both)"
+        _ if under_ci => panic!(
+            "loadgen's cluster tests need NATS at {} and TEST_DATABASE_URL under CI (.ci/run starts both)",
+            nats.host_port()
         ),
-        (false, _) => Err("NATS is not answering on 127.0.0.1:4222 (run `nats-server -js`)".into()),
+        (false, _) => Err(format!(
+            "NATS is not answering at {} (run `nats-server -js`)",
+            nats.host_port()
+        )),
         (true, None) => Err("TEST_DATABASE_URL is not set (a cluster needs Postgres)".into()),
     }
 }
@@ -116,7 +152,10 @@ async fn a_run_over_three_nodes_reports_same_and_cross_node_latency_and_finds_ev
         nodes.push(
             TestServer::start_node(Config {
                 database_url: Some(database.clone()),
-                nats_url: Some(NATS.to_owned()),
+                nats_url: Some(nats().url),
+                nats_user: nats().user,
+                nats_password: nats().password,
+                nats_ca_file: nats().ca_file,
                 node_id: Some(node_id(letter)),
                 ..test_config()
             })
@@ -209,7 +248,10 @@ async fn the_crash_test_on_three_nodes_with_three_kills_finds_nothing_lost_or_ow
         keep: false,
         cluster: Some(3),
         database_url: Some(database.clone()),
-        nats_url: NATS.into(),
+        nats_url: nats().url,
+        nats_user: nats().user,
+        nats_password: nats().password,
+        nats_ca_file: nats().ca_file,
         lease_ms: 1500,
         cross_node: None,
     };
@@ -334,7 +376,10 @@ fn the_cluster_flags_are_taken_at_their_bounds() {
         keep: false,
         cluster: Some(nodes),
         database_url: Some("postgresql://postgres@127.0.0.1/x".into()),
-        nats_url: NATS.into(),
+        nats_url: "nats://127.0.0.1:4222".into(),
+        nats_user: None,
+        nats_password: None,
+        nats_ca_file: None,
         lease_ms,
         cross_node: Some(1.0),
     };

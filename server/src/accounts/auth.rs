@@ -6,6 +6,7 @@
 //! ([`super::live`]).
 
 use std::fmt;
+use std::net::IpAddr;
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::State;
@@ -94,7 +95,7 @@ pub async fn register(
     let name = username::validate_new(&c.username)?;
     let password = password::validate(&c.password)?;
     let slot = accounts.admit_registration(ip).await?;
-    let user = match create(&accounts, &name, &password).await {
+    let user = match create(&accounts, ip, &name, &password).await {
         Ok(user) => user,
         Err(e) => {
             // No account was made: it does not count against the address's daily registrations.
@@ -107,7 +108,12 @@ pub async fn register(
 }
 
 /// Makes the account once its name is known to be free.
-async fn create(accounts: &Accounts, name: &str, password: &str) -> Result<User, ApiError> {
+async fn create(
+    accounts: &Accounts,
+    ip: IpAddr,
+    name: &str,
+    password: &str,
+) -> Result<User, ApiError> {
     // Saves an argon2 run for the common cases; the store's unique keys still decide races between registrations.
     if accounts.store().user_by_name(name).await?.is_some() {
         return Err(ApiError::UsernameTaken);
@@ -115,7 +121,7 @@ async fn create(accounts: &Accounts, name: &str, password: &str) -> Result<User,
     if accounts.store().user_by_skeleton(name).await?.is_some() {
         return Err(ApiError::UsernameConfusable);
     }
-    let hash = accounts.inner.hasher.hash(password).await?;
+    let hash = accounts.inner.hasher.hash(ip, password).await?;
     Ok(accounts
         .store()
         .create_user(name, &hash, accounts.now_ms())
@@ -149,7 +155,7 @@ pub async fn login(
     let Some(user) = user else {
         // As many verifications as a real user would cost.
         for form in &forms {
-            accounts.inner.hasher.verify_decoy(form).await?;
+            accounts.inner.hasher.verify_decoy(ip, form).await?;
         }
         attempt.failed().await;
         return Err(ApiError::InvalidCredentials);
@@ -159,7 +165,7 @@ pub async fn login(
         if accounts
             .inner
             .hasher
-            .verify(form, &user.password_hash)
+            .verify(ip, form, &user.password_hash)
             .await?
         {
             matched = Some(i);
@@ -169,7 +175,7 @@ pub async fn login(
     if matched.is_some_and(|i| i > 0) {
         // A hash from before normalisation: from now on the password verifies in any Unicode form. Failing to
         // upgrade costs nothing (the typed form keeps working), so it does not fail the login.
-        match accounts.inner.hasher.hash(&forms[0]).await {
+        match accounts.inner.hasher.hash(ip, &forms[0]).await {
             Ok(hash) => {
                 if let Err(e) = accounts.store().set_password_hash(user.id, &hash).await {
                     tracing::warn!(error = %e, "could not upgrade a password hash");

@@ -58,13 +58,13 @@ pub async fn change_password(
     };
     let new = password::validate(&change.new_password)?;
     let attempt = accounts.admit_login(ip, &user.name).await?;
-    if !verifies(&accounts, &user, &change.old_password).await? {
+    if !verifies(&accounts, ip, &user, &change.old_password).await? {
         attempt.failed().await;
         tracing::info!(user = %user.name, "password change refused: wrong password");
         return Err(ApiError::WrongPassword);
     }
     attempt.succeeded().await;
-    let hash = accounts.inner.hasher.hash(&new).await?;
+    let hash = accounts.inner.hasher.hash(ip, &new).await?;
     let revoked = accounts
         .set_password(user.id, &hash, Some(&token::hash(&current)))
         .await?;
@@ -73,7 +73,12 @@ pub async fn change_password(
 }
 
 /// Whether `password` is the user's, in any of the forms a login accepts ([`password::login_forms`]).
-async fn verifies(accounts: &Accounts, user: &User, password: &str) -> Result<bool, ApiError> {
+async fn verifies(
+    accounts: &Accounts,
+    ip: std::net::IpAddr,
+    user: &User,
+    password: &str,
+) -> Result<bool, ApiError> {
     if password.len() > password::MAX_BYTES {
         return Ok(false);
     }
@@ -81,7 +86,7 @@ async fn verifies(accounts: &Accounts, user: &User, password: &str) -> Result<bo
         if accounts
             .inner
             .hasher
-            .verify(&form, &user.password_hash)
+            .verify(ip, &form, &user.password_hash)
             .await?
         {
             return Ok(true);

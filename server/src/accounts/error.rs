@@ -55,6 +55,9 @@ pub enum ApiError {
     /// time.
     #[error("too many accounts were registered from this network today; try again later")]
     TooManyRegistrations(Duration),
+    /// The server is checking as many passwords as it queues (#35); try again after the given time.
+    #[error("the server is busy checking passwords; try again in a moment")]
+    Busy(Duration),
     /// No such player (or other resource).
     #[error("not found")]
     NotFound,
@@ -90,6 +93,7 @@ impl ApiError {
             ApiError::InvalidResetCode => "invalid_reset_code",
             ApiError::RateLimited(_) => "rate_limited",
             ApiError::TooManyRegistrations(_) => "too_many_registrations",
+            ApiError::Busy(_) => "server_busy",
             ApiError::NotFound => "not_found",
             ApiError::UnknownPool => "unknown_pool",
             ApiError::InvalidQuery(_) => "invalid_query",
@@ -117,6 +121,7 @@ impl ApiError {
             ApiError::RateLimited(_) | ApiError::TooManyRegistrations(_) => {
                 StatusCode::TOO_MANY_REQUESTS
             }
+            ApiError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::NotFound => StatusCode::NOT_FOUND,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -156,6 +161,7 @@ impl IntoResponse for ApiError {
             ApiError::RateLimited(wait) | ApiError::TooManyRegistrations(wait) => {
                 Some(retry_after_secs(*wait))
             }
+            ApiError::Busy(wait) => Some(retry_after_secs(*wait)),
             _ => None,
         };
         let body = ErrorBody {
@@ -208,6 +214,7 @@ mod tests {
             ApiError::InvalidResetCode,
             ApiError::RateLimited(Duration::from_secs(1)),
             ApiError::TooManyRegistrations(Duration::from_secs(1)),
+            ApiError::Busy(Duration::from_secs(1)),
             ApiError::NotFound,
             ApiError::UnknownPool,
             ApiError::InvalidQuery("x".into()),
@@ -221,6 +228,13 @@ mod tests {
                 "{code}"
             );
         }
+    }
+
+    #[test]
+    fn a_busy_answer_is_503_and_says_when_to_retry() {
+        let response = ApiError::Busy(Duration::from_millis(800)).into_response();
+        assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(response.headers()[header::RETRY_AFTER], "1");
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod auth;
 pub mod challenge_setting;
 pub mod change;
 pub mod error;
+pub mod hash_queue;
 pub mod leaderboard;
 mod limiter;
 pub mod live;
@@ -42,6 +43,7 @@ use unicode_normalization::UnicodeNormalization;
 use crate::time::{unix_ms, Clock};
 
 pub use error::ApiError;
+use hash_queue::{default_hash_threads, HashLimits, HashQueue};
 use limiter::Limiter;
 pub use password::HashCost;
 pub use rate_limit::Limit;
@@ -71,8 +73,8 @@ pub struct Settings {
     pub range_prefixes: (u8, u8),
     /// The cost of argon2id for new hashes.
     pub hash_cost: HashCost,
-    /// Most password hashes computed at once.
-    pub concurrent_hashes: usize,
+    /// Password hashes at once, per address and waiting ([`hash_queue`]).
+    pub hashing: HashLimits,
 }
 
 impl Default for Settings {
@@ -96,7 +98,11 @@ impl Default for Settings {
             registrations_per_range: per_day(10),
             range_prefixes: (24, 48),
             hash_cost: HashCost::default(),
-            concurrent_hashes: 4,
+            hashing: HashLimits {
+                running: default_hash_threads(),
+                per_address: 2,
+                queued: 64,
+            },
         }
     }
 }
@@ -138,7 +144,7 @@ impl Settings {
                 memory_kib: config.password_memory_kib,
                 ..defaults.hash_cost
             },
-            ..defaults
+            hashing: HashLimits::from_config(config),
         }
     }
 }
@@ -182,7 +188,8 @@ impl Accounts {
         clock: Clock,
         live: live::LiveSessions,
     ) -> Accounts {
-        Accounts::build(store, settings, clock, live, false)
+        let hashes = HashQueue::new(settings.hashing);
+        Accounts::build(store, settings, clock, live, false, hashes)
     }
 
     /// `shared`: the login limits are kept in the store, for all the nodes of a cluster.
@@ -192,6 +199,7 @@ impl Accounts {
         clock: Clock,
         live: live::LiveSessions,
         shared: bool,
+        hashes: Arc<HashQueue>,
     ) -> Accounts {
         let epoch = (clock.now(), unix_ms());
         let limiter = |kind: &'static str, limit: Limit| {
@@ -215,7 +223,7 @@ impl Accounts {
                 shared_limits: shared,
                 store,
                 live,
-                hasher: password::Hasher::new(settings.hash_cost, settings.concurrent_hashes),
+                hasher: password::Hasher::new(settings.hash_cost, hashes),
                 settings,
                 clock,
                 epoch,
@@ -233,6 +241,7 @@ impl Accounts {
             state.clock.clone(),
             state.live_sessions.clone(),
             state.cluster.is_some(),
+            state.password_hashing.clone(),
         );
         accounts.spawn_sweeper(state.shutdown.subscribe());
         accounts

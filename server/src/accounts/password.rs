@@ -1,18 +1,20 @@
 //! Password rules and hashing: argon2id, run on the blocking pool (it takes tens of milliseconds of CPU and
-//! megabytes of memory by design), with a cap on how many hashes run at once so a flood of logins cannot
-//! exhaust memory.
+//! megabytes of memory by design), a bounded number at once and in fair turns per client address
+//! ([`super::hash_queue`]), so a flood of logins can neither exhaust memory nor keep a real login waiting.
 
 use std::collections::HashSet;
+use std::net::IpAddr;
 use std::sync::{Arc, LazyLock};
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
 use rand::Rng;
-use tokio::sync::{OnceCell, Semaphore};
+use tokio::sync::OnceCell;
 use unicode_normalization::UnicodeNormalization;
 use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
 use super::error::ApiError;
+use super::hash_queue::{HashQueue, Refused, RETRY_AFTER};
 
 /// Fewest characters in a password (zero-width characters do not count).
 pub const MIN_LEN: usize = 8;
@@ -105,63 +107,87 @@ impl Default for HashCost {
     }
 }
 
-/// Hashes and verifies passwords off the async threads.
+/// Hashes and verifies passwords off the async threads, each in its client address's turn ([`HashQueue`]).
 #[derive(Clone)]
 pub struct Hasher {
     cost: HashCost,
-    permits: Arc<Semaphore>,
+    queue: Arc<HashQueue>,
     /// A hash of a random password, verified against when the user does not exist, so an unknown name costs
     /// the same time as a wrong password and timing does not reveal which names are registered.
     decoy: Arc<OnceCell<String>>,
 }
 
 impl Hasher {
-    /// A hasher with this cost, running at most `concurrent` hashes at once.
-    pub fn new(cost: HashCost, concurrent: usize) -> Hasher {
+    /// A hasher with this cost, taking turns in `queue`.
+    pub fn new(cost: HashCost, queue: Arc<HashQueue>) -> Hasher {
         Hasher {
             cost,
-            permits: Arc::new(Semaphore::new(concurrent.max(1))),
+            queue,
             decoy: Arc::new(OnceCell::new()),
         }
     }
 
-    /// The argon2id PHC string of `password` with a fresh random salt.
-    pub async fn hash(&self, password: &str) -> Result<String, ApiError> {
-        let cost = self.cost;
-        let password = password.to_owned();
-        self.blocking(move || hash_now(cost, &password)).await?
+    /// A hasher with a queue of its own that hashes one at a time (for tools and tests: the server's share one
+    /// queue).
+    pub fn standalone(cost: HashCost) -> Hasher {
+        Hasher::new(
+            cost,
+            HashQueue::new(super::hash_queue::HashLimits {
+                running: 1,
+                per_address: usize::MAX,
+                queued: usize::MAX,
+            }),
+        )
     }
 
-    /// Whether `password` matches the stored PHC string. A malformed stored hash counts as no match (and is
-    /// logged: it means the database holds something we did not write).
-    pub async fn verify(&self, password: &str, phc: &str) -> Result<bool, ApiError> {
+    /// The argon2id PHC string of `password` with a fresh random salt, hashed in `client`'s turn.
+    pub async fn hash(&self, client: IpAddr, password: &str) -> Result<String, ApiError> {
+        let cost = self.cost;
+        let password = password.to_owned();
+        self.blocking(client, move || hash_now(cost, &password))
+            .await?
+    }
+
+    /// Whether `password` matches the stored PHC string, checked in `client`'s turn. A malformed stored hash
+    /// counts as no match (and is logged: it means the database holds something we did not write).
+    pub async fn verify(
+        &self,
+        client: IpAddr,
+        password: &str,
+        phc: &str,
+    ) -> Result<bool, ApiError> {
         let password = password.to_owned();
         let phc = phc.to_owned();
-        self.blocking(move || verify_now(&password, &phc)).await
+        self.blocking(client, move || verify_now(&password, &phc))
+            .await
     }
 
     /// Spends the time of a verification without a user to verify against (see `decoy`).
-    pub async fn verify_decoy(&self, password: &str) -> Result<(), ApiError> {
+    pub async fn verify_decoy(&self, client: IpAddr, password: &str) -> Result<(), ApiError> {
         let decoy = self
             .decoy
             .get_or_try_init(|| async {
                 let random: [u8; 16] = rand::rng().random();
-                self.hash(&format!("{random:?}")).await
+                self.hash(client, &format!("{random:?}")).await
             })
             .await?
             .clone();
-        self.verify(password, &decoy).await.map(|_| ())
+        self.verify(client, password, &decoy).await.map(|_| ())
     }
 
     async fn blocking<T: Send + 'static>(
         &self,
+        client: IpAddr,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, ApiError> {
         let _permit = self
-            .permits
-            .acquire()
+            .queue
+            .acquire(client)
             .await
-            .map_err(|e| ApiError::Internal(format!("hash permits closed: {e}")))?;
+            .map_err(|refused| match refused {
+                Refused::Address => ApiError::RateLimited(RETRY_AFTER),
+                Refused::Full => ApiError::Busy(RETRY_AFTER),
+            })?;
         tokio::task::spawn_blocking(work)
             .await
             .map_err(|e| ApiError::Internal(format!("hashing task failed: {e}")))
@@ -208,9 +234,15 @@ mod tests {
                 iterations: 1,
                 parallelism: 1,
             },
-            2,
+            HashQueue::new(super::super::hash_queue::HashLimits {
+                running: 2,
+                per_address: 2,
+                queued: 8,
+            }),
         )
     }
+
+    const CLIENT: IpAddr = IpAddr::V4(std::net::Ipv4Addr::LOCALHOST);
 
     fn code(password: &str) -> &'static str {
         validate(password).unwrap_err().code()
@@ -294,19 +326,19 @@ mod tests {
     #[tokio::test]
     async fn a_hash_is_argon2id_salted_and_verifies_only_its_password() {
         let hasher = cheap();
-        let a = hasher.hash("correct horse").await.unwrap();
-        let b = hasher.hash("correct horse").await.unwrap();
+        let a = hasher.hash(CLIENT, "correct horse").await.unwrap();
+        let b = hasher.hash(CLIENT, "correct horse").await.unwrap();
         assert!(a.starts_with("$argon2id$"), "{a}");
         assert_ne!(a, b, "each hash has its own salt");
         assert!(!a.contains("correct horse"));
-        assert!(hasher.verify("correct horse", &a).await.unwrap());
-        assert!(!hasher.verify("correct horsf", &a).await.unwrap());
+        assert!(hasher.verify(CLIENT, "correct horse", &a).await.unwrap());
+        assert!(!hasher.verify(CLIENT, "correct horsf", &a).await.unwrap());
     }
 
     #[tokio::test]
     async fn a_malformed_stored_hash_matches_nothing() {
         assert!(!cheap()
-            .verify("anything", "not a phc string")
+            .verify(CLIENT, "anything", "not a phc string")
             .await
             .unwrap());
     }
@@ -314,8 +346,8 @@ mod tests {
     #[tokio::test]
     async fn the_decoy_verification_succeeds_without_a_user() {
         let hasher = cheap();
-        hasher.verify_decoy("whatever1").await.unwrap();
-        hasher.verify_decoy("whatever2").await.unwrap();
+        hasher.verify_decoy(CLIENT, "whatever1").await.unwrap();
+        hasher.verify_decoy(CLIENT, "whatever2").await.unwrap();
     }
 
     #[test]

@@ -160,7 +160,7 @@ pub async fn reset_password(
     };
     attempt.succeeded().await;
     // The code is spent before hashing: should hashing fail, the operator issues another.
-    let hash = accounts.inner.hasher.hash(&new).await?;
+    let hash = accounts.inner.hasher.hash(ip, &new).await?;
     let revoked = accounts.set_password(user.id, &hash, None).await?;
     tracing::info!(user = %user.name, revoked, "password reset with a code");
     Ok(Json(ChangedView { revoked }))

@@ -31,7 +31,7 @@ use std::time::Duration;
 use store::{Fence, Store, StoreError};
 use tokio::sync::mpsc;
 
-use crate::config::ClusterConfig;
+use crate::config::{ClusterConfig, NatsAuth};
 use crate::room::fanout::LocalFanout;
 use crate::room::{RoomHandle, Rooms};
 use crate::time::Clock;
@@ -52,16 +52,49 @@ const REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
 #[derive(Debug, thiserror::Error)]
 pub enum ClusterError {
     /// NATS could not be reached.
-    #[error("cannot connect to NATS at {url}: {detail}")]
+    #[error("cannot connect to NATS at {url}{}: {detail}", over_tls(.tls))]
     Nats {
-        /// The configured URL.
+        /// The configured URL (its password hidden).
         url: String,
+        /// Whether the node required TLS.
+        tls: bool,
         /// What the client said.
+        detail: String,
+    },
+    /// NATS refused this node's credentials (wrong ones, or none where NATS wants some).
+    #[error(
+        "NATS at {url} refused this node ({method}): {detail}; give the node the credentials NATS has for it \
+         (--nats-user and NATS_PASSWORD, --nats-token, --nats-nkey-file or --nats-creds-file)"
+    )]
+    NatsRefused {
+        /// The configured URL (its password hidden).
+        url: String,
+        /// The credentials the node gave ([`crate::config::NatsAuth::describe`]).
+        method: &'static str,
+        /// What the client said.
+        detail: String,
+    },
+    /// A credentials or certificate file could not be read.
+    #[error("cannot read {what} {path}: {detail}")]
+    NatsFile {
+        /// Which setting names it.
+        what: &'static str,
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why.
         detail: String,
     },
     /// The store failed (claiming the games to restore).
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+fn over_tls(tls: &bool) -> &'static str {
+    if *tls {
+        " over TLS (the node requires it)"
+    } else {
+        ""
+    }
 }
 
 /// The members of one owned room whose sockets are on other nodes, by the stand-in connection id the room knows
@@ -150,17 +183,17 @@ impl Cluster {
         slow_client: Duration,
     ) -> Result<Cluster, ClusterError> {
         let lease = Duration::from_millis(config.lease_ms);
-        let nats = async_nats::ConnectOptions::new()
-            .name(format!("gomoku-{}", config.node_id))
-            // A connection that goes silent (no reset) is found dead after two unanswered pings: within about
-            // half a lease, before the leases it would let run out matter.
-            .ping_interval((lease / 4).max(Duration::from_millis(100)))
+        if config.nats_auth == NatsAuth::None && !config.nats_url.contains('@') {
+            tracing::warn!(
+                "this node gives NATS no credentials: a NATS server that admits it admits anyone who reaches \
+                 it, who can then act for any player (docs/security.md, \"The cluster's messaging\")"
+            );
+        }
+        let nats = nats_options(config)
+            .await?
             .connect(&config.nats_url)
             .await
-            .map_err(|e| ClusterError::Nats {
-                url: config.nats_url.clone(),
-                detail: e.to_string(),
-            })?;
+            .map_err(|e| connect_error(config, &e))?;
         let cluster = Cluster {
             inner: Arc::new(Inner {
                 node: config.node_id.clone(),
@@ -375,6 +408,84 @@ impl Cluster {
     }
 }
 
+/// The NATS client's options for a node: its name, its ping interval, its credentials and its TLS settings.
+pub(crate) async fn nats_options(
+    config: &ClusterConfig,
+) -> Result<async_nats::ConnectOptions, ClusterError> {
+    let read = |what: &'static str, path: &std::path::Path| {
+        let path = path.to_owned();
+        move |e: std::io::Error| ClusterError::NatsFile {
+            what,
+            path,
+            detail: e.to_string(),
+        }
+    };
+    let options = match &config.nats_auth {
+        NatsAuth::None => async_nats::ConnectOptions::new(),
+        NatsAuth::UserPassword { user, password } => {
+            async_nats::ConnectOptions::with_user_and_password(
+                user.clone(),
+                password.expose().to_owned(),
+            )
+        }
+        NatsAuth::Token(token) => async_nats::ConnectOptions::with_token(token.expose().to_owned()),
+        NatsAuth::NKeyFile(path) => {
+            let seed = tokio::fs::read_to_string(path)
+                .await
+                .map_err(read("the NKey seed file", path))?;
+            async_nats::ConnectOptions::with_nkey(seed.trim().to_owned())
+        }
+        NatsAuth::CredsFile(path) => async_nats::ConnectOptions::with_credentials_file(path)
+            .await
+            .map_err(read("the NATS credentials file", path))?,
+    };
+    let lease = Duration::from_millis(config.lease_ms);
+    let mut options = options
+        .name(format!("gomoku-{}", config.node_id))
+        // A connection that goes silent (no reset) is found dead after two unanswered pings: within about
+        // half a lease, before the leases it would let run out matter.
+        .ping_interval((lease / 4).max(Duration::from_millis(100)))
+        .require_tls(config.nats_tls.required);
+    if let Some(ca) = &config.nats_tls.ca_file {
+        // The client reads it only when it connects: a missing file is named here instead.
+        tokio::fs::metadata(ca)
+            .await
+            .map_err(read("the NATS CA file (--nats-ca-file)", ca))?;
+        options = options.add_root_certificates(ca.clone());
+    }
+    if let Some((cert, key)) = &config.nats_tls.client_cert {
+        for (what, path) in [
+            ("the NATS client certificate (--nats-client-cert)", cert),
+            ("the NATS client key (--nats-client-key)", key),
+        ] {
+            tokio::fs::metadata(path).await.map_err(read(what, path))?;
+        }
+        options = options.add_client_certificate(cert.clone(), key.clone());
+    }
+    Ok(options)
+}
+
+/// What a failed first connection to NATS is: a refusal of the node's credentials gets its own error.
+fn connect_error(config: &ClusterConfig, e: &async_nats::ConnectError) -> ClusterError {
+    let url = config.nats_url_redacted();
+    let detail = e.to_string();
+    let refused = e.kind() == async_nats::ConnectErrorKind::AuthorizationViolation
+        || detail.to_ascii_lowercase().contains("authorization");
+    if refused {
+        ClusterError::NatsRefused {
+            url,
+            method: config.nats_auth.describe(),
+            detail,
+        }
+    } else {
+        ClusterError::Nats {
+            url,
+            tls: config.nats_tls.required,
+            detail,
+        }
+    }
+}
+
 /// Renews the node's leases every third of a lease while the cluster handle lives.
 async fn renew(inner: std::sync::Weak<Inner>) {
     let period = {
@@ -550,4 +661,63 @@ async fn adopt_once(state: &crate::AppState, cluster: &Cluster) -> Result<(), St
         tracing::info!(games = taken, node = %cluster.node(), "took over games from a node whose lease expired");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{NatsTls, Secret};
+
+    fn config(auth: NatsAuth, tls: NatsTls) -> ClusterConfig {
+        ClusterConfig {
+            nats_url: "nats://127.0.0.1:4222".into(),
+            node_id: "n1".into(),
+            lease_ms: 15_000,
+            nats_auth: auth,
+            nats_tls: tls,
+        }
+    }
+
+    #[tokio::test]
+    async fn the_tls_settings_reach_the_nats_client() {
+        let plain = nats_options(&config(NatsAuth::None, NatsTls::default()))
+            .await
+            .unwrap();
+        let shown = format!("{plain:?}");
+        assert!(shown.contains(r#""tls_required": false"#), "{shown}");
+        let dir = tempfile::tempdir().unwrap();
+        let ca = dir.path().join("ca.pem");
+        std::fs::write(&ca, "").unwrap();
+        let tls = NatsTls {
+            required: true,
+            ca_file: Some(ca.clone()),
+            client_cert: None,
+        };
+        let options = nats_options(&config(NatsAuth::None, tls)).await.unwrap();
+        let shown = format!("{options:?}");
+        assert!(shown.contains(r#""tls_required": true"#), "{shown}");
+        assert!(shown.contains(&format!("{ca:?}")), "{shown}");
+    }
+
+    #[tokio::test]
+    async fn a_missing_credentials_or_certificate_file_is_named_at_start() {
+        let missing = std::path::PathBuf::from("/nonexistent/gomoku/nkey.seed");
+        let err = nats_options(&config(
+            NatsAuth::NKeyFile(missing.clone()),
+            NatsTls::default(),
+        ))
+        .await
+        .unwrap_err();
+        assert!(err.to_string().contains("NKey seed file"), "{err}");
+        assert!(err.to_string().contains("/nonexistent/gomoku/nkey.seed"));
+        let tls = NatsTls {
+            required: true,
+            ca_file: Some("/nonexistent/ca.pem".into()),
+            client_cert: None,
+        };
+        let err = nats_options(&config(NatsAuth::Token(Secret::from("t")), tls))
+            .await
+            .unwrap_err();
+        assert!(err.to_string().contains("--nats-ca-file"), "{err}");
+    }
 }

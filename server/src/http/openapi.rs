@@ -526,8 +526,9 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
                 .response("409", error("`username_taken`, `username_confusable`."))
                 .response(
                     "429",
-                    error("`rate_limited` (the login limits) or `too_many_registrations` (the accounts an address or its range may register a day), with `retry_after`."),
+                    error("`rate_limited` (the login limits, or an address's password hashes in flight) or `too_many_registrations` (the accounts an address or its range may register a day), with `retry_after`."),
                 )
+                .response("503", error("`server_busy`: every password-hashing place and queue is taken; with `retry_after`."))
                 .response("500", internal())
                 .build(),
         ),
@@ -539,7 +540,8 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
                 .response("200", json_response("Signed in.", Some("SessionView")))
                 .response("400", error("`invalid_body`."))
                 .response("401", error("`invalid_credentials`."))
-                .response("429", error("`rate_limited`, with `retry_after`."))
+                .response("429", error("`rate_limited`, with `retry_after` (the login limits, or an address's password hashes in flight)."))
+                .response("503", error("`server_busy`: every password-hashing place and queue is taken; with `retry_after`."))
                 .response("500", internal())
                 .build(),
         ),
@@ -572,7 +574,8 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
                 )
                 .response("401", error("`not_authenticated` (guests too: they have no password)."))
                 .response("403", error("`wrong_password`: the old password is wrong (counts as a failed login)."))
-                .response("429", error("`rate_limited`, with `retry_after` (the login limits)."))
+                .response("429", error("`rate_limited`, with `retry_after` (the login limits, or an address's password hashes in flight)."))
+                .response("503", error("`server_busy`: every password-hashing place and queue is taken; with `retry_after`."))
                 .response("500", internal())
                 .build(),
         ),
@@ -586,7 +589,8 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
                     "400",
                     error("`invalid_reset_code` (unknown name, wrong, used or expired code), `weak_password`, `password_too_long`, `invalid_password`, `common_password`, `invalid_body`."),
                 )
-                .response("429", error("`rate_limited`, with `retry_after` (the login limits)."))
+                .response("429", error("`rate_limited`, with `retry_after` (the login limits, or an address's password hashes in flight)."))
+                .response("503", error("`server_busy`: every password-hashing place and queue is taken; with `retry_after`."))
                 .response("500", internal())
                 .build(),
         ),

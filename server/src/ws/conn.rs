@@ -17,7 +17,7 @@ use super::outbox::{Out, Outbox};
 use super::writer::{write, CLOSE_TRY_LATER};
 use crate::accounts::live::LiveSession;
 use crate::identity::Identity;
-use crate::limits::{ConnectionPermit, TokenBucket};
+use crate::limits::{ConnectionPermit, PlayerPermit, Refusal, TokenBucket};
 use crate::room::RoomError;
 use crate::AppState;
 
@@ -29,7 +29,7 @@ pub(super) async fn serve(
     socket: WebSocket,
     state: AppState,
     addr: SocketAddr,
-    permit: Option<ConnectionPermit>,
+    permit: Result<ConnectionPermit, Refusal>,
     ambient_token: Option<String>,
 ) {
     let _tracked = state.track_connection();
@@ -40,28 +40,37 @@ pub(super) async fn serve(
     let ping = Duration::from_secs(state.config.ping_secs.max(1));
     let stamp = super::lag::Stamp::new(state.clock.clone());
     let writer = tokio::spawn(write(sink, rx, kick, ping, stamp.clone(), done_tx));
-    let Some(_permit) = permit else {
-        let msg = ServerMessage::error(
-            code::TOO_MANY_CONNECTIONS,
-            "the server holds as many connections as it allows; try again later",
-        );
-        let _ = outbox.send(Out::Text(encode(&msg, None).into())).await;
-        let _ = outbox
-            .send(Out::Close(CLOSE_TRY_LATER, "too many connections"))
-            .await;
-        drop(outbox);
-        let _ = writer.await;
-        return;
+    let _permit = match permit {
+        Ok(permit) => permit,
+        Err(refusal) => {
+            tracing::debug!(conn = id, %addr, ?refusal, "too many connections");
+            refuse(&outbox, refusal, None).await;
+            drop(outbox);
+            let _ = writer.await;
+            return;
+        }
     };
     tracing::debug!(conn = id, %addr, "connected");
     let mut conn = Conn::open(state, outbox, ambient_token, addr.ip());
     conn.stamp = Some(stamp);
+    // A socket counts toward its player's cap once it says who it is.
+    conn.player_capped = true;
     conn.read(stream, done_rx).await;
     // Boxed for the same reason as a frame's handling (see `Conn::read`): leaving rooms runs once, at the end.
     Box::pin(conn.close()).await;
     drop(conn);
     let _ = tokio::time::timeout(Duration::from_secs(5), writer).await;
     tracing::debug!(conn = id, "disconnected");
+}
+
+/// Answers a connection a cap refuses: `too_many_connections` (answering `rid`), then close code 1013 ("try
+/// again later") with the cap's reason.
+pub(super) async fn refuse(outbox: &Outbox, refusal: Refusal, rid: Option<u64>) {
+    let msg = ServerMessage::error(code::TOO_MANY_CONNECTIONS, refusal.message());
+    let _ = outbox.send(Out::Text(encode(&msg, rid).into())).await;
+    let _ = outbox
+        .send(Out::Close(CLOSE_TRY_LATER, refusal.close_reason()))
+        .await;
 }
 
 /// A fresh connection id with its bounded writer queue: the handle rooms and the lobby send to, the receiving
@@ -85,6 +94,11 @@ pub(super) struct Conn {
     pub(super) ambient_token: Option<String>,
     /// The session the connection acts under, registered so that revoking it closes the connection.
     pub(super) live: Option<LiveSession>,
+    /// Whether it counts toward its player's connection cap (`--max-connections-per-player`): a socket does, the
+    /// computer's in-process connection does not.
+    pub(super) player_capped: bool,
+    /// Its place under its player's cap, once it said hello.
+    pub(super) player_permit: Option<PlayerPermit>,
     /// The client's address: new guests are limited per address.
     pub(super) peer: IpAddr,
     /// A guest's token until its session is kept for long ([`crate::identity::Identities::keep`]), which
@@ -136,6 +150,8 @@ impl Conn {
             identity: None,
             ambient_token,
             live: None,
+            player_capped: false,
+            player_permit: None,
             peer,
             unkept_guest_token: None,
             rooms: HashSet::new(),

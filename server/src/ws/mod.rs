@@ -39,7 +39,7 @@ async fn upgrade(
     }
     // The client's address (behind a trusted proxy, the one it forwards), so one client's sockets cannot use up
     // everyone's share.
-    let permit = state.limits.admit(client.ip);
+    let permit = state.limits.try_admit(client.ip);
     let addr = std::net::SocketAddr::new(client.ip, client.peer.port());
     // A browser's session cookie (HttpOnly: scripts cannot put it into `hello`) or a bearer token.
     let ambient_token = crate::accounts::token::for_upgrade(&headers);

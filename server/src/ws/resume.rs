@@ -5,6 +5,7 @@ use protocol::{code, ServerMessage, You};
 
 use super::conn::Conn;
 use crate::identity::{hash_token, NewGuestError};
+use crate::limits::Refusal;
 
 impl Conn {
     /// Answers `hello`: the identity of the first token that resumes a session, or a new guest when none was
@@ -70,6 +71,22 @@ impl Conn {
                 }
             },
         };
+        // A socket takes a place under its player's cap (a second hello as the same player keeps its place).
+        if self.player_capped
+            && self
+                .player_permit
+                .as_ref()
+                .is_none_or(|p| p.player() != identity.id)
+        {
+            match self.state.player_limits.admit(&identity.id) {
+                Some(permit) => self.player_permit = Some(permit),
+                None => {
+                    tracing::debug!(player = %identity.id, "too many connections for this player");
+                    self.closing = true;
+                    return super::conn::refuse(&self.outbox, Refusal::Player, rid).await;
+                }
+            }
+        }
         self.unkept_guest_token = identity.is_guest().then_some(session_token);
         let welcome = ServerMessage::Welcome {
             you: You {

@@ -40,6 +40,8 @@ pub struct App {
     pub clock: Arc<ManualClock>,
     /// An HTTP client without a cookie jar: tests handle cookies by hand to check their attributes.
     pub http: reqwest::Client,
+    /// Its turns at password hashing, for tests that hold a place or count the waiting.
+    pub hashing: Arc<server::accounts::hash_queue::HashQueue>,
     shutdown: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<()>>,
     _dir: Option<tempfile::TempDir>,
@@ -56,6 +58,7 @@ pub fn test_config() -> Config {
         login_burst_per_address_account: 1000,
         registrations_per_day_per_ip: 1000,
         registrations_per_day_per_range: 1000,
+        password_hashes_per_ip: 1000,
         ..Config::default()
     }
 }
@@ -102,6 +105,7 @@ impl App {
         let state = AppState::with_clock(config, store.clone(), clock.clone())
             .await
             .expect("app state");
+        let hashing = state.password_hashing.clone();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind port 0");
@@ -122,6 +126,7 @@ impl App {
                 .redirect(reqwest::redirect::Policy::none())
                 .build()
                 .expect("http client"),
+            hashing,
             shutdown: Some(tx),
             task: Some(task),
             _dir: dir,

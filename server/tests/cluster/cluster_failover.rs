@@ -47,7 +47,7 @@ async fn start_killable(database: &str, id: &str) -> (Child, SocketAddr) {
     let mut node = Command::new(env!("CARGO_BIN_EXE_server"))
         .args(["--bind", &addr.to_string()])
         .args(["--database-url", database])
-        .args(["--nats-url", NATS])
+        .envs(nats().env())
         .args(["--node-id", id])
         .args(["--lease-ms", &LEASE_MS.to_string()])
         .env("RUST_LOG", "warn")

@@ -84,7 +84,7 @@ async fn a_cut_off_node_stops_and_its_game_goes_on_elsewhere(link: Link) {
         .expect("host:port in the database URL")
         .to_owned();
     let partition = match link {
-        Link::Nats => Partition::to("127.0.0.1:4222").await,
+        Link::Nats => Partition::to(&nats().host_port()).await,
         Link::Postgres => Partition::to(&pg_port).await,
     };
     let cut_id = node_id(match link {
@@ -96,7 +96,7 @@ async fn a_cut_off_node_stops_and_its_game_goes_on_elsewhere(link: Link) {
         ..node_config(&database, &cut_id)
     };
     match link {
-        Link::Nats => cut_config.nats_url = Some(format!("nats://{}", partition.addr)),
+        Link::Nats => cut_config.nats_url = Some(nats().url_via(partition.addr)),
         Link::Postgres => {
             cut_config.database_url = Some(database.replace(&pg_port, &partition.addr.to_string()))
         }

@@ -10,14 +10,89 @@ use server::Config;
 use testkit::table::Client;
 use testkit::test_server::test_config;
 
+/// The anonymous NATS server a developer runs (`nats-server -js`), used when `TEST_NATS_URL` is not set.
 pub const NATS: &str = "nats://127.0.0.1:4222";
 
-/// Whether something answers on NATS's port, or why the test cannot run (an `Err` to skip with).
+/// The NATS server the cluster tests use. `.ci/run` starts one that refuses anonymous clients (issue #35) and
+/// names it in `TEST_NATS_URL` with `TEST_NATS_USER` and `TEST_NATS_PASSWORD` (and `TEST_NATS_CA_FILE` when it
+/// speaks TLS); without them, the anonymous server on 127.0.0.1:4222.
+#[derive(Clone, Debug)]
+pub struct TestNats {
+    pub url: String,
+    pub user: Option<String>,
+    pub password: Option<String>,
+    pub ca_file: Option<String>,
+}
+
+impl TestNats {
+    /// `host:port` of the server (for a TCP proxy in front of it).
+    pub fn host_port(&self) -> String {
+        let rest = self.url.split_once("://").map_or(&*self.url, |(_, r)| r);
+        rest.rsplit_once('@').map_or(rest, |(_, h)| h).to_owned()
+    }
+
+    /// The server's URL through `addr` (a proxy) instead, same scheme.
+    pub fn url_via(&self, addr: SocketAddr) -> String {
+        let scheme = self.url.split_once("://").map_or("nats", |(s, _)| s);
+        format!("{scheme}://{addr}")
+    }
+
+    /// Whether the server wants credentials.
+    pub fn authenticated(&self) -> bool {
+        self.user.is_some()
+    }
+
+    /// Gives a node's configuration this server, its credentials and its CA.
+    pub fn apply(&self, config: &mut Config) {
+        config.nats_url = Some(self.url.clone());
+        config.nats_user = self.user.clone();
+        config.nats_password = self.password.clone();
+        config.nats_ca_file = self.ca_file.clone().map(Into::into);
+    }
+
+    /// The same as environment variables, for a node in a child process.
+    pub fn env(&self) -> Vec<(&'static str, String)> {
+        let mut vars = vec![("NATS_URL", self.url.clone())];
+        vars.extend(self.user.clone().map(|u| ("NATS_USER", u)));
+        vars.extend(self.password.clone().map(|p| ("NATS_PASSWORD", p)));
+        vars.extend(self.ca_file.clone().map(|c| ("NATS_CA_FILE", c)));
+        vars
+    }
+}
+
+/// The NATS server of this run (see [`TestNats`]).
+pub fn nats() -> TestNats {
+    let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    match var("TEST_NATS_URL") {
+        Some(url) => TestNats {
+            url,
+            user: var("TEST_NATS_USER"),
+            password: var("TEST_NATS_PASSWORD"),
+            ca_file: var("TEST_NATS_CA_FILE"),
+        },
+        None => TestNats {
+            url: NATS.to_owned(),
+            user: None,
+            password: None,
+            ca_file: None,
+        },
+    }
+}
+
+/// Whether something answers on NATS's port, or why the test cannot run (an `Err` to skip with). Under CI the
+/// server must be the authenticated one (`TEST_NATS_URL` and its credentials).
 pub async fn services() -> Result<String, String> {
     let under_ci = std::env::var_os("CI").is_some();
+    let nats = nats();
+    if under_ci && !nats.authenticated() {
+        panic!(
+            "under CI the cluster tests run on a NATS server that refuses anonymous clients: \
+             .ci/run sets TEST_NATS_URL, TEST_NATS_USER and TEST_NATS_PASSWORD"
+        );
+    }
     let nats_up = tokio::time::timeout(
         Duration::from_secs(2),
-        tokio::net::TcpStream::connect("127.0.0.1:4222"),
+        tokio::net::TcpStream::connect(nats.host_port()),
     )
     .await
     .is_ok_and(|c| c.is_ok());
@@ -25,9 +100,13 @@ pub async fn services() -> Result<String, String> {
     match (nats_up, pg) {
         (true, Some(pg)) => Ok(pg),
         _ if under_ci => panic!(
-            "the cluster test needs NATS on 127.0.0.1:4222 and TEST_DATABASE_URL under CI (.ci/run starts both)"
+            "the cluster test needs NATS at {} and TEST_DATABASE_URL under CI (.ci/run starts both)",
+            nats.host_port()
         ),
-        (false, _) => Err("NATS is not answering on 127.0.0.1:4222 (run `nats-server -js`)".into()),
+        (false, _) => Err(format!(
+            "NATS is not answering at {} (run `nats-server -js`)",
+            nats.host_port()
+        )),
         (true, None) => Err("TEST_DATABASE_URL is not set (cluster mode needs Postgres)".into()),
     }
 }
@@ -85,12 +164,13 @@ pub async fn drop_database(admin_url: &str, url: &str) {
 }
 
 pub fn node_config(database: &str, node: &str) -> Config {
-    Config {
+    let mut config = Config {
         database_url: Some(database.to_owned()),
-        nats_url: Some(NATS.to_owned()),
         node_id: Some(node.to_owned()),
         ..test_config()
-    }
+    };
+    nats().apply(&mut config);
+    config
 }
 
 /// Node ids unique to this run (the NATS server may be shared).

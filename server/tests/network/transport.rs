@@ -683,3 +683,197 @@ async fn with_a_metrics_bind_metrics_are_served_there_and_not_on_the_main_addres
         .unwrap()
         .unwrap();
 }
+
+// --- Sockets per player and per address range (#35: one guest token held 500 sockets) ---------------------
+
+/// Says hello with `token`; the server's answer.
+async fn hello_as(ws: &mut Ws, token: &str) -> ServerMessage {
+    let hello = ClientMessage::Hello {
+        version: protocol::PROTOCOL_VERSION,
+        token: Some(token.to_owned()),
+    };
+    ws.send(Message::Text(protocol::encode(&hello, Some(1)).into()))
+        .await
+        .unwrap();
+    next_message(ws).await
+}
+
+/// Asserts a `too_many_connections` answer followed by close code 1013 with `reason`.
+async fn refused_with(ws: &mut Ws, answer: ServerMessage, reason: &str) {
+    match answer {
+        ServerMessage::Error { code: c, .. } => assert_eq!(c, code::TOO_MANY_CONNECTIONS),
+        other => panic!("expected too_many_connections, got {other:?}"),
+    }
+    let frame = loop {
+        match tokio::time::timeout(CLOSE_WAIT, ws.next())
+            .await
+            .expect("the server closes the socket in time")
+        {
+            Some(Ok(Message::Close(frame))) => break frame.expect("a close frame with a code"),
+            Some(Ok(_)) => continue,
+            other => panic!("expected a close frame, got {other:?}"),
+        }
+    };
+    assert_eq!(u16::from(frame.code), 1013);
+    assert_eq!(frame.reason.as_str(), reason);
+}
+
+/// Closes `ws` and waits for the server's answering close (the server then drops the connection's places).
+async fn close(mut ws: Ws) {
+    ws.close(None).await.unwrap();
+    let _ = close_code(&mut ws).await;
+}
+
+/// Sockets whose `hello` (`connect`) the server refuses until a place frees; the first one admitted. The place a
+/// closed socket held is freed when the server's task for it ends, just after its close.
+async fn admitted_once_freed<F, Fut>(mut connect: F) -> Ws
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = (Ws, ServerMessage)>,
+{
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let (ws, answer) = connect().await;
+        match answer {
+            ServerMessage::Welcome { .. } => return ws,
+            ServerMessage::Error { code: c, .. } if c == code::TOO_MANY_CONNECTIONS => {
+                assert!(
+                    Instant::now() < deadline,
+                    "the closed socket's place was never freed"
+                );
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+#[tokio::test]
+async fn one_guest_token_holds_at_most_its_cap_of_sockets_and_a_closed_one_frees_its_place() {
+    let (server, _db) = start(Config {
+        max_connections_per_player: 3,
+        ..test_config()
+    })
+    .await;
+    let mut first = ws_from(server.addr, DIRECT, &[]).await;
+    let ServerMessage::Welcome { token, .. } = hello(&mut first).await else {
+        panic!("a new guest");
+    };
+    let mut held = vec![first];
+    for _ in 1..3 {
+        let mut ws = ws_from(server.addr, DIRECT, &[]).await;
+        let answer = hello_as(&mut ws, &token).await;
+        assert!(
+            matches!(answer, ServerMessage::Welcome { .. }),
+            "{answer:?}"
+        );
+        held.push(ws);
+    }
+    // The cap's fourth: refused with a typed answer and 1013, as the per-address cap does.
+    let mut fourth = ws_from(server.addr, DIRECT, &[]).await;
+    let answer = hello_as(&mut fourth, &token).await;
+    refused_with(&mut fourth, answer, "too many connections for this player").await;
+    // Another guest from the same address is not held back by this one.
+    let mut other = ws_from(server.addr, DIRECT, &[]).await;
+    assert!(matches!(
+        hello(&mut other).await,
+        ServerMessage::Welcome { .. }
+    ));
+    // One of the three closes: the token may open one more, and only one.
+    close(held.remove(0)).await;
+    let addr = server.addr;
+    let again = admitted_once_freed(|| {
+        let token = token.clone();
+        async move {
+            let mut ws = ws_from(addr, DIRECT, &[]).await;
+            let answer = hello_as(&mut ws, &token).await;
+            (ws, answer)
+        }
+    })
+    .await;
+    held.push(again);
+    let mut over = ws_from(server.addr, DIRECT, &[]).await;
+    let answer = hello_as(&mut over, &token).await;
+    refused_with(&mut over, answer, "too many connections for this player").await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn an_accounts_sessions_share_its_cap_of_sockets() {
+    let (server, _db) = start(Config {
+        max_connections_per_player: 2,
+        ..test_config()
+    })
+    .await;
+    let alice = server.registered("alice").await;
+    // A second session of the same account (another device).
+    let store = &server.state.store;
+    let user = store.user_by_name("alice").await.unwrap().unwrap();
+    let second = server::identity::new_token();
+    store
+        .create_session(
+            &server::identity::hash_token(&second),
+            &store::SessionOwner::User(user),
+            i64::MAX,
+        )
+        .await
+        .unwrap();
+    let mut tab = ws_from(server.addr, DIRECT, &[]).await;
+    let answer = hello_as(&mut tab, &second).await;
+    assert!(
+        matches!(answer, ServerMessage::Welcome { .. }),
+        "{answer:?}"
+    );
+    for token in [&alice.token, &second] {
+        let mut ws = ws_from(server.addr, DIRECT, &[]).await;
+        let answer = hello_as(&mut ws, token).await;
+        refused_with(&mut ws, answer, "too many connections for this player").await;
+    }
+    drop(alice);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn one_address_range_holds_at_most_its_cap_of_sockets_and_a_closed_one_frees_its_place() {
+    let (server, _db) = start(Config {
+        max_connections_per_range: 3,
+        ..test_config()
+    })
+    .await;
+    // Three addresses of 127.0.0.0/24 fill its three places.
+    let mut held = Vec::new();
+    for source in ["127.0.0.2", "127.0.0.3", "127.0.0.4"] {
+        let mut ws = ws_from(server.addr, source, &[]).await;
+        assert!(
+            matches!(hello(&mut ws).await, ServerMessage::Welcome { .. }),
+            "{source}"
+        );
+        held.push(ws);
+    }
+    // A fourth address of the range is refused as soon as it is upgraded, before its hello.
+    let mut fourth = ws_from(server.addr, "127.0.0.5", &[]).await;
+    let answer = next_message(&mut fourth).await;
+    refused_with(
+        &mut fourth,
+        answer,
+        "too many connections from this network",
+    )
+    .await;
+    // Another range is not.
+    let mut elsewhere = ws_from(server.addr, "127.0.1.2", &[]).await;
+    assert!(matches!(
+        hello(&mut elsewhere).await,
+        ServerMessage::Welcome { .. }
+    ));
+    // One closes: the range may hold one more.
+    close(held.remove(0)).await;
+    let addr = server.addr;
+    let again = admitted_once_freed(|| async move {
+        let mut ws = ws_from(addr, "127.0.0.5", &[]).await;
+        let answer = hello(&mut ws).await;
+        (ws, answer)
+    })
+    .await;
+    held.push(again);
+    server.stop().await;
+}
