@@ -2,7 +2,7 @@
 // (shared/rules/insect-chess.md). South (the seam's `black`) moves first. The member of the game registry
 // (games/index.js describes what a member gives).
 
-import { t, addStrings } from '../../i18n.js';
+import { t, addStrings, lang } from '../../i18n.js';
 import { h } from '../../dom.js';
 import { resultSentence as sharedSentence } from '../../result.js';
 import strings from './strings.js';
@@ -59,7 +59,7 @@ function rulesSummary() {
   return h('details', { class: 'insect-rules', id: 'insect-rules' },
     h('summary', {}, t('insect.rules_title')),
     h('p', {}, t('insect.rules_goal')),
-    h('p', {}, t('insect.rules_cycle'), ' ', KIND_ORDER.map((k) => `${GLYPH[k]} ${t(`insect.kind.${k}`)}`).join(' › '), ' — ', t('insect.rules_beetle')),
+    h('p', {}, t('insect.rules_cycle'), ' ', KIND_ORDER.map((k) => (lang() === 'zh' ? t(`insect.kind.${k}`) : `${GLYPH[k]} ${t(`insect.kind.${k}`)}`)).join(' › '), ' — ', t('insect.rules_beetle')),
     art,
     h('p', {}, t('insect.rules_terrain')),
     h('p', {}, t('insect.rules_end')));

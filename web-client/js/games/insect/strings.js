@@ -44,7 +44,7 @@ export const en = {
   'insect.rules_title': 'How insect chess is played',
   'insect.rules_goal': 'South moves first. Step one square forward, back or sideways; reach the enemy’s food (食) to win.',
   'insect.rules_cycle': 'Each piece takes the weaker ones and its own kind:',
-  'insect.rules_beetle': 'but the diving beetle takes the scorpion.',
+  'insect.rules_beetle': 'but the diving beetle takes the scorpion, which cannot take it.',
   'insect.rules_terrain': 'Only the diving beetle enters the pond; the wasp flies straight over it. Never enter your own food or (except to capture) your own mud; in the enemy’s mud a piece has no strength and anything takes it.',
   'insect.rules_end': 'Also lost: no pieces or no move. Drawn: the same position three times, or 100 plies without a capture.',
 };
@@ -91,7 +91,7 @@ export const zh = {
   'insect.rules_title': '昆虫棋怎么下',
   'insect.rules_goal': '南方先走。每步前后左右走一格；攻入对方的食物储藏区（食）即胜。',
   'insect.rules_cycle': '强者吃弱者，同类可互吃：',
-  'insect.rules_beetle': '但龙虱能吃蝎子。',
+  'insect.rules_beetle': '但龙虱能吃蝎子，蝎子却吃不了龙虱。',
   'insect.rules_terrain': '只有龙虱能进池塘，黄蜂可直线飞越池塘。不能进自己的食物储藏区，除吃子外不能进自己的泥潭；在对方泥潭里的棋子失去战斗力，谁都能吃它。',
   'insect.rules_end': '无子或无路可走者负。同一局面出现三次，或连续 100 步无吃子，为和棋。',
 };
