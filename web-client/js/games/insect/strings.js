@@ -54,7 +54,7 @@ export const zh = {
   'game.insect': '昆虫棋',
   'pool.insect': '昆虫棋',
   'pool.insect/standard': '昆虫棋',
-  'insect.source': '昆虫棋（本站定的规则）',
+  'insect.source': '昆虫棋',
   'record.format_insect': '着法列表',
   'insect.board': '昆虫棋棋盘',
   'insect.south': '南方',
