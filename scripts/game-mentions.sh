@@ -3,7 +3,7 @@
 # (issue #31: at most 5 each). Usage: scripts/game-mentions.sh [GAME...]   (default: othello draughts)
 # A game's own files: any path with a component named after it (games/src/othello/, web-client/js/games/othello/,
 # protocol/src/games/othello.rs, engine/src/othello/, engine/src/brain/othello.rs...). Tests, benches, examples,
-# fuzz targets, docs and the rules crate are not production code of the seam and are not counted.
+# fuzz targets, docs, unit-test modules and the rules crate are not production code of the seam and are not counted.
 cd "$(dirname "$0")/.."
 games=("$@"); [ ${#games[@]} -eq 0 ] && games=(othello draughts)
 for game in "${games[@]}"; do
@@ -13,8 +13,10 @@ for game in "${games[@]}"; do
       | grep -v -i -E "(^|/)$game(/|\.rs$|\.js$|\.css$)")
   hits=()
   for f in $files; do
-    # Drop comments: Rust/JS line comments (//, ///, //!) and CSS/JS block comment lines.
-    if sed -E -e 's#(^|[^:"])//.*$#\1#' -e 's#/\*.*\*/##g' -e '/^\s*\*/d' "$f" | grep -q -i -w "$game"; then
+    # Drop a Rust file's unit tests (its `#[cfg(test)]` module, at the end by the house's habit), then comments:
+    # Rust/JS line comments (//, ///, //!) and CSS/JS block comment lines.
+    if sed -e '/^#\[cfg(test)\]/,$d' "$f" \
+        | sed -E -e 's#(^|[^:"])//.*$#\1#' -e 's#/\*.*\*/##g' -e '/^\s*\*/d' | grep -q -i -w "$game"; then
       hits+=("$f")
     fi
   done

@@ -243,8 +243,8 @@ test('the leaderboard shows tiers as badges and the profile charts the rating hi
     name: 'lin_yue',
     // The shape of docs/accounts.md.
     ratings: [
-      { pool: 'renju', rating: 1627.4, deviation: 70, provisional: false, tier: 'Club Player', tier_code: 'club_player', games: 24, wins: 14, losses: 9, draws: 1, history, leaderboard: { listed: true, min_games: 10, max_deviation: 110 } },
-      { pool: 'freestyle', rating: 1500, deviation: 340, provisional: true, tier: 'Unranked', tier_code: 'unranked', games: 1, wins: 0, losses: 1, draws: 0, history: [], leaderboard: { listed: false, min_games: 10, max_deviation: 110 } },
+      { pool: 'renju', rating: 1627.4, deviation: 70, provisional: false, tier: 'Club Player', tier_code: 'club_player', games: 24, wins: 14, losses: 9, draws: 1, history, leaderboard: { listed: true, established: true, min_games: 10, established_opponents: 5, min_opponents: 3, max_deviation: 150, active_days: 30, active: true } },
+      { pool: 'freestyle', rating: 1338, deviation: 290, provisional: true, tier: 'Apprentice', tier_code: 'apprentice', games: 1, wins: 0, losses: 1, draws: 0, history: [], leaderboard: { listed: false, established: false, min_games: 10, established_opponents: 0, min_opponents: 3, max_deviation: 150, active_days: 30, active: true } },
     ],
     games: [{ id: 3, room: 'r3', pool: 'renju', rules: renju, rated: true, black: { name: 'lin_yue', guest: false }, white: { name: 'kenta', guest: false }, swapped: false, started_at: 1_702_000_000_000, ended_at: 1_702_000_600_000, state: 'over', winner: 'black', winner_name: 'lin_yue', reason: 'five', rating_before: 1612, rating_after: 1627.4 }],
     next_before: null,
@@ -258,10 +258,15 @@ test('the leaderboard shows tiers as badges and the profile charts the rating hi
   await shot(s.p, 'scripted-leaderboard');
   await s.p.goto(`${ORIGIN}/#/player/lin_yue`);
   await s.p.waitForSelector('.chart .line');
-  assert.match(await s.p.textContent('[data-pool="freestyle"]'), /1500\?/);
-  // Each pool says where it stands against the leaderboard's whole rule (games and deviation).
+  assert.match(await s.p.textContent('[data-pool="freestyle"]'), /1338\?/);
+  // A provisional rating shows its tier at once, marked as its number is (issue #36); a settled one plainly.
+  assert.equal(await s.p.textContent('[data-pool="freestyle"] .tier.provisional'), 'Apprentice?');
+  assert.equal(await s.p.textContent('[data-pool="renju"] .tier'), 'Club Player');
+  assert.equal(await s.p.locator('[data-pool="renju"] .tier.provisional').count(), 0);
+  // Each pool says where it stands against the leaderboard's whole rule, naming each part still missing.
   assert.equal(await s.p.textContent('[data-pool="renju"] .lb-progress'), 'On the leaderboard.');
-  assert.match(await s.p.textContent('[data-pool="freestyle"] .lb-progress'), /1 of 10 rated games; rating deviation 340, listed at 110 or less/);
+  assert.equal(await s.p.textContent('[data-pool="freestyle"] .lb-progress'),
+    'Leaderboard: still needs 1 of 10 rated games; 0 of 3 different established opponents; a rating deviation of 150 or less (now 290).');
   assert.equal(await s.p.getAttribute('.game-row', 'href'), '#/game/3');
   await shot(s.p, 'scripted-profile');
 });
@@ -363,7 +368,7 @@ test('in Chinese, tier names and dates follow the chosen language', async (t) =>
     name: 'lin_yue',
     ratings: [
       { pool: 'renju', rating: 1627.4, deviation: 70, provisional: false, tier: 'Club Player', tier_code: 'club_player', games: 24, wins: 14, losses: 9, draws: 1, history: [] },
-      { pool: 'freestyle', rating: 1500, deviation: 340, provisional: true, tier: 'Unranked', tier_code: 'unranked', games: 1, wins: 0, losses: 1, draws: 0, history: [] },
+      { pool: 'freestyle', rating: 1500, deviation: 340, provisional: true, tier: 'Amateur', tier_code: 'amateur', games: 1, wins: 0, losses: 1, draws: 0, history: [] },
     ],
     games: [{ id: 3, room: 'r3', pool: 'renju', rules: renju, rated: true, black: { name: 'lin_yue', guest: false }, white: { name: 'kenta', guest: false }, swapped: false, started_at: Date.UTC(2023, 11, 8, 10), ended_at: Date.UTC(2023, 11, 8, 12), state: 'over', winner: 'black', winner_name: 'lin_yue', reason: 'five', rating_before: 1612, rating_after: 1627.4 }],
     next_before: null,
@@ -376,7 +381,7 @@ test('in Chinese, tier names and dates follow the chosen language', async (t) =>
     await s.context.addInitScript(() => localStorage.setItem('gomoku.lang', 'zh'));
     await s.p.goto(`${ORIGIN}/#/player/lin_yue`);
     await s.p.waitForSelector('.game-row time', { state: 'attached' }); // phones hide the date column
-    assert.deepEqual(await s.p.$$eval('.pool-card .tier', (els) => els.map((e) => e.textContent)), ['俱乐部棋手', '未定级']);
+    assert.deepEqual(await s.p.$$eval('.pool-card .tier', (els) => els.map((e) => e.textContent)), ['俱乐部棋手', '业余?']);
     assert.equal(await s.p.textContent('.game-row time'), '2023年12月8日');
     await shot(s.p, `scripted-profile-zh-${viewport.width}`);
   }

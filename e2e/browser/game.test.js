@@ -118,20 +118,27 @@ test('two players play renju with swap after three to a five while a spectator w
     await a.page.goto(`${server.url}/#/player/${encodeURIComponent(a.name)}`);
     await a.page.waitForSelector('.game-row', { timeout: 15_000 });
     assert.match(await a.page.textContent('[data-pool="renju"]'), /\d+\?/, 'one game leaves a provisional renju rating');
+    // Its tier shows at once (issue #36), marked provisional like the number.
+    assert.match(await a.page.textContent('[data-pool="renju"] .tier.provisional'), /^\S.*\?$/);
     await a.page.waitForSelector('.chart .line');
     await shot(a.page, 'profile');
 
-    // The leaderboard lists settled players only (ten rated games or more, deviation at most 110): Ann and Bob
-    // play 15 more rated games over their own sockets, then both appear on the renju leaderboard page.
+    // The leaderboard lists established players with three different established opponents (issue #35): Ann and
+    // Bob play 15 more rated games over their own sockets, which makes both established in this new pool, but
+    // each has one established opponent only, so the board stays empty and each profile says what is missing.
     await playRatedGames(a.page, b.page, 15);
     const board = await (await fetch(`${server.url}/api/leaderboard?pool=renju&limit=50&offset=0`)).json();
-    const listed = board.entries.map((e) => e.name);
-    assert.ok(listed.includes(a.name) && listed.includes(b.name), `leaderboard: ${JSON.stringify(board)}`);
+    assert.deepEqual(board.entries, [], `leaderboard: ${JSON.stringify(board)}`);
+    const mine = (await (await fetch(`${server.url}/api/players/${encodeURIComponent(a.name)}`)).json()).ratings.find((r) => r.pool === 'renju');
+    assert.equal(mine.leaderboard.established, true, JSON.stringify(mine));
+    assert.equal(mine.leaderboard.established_opponents, 1, JSON.stringify(mine));
     await a.page.goto(`${server.url}/#/leaderboard/renju`);
-    for (const name of [a.name, b.name]) {
-      await a.page.waitForFunction((n) => document.querySelector('#leaderboard')?.textContent.includes(n), name, { timeout: 15_000 });
-    }
+    await a.page.waitForSelector('.lb-status .empty', { timeout: 15_000 });
+    assert.match(await a.page.textContent('.lb-status'), /established players/);
     await shot(a.page, 'leaderboard');
+    await a.page.goto(`${server.url}/#/player/${encodeURIComponent(a.name)}`);
+    await a.page.waitForFunction(() => /established opponents/.test(document.querySelector('[data-pool="renju"] .lb-progress')?.textContent ?? ''), null, { timeout: 15_000 });
+    assert.equal(await a.page.textContent('[data-pool="renju"] .lb-progress'), 'Leaderboard: still needs 1 of 3 different established opponents.');
   }
   assert.deepEqual([...a.errors, ...b.errors, ...s.errors], []);
 });

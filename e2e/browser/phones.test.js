@@ -40,7 +40,7 @@ const PROFILE = {
   name: 'lin_yue',
   ratings: [
     { pool: 'renju', rating: 1627.4, deviation: 70, provisional: false, tier: 'Club Player', tier_code: 'club_player', games: 24, wins: 14, losses: 9, draws: 1, history: Array.from({ length: 24 }, (_, i) => ({ time: 1_700_000_000_000 + i * 86_400_000, rating: 1500 + i * 5 })) },
-    { pool: 'freestyle', rating: 1500, deviation: 340, provisional: true, tier: 'Unranked', tier_code: 'unranked', games: 1, wins: 0, losses: 1, draws: 0, history: [] },
+    { pool: 'freestyle', rating: 1500, deviation: 340, provisional: true, tier: 'Amateur', tier_code: 'amateur', games: 1, wins: 0, losses: 1, draws: 0, history: [] },
   ],
   games: [{ id: 3, room: 'r1', pool: 'renju', rules: renju, rated: true, black: { name: 'lin_yue', guest: false }, white: { name: 'kenta', guest: false }, swapped: false, started_at: 1_702_000_000_000, ended_at: 1_702_000_600_000, state: 'over', winner: 'black', winner_name: 'lin_yue', reason: 'five', rating_before: 1612, rating_after: 1627.4 }],
   next_before: null,

@@ -110,7 +110,7 @@ test('Chinese and other letters pass the form; two characters are enough only fo
 });
 
 test('every answer of the sign-in and registration form has words in both languages (#36)', () => {
-  const codes = ['invalid_username', 'reserved_username', 'username_taken', 'username_confusable', 'weak_password', 'common_password', 'invalid_password', 'password_too_long', 'invalid_credentials', 'rate_limited'];
+  const codes = ['invalid_username', 'reserved_username', 'username_taken', 'username_confusable', 'weak_password', 'common_password', 'invalid_password', 'password_too_long', 'invalid_credentials', 'rate_limited', 'too_many_registrations'];
   for (const code of codes) {
     assert.ok(`err.${code}` in en && `err.${code}` in zh, code);
     assert.notEqual(zh[`err.${code}`], en[`err.${code}`], code);

@@ -7,10 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use engine::brain;
-use games::{
-    AnyAction, AnyConfig, AnyGame, DraughtsConfig, Game, GameKind, GomokuConfig, OthelloConfig,
-    Seat,
-};
+use games::{AnyAction, AnyConfig, AnyGame, Game, GameKind, GomokuConfig, OthelloConfig, Seat};
 use rules::othello::Scoring;
 use rules::{ForbiddenPolicy, Opening, RuleSet};
 
@@ -60,7 +57,8 @@ fn configs(kind: GameKind) -> Vec<AnyConfig> {
             })
             .collect(),
         GameKind::Othello => vec![AnyConfig::Othello(OthelloConfig::new(Scoring::Japanese))],
-        GameKind::Draughts => vec![AnyConfig::Draughts(DraughtsConfig::international())],
+        // Every other game in its default configuration, so a new game is tried without a line here.
+        other => vec![other.default_config()],
     }
 }
 

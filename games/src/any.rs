@@ -69,7 +69,7 @@ macro_rules! games {
         /// Which game: the tag of every `Any…` value, stored and sent as its name.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum GameKind {
-            $( $(#[$doc])* $V, )+
+            $( #[doc = concat!("`", $name, "`.")] $(#[$doc])* $V, )+
         }
 
         impl GameKind {
@@ -110,19 +110,19 @@ macro_rules! games {
         /// Any game's configuration.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum AnyConfig {
-            $( $(#[$doc])* $V(<$G as $crate::Game>::Config), )+
+            $( #[doc = concat!("`", $name, "`.")] $(#[$doc])* $V(<$G as $crate::Game>::Config), )+
         }
 
         /// Any game's action (not `Copy`: a draughts move holds its path).
         #[derive(Clone, Debug, PartialEq, Eq, Hash)]
         pub enum AnyAction {
-            $( $(#[$doc])* $V(<$G as $crate::Game>::Action), )+
+            $( #[doc = concat!("`", $name, "`.")] $(#[$doc])* $V(<$G as $crate::Game>::Action), )+
         }
 
         /// Any game's refusal of an action.
         #[derive(Clone, Debug, PartialEq, Eq, Hash)]
         pub enum AnyIllegal {
-            $( $(#[$doc])* $V(<$G as $crate::Game>::Illegal), )+
+            $( #[doc = concat!("`", $name, "`.")] $(#[$doc])* $V(<$G as $crate::Game>::Illegal), )+
             /// An action of another game than the one it was applied to.
             WrongGame,
         }
@@ -130,31 +130,31 @@ macro_rules! games {
         /// Any game's phase.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum AnyPhase {
-            $( $(#[$doc])* $V(<$G as $crate::Game>::Phase), )+
+            $( #[doc = concat!("`", $name, "`.")] $(#[$doc])* $V(<$G as $crate::Game>::Phase), )+
         }
 
         /// Any game's outcome detail.
         #[derive(Clone, Debug, PartialEq, Eq)]
         pub enum AnyDetail {
-            $( $(#[$doc])* $V(<$G as $crate::Game>::Detail), )+
+            $( #[doc = concat!("`", $name, "`.")] $(#[$doc])* $V(<$G as $crate::Game>::Detail), )+
         }
 
         /// Any game's public view.
         #[derive(Clone, Debug, PartialEq, Eq)]
         pub enum AnyView {
-            $( $(#[$doc])* $V(<$G as $crate::Game>::View), )+
+            $( #[doc = concat!("`", $name, "`.")] $(#[$doc])* $V(<$G as $crate::Game>::View), )+
         }
 
         /// Any game's per-action delta.
         #[derive(Clone, Debug, PartialEq, Eq)]
         pub enum AnyDelta {
-            $( $(#[$doc])* $V(<$G as $crate::Game>::Delta), )+
+            $( #[doc = concat!("`", $name, "`.")] $(#[$doc])* $V(<$G as $crate::Game>::Delta), )+
         }
 
         /// Any game's legal-action listing.
         #[derive(Clone, Debug, PartialEq, Eq)]
         pub enum AnyLegal {
-            $( $(#[$doc])* $V(<$G as $crate::Game>::Legal), )+
+            $( #[doc = concat!("`", $name, "`.")] $(#[$doc])* $V(<$G as $crate::Game>::Legal), )+
         }
 
         /// Any game.
@@ -163,7 +163,7 @@ macro_rules! games {
         #[allow(clippy::large_enum_variant)]
         #[derive(Clone, Debug, PartialEq, Eq)]
         pub enum AnyGame {
-            $( $(#[$doc])* $V($G), )+
+            $( #[doc = concat!("`", $name, "`.")] $(#[$doc])* $V($G), )+
         }
 
         impl AnyAction {

@@ -32,6 +32,7 @@ pub mod storage;
 // The one list of games: a game is its own module and one line here.
 mod draughts;
 mod gomoku;
+pub mod insect;
 mod othello;
 
 games! {
@@ -41,6 +42,7 @@ games! {
     Othello(othello::Othello) = "othello",
     /// International draughts (10x10, FMJD rules); the variant is part of the configuration.
     Draughts(draughts::Draughts) = "draughts",
+    Insect(insect::Insect) = "insect",
 }
 
 pub use any::StoredReplayError;

@@ -4,7 +4,8 @@
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use clap::Args;
-use protocol::{DraughtsVariant, GameSpec, OthelloScoring, RulesSpec};
+use games::GameKind;
+use protocol::{GameSpec, RulesSpec};
 use rules::{ForbiddenPolicy, Opening, RuleSet};
 use serde::{Deserialize, Serialize};
 
@@ -51,7 +52,8 @@ pub struct RunArgs {
     /// Rule set of the rooms: freestyle, standard or renju.
     #[arg(long, default_value = "freestyle")]
     pub rule_set: String,
-    /// The game of the rooms: gomoku (with `--rule-set`), othello or draughts.
+    /// The game of the rooms, by its name: gomoku (with `--rule-set`) or any other game of the list, in its default
+    /// configuration.
     #[arg(long, default_value = "gomoku")]
     #[serde(default = "default_game")]
     pub game: String,
@@ -196,15 +198,11 @@ impl RunArgs {
 
     /// The game of every room when it is not Gomoku (`None`: Gomoku under [`RunArgs::rules`]).
     pub fn game(&self) -> anyhow::Result<Option<GameSpec>> {
-        match self.game.as_str() {
-            "gomoku" => Ok(None),
-            "othello" => Ok(Some(GameSpec::Othello {
-                scoring: OthelloScoring::Japanese,
-            })),
-            "draughts" => Ok(Some(GameSpec::Draughts {
-                variant: DraughtsVariant::International,
-            })),
-            other => anyhow::bail!("unknown game {other} (gomoku, othello or draughts)"),
+        let names: Vec<&str> = GameKind::ALL.iter().map(|k| k.as_str()).collect();
+        match self.game.parse::<GameKind>() {
+            Ok(GameKind::Gomoku) => Ok(None),
+            Ok(kind) => Ok(Some(GameSpec::from(kind.default_config()))),
+            Err(_) => anyhow::bail!("unknown game {} ({})", self.game, names.join(", ")),
         }
     }
 

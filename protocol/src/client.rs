@@ -5,8 +5,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::frame::Tagged;
-use crate::game::GameSpec;
 use crate::types::{ColourChoice, JoinRole, RatingRange, RulesSpec, TimeControl};
+use crate::GameSpec;
 
 fn yes() -> bool {
     true

@@ -1,81 +1,27 @@
-//! Which game a room plays, on the wire: [`GameSpec`], tagged by `"game"`, and its conversion to and from the
-//! game seam's validated [`games::AnyConfig`].
+//! A game on the wire, for every game of the seam: the trait each game's wire module implements ([`WireGame`]),
+//! and the macro that makes the tagged unions from the one list in `games/mod.rs`: the room's configuration
+//! ([`GameSpec`](crate::GameSpec)), the snapshot's position ([`GameView`](crate::GameView)), the `action` event's
+//! change ([`GameChange`](crate::GameChange)) and a result's detail ([`GameDetail`](crate::GameDetail)), each
+//! tagged by `"game"`, with the one call that builds each from the seam's values. The phase of any game is its own
+//! code ([`GamePhase`]).
 //!
-//! The encoding is written out here (protocol-owned enums with their own names), not derived from the `games` or
-//! `rules` types, so that renaming something there cannot change a frame; `tests/protocol/golden.rs` pins every form.
+//! Every encoding is written out in the game's own module (protocol-owned types with their own names), not
+//! derived from the `games` or `rules` types, so that renaming something there cannot change a frame;
+//! `tests/protocol/golden.rs` pins every form.
 
+use std::borrow::Cow;
 use std::fmt;
 
-use games::{AnyConfig, DraughtsConfig, GameKind, GomokuConfig, OthelloConfig};
-use rules::othello::Scoring;
-use rules::{ForbiddenPolicy, Opening, RuleSet};
-use schemars::JsonSchema;
+use games::{Coded, Listed};
+use rules::Color;
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::types::RulesSpec;
-
-/// A room's game and its configuration, as a client asks for it (`create_room.game`) and as snapshots and the
-/// lobby show it for games other than Gomoku.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "game", rename_all = "snake_case")]
-pub enum GameSpec {
-    /// Gomoku or Renju: the fields of [`RulesSpec`], with its defaults (written out, not nested, so the schema
-    /// of the tagged form describes every field itself).
-    Gomoku {
-        /// Board side, 15 (default) or 19 (not for renju).
-        #[serde(default = "crate::types::default_size")]
-        size: u8,
-        /// `freestyle`, `standard` or `renju`.
-        #[schemars(with = "crate::schema::RuleSetDef")]
-        rule_set: RuleSet,
-        /// `lose`, `reject` (default) or `claim`; meaningful under renju only.
-        #[serde(default)]
-        #[schemars(with = "crate::schema::ForbiddenPolicyDef")]
-        forbidden_policy: ForbiddenPolicy,
-        /// `none` (default), `swap_after_three`, `swap_after_three_fifth_two_options`, `swap1`, `swap2`,
-        /// `soosorv` / `soosorv_N` or `taraguchi` / `taraguchi_N` (as in [`RulesSpec`]).
-        #[serde(default)]
-        #[schemars(with = "crate::schema::OpeningDef")]
-        opening: Opening,
-    },
-    /// Othello.
-    Othello {
-        /// How the empty squares of a board left unfinished are scored (default `japanese`).
-        #[serde(default)]
-        scoring: OthelloScoring,
-    },
-    /// International draughts.
-    Draughts {
-        /// The variant (default, and only, `international`).
-        #[serde(default)]
-        variant: DraughtsVariant,
-    },
-}
-
-/// How an Othello board with empty squares left is scored, on the wire.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum OthelloScoring {
-    /// Every empty square goes to the winner (the default).
-    #[default]
-    Japanese,
-    /// The empty squares are split evenly; an odd one goes to the winner.
-    European,
-}
-
-/// A draughts variant, on the wire.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum DraughtsVariant {
-    /// International draughts: 10x10, FMJD rules (the default and only one).
-    #[default]
-    International,
-}
-
-/// Why a [`GameSpec`] is not a playable configuration.
+/// Why a [`GameSpec`](crate::GameSpec) is not a playable configuration.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GameSpecError {
-    /// The Gomoku rules are not playable (the rules crate's reason).
+    /// The rules crate refuses the configuration (its reason).
     Rules(rules::RulesError),
 }
 
@@ -98,139 +44,316 @@ impl fmt::Display for GameSpecError {
 
 impl std::error::Error for GameSpecError {}
 
-impl From<Scoring> for OthelloScoring {
-    fn from(s: Scoring) -> OthelloScoring {
-        match s {
-            Scoring::Japanese => OthelloScoring::Japanese,
-            Scoring::European => OthelloScoring::European,
-        }
+/// What the side to act must do, in any game: the game's own phase code (`place`, `pass`, `move`,
+/// `swap_decision`, …; each game lists its codes in [`WireGame::PHASES`]), as the `phase` of an `action` event
+/// and of a view.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct GamePhase(Cow<'static, str>);
+
+impl GamePhase {
+    /// The phase of a game's own code.
+    pub const fn new(code: &'static str) -> GamePhase {
+        GamePhase(Cow::Borrowed(code))
+    }
+
+    /// The phase's code.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The phase of a seam phase: its code.
+    pub fn of(phase: &impl Coded) -> GamePhase {
+        GamePhase::new(phase.code())
     }
 }
 
-impl From<OthelloScoring> for Scoring {
-    fn from(s: OthelloScoring) -> Scoring {
-        match s {
-            OthelloScoring::Japanese => Scoring::Japanese,
-            OthelloScoring::European => Scoring::European,
-        }
+impl PartialEq<str> for GamePhase {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
     }
 }
 
-impl From<RulesSpec> for GameSpec {
-    fn from(r: RulesSpec) -> GameSpec {
-        GameSpec::Gomoku {
-            size: r.size,
-            rule_set: r.rule_set,
-            forbidden_policy: r.forbidden_policy,
-            opening: r.opening,
-        }
+impl PartialEq<&str> for GamePhase {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
     }
 }
 
-impl GameSpec {
-    /// Gomoku's rules, when it names Gomoku.
-    pub const fn rules(&self) -> Option<RulesSpec> {
-        match *self {
-            GameSpec::Gomoku {
-                size,
-                rule_set,
-                forbidden_policy,
-                opening,
-            } => Some(RulesSpec {
-                size,
-                rule_set,
-                forbidden_policy,
-                opening,
-            }),
-            _ => None,
-        }
+impl fmt::Display for GamePhase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
     }
+}
 
-    /// The game it names.
-    pub const fn kind(&self) -> GameKind {
-        match self {
-            GameSpec::Gomoku { .. } => GameKind::Gomoku,
-            GameSpec::Othello { .. } => GameKind::Othello,
-            GameSpec::Draughts { .. } => GameKind::Draughts,
-        }
+/// A game's wire forms: what the protocol needs of each game of the list, written in the game's own module
+/// (`protocol/src/games/<game>.rs`).
+pub trait WireGame: Listed {
+    /// What the schema says of the game's variant in every tagged union (`Othello.`).
+    const DOC: &'static str;
+    /// Every phase code of the game (`place`, `pass`), for the schema of [`GamePhase`].
+    const PHASES: &'static [&'static str];
+
+    /// The configuration's fields (`create_room.game` without its tag).
+    type Spec: Clone
+        + Copy
+        + fmt::Debug
+        + PartialEq
+        + Eq
+        + Serialize
+        + DeserializeOwned
+        + JsonSchema;
+    /// The public position in a snapshot, with every accepted action's notation.
+    type Position: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned + JsonSchema;
+    /// What one accepted action changed.
+    type Changed: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned + JsonSchema;
+    /// What a result carries beside its winner and reason (Gomoku's never carries one: its results have their own
+    /// fields).
+    type Outcome: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned + JsonSchema;
+
+    /// The wire form of a configuration.
+    fn spec(config: &Self::Config) -> Self::Spec;
+
+    /// The validated configuration of a wire form, or why it is not playable.
+    fn config(spec: &Self::Spec) -> Result<Self::Config, GameSpecError>;
+
+    /// The wire position of a seam view, with the notation of every action that led to it.
+    fn position(view: &Self::View, actions: Vec<String>) -> Self::Position;
+
+    /// The accepted actions' notation of a wire position.
+    fn position_actions(position: &Self::Position) -> &[String];
+
+    /// What an accepted action changed, from its delta and the game after it (`None` only if the caller holds
+    /// another game, which the room never does).
+    fn changed(delta: &Self::Delta, after: Option<&Self>) -> Self::Changed;
+
+    /// Who acts after a delta and what they must do (`None` twice once the rules ended the game).
+    fn next(delta: &Self::Delta) -> (Option<Color>, Option<GamePhase>);
+
+    /// A result's wire detail from the seam's, if the game sends one.
+    fn outcome(detail: &Self::Detail) -> Option<Self::Outcome>;
+
+    /// The schema of [`WireGame::Outcome`] in [`GameDetail`](crate::GameDetail), `None` when the game sends none.
+    fn outcome_schema(generator: &mut SchemaGenerator) -> Option<Schema> {
+        Some(Self::Outcome::json_schema(generator))
     }
+}
 
-    /// The validated configuration, or why it is not playable.
-    pub fn to_config(&self) -> Result<AnyConfig, GameSpecError> {
-        match *self {
-            GameSpec::Gomoku {
-                size,
-                rule_set,
-                forbidden_policy,
-                opening,
-            } => rules::Rules::new(size, rule_set, forbidden_policy, opening)
-                .map(|r| AnyConfig::Gomoku(GomokuConfig::from(r)))
-                .map_err(GameSpecError::Rules),
-            GameSpec::Othello { scoring } => {
-                Ok(AnyConfig::Othello(OthelloConfig::new(scoring.into())))
+/// The schema of an enum tagged by `"game"` whose variants each hold one struct: each variant is the struct's own
+/// schema with the tag among its properties (not a reference beside them), so every variant describes all its
+/// fields in one object, as the tagged form has them.
+pub(crate) fn tagged_by_game(
+    description: &str,
+    variants: Vec<(&str, &str, Option<Schema>)>,
+) -> Schema {
+    let one_of: Vec<serde_json::Value> = variants
+        .into_iter()
+        .filter_map(|(tag, doc, schema)| Some((tag, doc, schema?)))
+        .map(|(tag, doc, schema)| {
+            let mut v = serde_json::Value::from(schema);
+            v["properties"]["game"] = serde_json::json!({"type": "string", "const": tag});
+            match v["required"].as_array_mut() {
+                Some(required) => required.insert(0, "game".into()),
+                None => v["required"] = serde_json::json!(["game"]),
             }
-            GameSpec::Draughts {
-                variant: DraughtsVariant::International,
-            } => Ok(AnyConfig::Draughts(DraughtsConfig::international())),
-        }
-    }
+            v["description"] = doc.into();
+            v
+        })
+        .collect();
+    schemars::json_schema!({"description": description, "oneOf": one_of})
 }
 
-impl From<AnyConfig> for GameSpec {
-    fn from(config: AnyConfig) -> GameSpec {
-        match config {
-            AnyConfig::Gomoku(c) => RulesSpec::from(c.rules()).into(),
-            AnyConfig::Othello(c) => GameSpec::Othello {
-                scoring: c.scoring().into(),
-            },
-            // International draughts is the only variant a configuration can hold.
-            AnyConfig::Draughts(_) => GameSpec::Draughts {
-                variant: DraughtsVariant::International,
-            },
+/// The list of games on the wire (see `games/mod.rs`): each entry `Variant(Type) = "name"`, the type a
+/// [`WireGame`].
+macro_rules! wire_games {
+    ($( $V:ident($G:ty) = $name:literal ),+ $(,)?) => {
+        /// A room's game and its configuration, as a client asks for it (`create_room.game`) and as snapshots and
+        /// the lobby show it for games other than Gomoku: the game's fields, tagged by `"game"`.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+        #[serde(tag = "game")]
+        pub enum GameSpec {
+            $(
+                #[doc = concat!("`", $name, "`.")]
+                #[serde(rename = $name)]
+                $V(<$G as WireGame>::Spec),
+            )+
         }
-    }
+
+        /// A game's public position in a `room` snapshot (`RoomSnapshot::view`), with the actions that led to it,
+        /// so a client can replay them into a game of its own.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(tag = "game")]
+        pub enum GameView {
+            $(
+                #[doc = concat!("`", $name, "`.")]
+                #[serde(rename = $name)]
+                $V(<$G as WireGame>::Position),
+            )+
+        }
+
+        /// What one accepted action changed (the `change` of an `action` event).
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(tag = "game")]
+        pub enum GameChange {
+            $(
+                #[doc = concat!("`", $name, "`.")]
+                #[serde(rename = $name)]
+                $V(<$G as WireGame>::Changed),
+            )+
+        }
+
+        /// What a result carries for games that send a detail (`GameResult::detail`; Gomoku's five and forbidden
+        /// stone have their own fields).
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(tag = "game")]
+        pub enum GameDetail {
+            $(
+                #[doc = concat!("`", $name, "`.")]
+                #[serde(rename = $name)]
+                $V(<$G as WireGame>::Outcome),
+            )+
+        }
+
+        impl GameSpec {
+            /// The game it names.
+            pub const fn kind(&self) -> ::games::GameKind {
+                match self { $( GameSpec::$V(_) => ::games::GameKind::$V, )+ }
+            }
+
+            /// The validated configuration, or why it is not playable.
+            pub fn to_config(&self) -> Result<::games::AnyConfig, GameSpecError> {
+                match self { $( GameSpec::$V(s) => <$G as WireGame>::config(s).map(::games::AnyConfig::$V), )+ }
+            }
+        }
+
+        impl From<::games::AnyConfig> for GameSpec {
+            fn from(config: ::games::AnyConfig) -> GameSpec {
+                match config { $( ::games::AnyConfig::$V(c) => GameSpec::$V(<$G as WireGame>::spec(&c)), )+ }
+            }
+        }
+
+        impl GameView {
+            /// The view of a game as a room shows it: `room_result` as in `games::Game::view` (the room holds a
+            /// result, so nobody is to act), with every accepted action's notation.
+            pub fn of(game: &::games::AnyGame, room_result: bool) -> GameView {
+                use ::games::Game as _;
+                GameView::from_view(&game.view(room_result), &game.actions())
+            }
+
+            /// A seam view and the actions that led to it.
+            pub fn from_view(view: &::games::AnyView, actions: &[::games::AnyAction]) -> GameView {
+                let actions: Vec<String> = actions.iter().map(::games::AnyAction::notation).collect();
+                match view { $( ::games::AnyView::$V(v) => GameView::$V(<$G as WireGame>::position(v, actions)), )+ }
+            }
+
+            /// The accepted actions' notation, in order.
+            pub fn actions(&self) -> &[String] {
+                match self { $( GameView::$V(p) => <$G as WireGame>::position_actions(p), )+ }
+            }
+        }
+
+        impl GameChange {
+            /// What an accepted action changed, from its delta and the game after it (for what the delta leaves
+            /// to the game: Gomoku's stone count, draughts' next legal moves).
+            pub fn from_delta(delta: &::games::AnyDelta, after: &::games::AnyGame) -> GameChange {
+                match delta {
+                    $( ::games::AnyDelta::$V(d) => {
+                        #[allow(unreachable_patterns)]
+                        let after = match after {
+                            ::games::AnyGame::$V(g) => Some(g),
+                            _ => None,
+                        };
+                        GameChange::$V(<$G as WireGame>::changed(d, after))
+                    } )+
+                }
+            }
+        }
+
+        /// Who acts next and what they must do after a delta (`None` twice once the rules ended the game).
+        pub fn next_to_act(delta: &::games::AnyDelta) -> (Option<::rules::Color>, Option<GamePhase>) {
+            match delta { $( ::games::AnyDelta::$V(d) => <$G as WireGame>::next(d), )+ }
+        }
+
+        impl GameDetail {
+            /// A result's detail from the seam's; `None` for a game whose results carry none (Gomoku's carry
+            /// `line` and `forbidden` instead).
+            pub fn of(detail: &::games::AnyDetail) -> Option<GameDetail> {
+                match detail { $( ::games::AnyDetail::$V(d) => <$G as WireGame>::outcome(d).map(GameDetail::$V), )+ }
+            }
+        }
+
+        impl JsonSchema for GameSpec {
+            fn schema_name() -> Cow<'static, str> {
+                Cow::Borrowed("GameSpec")
+            }
+
+            fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+                $crate::game::tagged_by_game(
+                    "A room's game and its configuration, as a client asks for it (`create_room.game`) and as \
+                     snapshots and the lobby show it for games other than Gomoku.",
+                    vec![$( ($name, <$G as WireGame>::DOC, Some(<<$G as WireGame>::Spec>::json_schema(generator))), )+],
+                )
+            }
+        }
+
+        impl JsonSchema for GameView {
+            fn schema_name() -> Cow<'static, str> {
+                Cow::Borrowed("GameView")
+            }
+
+            fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+                $crate::game::tagged_by_game(
+                    "A game's public position in a `room` snapshot, with the actions that led to it.",
+                    vec![$( ($name, <$G as WireGame>::DOC, Some(<<$G as WireGame>::Position>::json_schema(generator))), )+],
+                )
+            }
+        }
+
+        impl JsonSchema for GameChange {
+            fn schema_name() -> Cow<'static, str> {
+                Cow::Borrowed("GameChange")
+            }
+
+            fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+                $crate::game::tagged_by_game(
+                    "What one accepted action changed (the `change` of an `action` event).",
+                    vec![$( ($name, <$G as WireGame>::DOC, Some(<<$G as WireGame>::Changed>::json_schema(generator))), )+],
+                )
+            }
+        }
+
+        impl JsonSchema for GameDetail {
+            fn schema_name() -> Cow<'static, str> {
+                Cow::Borrowed("GameDetail")
+            }
+
+            fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+                $crate::game::tagged_by_game(
+                    "What a result carries for games other than Gomoku (`GameResult::detail`; Gomoku's five and \
+                     forbidden stone have their own fields).",
+                    vec![$( ($name, <$G as WireGame>::DOC, <$G as WireGame>::outcome_schema(generator)), )+],
+                )
+            }
+        }
+
+        impl JsonSchema for GamePhase {
+            fn schema_name() -> Cow<'static, str> {
+                Cow::Borrowed("GamePhase")
+            }
+
+            fn json_schema(_: &mut SchemaGenerator) -> Schema {
+                let mut codes: Vec<&str> = Vec::new();
+                $( codes.extend(<$G as WireGame>::PHASES); )+
+                let mut seen = std::collections::HashSet::new();
+                codes.retain(|c| seen.insert(*c));
+                schemars::json_schema!({
+                    "description": "What the side to act must do: the game's own phase code.",
+                    "type": "string",
+                    "enum": codes,
+                })
+            }
+        }
+    };
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use games::GameConfig;
-
-    #[test]
-    fn every_spec_converts_to_its_configuration_and_back() {
-        let specs = [
-            GameSpec::from(RulesSpec {
-                size: 19,
-                rule_set: rules::RuleSet::Freestyle,
-                forbidden_policy: rules::ForbiddenPolicy::Reject,
-                opening: rules::Opening::SwapAfterThree,
-            }),
-            GameSpec::Othello {
-                scoring: OthelloScoring::European,
-            },
-            GameSpec::Othello {
-                scoring: OthelloScoring::Japanese,
-            },
-            GameSpec::Draughts {
-                variant: DraughtsVariant::International,
-            },
-        ];
-        for spec in specs {
-            let config = spec.to_config().unwrap();
-            assert_eq!(config.kind(), spec.kind());
-            assert_eq!(GameSpec::from(config), spec);
-        }
-    }
-
-    #[test]
-    fn unplayable_gomoku_rules_are_a_typed_error_with_the_rules_code() {
-        let spec = GameSpec::from(RulesSpec {
-            size: 19,
-            rule_set: rules::RuleSet::Renju,
-            forbidden_policy: rules::ForbiddenPolicy::Reject,
-            opening: rules::Opening::None,
-        });
-        let e = spec.to_config().unwrap_err();
-        assert_eq!(e.code(), "renju_requires_15x15");
-    }
-}
+pub(crate) use wire_games;

@@ -15,27 +15,23 @@ pub mod code;
 mod examples;
 mod frame;
 mod game;
+mod games;
 pub mod schema;
 mod server;
 mod types;
-mod view;
 
 pub use client::ClientMessage;
 pub use examples::{doc_examples, Sender};
 pub use frame::{
     decode, decode_checked, encode, peek_rid, with_rid, DecodeError, DecodeErrorKind, Frame, Tagged,
 };
-pub use game::{DraughtsVariant, GameSpec, GameSpecError, OthelloScoring};
+pub use game::{GamePhase, GameSpecError, WireGame};
+pub use games::*;
 pub use server::{RoomEvent, ServerMessage, VersionedEvent};
 pub use types::{
     ChallengeView, ChatLine, Clocks, ColourChoice, ForbiddenPoint, GameResult, JoinRole,
     LobbyPlayer, LobbyRoom, OfferKind, OfferState, QuickCount, RatingDelta, RatingRange, RoomPhase,
     RoomSnapshot, RoomState, RulesSpec, Seat, Seats, SideClock, TimeControl, You,
-};
-pub use view::{
-    next_to_act, Discs, DraughtsChanged, DraughtsPosition, DrawCounters, EndgameCount, GameChange,
-    GameDetail, GamePhase, GameView, GomokuChanged, GomokuPosition, LegalDraughtsMove, OpeningName,
-    OthelloChanged, OthelloPosition,
 };
 
 /// The protocol version a client announces in `hello`.

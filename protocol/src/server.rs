@@ -9,7 +9,7 @@ use crate::types::{
     ChallengeView, Clocks, ForbiddenPoint, GameResult, LobbyRoom, OfferKind, QuickCount, RoomPhase,
     RoomSnapshot, Seat, You,
 };
-use crate::view::{next_to_act, GameChange, GamePhase, GameView};
+use crate::{next_to_act, GameChange, GamePhase, GameView};
 
 /// A message from the server. Replies and errors carry the `"rid"` of the client message they answer.
 // Messages live only between building and encoding, so their size does not matter; plain fields keep matching easy.

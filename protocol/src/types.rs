@@ -4,8 +4,8 @@ use rules::{Color, ForbiddenKind, ForbiddenPolicy, Opening, Point, RuleSet};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::game::GameSpec;
-use crate::view::{GameDetail, GameView};
+use crate::GameSpec;
+use crate::{GameDetail, GameView};
 
 pub(crate) fn default_size() -> u8 {
     15
@@ -512,7 +512,7 @@ pub struct ChallengeView {
     pub rules: Option<RulesSpec>,
     /// The game and its configuration (games other than Gomoku).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub game: Option<crate::game::GameSpec>,
+    pub game: Option<crate::GameSpec>,
     /// The time control.
     pub time_control: TimeControl,
     /// Rated or casual.

@@ -6,6 +6,7 @@
 
 #![warn(missing_docs)]
 
+pub mod established;
 pub mod glicko2;
 pub mod tier;
 

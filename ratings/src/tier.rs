@@ -1,4 +1,7 @@
-//! Rank tiers, from Beginner to Grand Master, earned by a non-provisional rating.
+//! Rank tiers, from Beginner to Grand Master, read from the rating at once: a provisional rating (deviation above
+//! [`PROVISIONAL_DEVIATION`]) has its tier too, which clients mark as provisional the way they mark the number
+//! (`1620?`). Until issue #36 a provisional rating was Unranked, and with Glicko-2 a player who wins every game
+//! stays provisional for twenty games or more.
 //!
 //! The table is data ([`TIERS`]); nothing else in the code base knows the names or the thresholds, so the web
 //! client and the API take them from here through the server.
@@ -7,7 +10,7 @@ use std::fmt;
 
 use crate::Rating;
 
-/// A rating whose deviation is above this is provisional: shown with `?` and ranked [`Tier::UNRANKED`].
+/// A rating whose deviation is above this is provisional: shown with `?`, its tier marked provisional.
 pub const PROVISIONAL_DEVIATION: f64 = 110.0;
 
 /// The ranked tiers, lowest first: (display name, stable code, lowest rating that earns it).
@@ -28,7 +31,7 @@ pub const TIERS: &[(&str, &str, f64)] = &[
 const UNRANKED_NAME: &str = "Unranked";
 const UNRANKED_CODE: &str = "unranked";
 
-/// A rank tier: [`Tier::UNRANKED`] for a provisional rating, otherwise one row of [`TIERS`]. Ordered from
+/// A rank tier: one row of [`TIERS`], or [`Tier::UNRANKED`] for a rating that is no number at all. Ordered from
 /// Unranked up to Grand Master.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Tier {
@@ -37,13 +40,15 @@ pub struct Tier {
 }
 
 impl Tier {
-    /// The tier of a provisional rating.
+    /// No tier: a rating that is not a number. (Before issue #36, every provisional rating; rows stored then may
+    /// still name it.)
     pub const UNRANKED: Tier = Tier { rank: None };
 
-    /// The tier a rating earns now: Unranked while provisional, else the highest row of [`TIERS`] whose minimum
-    /// it reaches. A rating that falls below its tier's minimum drops to the lower tier (demotion).
+    /// The tier a rating earns now, provisional or not: the highest row of [`TIERS`] whose minimum it reaches. A
+    /// rating that falls below its tier's minimum drops to the lower tier (demotion). Only a NaN rating is
+    /// Unranked.
     pub fn of(rating: &Rating) -> Tier {
-        if rating.is_provisional() {
+        if rating.rating.is_nan() {
             return Tier::UNRANKED;
         }
         let index = TIERS
@@ -81,7 +86,7 @@ impl Tier {
         self.row().map_or(UNRANKED_CODE, |r| r.1)
     }
 
-    /// The lowest rating that earns this tier; `None` for Unranked, which depends on the deviation instead.
+    /// The lowest rating that earns this tier; `None` for Unranked.
     pub fn min_rating(self) -> Option<f64> {
         self.row().map(|r| r.2)
     }
@@ -138,18 +143,25 @@ mod tests {
     }
 
     #[test]
-    fn a_provisional_rating_is_unranked_whatever_its_number() {
-        assert_eq!(Tier::of(&Rating::new(2600.0, 110.01, 0.06)), Tier::UNRANKED);
-        assert_eq!(Tier::of(&Rating::default()).name(), "Unranked");
-        assert_eq!(Tier::of(&Rating::default()).code(), "unranked");
+    fn a_provisional_rating_has_the_tier_of_its_number_at_once() {
+        assert_eq!(
+            Tier::of(&Rating::new(2600.0, 110.01, 0.06)).code(),
+            "grand_master"
+        );
+        assert_eq!(Tier::of(&Rating::default()).name(), "Amateur");
+        assert_eq!(
+            Tier::of(&Rating::new(1650.0, 350.0, 0.06)).code(),
+            "club_player"
+        );
         assert_eq!(
             Tier::of(&Rating::new(2600.0, 110.0, 0.06)).code(),
             "grand_master"
         );
         assert_eq!(
-            Tier::of(&Rating::new(2600.0, f64::NAN, 0.06)),
-            Tier::UNRANKED
+            Tier::of(&Rating::new(2600.0, f64::NAN, 0.06)).code(),
+            "grand_master"
         );
+        assert_eq!(Tier::of(&Rating::new(f64::NAN, 60.0, 0.06)), Tier::UNRANKED);
     }
 
     #[test]
@@ -159,8 +171,8 @@ mod tests {
         assert_eq!(before.code(), "club_player");
         assert_eq!(after.code(), "amateur");
         assert!(after < before);
-        // And a deviation that grows back over the limit makes a ranked player Unranked again.
-        assert_eq!(Tier::of(&Rating::new(1560.0, 120.0, 0.06)), Tier::UNRANKED);
+        // A deviation that grows back over the limit leaves the tier as it is (only provisional again).
+        assert_eq!(Tier::of(&Rating::new(1560.0, 120.0, 0.06)), before);
     }
 
     #[test]

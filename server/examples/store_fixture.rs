@@ -125,7 +125,7 @@ impl Fixture {
         self.store.append_actions(&batch).await.expect("append");
         if let Some((winner, aborted, reason)) = spec.end {
             let end = GameEnd {
-                winner: winner.map(gomoku::side),
+                winner: winner.map(server::stored::side),
                 aborted,
                 reason: reason.to_owned(),
                 ended_at: started_at + 1_000 * (stored.len() as i64 + 2),

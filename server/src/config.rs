@@ -82,6 +82,24 @@ pub struct Config {
     /// Login and registration attempts one address regains per minute.
     #[arg(long, env = "LOGIN_PER_MINUTE_PER_IP", default_value_t = 10.0)]
     pub login_per_minute_per_ip: f64,
+    /// Accounts one address (an IPv6 address by its /64) may register a day: that many at once, then one every
+    /// 24 hours divided by it (issue #35: twenty accounts from one address farmed a booster to #1); 0 turns the
+    /// limit off. Behind a reverse proxy this counts the forwarded client address (`--trusted-proxies`).
+    #[arg(long, env = "REGISTRATIONS_PER_DAY_PER_IP", default_value_t = 5)]
+    pub registrations_per_day_per_ip: u32,
+    /// Accounts one address range (`--registration-range-v4-prefix`, `--registration-range-v6-prefix`) may
+    /// register a day, from all its addresses together; 0 turns the limit off.
+    #[arg(long, env = "REGISTRATIONS_PER_DAY_PER_RANGE", default_value_t = 10)]
+    pub registrations_per_day_per_range: u32,
+    /// The prefix length that makes an IPv4 address range for `--registrations-per-day-per-range` (a /24).
+    #[arg(long, env = "REGISTRATION_RANGE_V4_PREFIX", default_value_t = 24,
+          value_parser = clap::value_parser!(u8).range(8..=32))]
+    pub registration_range_v4_prefix: u8,
+    /// The prefix length that makes an IPv6 address range for `--registrations-per-day-per-range` (a /48, a
+    /// site's usual allocation; a single subscriber's /64 is already one address to every per-address limit).
+    #[arg(long, env = "REGISTRATION_RANGE_V6_PREFIX", default_value_t = 48,
+          value_parser = clap::value_parser!(u8).range(16..=64))]
+    pub registration_range_v6_prefix: u8,
     /// Failed logins one account name may take in a burst, from all addresses together; past it, only addresses
     /// without recent failures for the name may try (the right password always gets through from those).
     #[arg(long, env = "LOGIN_BURST_PER_ACCOUNT", default_value_t = 5)]
@@ -455,6 +473,22 @@ impl fmt::Debug for Config {
             .field("login_burst_per_ip", &self.login_burst_per_ip)
             .field("login_per_minute_per_ip", &self.login_per_minute_per_ip)
             .field("login_burst_per_account", &self.login_burst_per_account)
+            .field(
+                "registrations_per_day_per_ip",
+                &self.registrations_per_day_per_ip,
+            )
+            .field(
+                "registrations_per_day_per_range",
+                &self.registrations_per_day_per_range,
+            )
+            .field(
+                "registration_range_v4_prefix",
+                &self.registration_range_v4_prefix,
+            )
+            .field(
+                "registration_range_v6_prefix",
+                &self.registration_range_v6_prefix,
+            )
             .field(
                 "login_per_minute_per_account",
                 &self.login_per_minute_per_account,

@@ -1,19 +1,14 @@
-//! What the server tells the store and the rating pools about its games: Gomoku's kind, texts and pools (the
-//! file's first subject, hence its name), every game's pools (Othello's and draughts' beside Gomoku's), the
-//! rating step, who holds which colour in a stored game of any game ([`replay_any`], [`seats_at_end`]), and the
-//! stored texts. The store and `ratings` know no rules; these facts come from here, and only from
-//! here. This is also the one place that turns the store's texts into rules values and back: a configuration
-//! and an action are written as `games::storage` writes them ([`config_text`], [`action_text`], [`move_number`])
-//! and read back through it ([`decode`]), so no rename in `rules` changes a stored row. The room holds any game
-//! through the seam and reads a stored game back as one with [`decode_any`].
+//! Gomoku's own facts for the server: its stored kind and rating pools by rule set, who holds which colour in a
+//! `rules::Game`, its configuration and action texts as `games::storage` writes them ([`config_text`],
+//! [`action_text`], [`move_number`]), and a stored Gomoku game read back into `rules` values ([`decode`],
+//! [`replay`]). What the server tells the store about a game of any game is in [`crate::stored`].
 
-use games::{
-    AnyAction, AnyConfig, AnyGame, ConfigError, DecodeError, Game as _, GameConfig, GameKind,
-    GomokuConfig, Seat,
-};
+use games::{AnyAction, AnyConfig, GameConfig, GameKind, GomokuConfig};
 use ratings::Pool;
-use rules::{Action, Color, Game, RuleSet, Rules};
-use store::{GameId, GameRecord, Rater, SeatsAtEnd, Side};
+use rules::{Action, Game, RuleSet, Rules};
+use store::{GameRecord, SeatsAtEnd};
+
+use crate::stored::RecordError;
 
 /// The game's kind, as stored with each game (`games.game`).
 pub const KIND: &str = GameKind::Gomoku.as_str();
@@ -24,16 +19,6 @@ pub const FREESTYLE: Pool = Pool::new(KIND, "freestyle");
 pub const STANDARD: Pool = Pool::new(KIND, "standard");
 /// The pool of Renju games, every opening rule and forbidden policy together.
 pub const RENJU: Pool = Pool::new(KIND, "renju");
-/// The pool of Othello games, both scorings together (`othello/standard`).
-pub const OTHELLO: Pool = Pool::new("othello", "standard");
-/// The pool of international draughts games (`draughts/international`).
-pub const DRAUGHTS: Pool = Pool::new("draughts", "international");
-/// Every pool, in display order: Gomoku's, then Othello's, then draughts'.
-pub const POOLS: [Pool; 5] = [FREESTYLE, STANDARD, RENJU, OTHELLO, DRAUGHTS];
-
-/// The rating step the store runs for a finished rated game: Glicko-2, each game a rating period of its own.
-pub const RATER: Rater = Rater(ratings::glicko2::rate_game);
-
 /// The pool a game under these rules is rated in. Opening rules and forbidden policies do not split pools.
 pub fn pool_of(rules: &Rules) -> Pool {
     match rules.rule_set() {
@@ -41,22 +26,6 @@ pub fn pool_of(rules: &Rules) -> Pool {
         RuleSet::Standard => STANDARD,
         RuleSet::Renju => RENJU,
     }
-}
-
-/// The pool a game under this configuration is rated in, as the seam names it (`games::PoolKey`).
-pub fn pool(config: &AnyConfig) -> Pool {
-    let key = config.pool();
-    Pool::new(key.game, key.variant)
-}
-
-/// The pool a name ([`Pool::name`]) names among the game's pools, if any.
-pub fn pool_named(name: &str) -> Option<Pool> {
-    POOLS.into_iter().find(|p| p.name() == name)
-}
-
-/// Where a pool stands in display order ([`POOLS`]); a pool of no known game after them all.
-pub fn display_rank(pool: &Pool) -> usize {
-    POOLS.iter().position(|p| p == pool).unwrap_or(POOLS.len())
 }
 
 /// Who holds which colour now, relative to the seats the game started with: the one place the server asks,
@@ -84,53 +53,6 @@ pub fn action_text(action: &Action) -> String {
 /// move (a stone placed), `None` otherwise.
 pub fn move_number(action: &Action, ply_after: u32) -> Option<u32> {
     <games::Gomoku as games::Game>::is_move(action).then_some(ply_after)
-}
-
-/// The side a colour is filed under in the store (its `black_*` and `white_*` seats).
-pub const fn side(colour: Color) -> Side {
-    match colour {
-        Color::Black => Side::Black,
-        Color::White => Side::White,
-    }
-}
-
-/// The colour of a side of the store.
-pub const fn colour(side: Side) -> Color {
-    match side {
-        Side::Black => Color::Black,
-        Side::White => Color::White,
-    }
-}
-
-/// Why a stored game does not read back as a Gomoku game.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum RecordError {
-    /// The game is of another kind than the server plays.
-    #[error("game {game} is a game of `{kind}`, not gomoku")]
-    OtherGame {
-        /// The stored game.
-        game: GameId,
-        /// Its stored kind.
-        kind: String,
-    },
-    /// The stored configuration is not one `games::storage` writes.
-    #[error("game {game}'s configuration does not read: {error}")]
-    Config {
-        /// The stored game.
-        game: GameId,
-        /// Why.
-        error: ConfigError,
-    },
-    /// A stored action is neither notation nor the JSON stored before it.
-    #[error("action {seq} of game {game} does not read: {error}")]
-    Action {
-        /// The stored game.
-        game: GameId,
-        /// The action's seq.
-        seq: u32,
-        /// Why.
-        error: DecodeError,
-    },
 }
 
 /// A stored game's rules and actions, read back from the store's texts.
@@ -183,33 +105,6 @@ pub fn decode(record: &GameRecord) -> Result<Decoded, RecordError> {
     Ok(Decoded { rules, actions })
 }
 
-/// Reads a stored game of any game back through the seam: its configuration and its actions in seq order, from
-/// the texts `games::storage` writes (and, for Gomoku, the JSON actions were stored as before the notation).
-pub fn decode_any(record: &GameRecord) -> Result<(AnyConfig, Vec<AnyAction>), RecordError> {
-    let game = record.id;
-    let config =
-        AnyConfig::decode(&record.game.kind, &record.game.config).map_err(|error| match error {
-            ConfigError::UnknownGame => RecordError::OtherGame {
-                game,
-                kind: record.game.kind.clone(),
-            },
-            error => RecordError::Config { game, error },
-        })?;
-    let kind = config.kind();
-    let actions = record
-        .actions
-        .iter()
-        .map(|a| {
-            AnyAction::decode(kind, &a.text).map_err(|error| RecordError::Action {
-                game,
-                seq: a.seq,
-                error,
-            })
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok((config, actions))
-}
-
 /// A stored game replayed through the rules (`None`: it does not read back or its actions do not replay, which
 /// the room never stores).
 pub fn replay(record: &GameRecord) -> Option<Game> {
@@ -217,38 +112,11 @@ pub fn replay(record: &GameRecord) -> Option<Game> {
     Game::from_actions(decoded.rules, &decoded.actions).ok()
 }
 
-/// A stored game of any game replayed through the seam, seat 0 holding black at the start as the store files
-/// its players (`None`: it does not read back or does not replay).
-pub fn replay_any(record: &GameRecord) -> Option<AnyGame> {
-    let (config, actions) = decode_any(record).ok()?;
-    let first = if AnyGame::new(config, Seat::Zero).colour_of(Seat::Zero) == Color::Black {
-        Seat::Zero
-    } else {
-        Seat::One
-    };
-    AnyGame::from_actions(config, first, &actions).ok()
-}
-
-/// Who holds which colour now in a game replayed by [`replay_any`], relative to the start: the seam's answer
-/// (`Game::seat_of`), for every game (a Gomoku swap exchanges them; Othello and draughts never do).
-pub fn seats_at_end(game: &AnyGame) -> SeatsAtEnd {
-    if game.seat_of(Color::Black) == Seat::Zero {
-        SeatsAtEnd::AsStarted
-    } else {
-        SeatsAtEnd::Exchanged
-    }
-}
-
-/// Who holds which colour at the end of a stored game of any game (as started when it does not replay).
-pub fn seats_of(record: &GameRecord) -> SeatsAtEnd {
-    replay_any(record)
-        .as_ref()
-        .map_or(SeatsAtEnd::AsStarted, seats_at_end)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stored::*;
+    use rules::Color;
 
     #[test]
     fn every_rule_set_has_its_own_pool_named_as_stored_before_pools_had_games() {
@@ -258,7 +126,7 @@ mod tests {
             pool_of(&Rules::renju(rules::ForbiddenPolicy::Claim)).name(),
             "renju"
         );
-        for pool in POOLS {
+        for pool in POOLS.iter() {
             assert_eq!(pool_named(&pool.name()), Some(pool.clone()));
         }
         for rules in [
@@ -268,8 +136,14 @@ mod tests {
         ] {
             assert_eq!(pool(&AnyConfig::Gomoku(rules.into())), pool_of(&rules));
         }
-        assert_eq!(pool_named("othello/standard"), Some(OTHELLO));
-        assert_eq!(pool_named("draughts/international"), Some(DRAUGHTS));
+        assert_eq!(
+            pool_named("othello/standard"),
+            Some(Pool::new("othello", "standard"))
+        );
+        assert_eq!(
+            pool_named("draughts/international"),
+            Some(Pool::new("draughts", "international"))
+        );
         for config in [
             AnyConfig::Othello(games::OthelloConfig::new(rules::othello::Scoring::European)),
             AnyConfig::Draughts(games::DraughtsConfig::international()),

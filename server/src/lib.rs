@@ -18,6 +18,7 @@ pub mod lobby;
 pub mod metrics;
 pub mod pairing;
 pub mod room;
+pub mod stored;
 pub mod time;
 pub mod ws;
 

@@ -52,6 +52,27 @@ pub fn address_key(ip: IpAddr) -> IpAddr {
     }
 }
 
+/// The address range `ip` belongs to, as text (`203.0.113.0/24`): its first `v4_prefix` bits for IPv4 (an
+/// IPv4-mapped IPv6 address as its IPv4 address), its first `v6_prefix` bits for IPv6. Prefixes longer than the
+/// address are taken as the whole address.
+pub fn range_key(ip: IpAddr, v4_prefix: u8, v6_prefix: u8) -> String {
+    match address_key(ip) {
+        IpAddr::V4(v4) => {
+            let bits = u32::from(v4_prefix.min(32));
+            let mask = u32::MAX.checked_shl(32 - bits).unwrap_or(0);
+            format!(
+                "{}/{bits}",
+                std::net::Ipv4Addr::from_bits(v4.to_bits() & mask)
+            )
+        }
+        IpAddr::V6(v6) => {
+            let bits = u32::from(v6_prefix.min(128));
+            let mask = u128::MAX.checked_shl(128 - bits).unwrap_or(0);
+            format!("{}/{bits}", Ipv6Addr::from_bits(v6.to_bits() & mask))
+        }
+    }
+}
+
 /// Counts open connections overall and per address (IPv6 by /64, see [`address_key`]).
 #[derive(Debug)]
 pub struct ConnectionLimits {
@@ -135,6 +156,19 @@ impl Drop for ConnectionPermit {
 mod tests {
     use super::*;
     use std::time::Duration;
+
+    #[test]
+    fn ranges_are_the_address_s_prefix() {
+        let range = |ip: &str, v4, v6| range_key(ip.parse().unwrap(), v4, v6);
+        assert_eq!(range("203.0.113.77", 24, 48), "203.0.113.0/24");
+        assert_eq!(range("203.0.113.77", 16, 48), "203.0.0.0/16");
+        assert_eq!(range("203.0.113.77", 32, 48), "203.0.113.77/32");
+        assert_eq!(range("::ffff:203.0.113.77", 24, 48), "203.0.113.0/24");
+        assert_eq!(range("2001:db8:aa:bb:cc::1", 24, 48), "2001:db8:aa::/48");
+        assert_eq!(range("2001:db8:aa:bb:cc::1", 24, 64), "2001:db8:aa:bb::/64");
+        assert_eq!(range("2001:db8:aa:bb:cc::1", 24, 0), "::/0");
+        assert_eq!(range("10.1.2.3", 0, 48), "0.0.0.0/0");
+    }
 
     #[test]
     fn a_bucket_allows_a_burst_then_the_rate() {

@@ -1239,7 +1239,8 @@ async fn seats_and_lobby_entries_show_each_players_rating_and_tier(db: Db) {
     assert_eq!(white["name"], "boris");
     assert_eq!(white["rating"], 1500.0, "a new player's rating");
     assert_eq!(white["provisional"], true);
-    assert_eq!(white["tier"], "Unranked");
+    // The tier of the rating at once (issue #36), marked provisional by the flag above.
+    assert_eq!(white["tier"], "Amateur");
     let players = playing["room"]["players"].as_array().unwrap();
     assert_eq!(players.len(), 2);
     assert!(players
@@ -1287,7 +1288,12 @@ async fn a_rated_game_over_carries_both_ratings_before_and_after(db: Db) {
     assert!((deltas[1]["after"].as_f64().unwrap() - lost.rating).abs() < 1e-9);
     assert!(won.rating > 1500.0 && lost.rating < 1500.0);
     assert_eq!(
-        deltas[0]["tier"], "Unranked",
+        deltas[0]["tier"],
+        Tier::of(&won).name(),
+        "the tier of the rating at once"
+    );
+    assert_eq!(
+        deltas[0]["provisional"], true,
         "one game leaves a rating provisional"
     );
     let alice_now = app.store.user_by_name("alice").await.unwrap().unwrap();

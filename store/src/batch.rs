@@ -410,7 +410,7 @@ mod tests {
         async fn leaderboard(
             &self,
             _: ratings::Pool,
-            _: u32,
+            _: &crate::BoardRule,
             _: u32,
             _: u32,
         ) -> Result<Vec<PoolStanding>, StoreError> {

@@ -20,7 +20,7 @@ macro_rules! store_impl {
 
         use crate::{append, statements, write};
         use crate::codec::{self, corrupt};
-        use crate::write::{EndColumns, Ended, GameColumns, HistoryRow, NewRating, RatingUpdate};
+        use crate::write::{EndColumns, Ended, GameColumns, HistoryRow, NewRating, Rated, RatingUpdate};
         use crate::{
             Finish, Finished, GameEnd, GameId, GameRecord, Guest, HistoryPoint, Millis, NewGame, PlayerRef,
             PoolStanding, RatingChange, SeatsAtEnd, SessionOwner, Store, StoredAction, User, UserId, Write, Written,
@@ -114,11 +114,14 @@ macro_rules! store_impl {
                 wins: codec::count(row.try_get("wins")?),
                 losses: codec::count(row.try_get("losses")?),
                 draws: codec::count(row.try_get("draws")?),
+                established: row.try_get("established")?,
+                established_opponents: codec::count(row.try_get("established_opponents")?),
+                last_game_at: row.try_get("updated_at")?,
             })
         }
 
         const STANDING_COLUMNS: &str = "r.user_id, u.name, r.pool, r.rating, r.deviation, r.volatility, r.games, \
-            r.wins, r.losses, r.draws";
+            r.wins, r.losses, r.draws, r.established, r.established_opponents, r.updated_at";
 
         impl $store {
             /// Loads the full records of these game rows: actions and rating changes.
@@ -382,7 +385,7 @@ macro_rules! store_impl {
                 Ok(())
             }
 
-            async fn ratings_of(&mut self, pool: &str, [low, high]: [UserId; 2]) -> Result<HashMap<UserId, Rating>, StoreError> {
+            async fn ratings_of(&mut self, pool: &str, [low, high]: [UserId; 2]) -> Result<HashMap<UserId, Rated>, StoreError> {
                 let sql = format!("{}{LOCK_RATINGS}", statements::RATINGS_OF_TWO);
                 let rows = sqlx::query(&sql)
                     .bind(pool)
@@ -394,10 +397,36 @@ macro_rules! store_impl {
                 for row in &rows {
                     current.insert(
                         row.try_get::<UserId, _>("user_id")?,
-                        Rating::new(row.try_get("rating")?, row.try_get("deviation")?, row.try_get("volatility")?),
+                        Rated {
+                            rating: Rating::new(row.try_get("rating")?, row.try_get("deviation")?, row.try_get("volatility")?),
+                            standing: ratings::established::Standing {
+                                games: codec::count(row.try_get("games")?),
+                                established: row.try_get("established")?,
+                                established_opponents: codec::count(row.try_get("established_opponents")?),
+                            },
+                        },
                     );
                 }
                 Ok(current)
+            }
+
+            async fn established_in_pool(&mut self, pool: &str, limit: u32) -> Result<u32, StoreError> {
+                let count: i64 = sqlx::query_scalar(statements::ESTABLISHED_IN_POOL)
+                    .bind(pool)
+                    .bind(i64::from(limit))
+                    .fetch_one(&mut **self.0)
+                    .await?;
+                Ok(codec::count(count))
+            }
+
+            async fn add_established_opponent(&mut self, user: UserId, pool: &str, opponent: UserId) -> Result<bool, StoreError> {
+                let done = sqlx::query(statements::ADD_ESTABLISHED_OPPONENT)
+                    .bind(user)
+                    .bind(pool)
+                    .bind(opponent)
+                    .execute(&mut **self.0)
+                    .await?;
+                Ok(done.rows_affected() == 1)
             }
 
             async fn update_rating(&mut self, u: &RatingUpdate<'_>) -> Result<(), StoreError> {
@@ -411,6 +440,8 @@ macro_rules! store_impl {
                     .bind(draw)
                     .bind(u.tier)
                     .bind(u.at)
+                    .bind(u.established)
+                    .bind(u.established_opponents)
                     .bind(u.user)
                     .bind(u.pool)
                     .execute(&mut **self.0)
@@ -869,20 +900,24 @@ macro_rules! store_impl {
             async fn leaderboard(
                 &self,
                 pool: Pool,
-                min_games: u32,
+                rule: &crate::BoardRule,
                 limit: u32,
                 offset: u32,
             ) -> Result<Vec<PoolStanding>, StoreError> {
-                // `deviation <= 110` is written as in the partial index `ratings_leaderboard` (and equals
-                // ratings::PROVISIONAL_DEVIATION) so both databases can prove the index applies.
+                // `r.established` is the condition of the partial index `ratings_board`, written alike so both
+                // databases can prove the index applies; it walks the pool's established players best first.
                 let sql = format!(
                     "SELECT {STANDING_COLUMNS} FROM ratings r JOIN users u ON u.id = r.user_id \
-                     WHERE r.pool = $1 AND r.deviation <= 110 AND r.games >= $2 \
-                     ORDER BY r.rating DESC, r.user_id LIMIT $3 OFFSET $4"
+                     WHERE r.pool = $1 AND r.established AND r.games >= $2 AND r.established_opponents >= $3 \
+                     AND r.deviation <= $4 AND r.updated_at >= $5 \
+                     ORDER BY r.rating DESC, r.user_id LIMIT $6 OFFSET $7"
                 );
                 let rows = sqlx::query(&sql)
                     .bind(pool.name().as_ref())
-                    .bind(i64::from(min_games))
+                    .bind(i64::from(rule.min_games))
+                    .bind(i64::from(rule.min_opponents))
+                    .bind(rule.max_deviation)
+                    .bind(rule.active_since)
                     .bind(i64::from(limit))
                     .bind(i64::from(offset))
                     .fetch_all(self.reader())

@@ -322,6 +322,40 @@ pub struct PoolStanding {
     pub losses: u32,
     /// Rated draws.
     pub draws: u32,
+    /// Whether the player is established in the pool ([`ratings::established`]).
+    pub established: bool,
+    /// Different opponents met in rated games of the pool while they were established.
+    pub established_opponents: u32,
+    /// When the player's last rated game in the pool ended.
+    pub last_game_at: Millis,
+}
+
+/// Whom a leaderboard lists: established players with at least `min_games` rated games in the pool, at least
+/// `min_opponents` different established opponents, a deviation of at most `max_deviation` and a rated game there
+/// since `active_since` ([`ratings::established::listed`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoardRule {
+    /// Rated games in the pool.
+    pub min_games: u32,
+    /// Different established opponents.
+    pub min_opponents: u32,
+    /// Highest rating deviation.
+    pub max_deviation: f64,
+    /// The earliest last rated game (milliseconds since the Unix epoch).
+    pub active_since: Millis,
+}
+
+impl BoardRule {
+    /// The leaderboard's rule ([`ratings::established`]) at `now`.
+    pub fn at(now: Millis) -> BoardRule {
+        use ratings::established as e;
+        BoardRule {
+            min_games: e::BOARD_GAMES,
+            min_opponents: e::BOARD_OPPONENTS,
+            max_deviation: e::BOARD_DEVIATION,
+            active_since: e::active_since(now),
+        }
+    }
 }
 
 /// One point of a rating history.
@@ -560,11 +594,11 @@ pub trait Store: Send + Sync + 'static {
 
     /// A user's standing in every pool they have played (a pool never played is absent).
     async fn standings(&self, user: UserId) -> Result<Vec<PoolStanding>, StoreError>;
-    /// Non-provisional players with at least `min_games` rated games in a pool, best first.
+    /// The players of a pool that `rule` lists, best first (ties by user id).
     async fn leaderboard(
         &self,
         pool: ratings::Pool,
-        min_games: u32,
+        rule: &BoardRule,
         limit: u32,
         offset: u32,
     ) -> Result<Vec<PoolStanding>, StoreError>;

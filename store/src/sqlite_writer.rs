@@ -23,10 +23,10 @@ use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBe
 use tokio::sync::oneshot;
 
 use crate::append::{self, Head, HeadCache, Retry, Row};
-use crate::statements;
 use crate::write::{
-    self, EndColumns, Ended, GameColumns, HistoryRow, NewRating, RatingUpdate, Statements,
+    self, EndColumns, Ended, GameColumns, HistoryRow, NewRating, Rated, RatingUpdate, Statements,
 };
+use crate::{codec, statements};
 use crate::{GameId, StoreError, UserId, Write, Written};
 
 impl From<rusqlite::Error> for StoreError {
@@ -300,20 +300,48 @@ impl Statements for Rusqlite<'_> {
         &mut self,
         pool: &str,
         [low, high]: [UserId; 2],
-    ) -> Result<HashMap<UserId, Rating>, StoreError> {
+    ) -> Result<HashMap<UserId, Rated>, StoreError> {
         let mut read = self.tx.prepare_cached(statements::RATINGS_OF_TWO)?;
         let rows = read.query_map(params![pool, low, high], |row| {
             Ok((
                 row.get::<_, UserId>(0)?,
-                Rating::new(row.get(1)?, row.get(2)?, row.get(3)?),
+                Rated {
+                    rating: Rating::new(row.get(1)?, row.get(2)?, row.get(3)?),
+                    standing: ratings::established::Standing {
+                        games: codec::count(row.get(4)?),
+                        established: row.get(5)?,
+                        established_opponents: codec::count(row.get(6)?),
+                    },
+                },
             ))
         })?;
         let mut current = HashMap::new();
         for row in rows {
-            let (user, rating) = row?;
-            current.insert(user, rating);
+            let (user, rated) = row?;
+            current.insert(user, rated);
         }
         Ok(current)
+    }
+
+    async fn established_in_pool(&mut self, pool: &str, limit: u32) -> Result<u32, StoreError> {
+        let count: i64 = self
+            .tx
+            .prepare_cached(statements::ESTABLISHED_IN_POOL)?
+            .query_row(params![pool, limit], |row| row.get(0))?;
+        Ok(codec::count(count))
+    }
+
+    async fn add_established_opponent(
+        &mut self,
+        user: UserId,
+        pool: &str,
+        opponent: UserId,
+    ) -> Result<bool, StoreError> {
+        let added = self
+            .tx
+            .prepare_cached(statements::ADD_ESTABLISHED_OPPONENT)?
+            .execute(params![user, pool, opponent])?;
+        Ok(added == 1)
     }
 
     async fn update_rating(&mut self, u: &RatingUpdate<'_>) -> Result<(), StoreError> {
@@ -329,6 +357,8 @@ impl Statements for Rusqlite<'_> {
                 draw,
                 u.tier,
                 u.at,
+                u.established,
+                u.established_opponents,
                 u.user,
                 u.pool
             ])?;

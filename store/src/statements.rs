@@ -29,16 +29,27 @@ pub(crate) const ENSURE_RATING: &str =
     "INSERT INTO ratings (user_id, pool, rating, deviation, volatility, tier, updated_at) \
      VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (user_id, pool) DO NOTHING";
 
-/// Two players' ratings in a pool (`$1`), lower user id first; Postgres appends its row lock.
+/// Two players' ratings and standings in a pool (`$1`), lower user id first; Postgres appends its row lock.
 pub(crate) const RATINGS_OF_TWO: &str =
-    "SELECT user_id, rating, deviation, volatility FROM ratings \
+    "SELECT user_id, rating, deviation, volatility, games, established, established_opponents FROM ratings \
      WHERE pool = $1 AND user_id IN ($2, $3) ORDER BY user_id";
 
-/// A player's rating after a game, with the game counted as a win, loss or draw.
+/// How many players are established in pool `$1`, counting no further than `$2`.
+pub(crate) const ESTABLISHED_IN_POOL: &str =
+    "SELECT COUNT(*) FROM (SELECT 1 FROM ratings WHERE pool = $1 AND established LIMIT $2) AS seeds";
+
+/// Counts opponent `$3` among the established opponents of player `$1` in pool `$2`, unless it is already.
+pub(crate) const ADD_ESTABLISHED_OPPONENT: &str =
+    "INSERT INTO established_opponents (user_id, pool, opponent_id) VALUES ($1, $2, $3) \
+     ON CONFLICT (user_id, pool, opponent_id) DO NOTHING";
+
+/// A player's rating after a game, with the game counted as a win, loss or draw, and whether the player is
+/// established and against how many established opponents.
 pub(crate) const UPDATE_RATING: &str =
     "UPDATE ratings SET rating = $1, deviation = $2, volatility = $3, games = games + 1, \
-     wins = wins + $4, losses = losses + $5, draws = draws + $6, tier = $7, updated_at = $8 \
-     WHERE user_id = $9 AND pool = $10";
+     wins = wins + $4, losses = losses + $5, draws = draws + $6, tier = $7, updated_at = $8, \
+     established = $9, established_opponents = $10 \
+     WHERE user_id = $11 AND pool = $12";
 
 /// One line of a player's rating history.
 pub(crate) const INSERT_RATING_CHANGE: &str =

@@ -16,6 +16,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
+use ratings::established::{self, Standing};
 use ratings::{glicko2, Pool, Rating, Tier};
 
 use crate::append::{self, Head, HeadCache, Retry, Row};
@@ -100,6 +101,15 @@ pub(crate) struct RatingUpdate<'a> {
     pub tally: (i64, i64, i64),
     pub tier: &'static str,
     pub at: Millis,
+    pub established: bool,
+    pub established_opponents: i64,
+}
+
+/// A player's rating row before a rated game, as [`crate::statements::RATINGS_OF_TWO`] reads it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Rated {
+    pub rating: Rating,
+    pub standing: Standing,
 }
 
 /// One line of rating history, as bound by [`crate::statements::INSERT_RATING_CHANGE`].
@@ -147,7 +157,18 @@ pub(crate) trait Statements {
         &mut self,
         pool: &str,
         users: [UserId; 2],
-    ) -> Result<HashMap<UserId, Rating>, StoreError>;
+    ) -> Result<HashMap<UserId, Rated>, StoreError>;
+    /// How many players are established in a pool, counting no further than `limit`
+    /// ([`crate::statements::ESTABLISHED_IN_POOL`]).
+    async fn established_in_pool(&mut self, pool: &str, limit: u32) -> Result<u32, StoreError>;
+    /// Counts `opponent` among `user`'s established opponents in a pool; whether it was not counted before
+    /// ([`crate::statements::ADD_ESTABLISHED_OPPONENT`]).
+    async fn add_established_opponent(
+        &mut self,
+        user: UserId,
+        pool: &str,
+        opponent: UserId,
+    ) -> Result<bool, StoreError>;
     /// Writes a player's rating after a game.
     async fn update_rating(&mut self, update: &RatingUpdate<'_>) -> Result<(), StoreError>;
     /// Adds a line of rating history.
@@ -296,7 +317,9 @@ struct Players {
     score_black: f64,
 }
 
-/// Rates a finished game inside the transaction that ended it with the caller's rating step.
+/// Rates a finished game inside the transaction that ended it with the caller's rating step, under the rules of
+/// [`ratings::established`]: an established player's rating moves only against an established opponent, and each
+/// player's standing (games, established opponents, established) advances.
 async fn rate<S: Statements>(
     s: &mut S,
     game: GameId,
@@ -331,46 +354,76 @@ async fn rate<S: Statements>(
         s.ensure_rating(&row).await?;
     }
     let current = s.ratings_of(&name, [low, high]).await?;
-    let black_before = current.get(&black).copied().unwrap_or(default);
-    let white_before = current.get(&white).copied().unwrap_or(default);
-    let (black_after, white_after) = (rater.0)(black_before, white_before, score_black);
-    let changes = [
-        RatingChange {
-            user_id: black,
-            pool: pool.clone(),
-            before: black_before,
-            after: black_after,
-        },
-        RatingChange {
-            user_id: white,
-            pool,
-            before: white_before,
-            after: white_after,
-        },
+    let black_before = current.get(&black).copied().unwrap_or_default();
+    let white_before = current.get(&white).copied().unwrap_or_default();
+    let seeding = s
+        .established_in_pool(&name, established::SEED_PLAYERS)
+        .await?
+        < established::SEED_PLAYERS;
+    let (black_rated, white_rated) =
+        (rater.0)(black_before.rating, white_before.rating, score_black);
+    let sides = [
+        (
+            black,
+            black_before,
+            white,
+            white_before,
+            black_rated,
+            score_black,
+        ),
+        (
+            white,
+            white_before,
+            black,
+            black_before,
+            white_rated,
+            1.0 - score_black,
+        ),
     ];
-    for (change, score) in changes.iter().zip([score_black, 1.0 - score_black]) {
-        let tier = Tier::of(&change.after).code();
+    let mut changes = Vec::with_capacity(2);
+    for (user, before, opponent, theirs, rated, score) in sides {
+        let opponent_established = theirs.standing.established;
+        let after = if established::moves(before.standing.established, opponent_established) {
+            rated
+        } else {
+            before.rating
+        };
+        let new_opponent =
+            opponent_established && s.add_established_opponent(user, &name, opponent).await?;
+        let standing = before.standing.after_game(new_opponent, seeding);
+        let tier = Tier::of(&after).code();
         s.update_rating(&RatingUpdate {
-            user: change.user_id,
+            user,
             pool: &name,
-            after: change.after,
+            after,
             tally: tally(score),
             tier,
             at,
+            established: standing.established,
+            established_opponents: i64::from(standing.established_opponents),
         })
         .await?;
         s.insert_rating_change(&HistoryRow {
             game,
-            user: change.user_id,
+            user,
             pool: &name,
-            before: change.before,
-            after: change.after,
+            before: before.rating,
+            after,
             tier,
             at,
         })
         .await?;
+        changes.push(RatingChange {
+            user_id: user,
+            pool: pool.clone(),
+            before: before.rating,
+            after,
+        });
     }
-    Ok(changes)
+    let [b, w]: [RatingChange; 2] = changes
+        .try_into()
+        .map_err(|_| StoreError::Database("two rating changes".to_owned()))?;
+    Ok([b, w])
 }
 
 /// Black's score (1, 0.5 or 0) when `winner` won (`None`: a draw).

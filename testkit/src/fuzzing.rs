@@ -1532,7 +1532,7 @@ impl Session<'_> {
             };
             if let Some((winner, reason)) = decided {
                 match &record.end {
-                    Some(end) if end.winner == winner.map(server::gomoku::side) && end.reason == reason => {}
+                    Some(end) if end.winner == winner.map(server::stored::side) && end.reason == reason => {}
                     end => self.fail(format_args!(
                         "game {id} is decided by the rules ({reason}, {winner:?}) but its stored end is {end:?}"
                     )),
@@ -1548,7 +1548,7 @@ impl Session<'_> {
                 }
                 match (&view.result, &record.end) {
                     (None, None) => {}
-                    (Some(r), Some(end)) if r.reason == end.reason && r.winner == end.winner.map(server::gomoku::colour) => {}
+                    (Some(r), Some(end)) if r.reason == end.reason && r.winner == end.winner.map(server::stored::colour) => {}
                     (result, end) => self.fail(format_args!(
                         "conn {slot} was told game {id} (room {room}) ended with {result:?}, the store says {end:?}"
                     )),

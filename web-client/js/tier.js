@@ -5,6 +5,9 @@
 import { h } from './dom.js';
 import { t, has } from './i18n.js';
 
+// A provisional rating (deviation above 110) has its tier from the start (issue #36), marked as the number is:
+// `Amateur?` beside `1500?`, with a title that says why.
+
 /** The tier code of a tier name. */
 export function tierSlug(name) {
   return String(name || '').trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
@@ -16,7 +19,14 @@ export function tierName(name, code) {
   return has(key) ? t(key) : name;
 }
 
-/** A badge for a tier, or nothing when the tier is unknown. */
-export function tierBadge(name, code) {
-  return name ? h('span', { class: 'tier', dataset: { tier: code || tierSlug(name) } }, tierName(name, code)) : null;
+/** A badge for a tier, marked when the rating is provisional; nothing when the tier is unknown. */
+export function tierBadge(name, code, provisional = false) {
+  if (!name) return null;
+  const slug = code || tierSlug(name);
+  const marked = provisional && slug !== 'unranked';
+  return h('span', {
+    class: marked ? 'tier provisional' : 'tier',
+    dataset: { tier: slug },
+    title: marked ? t('tier.provisional_hint') : null,
+  }, tierName(name, code) + (marked ? '?' : ''));
 }

@@ -28,10 +28,12 @@ use std::time::Duration;
 use games::{AnyAction, AnyGame, Game, GameKind};
 
 mod gomoku;
+mod insect;
 mod othello;
 mod random;
 
 pub use gomoku::GomokuBrain;
+pub use insect::InsectBrain;
 pub use othello::OthelloBrain;
 pub use random::RandomBrain;
 
@@ -79,6 +81,7 @@ pub fn brains(kind: GameKind) -> &'static [BrainInfo] {
         GameKind::Gomoku => &[gomoku::INFO, random::INFO],
         GameKind::Othello => &[othello::INFO, random::INFO],
         GameKind::Draughts => &[random::INFO],
+        GameKind::Insect => &[insect::INFO, random::INFO],
     }
 }
 

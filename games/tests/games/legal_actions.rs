@@ -146,6 +146,15 @@ fn samples(game: &AnyGame, rng: &mut Rng) -> Vec<AnyAction> {
             }
             out
         }
+        AnyGame::Insect(_) => {
+            let square = |rng: &mut Rng| {
+                rules::insect::Square::new(rng.below(rules::insect::SQUARES as usize) as u8)
+                    .unwrap()
+            };
+            (0..16)
+                .map(|_| AnyAction::Insect(rules::insect::Move::new(square(rng), square(rng))))
+                .collect()
+        }
     };
     out.push(AnyAction::Gomoku(Action::DecideSwap { swap: true }));
     out.push(AnyAction::Othello(Move::Pass));

@@ -2,6 +2,7 @@
 
 mod conformance;
 mod draughts;
+mod insect;
 mod legal_actions;
 mod list;
 mod openings;

@@ -242,7 +242,8 @@ fn walk(
                 | Action::OfferFifths { .. },
             )
             | AnyAction::Othello(_)
-            | AnyAction::Draughts(_) => {}
+            | AnyAction::Draughts(_)
+            | AnyAction::Insect(_) => {}
         }
         match game.status().outcome().map(|o| o.reason) {
             Some("five") => seen.fives += 1,

@@ -666,9 +666,9 @@ fn every_server_message_kind_has_its_exact_wire_text() {
                     from_guest: false,
                     to: "bo".into(),
                     rules: None,
-                    game: Some(GameSpec::Othello {
+                    game: Some(GameSpec::Othello(OthelloSpec {
                         scoring: OthelloScoring::Japanese,
-                    }),
+                    })),
                     time_control: TimeControl::None,
                     rated: true,
                     colour: ColourChoice::Black,
@@ -847,7 +847,7 @@ fn every_room_event_kind_has_its_exact_wire_text() {
                 ply: 0,
                 view: othello_start(),
                 to_act: Some(Color::Black),
-                phase: Some(GamePhase::Place),
+                phase: Some(GamePhase::new("place")),
                 clocks: None,
             },
             r#"{"t":"event","room":"r1","version":5,"event":{"kind":"actions_taken_back","at":0,"ply":0,"view":{"game":"othello","board":"...........................wb......bw...........................","black":2,"white":2,"to_act":"black","phase":"place","legal":["d3","c4","f5","e6"],"last":null,"actions":[]},"to_act":"black","phase":"place","clocks":null}}"#,
@@ -865,7 +865,7 @@ fn every_room_event_kind_has_its_exact_wire_text() {
                     legal: vec!["d6".into(), "f4".into(), "f6".into()],
                 }),
                 to_act: Some(Color::White),
-                phase: Some(GamePhase::Place),
+                phase: Some(GamePhase::new("place")),
                 clocks: None,
             },
             r#"{"t":"event","room":"r1","version":5,"event":{"kind":"action","at":0,"by":"black","action":"f5","change":{"game":"othello","placed":"f5","flipped":["e5"],"black":4,"white":1,"legal":["d6","f4","f6"]},"to_act":"white","phase":"place","clocks":null}}"#,
@@ -1193,15 +1193,15 @@ fn a_rules_spec_is_its_four_fields_and_reads_its_defaults() {
 // be, so that a change in `games` or `rules` that would alter a frame fails here.
 
 fn othello_spec() -> GameSpec {
-    GameSpec::Othello {
+    GameSpec::Othello(OthelloSpec {
         scoring: OthelloScoring::European,
-    }
+    })
 }
 
 fn draughts_spec() -> GameSpec {
-    GameSpec::Draughts {
+    GameSpec::Draughts(DraughtsSpec {
         variant: DraughtsVariant::International,
-    }
+    })
 }
 
 /// A game of `spec` after the actions `texts`, each applied by whoever is to act.
@@ -1235,9 +1235,9 @@ fn every_game_spec_has_its_exact_wire_text_and_reads_its_defaults() {
     );
     value(othello_spec(), r#"{"game":"othello","scoring":"european"}"#);
     value(
-        GameSpec::Othello {
+        GameSpec::Othello(OthelloSpec {
             scoring: OthelloScoring::Japanese,
-        },
+        }),
         r#"{"game":"othello","scoring":"japanese"}"#,
     );
     value(
@@ -1247,9 +1247,9 @@ fn every_game_spec_has_its_exact_wire_text_and_reads_its_defaults() {
     let read = |text: &str| serde_json::from_str::<GameSpec>(text);
     assert_eq!(
         read(r#"{"game":"othello"}"#).unwrap(),
-        GameSpec::Othello {
+        GameSpec::Othello(OthelloSpec {
             scoring: OthelloScoring::Japanese
-        }
+        })
     );
     assert_eq!(read(r#"{"game":"draughts"}"#).unwrap(), draughts_spec());
     assert_eq!(
@@ -1271,37 +1271,35 @@ fn every_game_spec_has_its_exact_wire_text_and_reads_its_defaults() {
 }
 
 #[test]
-fn every_game_phase_has_its_exact_wire_text() {
-    let text = |p: GamePhase| match p {
-        GamePhase::Place => r#""place""#,
-        GamePhase::Pass => r#""pass""#,
-        GamePhase::Move => r#""move""#,
-        GamePhase::SwapDecision => r#""swap_decision""#,
-        GamePhase::ProposeFifth => r#""propose_fifth""#,
-        GamePhase::ChooseFifth => r#""choose_fifth""#,
-        GamePhase::PlaceOpening => r#""place_opening""#,
-        GamePhase::Swap2Decision => r#""swap2_decision""#,
-        GamePhase::DeclareOffers => r#""declare_offers""#,
-        GamePhase::OfferFifths => r#""offer_fifths""#,
-        GamePhase::TaraguchiChoice => r#""taraguchi_choice""#,
-        GamePhase::ChooseOffer => r#""choose_offer""#,
-    };
-    for p in [
-        GamePhase::Place,
-        GamePhase::Pass,
-        GamePhase::Move,
-        GamePhase::SwapDecision,
-        GamePhase::ProposeFifth,
-        GamePhase::ChooseFifth,
-        GamePhase::PlaceOpening,
-        GamePhase::Swap2Decision,
-        GamePhase::DeclareOffers,
-        GamePhase::OfferFifths,
-        GamePhase::TaraguchiChoice,
-        GamePhase::ChooseOffer,
+fn every_game_phase_is_its_games_own_code_on_the_wire() {
+    // Each game lists its own codes; the wire carries a phase as its code, and reads any code back.
+    let codes: Vec<&str> = [
+        <games::Gomoku as protocol::WireGame>::PHASES,
+        <games::Othello as protocol::WireGame>::PHASES,
+        <games::Draughts as protocol::WireGame>::PHASES,
+    ]
+    .concat();
+    for code in [
+        "place",
+        "pass",
+        "move",
+        "swap_decision",
+        "propose_fifth",
+        "choose_fifth",
+        "place_opening",
+        "swap2_decision",
+        "declare_offers",
+        "offer_fifths",
+        "taraguchi_choice",
+        "choose_offer",
     ] {
-        value(p, text(p));
+        assert!(codes.contains(&code), "{code} is no game's phase");
+        value(GamePhase::new(code), &format!("\"{code}\""));
     }
+    assert_eq!(
+        serde_json::from_str::<GamePhase>(r#""place""#).unwrap(),
+        GamePhase::new("place")
+    );
 }
 
 #[test]
@@ -1407,7 +1405,7 @@ fn an_action_event_of_every_game_has_its_exact_wire_text() {
                     legal: vec!["a1".into()],
                 }),
                 to_act: Some(Color::Black),
-                phase: Some(GamePhase::Place),
+                phase: Some(GamePhase::new("place")),
                 clocks: Some(clocks()),
             },
             r#"{"t":"event","room":"r1","version":5,"event":{"kind":"action","at":17,"by":"white","action":"pass","change":{"game":"othello","placed":null,"flipped":[],"black":20,"white":9,"legal":["a1"]},"to_act":"black","phase":"place","clocks":{"black":{"remaining_ms":1000,"periods":3,"byo_yomi":true},"white":{"remaining_ms":2000},"running":"white"}}}"#,

@@ -138,9 +138,9 @@ fn all_client_messages() -> Vec<ClientMessage> {
         },
         CreateRoom {
             rules: None,
-            game: Some(GameSpec::Othello {
+            game: Some(GameSpec::Othello(OthelloSpec {
                 scoring: OthelloScoring::European,
-            }),
+            })),
             time_control: TimeControl::None,
             rated: false,
             public: true,
@@ -157,12 +157,12 @@ fn all_client_messages() -> Vec<ClientMessage> {
         ClaimWin { room: room() },
         PlayComputer {
             rules: None,
-            game: Some(protocol::GameSpec::Gomoku {
+            game: Some(protocol::GameSpec::Gomoku(protocol::GomokuSpec {
                 size: 15,
                 rule_set: rules::RuleSet::Renju,
                 forbidden_policy: rules::ForbiddenPolicy::Reject,
                 opening: rules::Opening::None,
-            }),
+            })),
             time_control: TimeControl::None,
             public: true,
             colour: ColourChoice::Random,
@@ -177,9 +177,9 @@ fn all_client_messages() -> Vec<ClientMessage> {
         SeekQuick {
             preset: "custom".into(),
             rules: None,
-            game: Some(GameSpec::Othello {
+            game: Some(GameSpec::Othello(OthelloSpec {
                 scoring: OthelloScoring::default(),
-            }),
+            })),
             time_control: Some(TimeControl::ByoYomi {
                 base_ms: 0,
                 periods: 3,
@@ -191,9 +191,9 @@ fn all_client_messages() -> Vec<ClientMessage> {
         Challenge {
             to: "bo".into(),
             rules: None,
-            game: Some(GameSpec::Othello {
+            game: Some(GameSpec::Othello(OthelloSpec {
                 scoring: OthelloScoring::default(),
-            }),
+            })),
             time_control: TimeControl::None,
             rated: true,
             colour: ColourChoice::White,
@@ -291,7 +291,7 @@ fn all_events() -> Vec<RoomEvent> {
                 }],
             }),
             to_act: Some(Color::White),
-            phase: Some(GamePhase::Move),
+            phase: Some(GamePhase::new("move")),
             clocks: Some(clocks()),
         },
         SwapDecided {

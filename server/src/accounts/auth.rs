@@ -93,21 +93,33 @@ pub async fn register(
     let c = credentials(body)?;
     let name = username::validate_new(&c.username)?;
     let password = password::validate(&c.password)?;
-    accounts.admit_registration(ip).await?;
-    // Saves an argon2 run for the common cases; the store's unique keys still decide races between registrations.
-    if accounts.store().user_by_name(&name).await?.is_some() {
-        return Err(ApiError::UsernameTaken);
-    }
-    if accounts.store().user_by_skeleton(&name).await?.is_some() {
-        return Err(ApiError::UsernameConfusable);
-    }
-    let hash = accounts.inner.hasher.hash(&password).await?;
-    let user = accounts
-        .store()
-        .create_user(&name, &hash, accounts.now_ms())
-        .await?;
+    let slot = accounts.admit_registration(ip).await?;
+    let user = match create(&accounts, &name, &password).await {
+        Ok(user) => user,
+        Err(e) => {
+            // No account was made: it does not count against the address's daily registrations.
+            slot.give_back().await;
+            return Err(e);
+        }
+    };
     tracing::info!(user = %user.name, "account registered");
     start_session(&accounts, &headers, &c, &user, StatusCode::CREATED).await
+}
+
+/// Makes the account once its name is known to be free.
+async fn create(accounts: &Accounts, name: &str, password: &str) -> Result<User, ApiError> {
+    // Saves an argon2 run for the common cases; the store's unique keys still decide races between registrations.
+    if accounts.store().user_by_name(name).await?.is_some() {
+        return Err(ApiError::UsernameTaken);
+    }
+    if accounts.store().user_by_skeleton(name).await?.is_some() {
+        return Err(ApiError::UsernameConfusable);
+    }
+    let hash = accounts.inner.hasher.hash(password).await?;
+    Ok(accounts
+        .store()
+        .create_user(name, &hash, accounts.now_ms())
+        .await?)
 }
 
 /// Signs in: `200` with a [`SessionView`] and the session cookie. A wrong password and an unknown name get
@@ -302,7 +314,10 @@ pub async fn me(
             let ratings = accounts.store().standings(user.id).await?;
             Ok(Json(MeView::User {
                 user: UserView::from(&user),
-                ratings: ratings.iter().map(StandingView::from).collect(),
+                ratings: ratings
+                    .iter()
+                    .map(|s| StandingView::at(s, accounts.now_ms()))
+                    .collect(),
             }))
         }
         Some(SessionOwner::Guest(g)) => Ok(Json(MeView::Guest {

@@ -51,6 +51,10 @@ pub enum ApiError {
     /// Too many attempts; try again after the given time.
     #[error("too many attempts; try again later")]
     RateLimited(Duration),
+    /// The address, or its address range, registered as many accounts as it may a day; one more after the given
+    /// time.
+    #[error("too many accounts were registered from this network today; try again later")]
+    TooManyRegistrations(Duration),
     /// No such player (or other resource).
     #[error("not found")]
     NotFound,
@@ -85,6 +89,7 @@ impl ApiError {
             ApiError::WrongPassword => "wrong_password",
             ApiError::InvalidResetCode => "invalid_reset_code",
             ApiError::RateLimited(_) => "rate_limited",
+            ApiError::TooManyRegistrations(_) => "too_many_registrations",
             ApiError::NotFound => "not_found",
             ApiError::UnknownPool => "unknown_pool",
             ApiError::InvalidQuery(_) => "invalid_query",
@@ -109,7 +114,9 @@ impl ApiError {
             ApiError::UsernameTaken | ApiError::UsernameConfusable => StatusCode::CONFLICT,
             ApiError::InvalidCredentials | ApiError::NotAuthenticated => StatusCode::UNAUTHORIZED,
             ApiError::WrongPassword => StatusCode::FORBIDDEN,
-            ApiError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::RateLimited(_) | ApiError::TooManyRegistrations(_) => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
             ApiError::NotFound => StatusCode::NOT_FOUND,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -146,7 +153,9 @@ impl IntoResponse for ApiError {
             other => other.to_string(),
         };
         let retry_after = match &self {
-            ApiError::RateLimited(wait) => Some(retry_after_secs(*wait)),
+            ApiError::RateLimited(wait) | ApiError::TooManyRegistrations(wait) => {
+                Some(retry_after_secs(*wait))
+            }
             _ => None,
         };
         let body = ErrorBody {
@@ -198,6 +207,7 @@ mod tests {
             ApiError::WrongPassword,
             ApiError::InvalidResetCode,
             ApiError::RateLimited(Duration::from_secs(1)),
+            ApiError::TooManyRegistrations(Duration::from_secs(1)),
             ApiError::NotFound,
             ApiError::UnknownPool,
             ApiError::InvalidQuery("x".into()),

@@ -3,6 +3,7 @@
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::Json;
+use ratings::established as rule;
 use ratings::{Tier, PROVISIONAL_DEVIATION};
 use serde::{Deserialize, Serialize};
 
@@ -10,8 +11,8 @@ use super::error::ApiError;
 use super::view::StandingView;
 use super::Accounts;
 
-/// Rated games a player needs in a pool to be listed.
-pub const MIN_GAMES: u32 = 10;
+/// Rated games a player needs in a pool to be listed (one part of the rule, [`ratings::established`]).
+pub const MIN_GAMES: u32 = rule::BOARD_GAMES;
 /// Default entries per page.
 pub const DEFAULT_LIMIT: u32 = 50;
 /// Most entries per page.
@@ -47,8 +48,14 @@ pub struct Entry {
 pub struct LeaderboardView {
     /// The pool.
     pub pool: String,
-    /// Rated games needed to be listed.
+    /// Rated games needed to be listed (and to be established).
     pub min_games: u32,
+    /// Different established opponents needed to be listed.
+    pub min_opponents: u32,
+    /// The highest rating deviation listed.
+    pub max_deviation: f64,
+    /// Days since the last rated game in the pool within which a player stays listed.
+    pub active_days: u32,
     /// As asked.
     pub limit: u32,
     /// As asked.
@@ -57,7 +64,9 @@ pub struct LeaderboardView {
     pub entries: Vec<Entry>,
 }
 
-/// The best non-provisional players of a pool with at least [`MIN_GAMES`] rated games there.
+/// The best players of a pool that the rule of [`ratings::established`] lists: established players with
+/// [`MIN_GAMES`] rated games there, different established opponents, a deviation within the rule's bound and a recent
+/// rated game (docs/ratings.md).
 pub async fn leaderboard(
     State(accounts): State<Accounts>,
     query: Result<Query<LeaderboardQuery>, QueryRejection>,
@@ -67,7 +76,7 @@ pub async fn leaderboard(
         .pool
         .as_deref()
         .ok_or_else(|| ApiError::InvalidQuery("pool is required".into()))?;
-    let pool = crate::gomoku::pool_named(name).ok_or(ApiError::UnknownPool)?;
+    let pool = crate::stored::pool_named(name).ok_or(ApiError::UnknownPool)?;
     let limit = q.limit.unwrap_or(DEFAULT_LIMIT);
     if !(1..=MAX_LIMIT).contains(&limit) {
         return Err(ApiError::InvalidQuery(format!(
@@ -80,9 +89,10 @@ pub async fn leaderboard(
             "offset is at most {MAX_OFFSET}"
         )));
     }
+    let now = accounts.now_ms();
     let standings = accounts
         .store()
-        .leaderboard(pool.clone(), MIN_GAMES, limit, offset)
+        .leaderboard(pool.clone(), &store::BoardRule::at(now), limit, offset)
         .await?;
     let entries = standings
         .iter()
@@ -90,12 +100,15 @@ pub async fn leaderboard(
         .map(|(s, rank)| Entry {
             rank,
             name: s.name.clone(),
-            standing: StandingView::from(s),
+            standing: StandingView::at(s, now),
         })
         .collect();
     Ok(Json(LeaderboardView {
         pool: pool.name().into_owned(),
         min_games: MIN_GAMES,
+        min_opponents: rule::BOARD_OPPONENTS,
+        max_deviation: rule::BOARD_DEVIATION,
+        active_days: rule::BOARD_ACTIVE_DAYS,
         limit,
         offset,
         entries,
@@ -109,14 +122,14 @@ pub struct TierView {
     pub code: &'static str,
     /// Display name.
     pub name: &'static str,
-    /// Lowest rating that earns it; `null` for Unranked (a matter of deviation) and Beginner (no floor).
+    /// Lowest rating that earns it; `null` for Unranked (no rating) and Beginner (no floor).
     pub min_rating: Option<f64>,
 }
 
 /// The tier table.
 #[derive(Serialize)]
 pub struct TiersView {
-    /// A rating whose deviation is above this is provisional and Unranked.
+    /// A rating whose deviation is above this is provisional: its number and tier are marked so.
     pub provisional_deviation: f64,
     /// Unranked first, then lowest to highest.
     pub tiers: Vec<TierView>,

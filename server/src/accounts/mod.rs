@@ -63,6 +63,12 @@ pub struct Settings {
     pub per_account: Limit,
     /// Login attempts per client address and account name together (a successful one is given back).
     pub per_address_account: Limit,
+    /// Accounts registered per client address (`None`: no limit).
+    pub registrations_per_ip: Option<Limit>,
+    /// Accounts registered per address range (`None`: no limit).
+    pub registrations_per_range: Option<Limit>,
+    /// The prefix lengths of an address range: IPv4, IPv6.
+    pub range_prefixes: (u8, u8),
     /// The cost of argon2id for new hashes.
     pub hash_cost: HashCost,
     /// Most password hashes computed at once.
@@ -86,10 +92,21 @@ impl Default for Settings {
                 burst: 5,
                 per_minute: 3.0,
             },
+            registrations_per_ip: per_day(5),
+            registrations_per_range: per_day(10),
+            range_prefixes: (24, 48),
             hash_cost: HashCost::default(),
             concurrent_hashes: 4,
         }
     }
+}
+
+/// A limit of `n` a day: `n` at once, then one every 24 hours divided by `n`; `None` for 0 (no limit).
+pub fn per_day(n: u32) -> Option<Limit> {
+    (n > 0).then(|| Limit {
+        burst: n,
+        per_minute: f64::from(n) / (24.0 * 60.0),
+    })
 }
 
 impl Settings {
@@ -111,6 +128,12 @@ impl Settings {
                 burst: config.login_burst_per_address_account,
                 per_minute: config.login_per_minute_per_address_account,
             },
+            registrations_per_ip: per_day(config.registrations_per_day_per_ip),
+            registrations_per_range: per_day(config.registrations_per_day_per_range),
+            range_prefixes: (
+                config.registration_range_v4_prefix,
+                config.registration_range_v6_prefix,
+            ),
             hash_cost: HashCost {
                 memory_kib: config.password_memory_kib,
                 ..defaults.hash_cost
@@ -139,6 +162,9 @@ struct Inner {
     per_address: Limiter,
     per_account: Limiter,
     per_address_account: Limiter,
+    /// Registrations per client address and per address range (issue #35).
+    registrations_per_ip: Option<Limiter>,
+    registrations_per_range: Option<Limiter>,
     /// Whether the limits are kept in the store for every node of a cluster (swept with the sessions).
     shared_limits: bool,
 }
@@ -180,6 +206,12 @@ impl Accounts {
                 per_address: limiter("address", settings.per_address),
                 per_account: limiter("account", settings.per_account),
                 per_address_account: limiter("pair", settings.per_address_account),
+                registrations_per_ip: settings
+                    .registrations_per_ip
+                    .map(|l| limiter("register_ip", l)),
+                registrations_per_range: settings
+                    .registrations_per_range
+                    .map(|l| limiter("register_range", l)),
                 shared_limits: shared,
                 store,
                 live,
@@ -310,14 +342,39 @@ impl Accounts {
         Ok(hashes.len())
     }
 
-    /// Takes one registration attempt for an address. Registrations count only against the address: a name that
-    /// is asked for (perhaps an existing account's) must not lose login attempts to them.
-    async fn admit_registration(&self, ip: IpAddr) -> Result<(), ApiError> {
+    /// Takes one registration attempt for an address, and one of the accounts its address and its address range
+    /// may register a day (issue #35); the caller gives the latter back ([`RegistrationSlot::give_back`]) when no
+    /// account is made after all (a taken name). Registrations count only against the address: a name that is
+    /// asked for (perhaps an existing account's) must not lose login attempts to them.
+    async fn admit_registration(&self, ip: IpAddr) -> Result<RegistrationSlot, ApiError> {
+        let now = self.inner.clock.now();
         self.inner
             .per_address
-            .take(&address_key(ip), self.inner.clock.now())
+            .take(&address_key(ip), now)
             .await?
-            .map_err(ApiError::RateLimited)
+            .map_err(ApiError::RateLimited)?;
+        let (v4, v6) = self.inner.settings.range_prefixes;
+        let keys = [address_key(ip), crate::limits::range_key(ip, v4, v6)];
+        let limiters = [
+            self.inner.registrations_per_ip.as_ref(),
+            self.inner.registrations_per_range.as_ref(),
+        ];
+        let mut slot = RegistrationSlot {
+            accounts: self.clone(),
+            taken: Vec::new(),
+        };
+        for (index, (limiter, key)) in limiters.into_iter().zip(keys).enumerate() {
+            let Some(limiter) = limiter else { continue };
+            match limiter.take(&key, now).await? {
+                Ok(()) => slot.taken.push((index, key)),
+                Err(wait) => {
+                    slot.give_back().await;
+                    tracing::info!(%ip, "registration refused: too many accounts from this network");
+                    return Err(ApiError::TooManyRegistrations(wait));
+                }
+            }
+        }
+        Ok(slot)
     }
 
     /// Admits a login attempt for an address and an account name, before the password is checked; the caller
@@ -356,6 +413,33 @@ impl Accounts {
             account,
             pair,
         })
+    }
+}
+
+/// The registrations a new account took from its address's and its range's daily limits.
+struct RegistrationSlot {
+    accounts: Accounts,
+    /// (0 for the address's limit, 1 for the range's; the key).
+    taken: Vec<(usize, String)>,
+}
+
+impl RegistrationSlot {
+    /// No account was made: the registrations are given back. (A shared bucket the store cannot reach keeps
+    /// them: the error is logged.)
+    async fn give_back(self) {
+        let inner = &self.accounts.inner;
+        for (index, key) in &self.taken {
+            let limiter = if *index == 0 {
+                inner.registrations_per_ip.as_ref()
+            } else {
+                inner.registrations_per_range.as_ref()
+            };
+            if let Some(limiter) = limiter {
+                if let Err(e) = limiter.refund(key, inner.clock.now()).await {
+                    tracing::warn!(error = %e, "could not give a registration back");
+                }
+            }
+        }
     }
 }
 

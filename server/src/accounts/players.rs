@@ -73,7 +73,7 @@ impl GamesQuery {
     fn filter(&self) -> Result<store::GameFilter, ApiError> {
         let pool = match &self.pool {
             None => None,
-            Some(name) => Some(crate::gomoku::pool_named(name).ok_or(ApiError::UnknownPool)?),
+            Some(name) => Some(crate::stored::pool_named(name).ok_or(ApiError::UnknownPool)?),
         };
         let outcome = match self.result.as_deref() {
             None => None,
@@ -147,12 +147,13 @@ pub async fn profile(
     let user = user(&accounts, &name).await?;
     let private = is_self(&accounts, &headers, &user).await?;
     let mut standings = accounts.store().standings(user.id).await?;
-    standings.sort_by_key(|s| crate::gomoku::display_rank(&s.pool));
+    standings.sort_by_key(|s| crate::stored::display_rank(&s.pool));
     let history = accounts.store().rating_history(user.id).await?;
+    let now = accounts.now_ms();
     let ratings = standings
         .iter()
         .map(|s| PoolView {
-            standing: StandingView::from(s),
+            standing: StandingView::at(s, now),
             history: history
                 .iter()
                 .filter(|h| h.pool == s.pool)

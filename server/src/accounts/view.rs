@@ -12,9 +12,10 @@ pub struct RatingView {
     pub rating: f64,
     /// Rating deviation.
     pub deviation: f64,
-    /// Whether the rating is provisional (deviation above 110; shown with `?`).
+    /// Whether the rating is provisional (deviation above 110): the number is shown with `?` and the tier marked
+    /// provisional.
     pub provisional: bool,
-    /// Tier display name ("Club Player"; "Unranked" while provisional).
+    /// Tier display name ("Club Player"), from the rating at once, provisional or not.
     pub tier: &'static str,
     /// Tier code ("club_player").
     pub tier_code: &'static str,
@@ -53,33 +54,9 @@ pub struct StandingView {
     pub leaderboard: LeaderboardProgress,
 }
 
-/// The leaderboard's rule for one pool, and how far a player is along it: listed once they have played
-/// `min_games` rated games there **and** their rating deviation is at most `max_deviation`. The deviation falls with
-/// every rated game, faster against many different opponents, so the games alone may not be enough.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct LeaderboardProgress {
-    /// Whether both parts of the rule hold, so the player is listed.
-    pub listed: bool,
-    /// Rated games the rule asks for.
-    pub min_games: u32,
-    /// The highest rating deviation the rule allows.
-    pub max_deviation: f64,
-}
-
-impl LeaderboardProgress {
-    /// Where `games` rated games at `rating` stand.
-    pub fn of(games: u32, rating: &ratings::Rating) -> LeaderboardProgress {
-        let min_games = super::leaderboard::MIN_GAMES;
-        LeaderboardProgress {
-            listed: games >= min_games && !rating.is_provisional(),
-            min_games,
-            max_deviation: ratings::PROVISIONAL_DEVIATION,
-        }
-    }
-}
-
-impl From<&PoolStanding> for StandingView {
-    fn from(s: &PoolStanding) -> StandingView {
+impl StandingView {
+    /// The view of a standing at `now_ms` (whether the player is listed depends on when they last played).
+    pub fn at(s: &PoolStanding, now_ms: i64) -> StandingView {
         StandingView {
             pool: s.pool.name().into_owned(),
             rating: RatingView::from(&s.rating),
@@ -87,7 +64,53 @@ impl From<&PoolStanding> for StandingView {
             wins: s.wins,
             losses: s.losses,
             draws: s.draws,
-            leaderboard: LeaderboardProgress::of(s.games, &s.rating),
+            leaderboard: LeaderboardProgress::of(s, now_ms),
+        }
+    }
+}
+
+/// The leaderboard's rule for one pool ([`ratings::established`], docs/ratings.md), and how far a player is along
+/// it: listed once **established** (`min_games` rated games, `min_opponents` of them against different
+/// established opponents), with at least `min_opponents` different established opponents, a deviation of at most
+/// `max_deviation`, and a rated game in the pool within the last `active_days` days.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LeaderboardProgress {
+    /// Whether every part of the rule holds, so the player is listed.
+    pub listed: bool,
+    /// Whether the player is established in the pool: their games move established players' ratings.
+    pub established: bool,
+    /// Rated games the rule asks for.
+    pub min_games: u32,
+    /// Different opponents the player met in rated games while those were established.
+    pub established_opponents: u32,
+    /// Different established opponents the rule asks for.
+    pub min_opponents: u32,
+    /// The highest rating deviation the rule allows.
+    pub max_deviation: f64,
+    /// Days since the last rated game in the pool within which a player stays listed.
+    pub active_days: u32,
+    /// Whether the player's last rated game in the pool is within `active_days`.
+    pub active: bool,
+}
+
+impl LeaderboardProgress {
+    /// Where a standing is along the rule at `now_ms`.
+    pub fn of(s: &PoolStanding, now_ms: i64) -> LeaderboardProgress {
+        use ratings::established as rule;
+        let standing = rule::Standing {
+            games: s.games,
+            established: s.established,
+            established_opponents: s.established_opponents,
+        };
+        LeaderboardProgress {
+            listed: rule::listed(&standing, &s.rating, s.last_game_at, now_ms),
+            established: s.established,
+            min_games: rule::BOARD_GAMES,
+            established_opponents: s.established_opponents,
+            min_opponents: rule::BOARD_OPPONENTS,
+            max_deviation: rule::BOARD_DEVIATION,
+            active_days: rule::BOARD_ACTIVE_DAYS,
+            active: s.last_game_at >= rule::active_since(now_ms),
         }
     }
 }
@@ -153,6 +176,8 @@ pub struct RatingChangeView {
     pub after: f64,
     /// Deviation after the game.
     pub deviation: f64,
+    /// Whether the rating after the game is provisional (its number and tier shown so).
+    pub provisional: bool,
     /// Tier name after the game.
     pub tier: &'static str,
     /// Tier code after the game.
@@ -207,19 +232,19 @@ pub struct GameSummary {
 
 impl GameSummary {
     /// The summary of `record` as seen from the profile of `viewer`; an error when the stored game does not read
-    /// back (`gomoku::decode_any`).
+    /// back (`stored::decode_any`).
     pub fn of(
         record: &GameRecord,
         viewer: UserId,
-    ) -> Result<GameSummary, crate::gomoku::RecordError> {
+    ) -> Result<GameSummary, crate::stored::RecordError> {
         let game = &record.game;
-        let (config, _) = crate::gomoku::decode_any(record)?;
+        let (config, _) = crate::stored::decode_any(record)?;
         let spec = protocol::GameSpec::from(config);
-        let seats = crate::gomoku::seats_of(record);
+        let seats = crate::stored::seats_of(record);
         let swapped = seats == store::SeatsAtEnd::Exchanged;
         let (black, white) = seats.arrange(&game.black, &game.white);
         let end = record.end.as_ref();
-        let winner = end.and_then(|e| e.winner).map(crate::gomoku::colour);
+        let winner = end.and_then(|e| e.winner).map(crate::stored::colour);
         let name_of = |user: UserId| {
             if black.user_id == Some(user) {
                 black.name.clone()
@@ -237,6 +262,7 @@ impl GameSummary {
                         before: c.before.rating,
                         after: c.after.rating,
                         deviation: c.after.deviation,
+                        provisional: c.after.is_provisional(),
                         tier: tier.name(),
                         tier_code: tier.code(),
                     }

@@ -19,8 +19,8 @@ use serde::{Deserialize, Serialize};
 use store::{GameId, GameRecord, PlayerRef, SeatsAtEnd};
 
 use super::ApiError;
-use crate::gomoku::RecordError;
 use crate::room::stored_time_control;
+use crate::stored::RecordError;
 use crate::AppState;
 
 /// Longer ids are not looked up (the server makes 16 characters; backfilled ones have 20).
@@ -51,7 +51,7 @@ fn bad_request(code: &'static str, message: impl Into<String>) -> ApiError {
 
 /// A Gomoku game's stones in order, the board's side and the time each stone took (by its ply).
 fn stones_of(record: &GameRecord) -> Option<(u8, Vec<Point>, Vec<u64>)> {
-    let Some(AnyGame::Gomoku(g)) = crate::gomoku::replay_any(record) else {
+    let Some(AnyGame::Gomoku(g)) = crate::stored::replay_any(record) else {
         return None;
     };
     let game = g.rules_game();
@@ -62,10 +62,10 @@ fn stones_of(record: &GameRecord) -> Option<(u8, Vec<Point>, Vec<u64>)> {
 
 /// The readable record's headers: event, date, players and ratings, rules, opening, time control, result.
 fn headers_of(record: &GameRecord, spec: &GameSpec) -> crate::export::Headers {
-    let replay = crate::gomoku::replay_any(record);
+    let replay = crate::stored::replay_any(record);
     let seats = replay
         .as_ref()
-        .map_or(SeatsAtEnd::AsStarted, crate::gomoku::seats_at_end);
+        .map_or(SeatsAtEnd::AsStarted, crate::stored::seats_at_end);
     let (black, white) = seats.arrange(&record.game.black, &record.game.white);
     let rating = |p: &PlayerRef| {
         record
@@ -117,7 +117,7 @@ fn headers_of(record: &GameRecord, spec: &GameSpec) -> crate::export::Headers {
     let result = match &record.end {
         None => "in progress".to_owned(),
         Some(e) if e.aborted => format!("aborted ({})", e.reason),
-        Some(e) => match e.winner.map(crate::gomoku::colour) {
+        Some(e) => match e.winner.map(crate::stored::colour) {
             Some(Color::Black) => format!("black wins ({})", e.reason),
             Some(Color::White) => format!("white wins ({})", e.reason),
             None => format!("draw ({})", e.reason),
@@ -228,11 +228,11 @@ fn player(p: &PlayerRef) -> PlayerView {
 fn replayed(
     record: &GameRecord,
 ) -> Result<(GameSpec, Vec<AnyAction>, Option<AnyGame>), RecordError> {
-    let (config, actions) = crate::gomoku::decode_any(record)?;
+    let (config, actions) = crate::stored::decode_any(record)?;
     Ok((
         GameSpec::from(config),
         actions,
-        crate::gomoku::replay_any(record),
+        crate::stored::replay_any(record),
     ))
 }
 
@@ -254,11 +254,11 @@ fn view(record: GameRecord) -> Result<GameView, RecordError> {
             .collect()
     });
     // One rule everywhere (the room, profiles, records): the players as they held the colours at the end, as the
-    // game says (`gomoku::seats_at_end`). The store keeps the seats at the start; a swap in the opening exchanged
+    // game says (`stored::seats_at_end`). The store keeps the seats at the start; a swap in the opening exchanged
     // them.
     let seats = replay
         .as_ref()
-        .map_or(SeatsAtEnd::AsStarted, crate::gomoku::seats_at_end);
+        .map_or(SeatsAtEnd::AsStarted, crate::stored::seats_at_end);
     let swapped = seats == SeatsAtEnd::Exchanged;
     let (black, white) = seats.arrange(&record.game.black, &record.game.white);
     let outcome = replay.as_ref().and_then(|g| g.status().outcome().cloned());
@@ -307,8 +307,8 @@ fn view(record: GameRecord) -> Result<GameView, RecordError> {
             // The rules' marks only when the rules decided it (a resignation on a five-less board has none).
             let by_rules = outcome.as_ref().is_some_and(|o| o.reason == e.reason);
             EndView {
-                winner: e.winner.map(crate::gomoku::colour),
-                winner_name: e.winner.map(crate::gomoku::colour).map(winner_name),
+                winner: e.winner.map(crate::stored::colour),
+                winner_name: e.winner.map(crate::stored::colour).map(winner_name),
                 line: line.filter(|_| by_rules),
                 aborted: e.aborted,
                 reason: e.reason,
@@ -320,47 +320,33 @@ fn view(record: GameRecord) -> Result<GameView, RecordError> {
     })
 }
 
-/// A game's record in its game's usual text: Othello's move list (`f5d6c3…`, the squares alone: passes are
-/// forced, so an importer restores them), draughts' PDN (with the players and the result as the room recorded
-/// it), Gomoku's moves by their notation, space-separated.
+/// A game's record in its game's usual text, as the game writes it (`games::Listed::record`: Othello's move
+/// list, draughts' PDN, Gomoku's moves by their notation) with the players by colour and the result as the room
+/// recorded it.
 fn export_text(record: &GameRecord) -> Result<String, RecordError> {
     let (_, actions, replay) = replayed(record)?;
     let seats = replay
         .as_ref()
-        .map_or(SeatsAtEnd::AsStarted, crate::gomoku::seats_at_end);
+        .map_or(SeatsAtEnd::AsStarted, crate::stored::seats_at_end);
     let (black, white) = seats.arrange(&record.game.black, &record.game.white);
+    let result = match &record.end {
+        None => None,
+        Some(e) if e.aborted => None,
+        Some(e) => Some(e.winner.map(crate::stored::colour)),
+    };
+    let header = games::RecordHeader {
+        black: &black.name,
+        white: &white.name,
+        result,
+    };
     Ok(match &replay {
-        Some(AnyGame::Othello(g)) => format!("{}\n", g.rules_game().transcript()),
-        Some(AnyGame::Draughts(g)) => {
-            let result = match &record.end {
-                None => "*",
-                Some(e) if e.aborted => "*",
-                Some(e) => match e.winner.map(crate::gomoku::colour) {
-                    Some(Color::White) => "2-0",
-                    Some(Color::Black) => "0-2",
-                    None => "1-1",
-                },
-            };
-            let pdn = g.rules_game().to_pdn(Some(result));
-            // The players beside the game type (PDN's seven-tag roster names them).
-            let (first, rest) = pdn.split_once('\n').unwrap_or((&pdn, ""));
-            format!(
-                "{first}\n[White \"{}\"]\n[Black \"{}\"]\n{rest}",
-                pdn_value(&white.name),
-                pdn_value(&black.name)
-            )
-        }
-        _ => {
+        Some(game) => game.record(&header),
+        // A stored game that does not replay (which the room never stores) still gives its moves.
+        None => {
             let moves: Vec<String> = actions.iter().map(AnyAction::notation).collect();
             format!("{}\n", moves.join(" "))
         }
     })
-}
-
-/// A PDN tag value: quotes and backslashes escaped (names are letters, digits, `_` and `-`, but guests' and
-/// future names need not be).
-fn pdn_value(text: &str) -> String {
-    text.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
 /// The record a path names: a public id, or the integer id of a public game.
@@ -404,10 +390,8 @@ async fn export(
     let (text, extension) = match query.format.as_deref() {
         None => (
             export_text(&record).map_err(ApiError::internal)?,
-            match kind.as_str() {
-                "draughts" => "pdn",
-                _ => "txt",
-            },
+            kind.parse::<games::GameKind>()
+                .map_or("txt", |k| k.record_format().extension),
         ),
         Some("psq") => {
             let (size, moves, times) = stones_of(&record).ok_or_else(not_gomoku)?;

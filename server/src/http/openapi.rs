@@ -131,20 +131,30 @@ struct RatingView {
     tier_code: String,
 }
 
-/// The leaderboard's rule for a pool and whether the player meets it.
+/// The leaderboard's rule for a pool and how far the player is along it (docs/ratings.md).
 #[derive(JsonSchema)]
 #[allow(dead_code)]
 struct LeaderboardProgress {
+    /// Whether every part of the rule holds.
     listed: bool,
+    /// Whether the player is established in the pool.
+    established: bool,
     min_games: u32,
+    /// Different opponents met while they were established.
+    established_opponents: u32,
+    min_opponents: u32,
     max_deviation: f64,
+    active_days: u32,
+    /// Whether the last rated game in the pool is within `active_days`.
+    active: bool,
 }
 
 /// A player's standing in one pool.
 #[derive(JsonSchema)]
 #[allow(dead_code)]
 struct StandingView {
-    /// `freestyle`, `standard`, `renju`, `othello/standard` or `draughts/international`.
+    /// The rating pool.
+    #[schemars(with = "PoolName")]
     pool: String,
     #[serde(flatten)]
     rating: RatingView,
@@ -186,6 +196,9 @@ struct Entry {
 struct LeaderboardView {
     pool: String,
     min_games: u32,
+    min_opponents: u32,
+    max_deviation: f64,
+    active_days: u32,
     limit: u32,
     offset: u32,
     entries: Vec<Entry>,
@@ -249,6 +262,8 @@ struct RatingChangeView {
     before: f64,
     after: f64,
     deviation: f64,
+    /// Whether the rating after the game is provisional.
+    provisional: bool,
     tier: String,
     tier_code: String,
 }
@@ -260,7 +275,8 @@ struct GameSummary {
     id: i64,
     public_id: String,
     room: String,
-    /// `freestyle`, `standard`, `renju`, `othello/standard` or `draughts/international`.
+    /// The rating pool.
+    #[schemars(with = "PoolName")]
     pool: String,
     /// Gomoku's rules (Gomoku games only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -328,6 +344,35 @@ fn text_response(description: &str) -> utoipa::openapi::Response {
                 .build(),
         )
         .build()
+}
+
+/// Every rating pool's name, in display order, each in backticks.
+fn pool_names() -> Vec<String> {
+    crate::stored::POOLS
+        .iter()
+        .map(|p| format!("`{}`", p.name()))
+        .collect()
+}
+
+/// A rating pool's name in the schema: one of every game's pools (`crate::stored::POOLS`).
+struct PoolName;
+
+impl JsonSchema for PoolName {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "PoolName".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names: Vec<String> = crate::stored::POOLS
+            .iter()
+            .map(|p| p.name().into_owned())
+            .collect();
+        schemars::json_schema!({
+            "description": "A rating pool: a Gomoku rule set's name, or `game/variant` for the other games.",
+            "type": "string",
+            "enum": names,
+        })
+    }
 }
 
 fn error(description: &str) -> utoipa::openapi::Response {
@@ -417,7 +462,7 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
             Get,
             op(
                 "game_export",
-                "A game in its game's usual text: an Othello move list (`f5d6c3…`), a draughts PDN game, Gomoku's moves by notation.",
+                "A game in its game's usual text, as the game writes its records (a move list, PDN, the moves by notation).",
                 "games",
             )
             .parameter(param(
@@ -479,7 +524,10 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
                     error("`invalid_username`, `reserved_username`, `weak_password`, `password_too_long`, `invalid_password`, `common_password`, `invalid_body`."),
                 )
                 .response("409", error("`username_taken`, `username_confusable`."))
-                .response("429", error("`rate_limited`, with `retry_after`."))
+                .response(
+                    "429",
+                    error("`rate_limited` (the login limits) or `too_many_registrations` (the accounts an address or its range may register a day), with `retry_after`."),
+                )
                 .response("500", internal())
                 .build(),
         ),
@@ -585,7 +633,7 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
             "/api/leaderboard",
             Get,
             op("leaderboard", "The best listed players of a rating pool.", "ratings")
-                .parameter(param("pool", ParameterIn::Query, Type::String, "`freestyle` (default), `standard`, `renju`, `othello/standard` or `draughts/international`."))
+                .parameter(param("pool", ParameterIn::Query, Type::String, &format!("{} (default `freestyle`).", pool_names().join(", "))))
                 .parameter(param("limit", ParameterIn::Query, Type::Integer, "Entries, 1–100 (default 50)."))
                 .parameter(param("offset", ParameterIn::Query, Type::Integer, "Entries to skip (default 0)."))
                 .response("200", json_response("A page, best first.", Some("LeaderboardView")))

@@ -14,7 +14,7 @@ use super::gomoku_form;
 use super::task::Room;
 use super::RoomError;
 use crate::accounts::seat::SeatRating;
-use crate::gomoku;
+use crate::stored;
 use crate::time::unix_ms;
 
 /// [`GameResult::unrated`]: the game ended before both sides moved and was aborted.
@@ -208,13 +208,13 @@ impl Room {
         }
         let finish = Finish {
             end: GameEnd {
-                winner: ending.winner.map(|s| gomoku::side(live.colour_of(s))),
+                winner: ending.winner.map(|s| stored::side(live.colour_of(s))),
                 aborted: ending.aborted,
                 reason: ending.reason.to_owned(),
                 ended_at: unix_ms(),
             },
             seats: live.seats_at_end(),
-            rater: gomoku::RATER,
+            rater: stored::RATER,
         };
         match self.env.writer.finish_game(live.id, finish).await {
             Ok(finished) => Ok(Recorded {

@@ -211,7 +211,7 @@ pub(super) fn taken_back(
                     .status()
                     .phase()
                     .filter(|_| to_act.is_some())
-                    .map(|&p| GamePhase::from(p)),
+                    .map(GamePhase::of),
                 view,
                 to_act,
                 clocks,

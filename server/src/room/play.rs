@@ -15,7 +15,7 @@ use super::live::{self, Live};
 use super::seats::other;
 use super::task::Room;
 use super::{Act, GameClock, RoomError};
-use crate::gomoku;
+use crate::stored;
 use crate::time::unix_ms;
 use crate::ws::outbox::ConnId;
 
@@ -215,7 +215,7 @@ impl Room {
             room: self.id.to_string(),
             kind: self.config.kind().as_str().to_owned(),
             config: self.config.encode(),
-            pool: gomoku::pool(&self.config),
+            pool: stored::pool(&self.config),
             time_control: serde_json::to_string(&self.time_control)
                 .expect("a time control serialises"),
             public: self.public,

@@ -10,8 +10,8 @@ use super::live::{self, Live};
 use super::seats::SeatHolder;
 use super::task::Room;
 use super::{GameClock, Settings};
-use crate::gomoku;
 use crate::identity::Identity;
+use crate::stored;
 use crate::time::unix_ms;
 
 /// Reads the time control stored with a game (`{"kind":"none"}` when unreadable).
@@ -27,7 +27,7 @@ impl Room {
         players: [Identity; 2],
         env: RoomEnv,
     ) -> Result<Room, String> {
-        let (config, actions) = gomoku::decode_any(&record).map_err(|e| e.to_string())?;
+        let (config, actions) = stored::decode_any(&record).map_err(|e| e.to_string())?;
         let (time_control, public) = (
             stored_time_control(&record.game.time_control),
             record.game.public,

@@ -10,9 +10,9 @@ use super::live::Live;
 use super::task::Room;
 use super::RoomError;
 use crate::accounts::seat::{rating_in, SeatRating};
-use crate::gomoku;
 use crate::identity::Identity;
 use crate::limits::TokenBucket;
+use crate::stored;
 use crate::ws::outbox::{ConnId, Outbox};
 
 /// A seated player: who, their rating, their connections and, while none is left, their grace deadline.
@@ -58,7 +58,7 @@ impl Room {
     /// A registered player's rating in this room's pool (a store failure only hides it).
     pub(super) async fn rating_of(&self, identity: &Identity) -> Option<SeatRating> {
         let user = identity.user_id?;
-        let pool = gomoku::pool(&self.config);
+        let pool = stored::pool(&self.config);
         match rating_in(self.env.store.as_ref(), user, pool).await {
             Ok(r) => Some(r),
             Err(e) => {

@@ -904,7 +904,7 @@ async fn an_othello_room_plays_through_the_same_room_in_the_generic_form() {
     assert_eq!(snapshot.rules, None);
     assert!(matches!(
         snapshot.game,
-        Some(protocol::GameSpec::Othello { .. })
+        Some(protocol::GameSpec::Othello(protocol::OthelloSpec { .. }))
     ));
     let Some(view) = &snapshot.view else {
         panic!("an Othello snapshot carries its view");
@@ -1120,9 +1120,9 @@ async fn a_draughts_draw_by_a_rule_finishes_the_room_with_the_rules_reason_and_d
     assert_eq!((result.reason.as_str(), result.winner), ("threefold", None));
     assert_eq!(
         result.detail,
-        Some(protocol::GameDetail::Draughts {
+        Some(protocol::GameDetail::Draughts(protocol::DraughtsOutcome {
             rule: "threefold".into()
-        })
+        }))
     );
     let game = h.room.live.as_ref().unwrap().id;
     let end = h.store.game(game).await.unwrap().unwrap().end.unwrap();

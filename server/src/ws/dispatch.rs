@@ -391,7 +391,7 @@ impl Conn {
         self.may_open_a_room(&identity, rated).await?;
         let rating = match identity.user_id {
             Some(user) => {
-                let pool = crate::gomoku::pool(&spec.settings.config);
+                let pool = crate::stored::pool(&spec.settings.config);
                 crate::accounts::seat::rating_in(self.state.store.as_ref(), user, pool)
                     .await
                     .map_or(1500.0, |r| r.rating.rating)

@@ -54,6 +54,8 @@ pub fn test_config() -> Config {
         login_burst_per_ip: 1000,
         login_burst_per_account: 1000,
         login_burst_per_address_account: 1000,
+        registrations_per_day_per_ip: 1000,
+        registrations_per_day_per_range: 1000,
         ..Config::default()
     }
 }
@@ -275,7 +277,7 @@ impl App {
                 id,
                 &Finish {
                     end: GameEnd {
-                        winner: winner.map(server::gomoku::side),
+                        winner: winner.map(server::stored::side),
                         aborted: false,
                         reason: if winner.is_some() {
                             "resign"
@@ -286,7 +288,7 @@ impl App {
                         ended_at: at + 1,
                     },
                     seats: SeatsAtEnd::AsStarted,
-                    rater: server::gomoku::RATER,
+                    rater: server::stored::RATER,
                 },
             )
             .await

@@ -304,9 +304,9 @@ async fn a_create_room_whose_rules_and_game_disagree_is_conflicting_config() {
         next_error(&mut c).await,
         ("conflicting_config".into(), Some(7))
     );
-    let othello = protocol::GameSpec::Othello {
+    let othello = protocol::GameSpec::Othello(protocol::OthelloSpec {
         scoring: protocol::OthelloScoring::Japanese,
-    };
+    });
     c.send_text(create_with(Some(freestyle()), Some(othello)))
         .await;
     assert_eq!(
@@ -320,12 +320,12 @@ async fn a_room_for_othello_or_draughts_is_created_and_described_by_its_game() {
     let (server, _db) = TestServer::start().await;
     let mut c = server.client().await;
     for game in [
-        protocol::GameSpec::Othello {
+        protocol::GameSpec::Othello(protocol::OthelloSpec {
             scoring: protocol::OthelloScoring::European,
-        },
-        protocol::GameSpec::Draughts {
+        }),
+        protocol::GameSpec::Draughts(protocol::DraughtsSpec {
             variant: protocol::DraughtsVariant::International,
-        },
+        }),
     ] {
         c.send_text(create_with(None, Some(game))).await;
         let f = c.recv().await;
@@ -359,9 +359,9 @@ async fn an_othello_scoring_or_draughts_variant_the_server_does_not_know_is_a_ty
     // The connection still serves: the error was the frame's, not the socket's.
     c.send_text(create_with(
         None,
-        Some(protocol::GameSpec::Othello {
+        Some(protocol::GameSpec::Othello(protocol::OthelloSpec {
             scoring: protocol::OthelloScoring::Japanese,
-        }),
+        })),
     ))
     .await;
     assert!(matches!(c.recv().await.msg, ServerMessage::Room { .. }));

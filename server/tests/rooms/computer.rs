@@ -493,9 +493,9 @@ async fn games_without_an_engine_are_refused_with_no_engine() {
     let reply = human
         .request(ClientMessage::PlayComputer {
             rules: None,
-            game: Some(GameSpec::Othello {
+            game: Some(GameSpec::Othello(protocol::OthelloSpec {
                 scoring: OthelloScoring::Japanese,
-            }),
+            })),
             time_control: TimeControl::None,
             public: false,
             colour: ColourChoice::Black,
@@ -813,12 +813,12 @@ fn modern(
 ) -> ClientMessage {
     ClientMessage::PlayComputer {
         rules: None,
-        game: Some(GameSpec::Gomoku {
+        game: Some(GameSpec::Gomoku(protocol::GomokuSpec {
             size: 15,
             rule_set,
             forbidden_policy: rules::ForbiddenPolicy::Reject,
             opening,
-        }),
+        })),
         time_control: TimeControl::None,
         public: false,
         colour,

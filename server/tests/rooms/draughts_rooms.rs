@@ -14,9 +14,9 @@ use store::{Finish, GameEnd, NewGame, PlayerRef, SeatsAtEnd, StoredAction, User}
 use testkit::game_table::{create_game, notations, rated, GameTable};
 
 fn draughts() -> GameSpec {
-    GameSpec::Draughts {
+    GameSpec::Draughts(protocol::DraughtsSpec {
         variant: DraughtsVariant::International,
-    }
+    })
 }
 
 /// Four moves after which white's only move is the two-piece capture `26x17x28` (over 21 and 22).
@@ -208,7 +208,7 @@ async fn rated_draughts_game(
             room: format!("r{at}"),
             kind: "draughts".into(),
             config: "variant=international".into(),
-            pool: server::gomoku::DRAUGHTS,
+            pool: ratings::Pool::new("draughts", "international"),
             time_control: "{\"kind\":\"none\"}".into(),
             public: true,
             rated: true,
@@ -239,7 +239,7 @@ async fn rated_draughts_game(
             id,
             &Finish {
                 end: GameEnd {
-                    winner: winner.map(server::gomoku::side),
+                    winner: winner.map(server::stored::side),
                     aborted: false,
                     reason: if winner.is_some() {
                         "resign"
@@ -250,7 +250,7 @@ async fn rated_draughts_game(
                     ended_at: at + 1,
                 },
                 seats: SeatsAtEnd::AsStarted,
-                rater: server::gomoku::RATER,
+                rater: server::stored::RATER,
             },
         )
         .await
@@ -271,8 +271,16 @@ async fn a_rated_draughts_game_lands_in_the_draughts_pool_its_leaderboard_and_pr
     for name in ["Cid", "Dee"] {
         users.push(store.create_user(name, "not-a-real-hash", 0).await.unwrap());
     }
-    // A round robin, so that the four are listed (enough games, deviations low enough).
-    let mut at = 1_000;
+    // A round robin, so that the four are listed (established after 10 games in a new pool, then each meets the
+    // other three established), played in the last hour: the leaderboard lists active players.
+    let mut at = i64::try_from(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis(),
+    )
+    .unwrap()
+        - 3_600_000;
     for round in 0..8 {
         for i in 0..4 {
             for j in i + 1..4 {

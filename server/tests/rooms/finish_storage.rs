@@ -185,11 +185,11 @@ impl Store for FlakyStore {
     async fn leaderboard(
         &self,
         pool: ratings::Pool,
-        min_games: u32,
+        rule: &store::BoardRule,
         limit: u32,
         offset: u32,
     ) -> Result<Vec<PoolStanding>, StoreError> {
-        self.inner.leaderboard(pool, min_games, limit, offset).await
+        self.inner.leaderboard(pool, rule, limit, offset).await
     }
     async fn rating_history(&self, user: UserId) -> Result<Vec<HistoryPoint>, StoreError> {
         self.inner.rating_history(user).await
@@ -274,7 +274,7 @@ async fn announced_and_stored(
     let end = stored_end(server, game_id).await.expect("stored as ended");
     assert_eq!(
         (end.reason.as_str(), end.winner),
-        (reason, Some(server::gomoku::side(winner)))
+        (reason, Some(server::stored::side(winner)))
     );
 }
 

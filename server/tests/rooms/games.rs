@@ -352,7 +352,8 @@ async fn a_rated_game_shows_ratings_on_the_seats_and_rating_changes_at_the_end()
     assert_eq!((seat.name.as_str(), seat.guest), ("alice", false));
     assert_eq!(seat.rating, Some(1500.0));
     assert_eq!(seat.provisional, Some(true));
-    assert_eq!(seat.tier.as_deref(), Some("Unranked"));
+    // A new player's 1500 has its tier at once (issue #36), marked provisional.
+    assert_eq!(seat.tier.as_deref(), Some("Amateur"));
 
     let id = room.id.clone();
     for (ply, (mover, point)) in [

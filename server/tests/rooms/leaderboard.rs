@@ -37,25 +37,44 @@ const ROUNDS: usize = 8;
 /// Games each regular plays.
 const REGULAR_GAMES: usize = 3 * ROUNDS;
 
-/// Arranges a renju pool: four regulars in a round robin ([`REGULAR_GAMES`] each), two players with 12 games
-/// each (still provisional), one with 2 games; and two freestyle regulars.
-async fn arrange(app: &App) -> (Vec<User>, Vec<User>) {
-    let renju = Rules::renju(ForbiddenPolicy::Reject);
-    let mut at = 1_000;
-    let mut regulars = Vec::new();
-    for name in ["Ann", "Ben", "Cid", "Dee"] {
-        regulars.push(app.user(name).await);
-    }
+/// Wall time now, in milliseconds: the leaderboard lists players whose last rated game is recent, so the arranged
+/// games are played in the last hour.
+fn now_ms() -> i64 {
+    i64::try_from(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis(),
+    )
+    .unwrap()
+}
+
+/// A round robin of four players, `ROUNDS` rounds: each plays [`REGULAR_GAMES`] and, once established (after 10
+/// games, the pool being new), meets the other three established.
+async fn round_robin(app: &App, rules: Rules, players: &[User], at: &mut i64) {
     for round in 0..ROUNDS {
         for i in 0..4 {
             for j in i + 1..4 {
-                at += 10;
+                *at += 10;
                 let (b, w) = if round % 2 == 0 { (i, j) } else { (j, i) };
-                app.rated_game(renju, &regulars[b], &regulars[w], result(i, j, round), at)
+                app.rated_game(rules, &players[b], &players[w], result(i, j, round), *at)
                     .await;
             }
         }
     }
+}
+
+/// Arranges a renju pool: four regulars in a round robin ([`REGULAR_GAMES`] each), two players with 12 games
+/// each between themselves (established, the pool being new, but with one established opponent only), one with 2
+/// games; and four freestyle regulars.
+async fn arrange(app: &App) -> (Vec<User>, Vec<User>) {
+    let renju = Rules::renju(ForbiddenPolicy::Reject);
+    let mut at = now_ms() - 3_600_000;
+    let mut regulars = Vec::new();
+    for name in ["Ann", "Ben", "Cid", "Dee"] {
+        regulars.push(app.user(name).await);
+    }
+    round_robin(app, renju, &regulars, &mut at).await;
     let eve = app.user("Eve").await;
     let fay = app.user("Fay").await;
     for round in 0..12 {
@@ -68,28 +87,38 @@ async fn arrange(app: &App) -> (Vec<User>, Vec<User>) {
         .await;
     app.rated_game(renju, &fay, &gus, Some(Color::White), at + 2)
         .await;
-    let hal = app.user("Hal").await;
-    let ivy = app.user("Ivy").await;
-    for round in 0..20 {
-        at += 10;
-        app.rated_game(Rules::freestyle(), &hal, &ivy, result(1, 2, round), at)
-            .await;
+    let mut freestyle = Vec::new();
+    for name in ["Hal", "Ivy", "Jon", "Kim"] {
+        freestyle.push(app.user(name).await);
     }
-    (regulars, vec![eve, fay, gus, hal, ivy])
+    round_robin(app, Rules::freestyle(), &freestyle, &mut at).await;
+    let mut others = vec![eve, fay, gus];
+    others.extend(freestyle);
+    (regulars, others)
+}
+
+/// Whether a standing is listed, by the rule of `ratings::established`.
+fn listed(s: &store::PoolStanding) -> bool {
+    let standing = ratings::established::Standing {
+        games: s.games,
+        established: s.established,
+        established_opponents: s.established_opponents,
+    };
+    ratings::established::listed(&standing, &s.rating, s.last_game_at, now_ms())
 }
 
 /// The leaderboard computed from the store's standings: listed players and their order.
 async fn expected(app: &App, users: &[User], pool: Pool) -> Vec<store::PoolStanding> {
-    let mut listed = Vec::new();
+    let mut listed_ones = Vec::new();
     for user in users {
         for s in app.store.standings(user.id).await.unwrap() {
-            if s.pool == pool && s.games >= 10 && !s.rating.is_provisional() {
-                listed.push(s);
+            if s.pool == pool && listed(&s) {
+                listed_ones.push(s);
             }
         }
     }
-    listed.sort_by(|a, b| b.rating.rating.total_cmp(&a.rating.rating));
-    listed
+    listed_ones.sort_by(|a, b| b.rating.rating.total_cmp(&a.rating.rating));
+    listed_ones
 }
 
 async fn the_leaderboard_lists_established_players_of_the_pool_by_rating(db: Db) {
@@ -98,11 +127,11 @@ async fn the_leaderboard_lists_established_players_of_the_pool_by_rating(db: Db)
     let everyone: Vec<User> = regulars.iter().chain(&others).cloned().collect();
     let want = expected(&app, &everyone, server::gomoku::RENJU).await;
     // The arrangement must exercise every filter.
-    assert_eq!(want.len(), 4, "the four regulars are established");
+    assert_eq!(want.len(), 4, "the four regulars are listed");
     let eve = &app.store.standings(others[0].id).await.unwrap()[0];
     assert!(
-        eve.games >= 10 && eve.rating.is_provisional(),
-        "Eve: enough games, still provisional"
+        eve.games >= 10 && eve.established && eve.established_opponents == 1,
+        "Eve: established, but with one established opponent: {eve:?}"
     );
 
     let body = app
@@ -111,6 +140,9 @@ async fn the_leaderboard_lists_established_players_of_the_pool_by_rating(db: Db)
 
     assert_eq!(body["pool"], "renju");
     assert_eq!(body["min_games"], 10);
+    assert_eq!(body["min_opponents"], 3);
+    assert_eq!(body["max_deviation"], 150.0);
+    assert_eq!(body["active_days"], 30);
     let entries = body["entries"].as_array().unwrap();
     assert_eq!(entries.len(), want.len());
     for (i, (entry, s)) in entries.iter().zip(&want).enumerate() {
@@ -119,7 +151,7 @@ async fn the_leaderboard_lists_established_players_of_the_pool_by_rating(db: Db)
         assert_eq!(entry["pool"], "renju");
         assert_close(entry["rating"].as_f64().unwrap(), s.rating.rating);
         assert_close(entry["deviation"].as_f64().unwrap(), s.rating.deviation);
-        assert_eq!(entry["provisional"], false);
+        assert_eq!(entry["provisional"], s.rating.is_provisional());
         assert_eq!(entry["tier"], Tier::of(&s.rating).name());
         assert_eq!(entry["tier_code"], Tier::of(&s.rating).code());
         assert_eq!(entry["games"], s.games);
@@ -163,7 +195,7 @@ async fn each_pool_has_its_own_leaderboard(db: Db) {
         .map(|s| s.name)
         .collect();
     assert_eq!(names, want);
-    assert_eq!(names.len(), 2, "Hal and Ivy");
+    assert_eq!(names.len(), 4, "Hal, Ivy, Jon and Kim");
     assert_eq!(standard["entries"], json!([]));
     app.stop().await;
 }
@@ -213,6 +245,7 @@ async fn the_tier_table_comes_from_the_ratings_crate(db: Db) {
     let body = app.get_json("/api/tiers", 200).await;
 
     assert_eq!(body["provisional_deviation"], 110.0);
+    // Unranked stays in the table (rows stored before issue #36 may name it); no rating earns it any more.
     let tiers = body["tiers"].as_array().unwrap();
     assert_eq!(tiers.len(), TIERS.len() + 1);
     assert_eq!(
@@ -305,7 +338,12 @@ async fn a_game_summary_names_the_winner_and_both_rating_changes(db: Db) {
     assert_eq!(changes[0]["name"], "winner");
     assert!(changes[0]["after"].as_f64().unwrap() > 1500.0);
     assert_eq!(changes[1]["name"], "loser");
-    assert_eq!(changes[1]["tier"], "Unranked");
+    // The tier of the rating at once (issue #36), marked provisional.
+    let after = changes[1]["after"].as_f64().unwrap();
+    let tier = Tier::of(&ratings::Rating::new(after, 300.0, 0.06));
+    assert_eq!(changes[1]["tier"], tier.name());
+    assert_ne!(tier, Tier::UNRANKED);
+    assert_eq!(changes[1]["provisional"], true);
     app.stop().await;
 }
 
@@ -454,11 +492,16 @@ async fn a_profile_says_whether_the_player_is_listed_exactly_as_the_leaderboard_
         };
         let progress = &renju["leaderboard"];
         assert_eq!(progress["min_games"], 10);
-        assert_eq!(progress["max_deviation"], 110.0);
+        assert_eq!(progress["min_opponents"], 3);
+        assert_eq!(progress["max_deviation"], 150.0);
+        assert_eq!(progress["active_days"], 30);
+        assert_eq!(progress["active"], true);
         let on_board = listed.contains(&user.name.as_str());
         assert_eq!(progress["listed"], on_board, "{}: {renju}", user.name);
-        let by_rule =
-            renju["games"].as_u64().unwrap() >= 10 && renju["deviation"].as_f64().unwrap() <= 110.0;
+        let by_rule = progress["established"] == true
+            && renju["games"].as_u64().unwrap() >= 10
+            && progress["established_opponents"].as_u64().unwrap() >= 3
+            && renju["deviation"].as_f64().unwrap() <= 150.0;
         assert_eq!(on_board, by_rule, "{}", user.name);
         if on_board {
             seen.0 += 1
@@ -488,6 +531,59 @@ async fn an_unknown_player_is_not_found(db: Db) {
     app.stop().await;
 }
 
+/// Issue #36: a player who wins every game is shown a tier from the first game (marked provisional), and is on the
+/// leaderboard, at the top, after the rule's 10 games against different established opponents, although a
+/// deviation that high kept them off the board before.
+async fn a_player_who_wins_every_game_tops_the_board_after_the_rule_s_games(db: Db) {
+    let app = app(db).await;
+    let (regulars, _) = arrange(&app).await;
+    let champion = app.user("Zed").await;
+    let renju = Rules::renju(ForbiddenPolicy::Reject);
+    let mut at = now_ms() - 60_000;
+    for game in 1..=10usize {
+        let opponent = &regulars[game % 4];
+        let theirs = app.store.standings(opponent.id).await.unwrap()[0].rating;
+        at += 10;
+        app.rated_game(renju, &champion, opponent, Some(Color::Black), at)
+            .await;
+        assert_eq!(
+            app.store.standings(opponent.id).await.unwrap()[0].rating,
+            theirs,
+            "a newcomer moves no established rating"
+        );
+        let profile = app.get_json("/api/players/Zed", 200).await;
+        let mine = &profile["ratings"][0];
+        assert_eq!(
+            mine["provisional"],
+            mine["deviation"].as_f64().unwrap() > 110.0
+        );
+        let rating = mine["rating"].as_f64().unwrap();
+        assert_eq!(
+            mine["tier"],
+            Tier::of(&ratings::Rating::new(rating, 60.0, 0.06)).name(),
+            "the tier at once"
+        );
+        assert_ne!(mine["tier"], "Unranked");
+        let board = app.get_json("/api/leaderboard?pool=renju", 200).await;
+        let top = board["entries"][0]["name"].as_str().unwrap().to_owned();
+        if game < 10 {
+            assert_eq!(mine["leaderboard"]["listed"], false, "after {game}: {mine}");
+            assert_ne!(top, "Zed");
+        } else {
+            assert_eq!(mine["leaderboard"]["listed"], true, "{mine}");
+            assert_eq!(mine["leaderboard"]["established"], true);
+            assert_eq!(mine["leaderboard"]["established_opponents"], 4);
+            assert!(
+                mine["deviation"].as_f64().unwrap() > 110.0,
+                "listed though provisional: {mine}"
+            );
+            assert_eq!(top, "Zed", "{board}");
+            assert_eq!(board["entries"][0]["provisional"], true);
+        }
+    }
+    app.stop().await;
+}
+
 on_both_stores!(
     the_leaderboard_lists_established_players_of_the_pool_by_rating,
     each_pool_has_its_own_leaderboard,
@@ -500,4 +596,5 @@ on_both_stores!(
     a_players_games_filter_by_pool_rated_and_result,
     an_unknown_player_is_not_found,
     a_profile_says_whether_the_player_is_listed_exactly_as_the_leaderboard_does,
+    a_player_who_wins_every_game_tops_the_board_after_the_rule_s_games,
 );

@@ -14,12 +14,12 @@ use rules::{Color, ForbiddenPolicy, Opening, RuleSet};
 use testkit::game_table::GameTable;
 
 fn gomoku(rule_set: RuleSet, opening: Opening) -> GameSpec {
-    GameSpec::Gomoku {
+    GameSpec::Gomoku(protocol::GomokuSpec {
         size: 15,
         rule_set,
         forbidden_policy: ForbiddenPolicy::Reject,
         opening,
-    }
+    })
 }
 
 const FISCHER: TimeControl = TimeControl::Fischer {

@@ -17,7 +17,7 @@ use rules::Color;
 use testkit::game_table::{create_game, notations, rated, GameTable};
 
 fn othello(scoring: OthelloScoring) -> GameSpec {
-    GameSpec::Othello { scoring }
+    GameSpec::Othello(protocol::OthelloSpec { scoring })
 }
 
 /// Two guests at a casual, untimed Othello table scored by `scoring`, a spectator following.
@@ -85,12 +85,12 @@ async fn an_othello_game_is_played_to_its_end_with_a_forced_pass_while_a_spectat
         .position()
         .score()
         .result_text(rules::othello::Scoring::Japanese);
-    let Some(GameDetail::Othello {
+    let Some(GameDetail::Othello(protocol::OthelloOutcome {
         score: shown,
         scoring,
         scored,
         ..
-    }) = &result.detail
+    })) = &result.detail
     else {
         panic!("an Othello result carries its discs and score: {result:?}");
     };
@@ -142,7 +142,7 @@ async fn a_wipe_out_ends_the_room_with_its_reason_and_the_european_score() {
     assert_eq!(result.winner_name.as_deref(), Some(t.black.name.as_str()));
     assert!(matches!(
         &result.detail,
-        Some(GameDetail::Othello { score, scoring: OthelloScoring::European, discs, .. })
+        Some(GameDetail::Othello(protocol::OthelloOutcome { score, scoring: OthelloScoring::European, discs, .. }))
             if score == "black 39–25" && discs.black == 13 && discs.white == 0
     ));
     let e = t.black.request(act(&t.room, "a1", 9)).await;
@@ -309,9 +309,9 @@ async fn a_restarted_server_resumes_an_othello_game_where_it_stood() {
     assert_eq!(t.replica.to_act, Some(Color::White));
     assert!(matches!(
         t.replica.spec,
-        Some(GameSpec::Othello {
+        Some(GameSpec::Othello(protocol::OthelloSpec {
             scoring: OthelloScoring::European
-        })
+        }))
     ));
     let result = play_out(&mut t).await;
     assert!(result.detail.is_some(), "{result:?}");

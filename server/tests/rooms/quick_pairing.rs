@@ -104,7 +104,7 @@ async fn the_renju_presets_play_soosorv_8_and_the_freestyle_ones_no_opening_rule
             }
         };
         let opening = match (&snapshot.game, &snapshot.rules) {
-            (Some(GameSpec::Gomoku { opening, .. }), _) => *opening,
+            (Some(GameSpec::Gomoku(protocol::GomokuSpec { opening, .. })), _) => *opening,
             (_, Some(rules)) => rules.opening,
             other => panic!("{preset}: {other:?}"),
         };

@@ -157,9 +157,9 @@ async fn a_psq_file_of_64_kib_is_read_and_one_byte_more_is_413() {
 #[tokio::test]
 async fn an_othello_game_has_no_psq_but_has_a_readable_record() {
     let (server, _db) = TestServer::start().await;
-    let othello = protocol::GameSpec::Othello {
+    let othello = protocol::GameSpec::Othello(protocol::OthelloSpec {
         scoring: protocol::OthelloScoring::default(),
-    };
+    });
     let t = testkit::game_table::GameTable::open(&server, othello, TimeControl::None).await;
     let (status, body) = server
         .get_json(&format!("/api/games/{}/export?format=psq", t.record))

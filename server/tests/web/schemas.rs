@@ -403,9 +403,9 @@ async fn every_documented_route_answers_as_the_openapi_document_says() {
         "{resigned:?}"
     );
     // An Othello game too: its record, export and place in the profile have the generic shape.
-    let othello = protocol::GameSpec::Othello {
+    let othello = protocol::GameSpec::Othello(protocol::OthelloSpec {
         scoring: protocol::OthelloScoring::Japanese,
-    };
+    });
     let protocol::ServerMessage::Room { room: othello_room } = a
         .request(testkit::game_table::create_game(
             othello,

@@ -6,9 +6,10 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+use ratings::established::{ESTABLISHED_GAMES, ESTABLISHED_OPPONENTS, SEED_PLAYERS};
 use ratings::{Pool, Rating, Tier};
 use store::{
-    BatchWriter, Finish, GameEnd, GameId, Guest, NewGame, PlayerRef, Rater, SeatsAtEnd,
+    BatchWriter, BoardRule, Finish, GameEnd, GameId, Guest, NewGame, PlayerRef, Rater, SeatsAtEnd,
     SessionOwner, Side, Store, StoreError, StoredAction, User, Write, Written,
 };
 
@@ -195,6 +196,8 @@ contract!(
     a_live_guest_name_is_held_by_one_session_and_an_expired_one_is_taken_over,
     an_extended_session_lives_longer_and_never_shorter,
     the_leaderboard_ranks_settled_players_by_rating,
+    games_alone_establish_players_only_while_a_pool_is_seeding,
+    a_newcomer_moves_no_established_rating_until_established_by_established_opponents,
     history_and_games_of_page_newest_first,
     two_hundred_concurrent_rated_games_are_each_rated_exactly_once,
     the_batch_writer_commits_many_rooms_and_answers_each,
@@ -1196,13 +1199,24 @@ async fn an_extended_session_lives_longer_and_never_shorter(store: Arc<dyn Store
     assert!(!store.extend_session(&[7u8; 32], 9_000, 0).await.unwrap());
 }
 
+/// A board rule that lists every established player with `min_games` games (no other condition).
+fn any_established(min_games: u32) -> BoardRule {
+    BoardRule {
+        min_games,
+        min_opponents: 0,
+        max_deviation: f64::INFINITY,
+        active_since: 0,
+    }
+}
+
 async fn the_leaderboard_ranks_settled_players_by_rating(store: Arc<dyn Store>) {
     let mut players = Vec::new();
     for name in ["ann", "bob", "cat", "dan"] {
         players.push(user(&store, name).await);
     }
     // Round robin, 12 rounds. The stronger player (lower index) wins two games in three and loses the third:
-    // ann > bob > cat > dan. Each plays 36 games, enough for every deviation to settle below 110.
+    // ann > bob > cat > dan. Each plays 36 games: established after 10 (the pool is seeding), and then each meets
+    // the other three established.
     const ROUNDS: u32 = 12;
     let mut at = 10_000;
     for round in 0..ROUNDS {
@@ -1225,7 +1239,7 @@ async fn the_leaderboard_ranks_settled_players_by_rating(store: Arc<dyn Store>) 
             }
         }
     }
-    // Two players with few games: provisional, never on the board whatever the minimum number of games.
+    // Two players with few games: not established, never on the board whatever the rule's numbers.
     let eve = user(&store, "eve").await;
     let fay = user(&store, "fay").await;
     for k in 0..3 {
@@ -1240,53 +1254,231 @@ async fn the_leaderboard_ranks_settled_players_by_rating(store: Arc<dyn Store>) 
         .await;
     }
 
-    let board = store.leaderboard(RENJU, 10, 50, 0).await.unwrap();
+    let rule = BoardRule::at(at);
+    let board = store.leaderboard(RENJU, &rule, 50, 0).await.unwrap();
     let names: Vec<_> = board.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["ann", "bob", "cat", "dan"]);
     assert!(board
         .windows(2)
         .all(|w| w[0].rating.rating > w[1].rating.rating));
-    assert!(board
-        .iter()
-        .all(|s| !s.rating.is_provisional() && s.games == 3 * ROUNDS));
+    assert!(board.iter().all(|s| s.established
+        && s.established_opponents == 3
+        && s.games == 3 * ROUNDS
+        && s.last_game_at >= at - 6));
     assert!(board.iter().all(|s| Tier::of(&s.rating) != Tier::UNRANKED));
     assert_eq!(
         (board[0].wins, board[0].losses, board[0].draws),
         (24, 12, 0)
     );
-    // eve has played, but only 3 games with a provisional rating.
-    assert!(standing(&store, &eve, RENJU)
-        .await
-        .unwrap()
-        .rating
-        .is_provisional());
+    // eve has played, but only 3 games.
+    let eve_now = standing(&store, &eve, RENJU).await.unwrap();
+    assert!(!eve_now.established && eve_now.games == 3);
     assert!(store
-        .leaderboard(RENJU, 0, 50, 0)
+        .leaderboard(RENJU, &any_established(0), 50, 0)
         .await
         .unwrap()
         .iter()
         .all(|s| s.name != "eve"));
 
     let page: Vec<_> = store
-        .leaderboard(RENJU, 10, 2, 1)
+        .leaderboard(RENJU, &rule, 2, 1)
         .await
         .unwrap()
         .into_iter()
         .map(|s| s.name)
         .collect();
     assert_eq!(page, ["bob", "cat"]);
-    let at_minimum = store.leaderboard(RENJU, 3 * ROUNDS, 50, 0).await.unwrap();
+    let at_minimum = store
+        .leaderboard(RENJU, &any_established(3 * ROUNDS), 50, 0)
+        .await
+        .unwrap();
     assert_eq!(at_minimum.len(), 4);
     let above_minimum = store
-        .leaderboard(RENJU, 3 * ROUNDS + 1, 50, 0)
+        .leaderboard(RENJU, &any_established(3 * ROUNDS + 1), 50, 0)
         .await
         .unwrap();
     assert!(above_minimum.is_empty());
+    // Each condition of the rule at its boundary.
+    let count = |rule: BoardRule| {
+        let store = store.clone();
+        async move { store.leaderboard(RENJU, &rule, 50, 0).await.unwrap().len() }
+    };
+    assert_eq!(
+        count(BoardRule {
+            min_opponents: 3,
+            ..any_established(0)
+        })
+        .await,
+        4
+    );
+    assert_eq!(
+        count(BoardRule {
+            min_opponents: 4,
+            ..any_established(0)
+        })
+        .await,
+        0
+    );
+    let deviations: Vec<f64> = board.iter().map(|s| s.rating.deviation).collect();
+    let lowest = deviations.iter().copied().fold(f64::INFINITY, f64::min);
+    assert_eq!(
+        count(BoardRule {
+            max_deviation: lowest,
+            ..any_established(0)
+        })
+        .await,
+        1
+    );
+    let last = board.iter().map(|s| s.last_game_at).min().unwrap();
+    assert_eq!(
+        count(BoardRule {
+            active_since: last,
+            ..any_established(0)
+        })
+        .await,
+        4
+    );
+    assert_eq!(
+        count(BoardRule {
+            active_since: at + 2,
+            ..any_established(0)
+        })
+        .await,
+        0
+    );
     assert!(store
-        .leaderboard(FREESTYLE, 0, 50, 0)
+        .leaderboard(FREESTYLE, &any_established(0), 50, 0)
         .await
         .unwrap()
         .is_empty());
+}
+
+/// Makes `n` players established in the renju pool while it is still seeding: rounds in which each player meets
+/// the one `1 + round` places on and the one as far back (two games each), until each has played
+/// [`ESTABLISHED_GAMES`]. Returns them and the last game's time.
+async fn seed_renju(store: &Arc<dyn Store>, n: usize, mut at: i64) -> (Vec<User>, i64) {
+    let mut seeds = Vec::new();
+    for i in 0..n {
+        seeds.push(user(store, &format!("seed{i}")).await);
+    }
+    for round in 0..ESTABLISHED_GAMES.div_ceil(2) as usize {
+        for i in 0..n {
+            let j = (i + 1 + round) % n;
+            at += 1;
+            let winner = if (i + round) % 2 == 0 {
+                Side::Black
+            } else {
+                Side::White
+            };
+            play(store, &seeds[i], &seeds[j], Some(winner), at).await;
+        }
+    }
+    for seed in &seeds {
+        assert!(
+            standing(store, seed, RENJU).await.unwrap().established,
+            "{}",
+            seed.name
+        );
+    }
+    (seeds, at)
+}
+
+async fn games_alone_establish_players_only_while_a_pool_is_seeding(store: Arc<dyn Store>) {
+    let (seeds, mut at) = seed_renju(&store, SEED_PLAYERS as usize, 1_000).await;
+    assert_eq!(seeds.len() as u32, SEED_PLAYERS);
+    // The pool has its seeds: two newcomers playing each other are never established, however many games.
+    let a = user(&store, "ring_a").await;
+    let b = user(&store, "ring_b").await;
+    for k in 0..(2 * ESTABLISHED_GAMES) {
+        at += 1;
+        let winner = if k % 2 == 0 { Side::Black } else { Side::White };
+        play(&store, &a, &b, Some(winner), at).await;
+    }
+    let ring = standing(&store, &a, RENJU).await.unwrap();
+    assert_eq!(ring.games, 2 * ESTABLISHED_GAMES);
+    assert!(!ring.established);
+    assert_eq!(ring.established_opponents, 0);
+    assert!(
+        ring.rating.deviation < 110.0,
+        "ring games still rate both: {:?}",
+        ring.rating
+    );
+    // Another pool seeds by itself.
+    let mut freestyle = Vec::new();
+    for k in 0..ESTABLISHED_GAMES {
+        at += 1;
+        let id = rated_game(&store, FREESTYLE_GAME, &a, &b).await;
+        let winner = if k % 2 == 0 { Side::Black } else { Side::White };
+        store.finish_game(id, &end(Some(winner), at)).await.unwrap();
+        freestyle.push(id);
+    }
+    assert!(standing(&store, &a, FREESTYLE).await.unwrap().established);
+}
+
+async fn a_newcomer_moves_no_established_rating_until_established_by_established_opponents(
+    store: Arc<dyn Store>,
+) {
+    let (seeds, mut at) = seed_renju(&store, SEED_PLAYERS as usize, 1_000).await;
+    let new = user(&store, "newcomer").await;
+    let mut met = HashSet::new();
+    for k in 0..ESTABLISHED_GAMES {
+        // Always the same three seeds, then the first again: three different established opponents.
+        let seed = &seeds[(k % ESTABLISHED_OPPONENTS) as usize];
+        let before = standing(&store, seed, RENJU).await.unwrap();
+        at += 1;
+        let id = play(&store, &new, seed, Some(Side::Black), at).await;
+        met.insert(seed.id);
+        let record = store.game(id).await.unwrap().unwrap();
+        let changes = record.rating_changes.expect("rated");
+        let after = standing(&store, seed, RENJU).await.unwrap();
+        assert_eq!(
+            after.rating, before.rating,
+            "a newcomer moves no established rating"
+        );
+        assert_eq!(changes[1].before, changes[1].after);
+        assert_eq!(
+            (after.games, after.losses),
+            (before.games + 1, before.losses + 1),
+            "the game counts"
+        );
+        assert!(
+            changes[0].after.rating > changes[0].before.rating,
+            "the newcomer's rating moves"
+        );
+        let mine = standing(&store, &new, RENJU).await.unwrap();
+        assert_eq!(mine.established_opponents as usize, met.len());
+        assert_eq!(
+            mine.established,
+            k + 1 == ESTABLISHED_GAMES,
+            "after {} games",
+            k + 1
+        );
+    }
+    // Established now: its games against established players move both.
+    let seed = &seeds[5];
+    let before = standing(&store, seed, RENJU).await.unwrap();
+    at += 1;
+    play(&store, seed, &new, Some(Side::White), at).await;
+    let after = standing(&store, seed, RENJU).await.unwrap();
+    assert!(after.rating.rating < before.rating.rating);
+    assert_eq!(
+        standing(&store, &new, RENJU)
+            .await
+            .unwrap()
+            .established_opponents,
+        4
+    );
+    // And a fresh newcomer no longer moves its rating either.
+    let fresh = user(&store, "fresh").await;
+    let before = standing(&store, &new, RENJU).await.unwrap();
+    at += 1;
+    play(&store, &fresh, &new, Some(Side::White), at).await;
+    let after = standing(&store, &new, RENJU).await.unwrap();
+    assert_eq!(after.rating, before.rating);
+    assert_eq!(
+        after.established_opponents, before.established_opponents,
+        "a newcomer does not count"
+    );
 }
 
 async fn history_and_games_of_page_newest_first(store: Arc<dyn Store>) {
@@ -1442,7 +1634,8 @@ async fn two_hundred_concurrent_rated_games_are_each_rated_exactly_once(store: A
             assert_eq!(s.wins + s.losses + s.draws, s.games);
             total += s.games;
             // No lost update: the player's changes form one unbroken chain from the default rating to the
-            // current one, each game starting from the previous game's result.
+            // current one, each game starting from the previous game's result. (A game against a player who is not
+            // established leaves an established rating as it was: those links are taken first where they fit.)
             let mut chain = changes_by_player
                 .remove(&(player.id, s.pool.clone()))
                 .unwrap();
@@ -1450,7 +1643,8 @@ async fn two_hundred_concurrent_rated_games_are_each_rated_exactly_once(store: A
             while !chain.is_empty() {
                 let next = chain
                     .iter()
-                    .position(|c| c.before == current)
+                    .position(|c| c.before == current && c.after == current)
+                    .or_else(|| chain.iter().position(|c| c.before == current))
                     .unwrap_or_else(|| {
                         panic!(
                             "{}: a game did not start from the previous result",

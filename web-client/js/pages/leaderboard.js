@@ -55,8 +55,8 @@ export function render(view, params, app) {
         rows.forEach((e, i) => body.append(h('tr', {},
           h('td', { class: 'num rank' }, e.rank ?? offset + i + 1),
           h('td', { class: 'name' }, h('a', { href: href('player', { name: e.name }) }, e.name), ' ', h('span', { class: 'challenge-slot', dataset: { name: e.name } }, challengeButton(app, { name: e.name }, { small: true }))),
-          h('td', {}, tierBadge(e.tier, e.tier_code)),
-          h('td', { class: 'num rating' }, Math.round(e.rating)),
+          h('td', {}, tierBadge(e.tier, e.tier_code, e.provisional)),
+          h('td', { class: 'num rating' }, Math.round(e.rating) + (e.provisional ? '?' : '')),
           h('td', { class: 'num hide-sm' }, e.games ?? (e.wins ?? 0) + (e.losses ?? 0) + (e.draws ?? 0)),
           h('td', { class: 'num hide-sm wld' }, `${e.wins ?? 0} / ${e.losses ?? 0} / ${e.draws ?? 0}`))));
         offset += rows.length;

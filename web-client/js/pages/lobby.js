@@ -88,7 +88,7 @@ export function playerChip(p) {
     p.colour ? h('span', { class: `dot ${p.colour}` }) : null,
     playerName(p, { class: 'pname' }),
     p.rating != null ? h('span', { class: 'rating' }, Math.round(p.rating) + (p.provisional ? '?' : '')) : null,
-    tierBadge(p.tier),
+    tierBadge(p.tier, undefined, p.provisional),
   );
 }
 

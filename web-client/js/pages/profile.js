@@ -13,17 +13,23 @@ import { challengeButton, challengeSetting } from '../challenges.js';
 import { changePasswordForm } from '../password.js';
 
 /**
- * Where a pool's rating stands against the leaderboard's rule (both parts: enough rated games and a settled
- * deviation), as the server reports it; nothing for an older server that does not.
+ * Where a pool's rating stands against the leaderboard's rule (docs/ratings.md: rated games, different established
+ * opponents, a deviation within the bound, a recent game), as the server reports it: each part still missing, in
+ * words; nothing for an older server that does not report it.
  */
 export function leaderboardProgress(r) {
   const p = r.leaderboard;
   if (!p) return null;
   if (p.listed) return h('div', { class: 'small lb-progress listed' }, t('profile.lb_listed'));
-  return h('div', { class: 'small muted lb-progress', title: t('profile.lb_hint') }, t('profile.lb_progress', {
-    games: Math.min(r.games ?? 0, p.min_games), min: p.min_games,
-    dev: Math.round(r.deviation ?? 0), max: Math.round(p.max_deviation),
-  }));
+  const missing = [];
+  if ((r.games ?? 0) < p.min_games) missing.push(t('profile.lb_games', { games: r.games ?? 0, min: p.min_games }));
+  if (p.min_opponents != null && (p.established_opponents ?? 0) < p.min_opponents) {
+    missing.push(t('profile.lb_opponents', { n: p.established_opponents ?? 0, min: p.min_opponents }));
+  }
+  if ((r.deviation ?? 0) > p.max_deviation) missing.push(t('profile.lb_deviation', { dev: Math.round(r.deviation ?? 0), max: Math.round(p.max_deviation) }));
+  if (p.active === false) missing.push(t('profile.lb_inactive', { days: p.active_days }));
+  return h('div', { class: 'small muted lb-progress', title: t('profile.lb_hint') },
+    t('profile.lb_progress', { missing: missing.join(t('profile.lb_and')) }));
 }
 
 /** Per-pool ratings as a list [{pool, rating, deviation, tier, provisional, wins, losses, draws, history}]. */
@@ -201,7 +207,7 @@ export function render(view, params, app) {
         h('div', { class: 'pools' }, pools.map((r) => h('div', { class: 'pool-card', dataset: { pool: r.pool } },
           h('div', { class: 'muted' }, poolLabel(r.pool)),
           h('div', { class: 'big-rating' }, Math.round(r.rating) + (r.provisional ? '?' : '')),
-          tierBadge(r.tier, r.tier_code),
+          tierBadge(r.tier, r.tier_code, r.provisional),
           h('div', { class: 'muted small' }, t('profile.record', { w: r.wins ?? 0, l: r.losses ?? 0, d: r.draws ?? 0 })),
           leaderboardProgress(r)))),
         pools.some((r) => r.history?.length)

@@ -189,7 +189,7 @@ export function render(view, params, app) {
           : h('span', { class: 'pname muted' }, t('room.waiting')),
         h('div', { class: 'psub' },
           seat?.rating != null ? h('span', { class: 'rating' }, Math.round(seat.rating) + (seat.provisional ? '?' : '')) : null,
-          tierBadge(seat?.tier),
+          tierBadge(seat?.tier, undefined, seat?.provisional),
           h('span', { class: 'grace', 'data-grace': colour }),
           seat ? challengeButton(app, seat, { small: true }) : null,
         ),
@@ -242,7 +242,7 @@ export function render(view, params, app) {
             ? h('div', { class: 'go-ratings' }, r.ratings.map((d) => {
                 const diff = Math.round(d.after) - Math.round(d.before);
                 return h('div', { class: 'delta' }, h('span', {}, d.name), h('span', { class: 'rating' }, Math.round(d.after)),
-                  h('span', { class: diff >= 0 ? 'up' : 'down' }, `${diff >= 0 ? '+' : ''}${diff}`), tierBadge(d.tier, d.tier_code));
+                  h('span', { class: diff >= 0 ? 'up' : 'down' }, `${diff >= 0 ? '+' : ''}${diff}`), tierBadge(d.tier, d.tier_code, d.provisional));
               }))
             : null,
           room.game_id != null ? h('a', { class: 'link', href: href('game', { id: recordOf(room) }) }, t('room.record')) : null,
