@@ -85,8 +85,8 @@ test("the footer credits every game's rules from the games' own words, in Englis
   if (!page) return;
   const foot = page.locator('footer.foot');
   await page.waitForFunction(() => document.querySelector('footer.foot')?.textContent.startsWith('Rules'));
-  assert.equal(await foot.textContent(), 'Rules: Gomoku (freestyle, standard, Renju by the RIF), Othello, international draughts (FMJD).');
+  assert.equal(await foot.textContent(), 'Rules: Gomoku (freestyle, standard, Renju by the RIF), Othello, international draughts (FMJD), insect chess (昆虫棋).');
   await page.click('#lang');
   await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
-  assert.equal(await foot.textContent(), '规则：五子棋（无禁手、标准、连珠 RIF）、黑白棋、国际跳棋（FMJD）。');
+  assert.equal(await foot.textContent(), '规则：五子棋（无禁手、标准、连珠 RIF）、黑白棋、国际跳棋（FMJD）、昆虫棋。');
 });

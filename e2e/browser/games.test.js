@@ -6,6 +6,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { browserOrSkip, launch, serveClient, shot, watchedPage, waitFor } from './harness.js';
+import { GAMES } from '../../web-client/js/games/index.js';
 
 const ORIGIN = 'http://gomoku.test';
 let browser;
@@ -316,7 +317,7 @@ test('the renderers on a harness page: every emblem and a fixed replay of each b
     if (!s) return;
     await s.p.goto(`${ORIGIN}/harness`);
     await s.p.waitForSelector('body[data-ready="1"]');
-    assert.equal(await s.p.locator('[data-emblem] svg').count(), 3);
+    assert.equal(await s.p.locator('[data-emblem] svg').count(), Object.keys(GAMES).length);
     assert.equal(await s.p.locator('[data-replay="othello"] .disc').count(), 11);
     assert.equal(await s.p.locator('[data-replay="draughts"] .piece').count(), 38, 'one man taken by each side');
     assert.ok(await noSidewaysScroll(s.p), `${size}: nothing wider than the screen`);

@@ -389,7 +389,7 @@ test("the computer invited into one's waiting Gomoku room takes the free seat an
   await a.page.waitForSelector('.tabs a.active:has-text("Othello")');
   assert.match(a.page.url(), /#\/leaderboard\/othello%2Fstandard$/);
   await a.page.waitForSelector('.lb-status .empty', { timeout: 15_000 });
-  assert.deepEqual(await a.page.$$eval('.tabs a', (els) => els.map((e) => e.textContent)), ['Renju', 'Freestyle', 'Standard', 'Othello', 'Draughts']);
+  assert.deepEqual(await a.page.$$eval('.tabs a', (els) => els.map((e) => e.textContent)), ['Renju', 'Freestyle', 'Standard', 'Othello', 'Draughts', 'Insect chess']);
   await shot(a.page, 'served-leaderboard-othello');
   assert.deepEqual(a.errors, []);
 });

@@ -52,7 +52,7 @@ test("a game's words cannot take a key another part already uses, nor come in on
 });
 
 test('the footer credits the rules of every game, in each language as it read before the words moved', () => {
-  assert.equal(translate('en', 'foot.source', { rules: ruleSources() }), 'Rules: Gomoku (freestyle, standard, Renju by the RIF), Othello, international draughts (FMJD).');
+  assert.equal(translate('en', 'foot.source', { rules: ruleSources() }), 'Rules: Gomoku (freestyle, standard, Renju by the RIF), Othello, international draughts (FMJD), insect chess (昆虫棋).');
 });
 
 test("every game with a board of its own has a style sheet in its folder that styles that board, linked once", () => {

@@ -38,13 +38,13 @@ test('a room, record or spec without a game is Gomoku; others are found by their
 });
 
 test('every game is served: the form offers Gomoku, Othello and draughts, each creating its own spec', () => {
-  assert.deepEqual(gameChoices().map((g) => g.name), ['gomoku', 'othello', 'draughts']);
+  assert.deepEqual(gameChoices().map((g) => g.name), ['gomoku', 'othello', 'draughts', 'insect']);
   const seg = (name, options, value) => ({ name, options, value });
   const field = (label, control) => ({ label, control });
   const choice = gameChoice(seg, field);
-  assert.deepEqual(choice.control.options.map(([v]) => v), ['gomoku', 'othello', 'draughts']);
+  assert.deepEqual(choice.control.options.map(([v]) => v), ['gomoku', 'othello', 'draughts', 'insect']);
   assert.equal(choice.control.value, 'gomoku');
-  assert.deepEqual(pools(), ['renju', 'freestyle', 'standard', 'othello/standard', 'draughts/international'], "the server's pool names");
+  assert.deepEqual(pools(), ['renju', 'freestyle', 'standard', 'othello/standard', 'draughts/international', 'insect/standard'], "the server's pool names");
   const common = { tc: 'none', rated: 'casual', visibility: 'public', colour: 'black' };
   assert.deepEqual(createOptions({ ...common, game: 'othello', scoring: 'european' }),
     { game: { game: 'othello', scoring: 'european' }, time_control: { kind: 'none' }, rated: false, public: true, colour: 'black' });
@@ -54,8 +54,8 @@ test('every game is served: the form offers Gomoku, Othello and draughts, each c
 
 test('only served games are offered: a member not served stays out of the form and the pools', () => {
   const some = { ...GAMES, draughts: { ...GAMES.draughts, served: false } };
-  assert.deepEqual(gameChoices(some).map((g) => g.name), ['gomoku', 'othello']);
-  assert.deepEqual(pools(some), ['renju', 'freestyle', 'standard', 'othello/standard']);
+  assert.deepEqual(gameChoices(some).map((g) => g.name), ['gomoku', 'othello', 'insect']);
+  assert.deepEqual(pools(some), ['renju', 'freestyle', 'standard', 'othello/standard', 'insect/standard']);
   const one = { gomoku: GAMES.gomoku };
   assert.equal(gameChoice((n, o, v) => ({ n, o, v }), (label, control) => ({ label, control }), one), null, 'one game: no choice');
 });

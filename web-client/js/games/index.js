@@ -51,9 +51,10 @@ import { t } from '../i18n.js';
 import gomoku from './gomoku/index.js';
 import othello from './othello/index.js';
 import draughts from './draughts/index.js';
+import insect from './insect/index.js';
 
 /** Every member, by wire name. */
-export const GAMES = { gomoku, othello, draughts };
+export const GAMES = { gomoku, othello, draughts, insect };
 
 /** The game of a room, record or lobby row that names none (everything the server sent before other games). */
 export const DEFAULT_GAME = 'gomoku';
