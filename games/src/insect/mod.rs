@@ -356,10 +356,25 @@ impl Listed for Insect {
         InsectConfig::decode(text)
     }
 
-    /// The moves by their notation, space-separated (`e2-e3 e10-e9 …`), as the rules page writes a game.
-    fn record(&self, _header: &RecordHeader<'_>) -> String {
-        let moves: Vec<String> = self.game.moves().iter().map(Move::to_string).collect();
-        format!("{}\n", moves.join(" "))
+    /// A PGN-like record: tag pairs (`[Game "insect"]`, `[South "…"]`, `[North "…"]`, `[Result "…"]`: `1-0` south
+    /// won, `0-1` north won, `1/2-1/2` drawn, `*` running or aborted), a blank line, then the moves by their
+    /// notation, space-separated (`e2-e3 e10-e9 …`), and the result again, as PGN ends its movetext.
+    fn record(&self, header: &RecordHeader<'_>) -> String {
+        let result = match header.result {
+            None => "*",
+            Some(Some(Color::Black)) => "1-0",
+            Some(Some(Color::White)) => "0-1",
+            Some(None) => "1/2-1/2",
+        };
+        let tag = |text: &str| text.replace('\\', "\\\\").replace('"', "\\\"");
+        let mut moves: Vec<String> = self.game.moves().iter().map(Move::to_string).collect();
+        moves.push(result.to_owned());
+        format!(
+            "[Game \"insect\"]\n[South \"{}\"]\n[North \"{}\"]\n[Result \"{result}\"]\n\n{}\n",
+            tag(header.black),
+            tag(header.white),
+            moves.join(" ")
+        )
     }
 }
 
