@@ -232,6 +232,14 @@ pub struct Config {
     /// Games against the computer the server plays at once; more are refused with `computer_busy`.
     #[arg(long, env = "COMPUTER_MAX_GAMES", default_value_t = 200)]
     pub computer_max_games: usize,
+    /// Games against the computer (its levels and external engines together) one player (an account, or a guest)
+    /// plays at once; one more is refused with `too_many_computer_games`.
+    #[arg(long, env = "COMPUTER_MAX_GAMES_PER_PLAYER", default_value_t = 2)]
+    pub computer_max_games_per_player: usize,
+    /// Games against the computer played at once from one address (IPv6: one /64), whoever asked; one more is
+    /// refused with `too_many_computer_games`.
+    #[arg(long, env = "COMPUTER_MAX_GAMES_PER_IP", default_value_t = 4)]
+    pub computer_max_games_per_ip: usize,
     /// A fixed seed for every game of the computer, and time caps long enough that its node budget decides
     /// (levels 1–7): the same moves give the same replies on any machine (tests and documented transcripts).
     /// Without it each game draws a seed.
@@ -517,6 +525,11 @@ impl fmt::Debug for Config {
             .field("computer_threads", &self.computer_threads)
             .field("computer_max_queued", &self.computer_max_queued)
             .field("computer_max_games", &self.computer_max_games)
+            .field(
+                "computer_max_games_per_player",
+                &self.computer_max_games_per_player,
+            )
+            .field("computer_max_games_per_ip", &self.computer_max_games_per_ip)
             .field("computer_seed", &self.computer_seed)
             .field("engines", &self.engines)
             .field("engine_move_ms", &self.engine_move_ms)

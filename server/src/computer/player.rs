@@ -47,7 +47,7 @@ pub struct Player {
     room: String,
     seed: u64,
     max_time: Option<Duration>,
-    _ticket: Ticket,
+    ticket: Ticket,
 }
 
 /// What the position is, as far as a search is concerned: a search for one key is stale under another.
@@ -139,7 +139,7 @@ impl Player {
             room,
             seed,
             max_time,
-            _ticket: ticket,
+            ticket,
         }
     }
 
@@ -233,6 +233,10 @@ impl Player {
         let mut sent: Option<Key> = None;
         let mut refusals = 0;
         let mut last_score: Option<i32> = None;
+        // Once a game is over the computer waits for a rematch as long as a player may be idle, then leaves: a
+        // person cannot keep its seat (and its place among the games it plays) by sitting in a finished room.
+        let linger = Duration::from_secs(self.state.config.idle_claim_secs);
+        let mut over_since: Option<Instant> = None;
         loop {
             while let Some(frame) = session.requests.next_kept() {
                 match self
@@ -255,12 +259,23 @@ impl Player {
             if thinking.is_none() && sent.is_none() && table.replica.my_turn() {
                 thinking = self.think(&table, key, &mut brain);
             }
+            if table.replica.state == RoomState::Over {
+                over_since.get_or_insert_with(|| self.state.clock.now());
+            } else {
+                over_since = None;
+            }
+            // On the server's clock, as the room's own deadlines.
+            let leave_at = over_since.map(|at| self.state.clock.sleep_until(at + linger));
             tokio::select! {
+                () = async { leave_at.expect("guarded").await }, if leave_at.is_some() => {
+                    tracing::debug!(room = %self.room, "no rematch: the computer leaves the finished game");
+                    return Flow::Leave;
+                }
                 received = session.link.recv() => match received {
                     Received::Text(text) => match client::decode(&text) {
                         Ok(frame) => {
                             if frame.rid.is_some_and(|rid| rid == session.last_action) {
-                                if let ServerMessage::Error { code, message } = &frame.msg {
+                                if let ServerMessage::Error { code, message, .. } = &frame.msg {
                                     tracing::warn!(room = %self.room, %code, %message, "the computer's action was refused");
                                     refusals += 1;
                                     sent = None;
@@ -342,13 +357,22 @@ impl Player {
                     Some(Brain::Own(engine)) => engine,
                     _ => Box::new(Engine::new(limits, self.seed)),
                 };
-                let pool = self.state.computer.pool().clone();
-                let flag = cancel.clone();
+                let search = Search { engine, game, time };
+                // Queued in the queue of the person the computer plays (or of the room, for a restored game),
+                // whose turn comes round robin among the players.
+                let queue = self
+                    .ticket
+                    .asker()
+                    .map_or(self.room.as_str(), |a| a.player.as_str());
+                let searched = self
+                    .state
+                    .computer
+                    .pool()
+                    .search(queue, search, cancel.clone());
                 tokio::spawn(async move {
-                    let search = Search { engine, game, time };
-                    // Waiting for a place in the queue happens here, not in the player's loop, which keeps
-                    // reading.
-                    if let Ok(Searched { engine, decision }) = pool.search(search, flag).await.await
+                    if let Ok(Searched {
+                        engine, decision, ..
+                    }) = searched.await
                     {
                         let outcome = decision
                             .map_or(Outcome::Nothing, |d| Outcome::Decided(d.action, d.score));
@@ -609,9 +633,14 @@ impl Session {
 /// A refusal from the room (or the connection's end) as a room error.
 fn refusal(answer: Option<ServerMessage>) -> RoomError {
     match answer {
-        Some(ServerMessage::Error { code, message }) => RoomError {
+        Some(ServerMessage::Error {
+            code,
+            message,
+            retry_after_ms,
+        }) => RoomError {
             code: code.into(),
             message,
+            retry_after: retry_after_ms.map(Duration::from_millis),
         },
         _ => RoomError::new(
             protocol::code::INTERNAL,
