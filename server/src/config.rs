@@ -255,6 +255,20 @@ pub struct Config {
     /// Memory an external engine's process may use, in MiB (its address space is capped where the OS allows).
     #[arg(long, env = "ENGINE_MEMORY_MIB", default_value_t = 512)]
     pub engine_memory_mib: u64,
+    /// CPU seconds an external engine's process may use (each game's process, or until a takeback restarts it);
+    /// over them the system stops it and the engine loses the game.
+    #[arg(long, env = "ENGINE_CPU_SECS", default_value_t = 1800)]
+    pub engine_cpu_secs: u64,
+    /// Processes and threads the engines' user may have, all together, beyond which an engine cannot start
+    /// another (`RLIMIT_NPROC`: it counts every process of that user, the server's own threads too when they share
+    /// it, and is not applied to root: see `--engine-user`).
+    #[arg(long, env = "ENGINE_MAX_PROCESSES", default_value_t = 4096)]
+    pub engine_max_processes: u64,
+    /// Run external engines as this user, `UID` or `UID:GID` (the server must run as root to give one): a server
+    /// run as root should give its engines an unprivileged user, or they run as root and the process cap does not
+    /// bind.
+    #[arg(long, env = "ENGINE_USER", value_name = "UID[:GID]", value_parser = crate::computer::external::parse_user)]
+    pub engine_user: Option<(u32, u32)>,
     /// A NATS server (`nats://host:4222`): turns on cluster mode, where several nodes share one Postgres
     /// database and reach each other's rooms over NATS (issue #22). Without it the server is a single node.
     #[arg(long, env = "NATS_URL")]
@@ -534,6 +548,9 @@ impl fmt::Debug for Config {
             .field("engines", &self.engines)
             .field("engine_move_ms", &self.engine_move_ms)
             .field("engine_memory_mib", &self.engine_memory_mib)
+            .field("engine_cpu_secs", &self.engine_cpu_secs)
+            .field("engine_max_processes", &self.engine_max_processes)
+            .field("engine_user", &self.engine_user)
             .field("nats_url", &self.nats_url.as_deref().map(redact))
             .field("node_id", &self.node_id)
             .field("lease_ms", &self.lease_ms)

@@ -32,7 +32,7 @@ use tokio::sync::oneshot;
 use crate::room::RoomError;
 use crate::{AppState, Config};
 use account::{Account, MAX_LEVEL, MIN_LEVEL};
-use external::EngineSpec;
+use external::{EngineSpec, ProcessLimits};
 use pool::Pool;
 
 /// Who plays for the computer: the server's own engine at a level, or an external engine.
@@ -49,8 +49,8 @@ pub enum Opponent {
 pub struct EngineLimits {
     /// Time per move.
     pub move_time: Duration,
-    /// Memory cap in bytes.
-    pub max_memory: u64,
+    /// What each engine process runs under.
+    pub process: ProcessLimits,
 }
 
 /// The computer: its search threads, its accounts and how many games it plays.
@@ -199,10 +199,7 @@ impl Computers {
                 pool: Pool::new(threads, config.computer_max_queued),
                 accounts,
                 engines,
-                engine_limits: EngineLimits {
-                    move_time: Duration::from_millis(config.engine_move_ms.max(1)),
-                    max_memory: config.engine_memory_mib.saturating_mul(1024 * 1024),
-                },
+                engine_limits: engine_limits(config),
                 games: Arc::default(),
                 max_games: config.computer_max_games,
                 max_per_player: config.computer_max_games_per_player,
@@ -415,6 +412,35 @@ impl Computers {
                 .expect("an admitted engine is configured"),
         }
     }
+}
+
+/// How the configuration says external engines run; a warning when the process cap cannot bind (a server run
+/// as root that gives its engines no user of their own: the kernel does not count root's processes).
+fn engine_limits(config: &Config) -> EngineLimits {
+    let process = ProcessLimits {
+        memory: config.engine_memory_mib.saturating_mul(1024 * 1024),
+        cpu_secs: config.engine_cpu_secs.max(1),
+        processes: config.engine_max_processes,
+        user: config.engine_user,
+    };
+    #[cfg(unix)]
+    if !config.engines.is_empty() && process.user.is_none() && running_as_root() {
+        tracing::warn!(
+            "the server runs as root and its engines too: --engine-max-processes does not bind root; \
+             give them a user of their own with --engine-user"
+        );
+    }
+    EngineLimits {
+        move_time: Duration::from_millis(config.engine_move_ms.max(1)),
+        process,
+    }
+}
+
+/// Whether this process runs as root.
+#[cfg(unix)]
+fn running_as_root() -> bool {
+    // SAFETY: geteuid only reads the process's credentials; it cannot fail.
+    unsafe { libc::geteuid() == 0 }
 }
 
 /// `bad_level` unless `level` is 1–8.

@@ -167,12 +167,17 @@ impl Player {
             }
         };
         tracing::debug!(room = %self.room, opponent = ?self.opponent, "the computer sat down");
-        if self.run(&mut session, table).await == Flow::Leave {
+        let mut brain: Option<Brain> = None;
+        if self.run(&mut session, table, &mut brain).await == Flow::Leave {
             let leave = ClientMessage::Leave {
                 room: self.room.clone(),
             };
             // Waited for: the leave is handled before the connection goes.
             let _ = session.request(&leave).await;
+        }
+        // An external engine's process ends with its player: killed and reaped, not left to the runtime.
+        if let Some(Brain::External(process)) = brain {
+            process.stop().await;
         }
         tracing::debug!(room = %self.room, "the computer left");
     }
@@ -200,9 +205,10 @@ impl Player {
 
     /// The room as a snapshot shows it.
     fn table(&self, snap: &RoomSnapshot) -> Result<Table, RoomError> {
-        let replica =
-            Replica::from_snapshot(snap, Some(&super::account::name_of(self.account.level)))
-                .map_err(|e| RoomError::new(protocol::code::INTERNAL, e.to_string()))?;
+        // The replica finds the computer's seat by its account's own name (an external engine's is `engine-NAME`,
+        // no level's): after a rematch's exchange of colours it must still know which seat is its own (#35).
+        let replica = Replica::from_snapshot(snap, Some(&self.account.name))
+            .map_err(|e| RoomError::new(protocol::code::INTERNAL, e.to_string()))?;
         // A Gomoku room under the modern openings sends the generic form: its rules are in `game`.
         let rules = snap.rules.and_then(|r| r.to_rules().ok()).or_else(|| {
             match snap.game.as_ref()?.to_config().ok()? {
@@ -226,8 +232,12 @@ impl Player {
     }
 
     /// Plays until the room is gone or the computer should leave it.
-    async fn run(&self, session: &mut Session, mut table: Table) -> Flow {
-        let mut brain: Option<Brain> = None;
+    async fn run(
+        &self,
+        session: &mut Session,
+        mut table: Table,
+        brain: &mut Option<Brain>,
+    ) -> Flow {
         let mut thinking: Option<Thinking> = None;
         // The position the computer last acted in (its action is on its way), and refusals in a row.
         let mut sent: Option<Key> = None;
@@ -257,7 +267,7 @@ impl Player {
                 refusals = 0;
             }
             if thinking.is_none() && sent.is_none() && table.replica.my_turn() {
-                thinking = self.think(&table, key, &mut brain);
+                thinking = self.think(&table, key, brain);
             }
             if table.replica.state == RoomState::Over {
                 over_since.get_or_insert_with(|| self.state.clock.now());
@@ -296,7 +306,7 @@ impl Player {
                     let key = done.key.clone();
                     drop(done);
                     let Ok(Thought { brain: back, outcome }) = searched else { continue };
-                    brain = back;
+                    *brain = back;
                     let (action, score) = match outcome {
                         Outcome::Decided(action, score) => (action, score),
                         Outcome::Nothing => continue,
@@ -391,12 +401,13 @@ impl Player {
                 let setup = Setup {
                     size: rules.size(),
                     rule_set: rules.rule_set(),
-                    max_memory: limits.max_memory,
+                    limits: limits.process,
                 };
                 let process = match brain.take() {
                     Some(Brain::External(p)) => Some(p),
                     _ => None,
                 };
+                let mut reply = reply;
                 tokio::spawn(async move {
                     let mut process = match process {
                         Some(p) => p,
@@ -412,7 +423,17 @@ impl Player {
                             }
                         },
                     };
-                    let thought = match process.best(&game, turn).await {
+                    // A search the player forgot (the position changed, or the player ended) ends its process
+                    // at once: killed and reaped; the next move starts a fresh one.
+                    let best = tokio::select! {
+                        best = process.best(&game, turn) => Some(best),
+                        () = reply.closed() => None,
+                    };
+                    let Some(best) = best else {
+                        process.stop().await;
+                        return;
+                    };
+                    let thought = match best {
                         Ok(action) => Thought {
                             brain: Some(Brain::External(process)),
                             outcome: Outcome::Decided(action, 0),
@@ -425,8 +446,14 @@ impl Player {
                             }
                         }
                     };
-                    // A forgotten search drops the process here (killed): the next move starts a fresh one.
-                    let _ = reply.send(thought);
+                    if let Err(Thought {
+                        brain: Some(Brain::External(process)),
+                        ..
+                    }) = reply.send(thought)
+                    {
+                        // Forgotten just as it answered.
+                        process.stop().await;
+                    }
                 });
             }
         }
