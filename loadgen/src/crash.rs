@@ -456,7 +456,7 @@ async fn rejoin(target: &Target, g: &SeenGame) -> anyhow::Result<Rejoin> {
             ServerMessage::Error { code, .. } if code == protocol::code::UNKNOWN_ROOM => {
                 return Ok(Rejoin::Gone)
             }
-            ServerMessage::Error { code, message } => bail!("{code}: {message}"),
+            ServerMessage::Error { code, message, .. } => bail!("{code}: {message}"),
             _ => {}
         }
     }

@@ -463,7 +463,7 @@ impl Client {
             ServerMessage::Event { version, event, .. } => {
                 self.event(ws, version, event, ctx, table).await?
             }
-            ServerMessage::Error { code, message } => {
+            ServerMessage::Error { code, message, .. } => {
                 ctx.rec.error(&code);
                 if ctx.rec.progress().errors <= 3 {
                     eprintln!("loadgen: server error {code}: {message}");

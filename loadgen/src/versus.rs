@@ -1,8 +1,9 @@
 //! Games against the computer at a person's pace (issue #17's capacity figure): each simulated person starts a
 //! game against the computer at one level, answers each of its moves after a think time, and measures how long
 //! the server takes to acknowledge the person's move (the latency a player feels) and how long the computer then
-//! takes to answer. A game that ends is followed by a new one until the run's end; a `computer_busy` refusal is
-//! counted (the server's limit on computer games or its search queue), not retried at once.
+//! takes to answer. A game that ends is followed by a new one until the run's end; a `computer_busy` or
+//! `too_many_computer_games` refusal is counted (the server's limit on computer games, per address or in all, or
+//! its search queue), not retried at once.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -92,7 +93,8 @@ pub struct VersusReport {
     pub computer_won: u64,
     /// The person's wins.
     pub person_won: u64,
-    /// `play_computer` answered `computer_busy`.
+    /// `play_computer` answered `computer_busy` or `too_many_computer_games` (the server's limits; every
+    /// simulated person comes from the one address, so the per-address cap applies to them all).
     pub refused_busy: u64,
     /// Other errors (codes and transport failures), by description.
     pub errors: Vec<(String, u64)>,
@@ -264,7 +266,10 @@ async fn person(
     };
     let snap = match conn.request(&play).await {
         Ok(ServerMessage::Room { room }) => room,
-        Ok(ServerMessage::Error { code, .. }) if code == protocol::code::COMPUTER_BUSY => {
+        Ok(ServerMessage::Error { code, .. })
+            if code == protocol::code::COMPUTER_BUSY
+                || code == protocol::code::TOO_MANY_COMPUTER_GAMES =>
+        {
             shared.lock().expect("shared").refused_busy += 1;
             return Ok(Ended::Busy);
         }

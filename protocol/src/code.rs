@@ -86,8 +86,11 @@ pub const SHUTTING_DOWN: &str = "shutting_down";
 /// `play_computer` / `invite_computer` with a level outside 1–8.
 pub const BAD_LEVEL: &str = "bad_level";
 /// The computer's search threads are saturated (or it plays as many games as the server allows): try again
-/// later.
+/// after the error's `retry_after_ms`.
 pub const COMPUTER_BUSY: &str = "computer_busy";
+/// The asker (its account, or its address) already plays as many games against the computer at once as the
+/// server allows; one of them must end first.
+pub const TOO_MANY_COMPUTER_GAMES: &str = "too_many_computer_games";
 /// The computer does not play this game (it plays Gomoku and Renju; Othello and draughts have no engine).
 pub const NO_ENGINE: &str = "no_engine";
 /// `play_computer` / `invite_computer` names an external engine the server was not started with.

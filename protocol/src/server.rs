@@ -130,6 +130,9 @@ pub enum ServerMessage {
         code: String,
         /// A human-readable explanation.
         message: String,
+        /// Milliseconds after which the same request may succeed, when the server can tell (`computer_busy`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        retry_after_ms: Option<u64>,
     },
     /// The answer to `ping`.
     Pong {},
@@ -510,6 +513,20 @@ impl ServerMessage {
         ServerMessage::Error {
             code: code.into(),
             message: message.into(),
+            retry_after_ms: None,
+        }
+    }
+
+    /// An `error` message that says when to try again.
+    pub fn error_retry(
+        code: impl Into<String>,
+        message: impl Into<String>,
+        retry_after_ms: Option<u64>,
+    ) -> ServerMessage {
+        ServerMessage::Error {
+            code: code.into(),
+            message: message.into(),
+            retry_after_ms,
         }
     }
 }

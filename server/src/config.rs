@@ -279,6 +279,14 @@ pub struct Config {
     /// Games against the computer the server plays at once; more are refused with `computer_busy`.
     #[arg(long, env = "COMPUTER_MAX_GAMES", default_value_t = 200)]
     pub computer_max_games: usize,
+    /// Games against the computer (its levels and external engines together) one player (an account, or a guest)
+    /// plays at once; one more is refused with `too_many_computer_games`.
+    #[arg(long, env = "COMPUTER_MAX_GAMES_PER_PLAYER", default_value_t = 2)]
+    pub computer_max_games_per_player: usize,
+    /// Games against the computer played at once from one address (IPv6: one /64), whoever asked; one more is
+    /// refused with `too_many_computer_games`.
+    #[arg(long, env = "COMPUTER_MAX_GAMES_PER_IP", default_value_t = 4)]
+    pub computer_max_games_per_ip: usize,
     /// A fixed seed for every game of the computer, and time caps long enough that its node budget decides
     /// (levels 1–7): the same moves give the same replies on any machine (tests and documented transcripts).
     /// Without it each game draws a seed.
@@ -294,6 +302,20 @@ pub struct Config {
     /// Memory an external engine's process may use, in MiB (its address space is capped where the OS allows).
     #[arg(long, env = "ENGINE_MEMORY_MIB", default_value_t = 512)]
     pub engine_memory_mib: u64,
+    /// CPU seconds an external engine's process may use (each game's process, or until a takeback restarts it);
+    /// over them the system stops it and the engine loses the game.
+    #[arg(long, env = "ENGINE_CPU_SECS", default_value_t = 1800)]
+    pub engine_cpu_secs: u64,
+    /// Processes and threads the engines' user may have, all together, beyond which an engine cannot start
+    /// another (`RLIMIT_NPROC`: it counts every process of that user, the server's own threads too when they share
+    /// it, and is not applied to root: see `--engine-user`).
+    #[arg(long, env = "ENGINE_MAX_PROCESSES", default_value_t = 4096)]
+    pub engine_max_processes: u64,
+    /// Run external engines as this user, `UID` or `UID:GID` (the server must run as root to give one): a server
+    /// run as root should give its engines an unprivileged user, or they run as root and the process cap does not
+    /// bind.
+    #[arg(long, env = "ENGINE_USER", value_name = "UID[:GID]", value_parser = crate::computer::external::parse_user)]
+    pub engine_user: Option<(u32, u32)>,
     /// A NATS server (`nats://host:4222`): turns on cluster mode, where several nodes share one Postgres
     /// database and reach each other's rooms over NATS (issue #22). Without it the server is a single node.
     #[arg(long, env = "NATS_URL")]
@@ -799,10 +821,18 @@ impl fmt::Debug for Config {
             .field("computer_threads", &self.computer_threads)
             .field("computer_max_queued", &self.computer_max_queued)
             .field("computer_max_games", &self.computer_max_games)
+            .field(
+                "computer_max_games_per_player",
+                &self.computer_max_games_per_player,
+            )
+            .field("computer_max_games_per_ip", &self.computer_max_games_per_ip)
             .field("computer_seed", &self.computer_seed)
             .field("engines", &self.engines)
             .field("engine_move_ms", &self.engine_move_ms)
             .field("engine_memory_mib", &self.engine_memory_mib)
+            .field("engine_cpu_secs", &self.engine_cpu_secs)
+            .field("engine_max_processes", &self.engine_max_processes)
+            .field("engine_user", &self.engine_user)
             .field("nats_url", &self.nats_url.as_deref().map(redact))
             .field("node_id", &self.node_id)
             .field("lease_ms", &self.lease_ms)

@@ -57,6 +57,11 @@ impl Identity {
         crate::computer::account::engine_of(&self.name, self.user_id)
     }
 
+    /// Whether the computer plays under this identity (one of its levels, or an external engine).
+    pub fn is_computer(&self) -> bool {
+        self.computer_level().is_some() || self.engine_name().is_some()
+    }
+
     /// Whether this is a guest.
     pub fn is_guest(&self) -> bool {
         self.user_id.is_none()

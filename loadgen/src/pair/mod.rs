@@ -248,7 +248,7 @@ async fn watch_lobby(target: &Target) -> anyhow::Result<Watched> {
                     break;
                 }
             }
-            ServerMessage::Error { code, message } => {
+            ServerMessage::Error { code, message, .. } => {
                 anyhow::bail!("the lobby watcher was refused: {code}: {message}")
             }
             _ => {}

@@ -286,7 +286,7 @@ impl Session<'_> {
                     self.shared.set(self.seeker.index, Status::Paired);
                 }
             }
-            ServerMessage::Error { code, message } => {
+            ServerMessage::Error { code, message, .. } => {
                 self.shared
                     .note_error(&format!("server error {code}: {message}"));
                 self.out.errors.push(format!("error:{code}"));

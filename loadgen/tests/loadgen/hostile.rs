@@ -169,7 +169,7 @@ async fn wait_move(ws: &mut Conn, ply: u32, mut view: Option<&mut Replica>) -> P
                 ..
             }) if p == ply => return point,
             Next::Frame(Frame {
-                msg: ServerMessage::Error { code, message },
+                msg: ServerMessage::Error { code, message, .. },
                 ..
             }) => panic!("honest client got error {code}: {message}"),
             Next::Frame(_) => continue,
@@ -191,7 +191,7 @@ async fn wait_game_over(ws: &mut Conn, view: &mut Replica) -> String {
                 ..
             }) => return result.reason,
             Next::Frame(Frame {
-                msg: ServerMessage::Error { code, message },
+                msg: ServerMessage::Error { code, message, .. },
                 ..
             }) => panic!("honest client got error {code}: {message}"),
             Next::Frame(_) => continue,

@@ -177,6 +177,7 @@ impl Reply {
             Some((code, message)) => Err(RoomError {
                 code: code.into(),
                 message,
+                retry_after: None,
             }),
         }
     }

@@ -9,8 +9,8 @@
 //!   hello with the level's token, joins the room and plays through the typed client's request ids and replica.
 //! - [`position`]: the engine's game rebuilt from the replica; [`answers`]: how it answers offers.
 //!
-//! [`Computers`] is the handle in `AppState`: admission (level, saturation), seating a player in a room, and the
-//! players of restored games.
+//! [`Computers`] is the handle in `AppState`: admission (level, the caps per player and per address, saturation),
+//! seating a player in a room, and the players of restored games.
 
 pub mod account;
 pub mod answers;
@@ -19,9 +19,11 @@ pub mod player;
 pub mod pool;
 pub mod position;
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
-use std::time::Duration;
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use protocol::code;
 use store::{Store, StoreError};
@@ -30,7 +32,7 @@ use tokio::sync::oneshot;
 use crate::room::RoomError;
 use crate::{AppState, Config};
 use account::{Account, MAX_LEVEL, MIN_LEVEL};
-use external::EngineSpec;
+use external::{EngineSpec, ProcessLimits};
 use pool::Pool;
 
 /// Who plays for the computer: the server's own engine at a level, or an external engine.
@@ -47,8 +49,8 @@ pub enum Opponent {
 pub struct EngineLimits {
     /// Time per move.
     pub move_time: Duration,
-    /// Memory cap in bytes.
-    pub max_memory: u64,
+    /// What each engine process runs under.
+    pub process: ProcessLimits,
 }
 
 /// The computer: its search threads, its accounts and how many games it plays.
@@ -63,16 +65,67 @@ struct Inner {
     accounts: Vec<Account>,
     engines: Vec<(Arc<EngineSpec>, Account)>,
     engine_limits: EngineLimits,
-    games: Arc<AtomicUsize>,
+    games: Arc<Games>,
     max_games: usize,
+    max_per_player: usize,
+    max_per_ip: usize,
     seed: Option<u64>,
+}
+
+/// The games being played against the computer: how many, whose, from where, and how long games last.
+#[derive(Debug, Default)]
+struct Games {
+    count: AtomicUsize,
+    /// Games per player (identity key) and per address ([`crate::limits::address_key`]).
+    held: Mutex<Held>,
+    /// The mean length of a game, in milliseconds (a moving average; 0 before the first ended).
+    mean_ms: AtomicU64,
+}
+
+#[derive(Debug, Default)]
+struct Held {
+    players: HashMap<String, usize>,
+    addresses: HashMap<IpAddr, usize>,
+}
+
+impl Held {
+    fn take(&mut self, asker: &Asker) {
+        *self.players.entry(asker.player.clone()).or_default() += 1;
+        *self.addresses.entry(asker.address).or_default() += 1;
+    }
+
+    fn give_back(&mut self, asker: &Asker) {
+        fn less<K: std::hash::Hash + Eq>(map: &mut HashMap<K, usize>, key: &K) {
+            if let Some(n) = map.get_mut(key) {
+                *n -= 1;
+                if *n == 0 {
+                    map.remove(key);
+                }
+            }
+        }
+        less(&mut self.players, &asker.player);
+        less(&mut self.addresses, &asker.address);
+    }
+}
+
+/// Who asks for a game against the computer: the player (an identity's key) and their address (IPv6 by /64).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Asker {
+    /// The identity's key.
+    pub player: String,
+    /// The address key ([`crate::limits::address_key`]).
+    pub address: IpAddr,
 }
 
 /// A game against the computer, counted until it drops (the player task holds it).
 #[derive(Debug)]
 pub struct Ticket {
-    games: Arc<AtomicUsize>,
+    games: Arc<Games>,
     opponent: Opponent,
+    /// Who asked for the game (none for a restored game): counted against their caps, and whose queue the
+    /// game's searches wait in.
+    asker: Option<Asker>,
+    began: Instant,
 }
 
 impl Ticket {
@@ -80,13 +133,44 @@ impl Ticket {
     pub fn opponent(&self) -> &Opponent {
         &self.opponent
     }
+
+    /// Who asked for the game, when known.
+    pub fn asker(&self) -> Option<&Asker> {
+        self.asker.as_ref()
+    }
 }
 
 impl Drop for Ticket {
     fn drop(&mut self) {
-        self.games.fetch_sub(1, Ordering::Relaxed);
+        if let Some(asker) = &self.asker {
+            self.games
+                .held
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .give_back(asker);
+        }
+        self.games.count.fetch_sub(1, Ordering::Relaxed);
+        let ms = u64::try_from(self.began.elapsed().as_millis())
+            .unwrap_or(u64::MAX)
+            .max(1);
+        let _ = self
+            .games
+            .mean_ms
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |mean| {
+                Some(if mean == 0 {
+                    ms
+                } else {
+                    mean - mean / 8 + ms / 8
+                })
+            });
     }
 }
+
+/// The `retry_after` of a full games limit before any game ended.
+const GAMES_FIRST_GUESS: Duration = Duration::from_secs(30);
+/// The shortest and longest `retry_after` of a full games limit.
+const GAMES_RETRY_MIN: Duration = Duration::from_secs(1);
+const GAMES_RETRY_MAX: Duration = Duration::from_secs(300);
 
 impl Computers {
     /// The computer of `config` over `store`: its threads are started and its accounts made (or found) with
@@ -115,12 +199,11 @@ impl Computers {
                 pool: Pool::new(threads, config.computer_max_queued),
                 accounts,
                 engines,
-                engine_limits: EngineLimits {
-                    move_time: Duration::from_millis(config.engine_move_ms.max(1)),
-                    max_memory: config.engine_memory_mib.saturating_mul(1024 * 1024),
-                },
+                engine_limits: engine_limits(config),
                 games: Arc::default(),
                 max_games: config.computer_max_games,
+                max_per_player: config.computer_max_games_per_player,
+                max_per_ip: config.computer_max_games_per_ip,
                 seed: config.computer_seed,
             }),
         })
@@ -138,7 +221,18 @@ impl Computers {
 
     /// Games against the computer being played now.
     pub fn games(&self) -> usize {
-        self.inner.games.load(Ordering::Relaxed)
+        self.inner.games.count.load(Ordering::Relaxed)
+    }
+
+    /// Games against the computer `player` plays now.
+    pub fn games_of(&self, player: &str) -> usize {
+        let held = self
+            .inner
+            .games
+            .held
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        held.players.get(player).copied().unwrap_or(0)
     }
 
     /// The configured external engine of this name.
@@ -178,39 +272,81 @@ impl Computers {
         }
     }
 
-    /// A new game against `opponent`, unless the computer is saturated (`computer_busy`: for its own engine,
-    /// every search thread busy and every queue place taken; for any, as many games as allowed).
-    pub fn admit(&self, opponent: Opponent) -> Result<Ticket, RoomError> {
-        if matches!(opponent, Opponent::Level(_)) && self.inner.pool.saturated() {
+    /// A new game against `opponent` for `asker`, unless they already play as many as allowed
+    /// (`too_many_computer_games`: `--computer-max-games-per-player` for the player,
+    /// `--computer-max-games-per-ip` for their address) or the computer is saturated (`computer_busy`, with when to
+    /// try again: for its own engine, every search thread busy and every queue place taken; for any, as many games
+    /// as allowed).
+    pub fn admit(&self, opponent: Opponent, asker: Asker) -> Result<Ticket, RoomError> {
+        let inner = &self.inner;
+        let mut held = inner.games.held.lock().unwrap_or_else(|e| e.into_inner());
+        let mine = held.players.get(&asker.player).copied().unwrap_or(0);
+        if mine >= inner.max_per_player {
+            return Err(RoomError::new(
+                code::TOO_MANY_COMPUTER_GAMES,
+                format!("you already play {mine} games against the computer; finish one first"),
+            ));
+        }
+        let here = held.addresses.get(&asker.address).copied().unwrap_or(0);
+        if here >= inner.max_per_ip {
+            return Err(RoomError::new(
+                code::TOO_MANY_COMPUTER_GAMES,
+                format!(
+                    "{here} games against the computer are played from your address; one must end first"
+                ),
+            ));
+        }
+        if matches!(opponent, Opponent::Level(_)) && inner.pool.saturated() {
             return Err(RoomError::new(
                 code::COMPUTER_BUSY,
                 "the computer is thinking for as many games as it can; try again in a moment",
-            ));
+            )
+            .retry_after(inner.pool.retry_after()));
         }
-        let games = &self.inner.games;
+        let games = &inner.games;
         if games
+            .count
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
-                (n < self.inner.max_games).then_some(n + 1)
+                (n < inner.max_games).then_some(n + 1)
             })
             .is_err()
         {
             return Err(RoomError::new(
                 code::COMPUTER_BUSY,
                 "the computer plays as many games as this server allows; try again later",
-            ));
+            )
+            .retry_after(self.games_retry_after()));
         }
+        held.take(&asker);
         Ok(Ticket {
             games: games.clone(),
             opponent,
+            asker: Some(asker),
+            began: Instant::now(),
         })
+    }
+
+    /// When a full games limit should have a free game: the mean length of a game shared among the games being
+    /// played (one of them ends about that often), 1 s to 5 min; 30 s before any game ended.
+    pub fn games_retry_after(&self) -> Duration {
+        let games = &self.inner.games;
+        match games.mean_ms.load(Ordering::Relaxed) {
+            0 => GAMES_FIRST_GUESS,
+            mean => {
+                let playing = games.count.load(Ordering::Relaxed).max(1) as u64;
+                Duration::from_millis(mean / playing).clamp(GAMES_RETRY_MIN, GAMES_RETRY_MAX)
+            }
+        }
     }
 
     /// A game that exists already (a restored one): counted, whatever the limits.
     fn resume_ticket(&self, opponent: Opponent) -> Ticket {
-        self.inner.games.fetch_add(1, Ordering::Relaxed);
+        self.inner.games.count.fetch_add(1, Ordering::Relaxed);
         Ticket {
             games: self.inner.games.clone(),
             opponent,
+            asker: None,
+            began: Instant::now(),
         }
     }
 
@@ -276,6 +412,35 @@ impl Computers {
                 .expect("an admitted engine is configured"),
         }
     }
+}
+
+/// How the configuration says external engines run; a warning when the process cap cannot bind (a server run
+/// as root that gives its engines no user of their own: the kernel does not count root's processes).
+fn engine_limits(config: &Config) -> EngineLimits {
+    let process = ProcessLimits {
+        memory: config.engine_memory_mib.saturating_mul(1024 * 1024),
+        cpu_secs: config.engine_cpu_secs.max(1),
+        processes: config.engine_max_processes,
+        user: config.engine_user,
+    };
+    #[cfg(unix)]
+    if !config.engines.is_empty() && process.user.is_none() && running_as_root() {
+        tracing::warn!(
+            "the server runs as root and its engines too: --engine-max-processes does not bind root; \
+             give them a user of their own with --engine-user"
+        );
+    }
+    EngineLimits {
+        move_time: Duration::from_millis(config.engine_move_ms.max(1)),
+        process,
+    }
+}
+
+/// Whether this process runs as root.
+#[cfg(unix)]
+fn running_as_root() -> bool {
+    // SAFETY: geteuid only reads the process's credentials; it cannot fail.
+    unsafe { libc::geteuid() == 0 }
 }
 
 /// `bad_level` unless `level` is 1–8.

@@ -47,7 +47,7 @@ pub struct Player {
     room: String,
     seed: u64,
     max_time: Option<Duration>,
-    _ticket: Ticket,
+    ticket: Ticket,
 }
 
 /// What the position is, as far as a search is concerned: a search for one key is stale under another.
@@ -139,7 +139,7 @@ impl Player {
             room,
             seed,
             max_time,
-            _ticket: ticket,
+            ticket,
         }
     }
 
@@ -167,12 +167,17 @@ impl Player {
             }
         };
         tracing::debug!(room = %self.room, opponent = ?self.opponent, "the computer sat down");
-        if self.run(&mut session, table).await == Flow::Leave {
+        let mut brain: Option<Brain> = None;
+        if self.run(&mut session, table, &mut brain).await == Flow::Leave {
             let leave = ClientMessage::Leave {
                 room: self.room.clone(),
             };
             // Waited for: the leave is handled before the connection goes.
             let _ = session.request(&leave).await;
+        }
+        // An external engine's process ends with its player: killed and reaped, not left to the runtime.
+        if let Some(Brain::External(process)) = brain {
+            process.stop().await;
         }
         tracing::debug!(room = %self.room, "the computer left");
     }
@@ -200,9 +205,10 @@ impl Player {
 
     /// The room as a snapshot shows it.
     fn table(&self, snap: &RoomSnapshot) -> Result<Table, RoomError> {
-        let replica =
-            Replica::from_snapshot(snap, Some(&super::account::name_of(self.account.level)))
-                .map_err(|e| RoomError::new(protocol::code::INTERNAL, e.to_string()))?;
+        // The replica finds the computer's seat by its account's own name (an external engine's is `engine-NAME`,
+        // no level's): after a rematch's exchange of colours it must still know which seat is its own (#35).
+        let replica = Replica::from_snapshot(snap, Some(&self.account.name))
+            .map_err(|e| RoomError::new(protocol::code::INTERNAL, e.to_string()))?;
         // A Gomoku room under the modern openings sends the generic form: its rules are in `game`.
         let rules = snap.rules.and_then(|r| r.to_rules().ok()).or_else(|| {
             match snap.game.as_ref()?.to_config().ok()? {
@@ -226,13 +232,21 @@ impl Player {
     }
 
     /// Plays until the room is gone or the computer should leave it.
-    async fn run(&self, session: &mut Session, mut table: Table) -> Flow {
-        let mut brain: Option<Brain> = None;
+    async fn run(
+        &self,
+        session: &mut Session,
+        mut table: Table,
+        brain: &mut Option<Brain>,
+    ) -> Flow {
         let mut thinking: Option<Thinking> = None;
         // The position the computer last acted in (its action is on its way), and refusals in a row.
         let mut sent: Option<Key> = None;
         let mut refusals = 0;
         let mut last_score: Option<i32> = None;
+        // Once a game is over the computer waits for a rematch as long as a player may be idle, then leaves: a
+        // person cannot keep its seat (and its place among the games it plays) by sitting in a finished room.
+        let linger = Duration::from_secs(self.state.config.idle_claim_secs);
+        let mut over_since: Option<Instant> = None;
         loop {
             while let Some(frame) = session.requests.next_kept() {
                 match self
@@ -253,14 +267,25 @@ impl Player {
                 refusals = 0;
             }
             if thinking.is_none() && sent.is_none() && table.replica.my_turn() {
-                thinking = self.think(&table, key, &mut brain);
+                thinking = self.think(&table, key, brain);
             }
+            if table.replica.state == RoomState::Over {
+                over_since.get_or_insert_with(|| self.state.clock.now());
+            } else {
+                over_since = None;
+            }
+            // On the server's clock, as the room's own deadlines.
+            let leave_at = over_since.map(|at| self.state.clock.sleep_until(at + linger));
             tokio::select! {
+                () = async { leave_at.expect("guarded").await }, if leave_at.is_some() => {
+                    tracing::debug!(room = %self.room, "no rematch: the computer leaves the finished game");
+                    return Flow::Leave;
+                }
                 received = session.link.recv() => match received {
                     Received::Text(text) => match client::decode(&text) {
                         Ok(frame) => {
                             if frame.rid.is_some_and(|rid| rid == session.last_action) {
-                                if let ServerMessage::Error { code, message } = &frame.msg {
+                                if let ServerMessage::Error { code, message, .. } = &frame.msg {
                                     tracing::warn!(room = %self.room, %code, %message, "the computer's action was refused");
                                     refusals += 1;
                                     sent = None;
@@ -281,7 +306,7 @@ impl Player {
                     let key = done.key.clone();
                     drop(done);
                     let Ok(Thought { brain: back, outcome }) = searched else { continue };
-                    brain = back;
+                    *brain = back;
                     let (action, score) = match outcome {
                         Outcome::Decided(action, score) => (action, score),
                         Outcome::Nothing => continue,
@@ -342,13 +367,22 @@ impl Player {
                     Some(Brain::Own(engine)) => engine,
                     _ => Box::new(Engine::new(limits, self.seed)),
                 };
-                let pool = self.state.computer.pool().clone();
-                let flag = cancel.clone();
+                let search = Search { engine, game, time };
+                // Queued in the queue of the person the computer plays (or of the room, for a restored game),
+                // whose turn comes round robin among the players.
+                let queue = self
+                    .ticket
+                    .asker()
+                    .map_or(self.room.as_str(), |a| a.player.as_str());
+                let searched = self
+                    .state
+                    .computer
+                    .pool()
+                    .search(queue, search, cancel.clone());
                 tokio::spawn(async move {
-                    let search = Search { engine, game, time };
-                    // Waiting for a place in the queue happens here, not in the player's loop, which keeps
-                    // reading.
-                    if let Ok(Searched { engine, decision }) = pool.search(search, flag).await.await
+                    if let Ok(Searched {
+                        engine, decision, ..
+                    }) = searched.await
                     {
                         let outcome = decision
                             .map_or(Outcome::Nothing, |d| Outcome::Decided(d.action, d.score));
@@ -367,12 +401,13 @@ impl Player {
                 let setup = Setup {
                     size: rules.size(),
                     rule_set: rules.rule_set(),
-                    max_memory: limits.max_memory,
+                    limits: limits.process,
                 };
                 let process = match brain.take() {
                     Some(Brain::External(p)) => Some(p),
                     _ => None,
                 };
+                let mut reply = reply;
                 tokio::spawn(async move {
                     let mut process = match process {
                         Some(p) => p,
@@ -388,7 +423,17 @@ impl Player {
                             }
                         },
                     };
-                    let thought = match process.best(&game, turn).await {
+                    // A search the player forgot (the position changed, or the player ended) ends its process
+                    // at once: killed and reaped; the next move starts a fresh one.
+                    let best = tokio::select! {
+                        best = process.best(&game, turn) => Some(best),
+                        () = reply.closed() => None,
+                    };
+                    let Some(best) = best else {
+                        process.stop().await;
+                        return;
+                    };
+                    let thought = match best {
                         Ok(action) => Thought {
                             brain: Some(Brain::External(process)),
                             outcome: Outcome::Decided(action, 0),
@@ -401,8 +446,14 @@ impl Player {
                             }
                         }
                     };
-                    // A forgotten search drops the process here (killed): the next move starts a fresh one.
-                    let _ = reply.send(thought);
+                    if let Err(Thought {
+                        brain: Some(Brain::External(process)),
+                        ..
+                    }) = reply.send(thought)
+                    {
+                        // Forgotten just as it answered.
+                        process.stop().await;
+                    }
                 });
             }
         }
@@ -609,9 +660,14 @@ impl Session {
 /// A refusal from the room (or the connection's end) as a room error.
 fn refusal(answer: Option<ServerMessage>) -> RoomError {
     match answer {
-        Some(ServerMessage::Error { code, message }) => RoomError {
+        Some(ServerMessage::Error {
+            code,
+            message,
+            retry_after_ms,
+        }) => RoomError {
             code: code.into(),
             message,
+            retry_after: retry_after_ms.map(Duration::from_millis),
         },
         _ => RoomError::new(
             protocol::code::INTERNAL,

@@ -1,5 +1,5 @@
-//! The room's deadlines: flag falls, grace periods, waiting for a second player, resyncing members behind and
-//! retrying a result; the earliest is what the task sleeps until.
+//! The room's deadlines: flag falls, grace periods, waiting for a second player, a person idle against the
+//! computer, resyncing members behind and retrying a result; the earliest is what the task sleeps until.
 
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -15,8 +15,8 @@ use super::GameClock;
 const RESYNC_RETRY: Duration = Duration::from_millis(250);
 
 impl Room {
-    /// The earliest of the room's deadlines: a flag fall, a grace period, the end of waiting, a resync retry,
-    /// a result retry.
+    /// The earliest of the room's deadlines: a flag fall, a grace period, the end of waiting, a person idle
+    /// against the computer, a resync retry, a result retry.
     pub(super) fn next_deadline(&self) -> Option<Instant> {
         let clock = self
             .live
@@ -33,7 +33,8 @@ impl Room {
             .any_behind()
             .then(|| self.env.clock.now() + RESYNC_RETRY);
         let result = self.pending.as_ref().map(|p| p.retry_at);
-        [clock, grace, waiting, resync, result]
+        let idle = self.idle_against_computer().map(|(at, _)| at);
+        [clock, grace, waiting, idle, resync, result]
             .into_iter()
             .flatten()
             .min()
@@ -83,6 +84,11 @@ impl Room {
             self.publish_lobby();
             self.maybe_close();
         }
+        if let Some((at, machine)) = self.idle_against_computer() {
+            if at <= now {
+                self.computer_ends_idle_game(machine).await;
+            }
+        }
         let waited_out = self
             .waiting_until
             .is_some_and(|at| at <= now && self.room_state() == RoomState::Waiting);
@@ -101,6 +107,42 @@ impl Room {
                 self.resync(id, None);
             }
         }
+    }
+
+    /// A game against the computer whose person is to act: when the computer stops waiting (the room's idle time,
+    /// `--idle-claim-secs`, after the last action or the start), and the computer's seat. Otherwise a person could
+    /// hold one of the computer's games (and its place among them) for ever without moving (issue #35).
+    pub(super) fn idle_against_computer(&self) -> Option<(Instant, usize)> {
+        if self.pending.is_some() {
+            return None;
+        }
+        let live = self.live.as_ref().filter(|l| l.running())?;
+        let person = live.seat_of(live.to_act()?);
+        let machine = other(person);
+        let is_computer = |seat: usize| self.seats[seat].as_ref().map(|h| h.identity.is_computer());
+        match (is_computer(person), is_computer(machine)) {
+            (Some(false), Some(true)) => {
+                Some((live.last_action + self.env.limits.idle_claim, machine))
+            }
+            _ => None,
+        }
+    }
+
+    /// The computer's person has been idle for the idle time: the computer ends the game as a person would with
+    /// `claim_win` where that is allowed (a rated game without a clock: it wins, reason `idle`), and aborts it
+    /// otherwise (reason `aborted`, no winner: its games are casual, so nothing is lost but the game).
+    async fn computer_ends_idle_game(&mut self, machine: usize) {
+        let Some(live) = self.live.as_ref() else {
+            return;
+        };
+        let ending = if live.rated && live.clock.is_none() {
+            Ending::won(machine, "idle")
+        } else {
+            Ending::no_winner("aborted", true)
+        };
+        tracing::info!(room = %self.id, reason = ending.reason, "the computer's opponent was idle: the game ends");
+        // An ending that cannot be refused: if the store fails it is kept and retried.
+        let _ = self.settle(ending, None).await;
     }
 
     /// Nobody took the second seat in time: the room tells its members and closes, so a connected creator cannot

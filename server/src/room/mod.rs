@@ -56,6 +56,8 @@ pub struct RoomError {
     pub code: Cow<'static, str>,
     /// Human-readable explanation.
     pub message: String,
+    /// When the same request may succeed, if the server can tell (the error frame's `retry_after_ms`).
+    pub retry_after: Option<std::time::Duration>,
 }
 
 impl RoomError {
@@ -64,7 +66,22 @@ impl RoomError {
         RoomError {
             code: Cow::Borrowed(code),
             message: message.into(),
+            retry_after: None,
         }
+    }
+
+    /// The same error, saying to try again after `wait`.
+    pub fn retry_after(self, wait: std::time::Duration) -> RoomError {
+        RoomError {
+            retry_after: Some(wait),
+            ..self
+        }
+    }
+
+    /// The error frame's `retry_after_ms`: whole milliseconds, at least one.
+    pub fn retry_after_ms(&self) -> Option<u64> {
+        self.retry_after
+            .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX).max(1))
     }
 
     fn internal() -> RoomError {
@@ -93,6 +110,7 @@ impl From<AnyIllegal> for RoomError {
         RoomError {
             code: Cow::Borrowed(e.code()),
             message: e.to_string(),
+            retry_after: None,
         }
     }
 }

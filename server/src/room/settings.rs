@@ -49,6 +49,7 @@ impl Settings {
         let config = game.into().to_config().map_err(|e| RoomError {
             code: e.code().into(),
             message: e.to_string(),
+            retry_after: None,
         })?;
         check_time_control(&time_control)?;
         Ok(Settings {

@@ -4,8 +4,9 @@
 use protocol::{code, ClientMessage, ServerMessage};
 
 use super::conn::Conn;
-use crate::computer::Opponent;
+use crate::computer::{Asker, Opponent};
 use crate::identity::Identity;
+use crate::limits::address_key;
 use crate::room::RoomError;
 
 impl Conn {
@@ -37,7 +38,7 @@ impl Conn {
         // Checked before the room exists, so a refusal leaves nothing behind.
         let settings = crate::room::Settings::new(game, time_control, false, public, colour)?;
         plays(&opponent, &settings.config)?;
-        let ticket = self.state.computer.admit(opponent)?;
+        let ticket = self.state.computer.admit(opponent, self.asker(&identity))?;
         let room = self
             .create_room(
                 identity,
@@ -95,7 +96,7 @@ impl Conn {
         if !summary.waiting || summary.seated.iter().all(Option::is_some) {
             return Err(RoomError::new(code::ROOM_FULL, "the room has no free seat"));
         }
-        let ticket = self.state.computer.admit(opponent)?;
+        let ticket = self.state.computer.admit(opponent, self.asker(&identity))?;
         match self.state.computer.seat(&self.state, room, ticket).await {
             Ok(Ok(())) => {
                 let ack = ServerMessage::Ack {
@@ -110,6 +111,14 @@ impl Conn {
                 code::INTERNAL,
                 "the computer could not sit down",
             )),
+        }
+    }
+
+    /// Who asks, for the computer's caps per player and per address.
+    fn asker(&self, identity: &Identity) -> Asker {
+        Asker {
+            player: identity.key(),
+            address: address_key(self.peer),
         }
     }
 

@@ -200,9 +200,15 @@ impl Conn {
         self.send(&ServerMessage::error(code, message), rid).await;
     }
 
-    /// Queues a room's refusal as an error frame.
+    /// Queues a room's refusal as an error frame (saying when to try again, when it can).
     pub(super) async fn room_error(&self, e: RoomError, rid: Option<u64>) {
-        self.error(&e.code, &e.message, rid).await;
+        self.state
+            .metrics
+            .errors_out
+            .fetch_add(1, Ordering::Relaxed);
+        let retry = e.retry_after_ms();
+        let msg = ServerMessage::error_retry(e.code, e.message, retry);
+        self.send(&msg, rid).await;
     }
 
     /// One admitted text frame: decoded, then `hello` until the client said it, then dispatched.

@@ -674,7 +674,7 @@ async fn play_out(
                     return (replica, Some(result));
                 }
             }
-            ServerMessage::Error { code, message } => panic!("refused: {code} {message}"),
+            ServerMessage::Error { code, message, .. } => panic!("refused: {code} {message}"),
             _ => {}
         }
     }

@@ -222,9 +222,233 @@ async fn unknown_engines_and_opening_rules_are_refused() {
 }
 
 #[tokio::test]
-async fn an_engines_memory_is_capped_in_its_process() {
+async fn an_engines_memory_cpu_time_and_processes_are_capped_in_its_process() {
     let dir = tempfile::tempdir().unwrap();
-    // The engine answers its address-space limit (in KiB), which is garbage and tells the cap: 512 MiB.
-    let path = fake(dir.path(), "ulimit", "echo \"limit $(ulimit -v)\"");
-    loses_with_a_reason("ulimit", path, "limit 524288").await;
+    // The engine answers its limits, which is garbage and tells them: its address space (KiB: 512 MiB), its CPU
+    // time (s), its user's processes (or the server's own hard limit, when lower) and core files (none).
+    let path = fake(
+        dir.path(),
+        "ulimit",
+        "echo \"limit $(ulimit -v) $(ulimit -t) $(ulimit -p) $(ulimit -c)\"",
+    );
+    let mut nproc = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes the one struct it is given.
+    assert_eq!(
+        unsafe { libc::getrlimit(libc::RLIMIT_NPROC, &mut nproc) },
+        0
+    );
+    let processes = 4096.min(nproc.rlim_max);
+    loses_with_a_reason("ulimit", path, &format!("limit 524288 1800 {processes} 0")).await;
+}
+
+/// A fake engine that appends its process id to `pids` in `dir` when it starts, and answers every `DONE` with
+/// `reply` (a shell command).
+fn recorded(dir: &Path, name: &str, reply: &str) -> PathBuf {
+    let path = dir.join(name);
+    let pids = dir.join("pids");
+    let script = format!(
+        "#!/bin/sh\nwhile read line; do\n  case \"$line\" in\n    START*) echo $$ >> {pids}; echo OK ;;\n    DONE*) {reply} ;;\n  esac\ndone\n",
+        pids = pids.display()
+    );
+    std::fs::write(&path, script).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// The process ids the recorded engines of `dir` started with.
+fn started_pids(dir: &Path) -> Vec<u32> {
+    std::fs::read_to_string(dir.join("pids"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| l.trim().parse().expect("a pid"))
+        .collect()
+}
+
+/// Whether a process of this id exists (a zombie, killed but not reaped, still does).
+fn exists(pid: u32) -> bool {
+    Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// Waits (real time) until `cond` holds.
+async fn until(what: &str, cond: impl Fn() -> bool) {
+    let deadline = std::time::Instant::now() + WAIT;
+    while !cond() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{what} within {WAIT:?}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+}
+
+/// The next move of `colour` (skipping other events).
+async fn move_of(c: &mut Client, colour: Color) -> RoomEvent {
+    c.event_where(|e| matches!(e, RoomEvent::Move { colour: c, .. } if *c == colour))
+        .await
+        .1
+}
+
+#[tokio::test]
+async fn after_a_rematch_the_engine_leaves_with_its_person_and_its_process_is_killed_and_reaped() {
+    let dir = tempfile::tempdir().unwrap();
+    // a15 whatever the position: legal on an empty board and beside h8.
+    let path = recorded(dir.path(), "corner", "echo 0,0");
+    let server = server(vec![spec("corner", path)]).await;
+    let mut human = server.client().await;
+    let (room, _) = start(&mut human, "corner").await;
+    human.place(&room, "h8", 1).await.expect("my stone");
+    move_of(&mut human, Color::White).await;
+    human
+        .act(ClientMessage::Resign { room: room.clone() })
+        .await
+        .unwrap();
+    human
+        .act(ClientMessage::OfferRematch { room: room.clone() })
+        .await
+        .unwrap();
+    let (_, started) = human
+        .event_where(|e| matches!(e, RoomEvent::GameStarted { .. }))
+        .await;
+    let RoomEvent::GameStarted { black, .. } = started else {
+        unreachable!()
+    };
+    assert_eq!(black.engine.as_deref(), Some("corner"), "colours exchanged");
+    // The engine plays the rematch (it opens as black).
+    move_of(&mut human, Color::Black).await;
+    let pids = started_pids(dir.path());
+    assert!(!pids.is_empty());
+    assert!(
+        pids.iter().any(|&p| exists(p)),
+        "its process plays: {pids:?}"
+    );
+    let computer = server.state.computer.clone();
+    assert_eq!(computer.games(), 1);
+
+    human
+        .request(ClientMessage::Leave { room: room.clone() })
+        .await;
+
+    until("the engine's game slot is free", || computer.games() == 0).await;
+    let rooms = server.state.rooms.clone();
+    until("the room closes", || rooms.get(&room).is_none()).await;
+    until("every process of the engine is gone", || {
+        started_pids(dir.path()).into_iter().all(|p| !exists(p))
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn when_its_person_leaves_mid_game_the_engines_process_is_killed_and_reaped_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = recorded(dir.path(), "corner", "echo 0,0");
+    let server = server(vec![spec("corner", path)]).await;
+    let mut human = server.client().await;
+    let (room, _) = start(&mut human, "corner").await;
+    human.place(&room, "h8", 1).await.expect("my stone");
+    move_of(&mut human, Color::White).await;
+    let pids = started_pids(dir.path());
+    assert_eq!(pids.len(), 1);
+    assert!(exists(pids[0]));
+    human
+        .request(ClientMessage::Leave { room: room.clone() })
+        .await;
+    let computer = server.state.computer.clone();
+    until("the engine's game slot is free", || computer.games() == 0).await;
+    until("its process is gone", || !exists(pids[0])).await;
+}
+
+#[tokio::test]
+async fn an_engine_over_its_cpu_time_is_stopped_and_loses_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    // Thinks for ever without answering: a shell loop of builtins, no new process.
+    let path = recorded(dir.path(), "spin", "while :; do :; done");
+    let server = TestServer::start_real_time_fresh(Config {
+        engines: vec![spec("spin", path)],
+        // Time enough per move that the CPU limit, not the move time, stops it.
+        engine_move_ms: 20_000,
+        engine_cpu_secs: 1,
+        ..test_config()
+    })
+    .await;
+    let mut human = server.client().await;
+    let (room, _) = start(&mut human, "spin").await;
+    let begun = std::time::Instant::now();
+    human.place(&room, "h8", 1).await.expect("my stone");
+    let (_, said) = human
+        .event_where(|e| matches!(e, RoomEvent::Chat { .. }))
+        .await;
+    let RoomEvent::Chat { text, .. } = &said else {
+        unreachable!()
+    };
+    assert_eq!(
+        text, "engine spin went over its CPU time limit (1 s): it loses the game",
+        "{text}"
+    );
+    assert!(
+        begun.elapsed() < std::time::Duration::from_secs(20),
+        "stopped before its move time ran out"
+    );
+    let result = human.game_over().await;
+    assert_eq!(
+        (result.winner, result.reason.as_str()),
+        (Some(Color::Black), "resign")
+    );
+    let pids = started_pids(dir.path());
+    until("its process is gone", || pids.iter().all(|&p| !exists(p))).await;
+}
+
+/// The user the fork test runs its engine as: root is not held by `RLIMIT_NPROC`, so a test run as root gives
+/// the engine the unprivileged `nobody` (whose directory it must then be able to read).
+fn unprivileged_engine_user(dir: &Path) -> Option<(u32, u32)> {
+    // SAFETY: geteuid only reads the process's credentials.
+    let root = unsafe { libc::geteuid() } == 0;
+    root.then(|| {
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        (65534, 65534)
+    })
+}
+
+#[tokio::test]
+async fn an_engine_that_forks_beyond_the_process_cap_is_stopped_and_loses() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine_user = unprivileged_engine_user(dir.path());
+    // Starts a process before each answer, and says so (garbage) if it could.
+    let path = recorded(
+        dir.path(),
+        "forker",
+        "if /bin/true 2>/dev/null; then echo forked; else echo 0,0; fi",
+    );
+    let config = |processes| Config {
+        engines: vec![spec("forker", path.clone())],
+        engine_move_ms: 2_000,
+        engine_max_processes: processes,
+        engine_user,
+        ..test_config()
+    };
+    let said = |server: TestServer| async move {
+        let mut human = server.client().await;
+        let (room, _) = start(&mut human, "forker").await;
+        human.place(&room, "h8", 1).await.expect("my stone");
+        let (_, said) = human
+            .event_where(|e| matches!(e, RoomEvent::Chat { .. }))
+            .await;
+        let RoomEvent::Chat { text, .. } = said else {
+            unreachable!()
+        };
+        let result = human.game_over().await;
+        assert_eq!(
+            (result.winner, result.reason.as_str()),
+            (Some(Color::Black), "resign")
+        );
+        text
+    };
+    // At a cap of one process (the engine itself) its fork fails, and the shell it is written in stops.
+    let text = said(TestServer::start_real_time_fresh(config(1)).await).await;
+    assert_eq!(text, "engine forker stopped running: it loses the game");
+    // With room for more, the same engine forks (and loses for saying so): the cap is what stopped it.
+    let text = said(TestServer::start_real_time_fresh(config(1_000_000)).await).await;
+    assert!(text.contains("answered garbage: \"forked\""), "{text}");
 }

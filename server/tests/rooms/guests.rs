@@ -113,7 +113,7 @@ async fn new_guests_past_the_per_address_limit_get_rate_limited_until_the_allowa
     }
     let mut over = Client::connect(server.addr).await;
     let reply = over.request(hello(None)).await;
-    let ServerMessage::Error { code, message } = reply else {
+    let ServerMessage::Error { code, message, .. } = reply else {
         panic!("expected rate_limited, got {reply:?}")
     };
     assert_eq!(code, code::RATE_LIMITED);

@@ -12,6 +12,7 @@ mod chat;
 mod chat_history;
 mod clocks;
 mod computer;
+mod computer_limits;
 mod draughts_rooms;
 mod engines;
 mod farming;
