@@ -95,7 +95,9 @@ async fn a_piece_on_the_enemy_food_wins_and_the_record_exports_the_moves() {
     assert_eq!(status, 200);
     assert!(head.contains("content-type: text/plain"), "{head}");
     assert!(head.contains(".txt"), "{head}");
-    let (tags, moves) = body.split_once("\n\n").expect("tags, a blank line, the moves");
+    let (tags, moves) = body
+        .split_once("\n\n")
+        .expect("tags, a blank line, the moves");
     assert!(tags.starts_with("[Game \"insect\"]\n[South \""), "{body}");
     assert!(tags.ends_with("[Result \"1-0\"]"), "{body}");
     assert_eq!(moves, format!("{} 1-0\n", TO_THE_FOOD.join(" ")));
