@@ -10,7 +10,7 @@ use super::{Brain, BrainInfo};
 
 /// Its registry entry (every game's list has it).
 pub(super) const INFO: BrainInfo = BrainInfo {
-    name: "random",
+    name: RandomBrain::NAME,
     about: "a uniformly random legal action",
     levels: 1..=1,
     make: |_, seed| Box::new(RandomBrain::new(seed)),
@@ -23,6 +23,9 @@ pub struct RandomBrain {
 }
 
 impl RandomBrain {
+    /// Its registered name.
+    pub const NAME: &'static str = "random";
+
     /// A brain whose choices follow `seed`.
     pub fn new(seed: u64) -> RandomBrain {
         RandomBrain { state: seed }

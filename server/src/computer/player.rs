@@ -26,7 +26,7 @@ use tokio::sync::oneshot;
 use super::account::Account;
 use super::answers;
 use super::external::{Piskvork, Setup};
-use super::pool::{Search, Searched};
+use super::pool::{AnySearch, AnySearched, Search, Searched};
 use super::position::rebuild;
 use super::{Opponent, Ticket};
 use crate::room::RoomError;
@@ -38,6 +38,9 @@ const ANSWER_WAIT: Duration = Duration::from_secs(10);
 
 /// Refusals of its own actions in a row after which the computer resigns rather than try for ever.
 const MAX_REFUSALS: u32 = 3;
+
+/// The longest a registered brain of another game thinks about one move (its level's own cap may be shorter).
+const ANY_MOVE_CAP: Duration = Duration::from_secs(2);
 
 /// The computer's seat in one room.
 pub struct Player {
@@ -68,12 +71,16 @@ enum Brain {
     Own(Box<Engine>),
     /// An external engine's process.
     External(Box<Piskvork>),
+    /// The registered brain of another game than Gomoku (`engine::brain`).
+    Any(Box<dyn engine::brain::Brain>),
 }
 
 /// What came of a search.
 enum Outcome {
     /// An action, with the search's score for the computer (0 from an external engine).
     Decided(Action, i32),
+    /// An action of another game than Gomoku, from its registered brain.
+    DecidedAny(games::AnyAction),
     /// Nothing (cancelled, or the game had ended).
     Nothing,
     /// The external engine failed: the computer loses, saying why.
@@ -309,6 +316,20 @@ impl Player {
                     *brain = back;
                     let (action, score) = match outcome {
                         Outcome::Decided(action, score) => (action, score),
+                        Outcome::DecidedAny(action) => {
+                            if key != key_of(&table.replica) {
+                                continue;
+                            }
+                            let Some(at) = table.replica.next_at() else { continue };
+                            let msg = ClientMessage::Act {
+                                room: self.room.clone(),
+                                action: action.notation(),
+                                at,
+                            };
+                            session.last_action = session.send(&msg).await;
+                            sent = Some(key);
+                            continue;
+                        }
                         Outcome::Nothing => continue,
                         Outcome::Failed(why) => {
                             self.forfeit(session, &why).await;
@@ -331,6 +352,14 @@ impl Player {
 
     /// Queues a search of the position for the side to act (the computer).
     fn think(&self, table: &Table, key: Key, brain: &mut Option<Brain>) -> Option<Thinking> {
+        if let Some(game) = table
+            .replica
+            .game
+            .as_ref()
+            .filter(|g| g.kind() != games::GameKind::Gomoku)
+        {
+            return self.think_any(table, key, game.clone(), brain);
+        }
         let rules = table.rules?;
         let r = &table.replica;
         // The generic form keeps the game itself; the Gomoku form is rebuilt from its stones and decisions.
@@ -457,6 +486,64 @@ impl Player {
                 });
             }
         }
+        Some(Thinking {
+            key,
+            cancel,
+            answer,
+        })
+    }
+
+    /// Queues a search by the game's registered brain (any game but Gomoku): the first brain of its list at the
+    /// computer's level, clamped into the levels the brain has.
+    fn think_any(
+        &self,
+        table: &Table,
+        key: Key,
+        game: games::AnyGame,
+        brain: &mut Option<Brain>,
+    ) -> Option<Thinking> {
+        let Opponent::Level(level) = &self.opponent else {
+            return None;
+        };
+        let kind = game.kind();
+        let mind = match brain.take() {
+            Some(Brain::Any(b)) => b,
+            _ => {
+                let info = engine::brain::brains(kind).first()?;
+                let level = (*level).clamp(*info.levels.start(), *info.levels.end());
+                (info.make)(level, self.seed)
+            }
+        };
+        let time = budget(
+            &table.time_control,
+            table.clocks.as_ref(),
+            table.replica.you?,
+        );
+        let cap = self.max_time.unwrap_or(ANY_MOVE_CAP).min(ANY_MOVE_CAP);
+        let search = AnySearch {
+            brain: mind,
+            game,
+            budget: time.allot(cap),
+        };
+        let cancel = Arc::new(AtomicBool::new(false));
+        let (reply, answer) = oneshot::channel();
+        let queue = self
+            .ticket
+            .asker()
+            .map_or(self.room.as_str(), |a| a.player.as_str());
+        let searched = self
+            .state
+            .computer
+            .pool()
+            .search_any(queue, search, cancel.clone());
+        tokio::spawn(async move {
+            if let Ok(AnySearched { brain, action }) = searched.await {
+                let _ = reply.send(Thought {
+                    brain: Some(Brain::Any(brain)),
+                    outcome: action.map_or(Outcome::Nothing, Outcome::DecidedAny),
+                });
+            }
+        });
         Some(Thinking {
             key,
             cancel,

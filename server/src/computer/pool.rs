@@ -28,6 +28,25 @@ pub struct Search {
     pub time: TimeBudget,
 }
 
+/// A search of any other game than Gomoku: a brain of the engine's registry (`engine::brain`) over the seam's
+/// game, within a time budget. It waits in the same queues, in its player's turn, as a Gomoku search.
+pub struct AnySearch {
+    /// The brain of the game, moved to the thread and back (it keeps what it learnt between moves).
+    pub brain: Box<dyn engine::brain::Brain>,
+    /// The position, with the side to act.
+    pub game: games::AnyGame,
+    /// The time it may take.
+    pub budget: Duration,
+}
+
+/// What came back from an [`AnySearch`].
+pub struct AnySearched {
+    /// The brain, for the next move.
+    pub brain: Box<dyn engine::brain::Brain>,
+    /// The action; `None` when the search was cancelled (or the game had ended).
+    pub action: Option<games::AnyAction>,
+}
+
 /// `time` once `waited` has passed on it (a search that waited for a thread has that much less).
 pub fn less(time: TimeBudget, waited: Duration) -> TimeBudget {
     match time {
@@ -93,10 +112,15 @@ const RETRY_MAX: Duration = Duration::from_secs(60);
 
 /// One queued search, with what answers it.
 struct Job {
-    search: Search,
+    work: Work,
     cancel: Arc<AtomicBool>,
-    reply: oneshot::Sender<Searched>,
     queued: Instant,
+}
+
+/// A search of either kind and where its answer goes.
+enum Work {
+    Gomoku(Search, oneshot::Sender<Searched>),
+    Any(AnySearch, oneshot::Sender<AnySearched>),
 }
 
 impl Job {
@@ -107,11 +131,21 @@ impl Job {
     /// Answers a stale search without running it.
     fn drop_stale(self, stats: &PoolStats) {
         stats.cancelled.fetch_add(1, Ordering::Relaxed);
-        let _ = self.reply.send(Searched {
-            engine: self.search.engine,
-            decision: None,
-            served: None,
-        });
+        match self.work {
+            Work::Gomoku(search, reply) => {
+                let _ = reply.send(Searched {
+                    engine: search.engine,
+                    decision: None,
+                    served: None,
+                });
+            }
+            Work::Any(search, reply) => {
+                let _ = reply.send(AnySearched {
+                    brain: search.brain,
+                    action: None,
+                });
+            }
+        }
     }
 }
 
@@ -301,10 +335,26 @@ impl Pool {
         cancel: Arc<AtomicBool>,
     ) -> oneshot::Receiver<Searched> {
         let (reply, answer) = oneshot::channel();
+        self.queue(player, Work::Gomoku(search, reply), cancel);
+        answer
+    }
+
+    /// Queues a search of another game than Gomoku, as [`Pool::search`] does.
+    pub fn search_any(
+        &self,
+        player: &str,
+        search: AnySearch,
+        cancel: Arc<AtomicBool>,
+    ) -> oneshot::Receiver<AnySearched> {
+        let (reply, answer) = oneshot::channel();
+        self.queue(player, Work::Any(search, reply), cancel);
+        answer
+    }
+
+    fn queue(&self, player: &str, work: Work, cancel: Arc<AtomicBool>) {
         let job = Job {
-            search,
+            work,
             cancel,
-            reply,
             queued: Instant::now(),
         };
         let stale = self.shared.lock().push(player, job);
@@ -312,7 +362,6 @@ impl Pool {
         for job in stale {
             job.drop_stale(&self.shared.stats);
         }
-        answer
     }
 }
 
@@ -339,51 +388,78 @@ fn serve(shared: &Shared) {
 fn run(job: Job, order: u64, shared: &Shared) {
     let stats = &shared.stats;
     let Job {
-        search,
+        work,
         cancel,
-        reply,
         queued,
     } = job;
-    let Search {
-        mut engine,
-        game,
-        time,
-    } = search;
-    // A search that waited for its turn has that much less time.
-    let time = less(time, queued.elapsed());
-    let decision = if cancel.load(Ordering::Relaxed) {
-        None
-    } else {
+    // Runs the search unless it is stale already, timing it; a panic in the engine (pure code over a position)
+    // must not take the thread (and the pool) down.
+    let timed = |think: &mut dyn FnMut() -> Option<()>| {
+        if cancel.load(Ordering::Relaxed) {
+            return;
+        }
         stats.started.fetch_add(1, Ordering::Relaxed);
         stats.running.fetch_add(1, Ordering::Relaxed);
         let began = Instant::now();
-        // The engine is pure code over a position; a panic in it must not take the thread (and the pool) down.
-        let thought = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            engine.think(&game, &time, &cancel)
-        }));
+        let thought = std::panic::catch_unwind(std::panic::AssertUnwindSafe(think));
         stats.running.fetch_sub(1, Ordering::Relaxed);
         record_time(stats, began.elapsed());
-        match thought {
-            Ok(Ok(decision)) => Some(decision),
-            Ok(Err(_)) => None,
-            Err(_) => {
-                tracing::error!("the engine panicked; the computer will try again");
-                None
-            }
+        if thought.is_err() {
+            tracing::error!("the engine panicked; the computer will try again");
         }
     };
-    let decision = if cancel.load(Ordering::Relaxed) {
-        stats.cancelled.fetch_add(1, Ordering::Relaxed);
-        None
-    } else {
-        decision
+    let stale = || {
+        let stale = cancel.load(Ordering::Relaxed);
+        if stale {
+            stats.cancelled.fetch_add(1, Ordering::Relaxed);
+        }
+        stale
     };
-    shared.lock().busy -= 1;
-    let _ = reply.send(Searched {
-        engine,
-        decision,
-        served: Some(order),
-    });
+    match work {
+        Work::Gomoku(
+            Search {
+                mut engine,
+                game,
+                time,
+            },
+            reply,
+        ) => {
+            // A search that waited for its turn has that much less time.
+            let time = less(time, queued.elapsed());
+            let mut decision = None;
+            timed(&mut || {
+                decision = engine.think(&game, &time, &cancel).ok();
+                Some(())
+            });
+            let decision = if stale() { None } else { decision };
+            shared.lock().busy -= 1;
+            let _ = reply.send(Searched {
+                engine,
+                decision,
+                served: Some(order),
+            });
+        }
+        Work::Any(
+            AnySearch {
+                mut brain,
+                game,
+                budget,
+            },
+            reply,
+        ) => {
+            let budget = budget
+                .saturating_sub(queued.elapsed())
+                .max(Duration::from_millis(50));
+            let mut action = None;
+            timed(&mut || {
+                action = brain.choose(&game, budget, &cancel);
+                Some(())
+            });
+            let action = if stale() { None } else { action };
+            shared.lock().busy -= 1;
+            let _ = reply.send(AnySearched { brain, action });
+        }
+    }
 }
 
 /// Folds one search's time into the moving average (an eighth of the new one each time).

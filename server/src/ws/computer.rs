@@ -31,9 +31,6 @@ impl Conn {
         };
         let opponent = self.state.computer.opponent(level, engine.as_deref())?;
         self.not_in_a_rated_game(&identity)?;
-        if game.as_ref().is_some_and(|g| g.rules().is_none()) {
-            return Err(no_engine());
-        }
         let game = super::dispatch::requested_game(rules, game)?;
         // Checked before the room exists, so a refusal leaves nothing behind.
         let settings = crate::room::Settings::new(game, time_control, false, public, colour)?;
@@ -136,10 +133,19 @@ impl Conn {
 }
 
 /// `no_engine` unless `opponent` plays the game of `config`: the server's engine plays Gomoku and Renju under
-/// every opening rule; an external engine only without one (Piskvork has no swap or fifth-move options).
+/// every opening rule, and every other game whose list in the engine's registry starts with a searching brain
+/// (`engine::brain::brains`: Othello's and insect chess's engines; not a random-legal brain alone); an external
+/// engine plays Gomoku only, without an opening rule (Piskvork has no swap or fifth-move options).
 fn plays(opponent: &Opponent, config: &games::AnyConfig) -> Result<(), RoomError> {
+    use games::GameConfig;
     let games::AnyConfig::Gomoku(gomoku) = config else {
-        return Err(no_engine());
+        let searching = engine::brain::brains(config.kind())
+            .first()
+            .is_some_and(|info| info.name != engine::brain::RandomBrain::NAME);
+        return match opponent {
+            Opponent::Level(_) if searching => Ok(()),
+            _ => Err(no_engine()),
+        };
     };
     if matches!(opponent, Opponent::External(_)) && gomoku.rules().opening() != rules::Opening::None
     {
@@ -152,8 +158,5 @@ fn plays(opponent: &Opponent, config: &games::AnyConfig) -> Result<(), RoomError
 }
 
 fn no_engine() -> RoomError {
-    RoomError::new(
-        code::NO_ENGINE,
-        "the computer plays Gomoku and Renju only; this game has no engine",
-    )
+    RoomError::new(code::NO_ENGINE, "the computer has no engine for this game")
 }

@@ -488,13 +488,14 @@ async fn levels_outside_one_to_eight_are_refused_with_bad_level() {
 
 #[tokio::test]
 async fn games_without_an_engine_are_refused_with_no_engine() {
+    // Draughts has only the random-legal brain in the registry: no computer opponent.
     let server = server(config()).await;
     let mut human = server.client().await;
     let reply = human
         .request(ClientMessage::PlayComputer {
             rules: None,
-            game: Some(GameSpec::Othello(protocol::OthelloSpec {
-                scoring: OthelloScoring::Japanese,
+            game: Some(GameSpec::Draughts(protocol::DraughtsSpec {
+                variant: protocol::DraughtsVariant::International,
             })),
             time_control: TimeControl::None,
             public: false,
@@ -975,4 +976,81 @@ async fn a_rated_room_still_waiting_for_its_opponent_does_not_keep_the_computer_
         .await;
     assert!(matches!(reply, ServerMessage::Room { .. }), "{reply:?}");
     start(&mut alice, play_computer(freestyle(), 1)).await;
+}
+
+/// A game of `spec` against the computer at level 1, the person holding the first colour and always playing the
+/// first of its listed actions, followed to its end: every one of the computer's actions is legal (the local game
+/// applies it), the person is never kept waiting, and the result comes.
+async fn played_to_the_end_against_the_computer(spec: GameSpec) -> (usize, protocol::GameResult) {
+    use games::Game as _;
+    // The person answers at once, every move: more messages a second than a person sends, not what is tested.
+    let server = server(Config {
+        msg_rate: 1000.0,
+        msg_burst: 1000,
+        ..config()
+    })
+    .await;
+    let mut human = server.client().await;
+    let (snap, _) = start(
+        &mut human,
+        ClientMessage::PlayComputer {
+            rules: None,
+            game: Some(spec),
+            time_control: TimeControl::None,
+            public: false,
+            colour: ColourChoice::Black,
+            level: 1,
+            engine: None,
+        },
+    )
+    .await;
+    let room = snap.id.clone();
+    let mut game = games::AnyGame::new(spec.to_config().unwrap(), games::Seat::Zero);
+    let me = game.first_colour();
+    if snap.you != Some(me) {
+        // Draughts' first colour is white; every game here starts with the person's colour as asked.
+        assert_eq!(snap.you, Some(Color::Black));
+    }
+    loop {
+        if game.to_act() == Some(me) && game.forced().is_none() {
+            let action = game.legal_actions().into_iter().next().unwrap();
+            let at = game.action_count() as u32;
+            // The reply is the person's own `action` event: the local game takes it here.
+            act(&mut human, &room, &action.notation(), at).await;
+            game.apply(action).unwrap();
+            continue;
+        }
+        match human
+            .event_where(|e| matches!(e, RoomEvent::Action { .. } | RoomEvent::GameOver { .. }))
+            .await
+            .1
+        {
+            RoomEvent::Action { at, action, .. } => {
+                if at as usize == game.action_count() {
+                    let a = game.parse_action(&action).unwrap();
+                    game.apply(a)
+                        .unwrap_or_else(|e| panic!("{action} at {at} is illegal: {e}"));
+                }
+            }
+            RoomEvent::GameOver { result, .. } => return (game.action_count(), result),
+            _ => unreachable!(),
+        }
+    }
+}
+
+#[tokio::test]
+async fn othello_and_insect_chess_are_played_against_the_computer_to_their_end() {
+    for spec in [
+        GameSpec::Othello(protocol::OthelloSpec {
+            scoring: OthelloScoring::Japanese,
+        }),
+        GameSpec::Insect(protocol::InsectSpec {}),
+    ] {
+        let (actions, result) = played_to_the_end_against_the_computer(spec).await;
+        assert!(actions > 4, "{spec:?}: {actions} actions, {result:?}");
+        assert!(
+            !["resign", "timeout", "abandoned", "aborted"].contains(&result.reason.as_str()),
+            "{spec:?} ended by the rules, not {result:?}"
+        );
+    }
 }
