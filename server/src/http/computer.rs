@@ -28,6 +28,36 @@ pub struct ComputerLevel {
     pub zh: String,
 }
 
+/// A game the computer plays, and its strongest level there (a level asked above it plays this one).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ComputerGame {
+    /// The game's name (`gomoku`, `othello`, `insect`).
+    pub game: &'static str,
+    /// Its strongest level (8 for Gomoku and Othello, 4 for insect chess).
+    pub max_level: u8,
+}
+
+/// The games the computer plays: Gomoku, and every game whose brains in the engine's registry start with a
+/// searching engine (not the random-legal brain alone).
+pub fn games_played() -> Vec<ComputerGame> {
+    games::GameKind::ALL
+        .into_iter()
+        .filter_map(|kind| {
+            let info = engine::brain::brains(kind).first()?;
+            (kind == games::GameKind::Gomoku || info.name != engine::brain::RandomBrain::NAME).then(
+                || ComputerGame {
+                    game: kind.as_str(),
+                    max_level: if kind == games::GameKind::Gomoku {
+                        MAX_LEVEL
+                    } else {
+                        (*info.levels.end()).min(MAX_LEVEL)
+                    },
+                },
+            )
+        })
+        .collect()
+}
+
 /// The computer as a client offers it.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ComputerView {
@@ -44,6 +74,8 @@ pub struct ComputerView {
     pub threads: usize,
     /// The external engines this server offers (`play_computer` with `engine`).
     pub engines: Vec<String>,
+    /// The games it plays, with each one's strongest level (`play_computer` with another game is `no_engine`).
+    pub plays: Vec<ComputerGame>,
 }
 
 async fn computer(State(state): State<AppState>) -> Json<ComputerView> {
@@ -62,5 +94,6 @@ async fn computer(State(state): State<AppState>) -> Json<ComputerView> {
         max_games: c.max_games(),
         threads: c.pool().threads(),
         engines: c.engine_names(),
+        plays: games_played(),
     })
 }

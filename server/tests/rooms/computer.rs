@@ -1039,6 +1039,33 @@ async fn played_to_the_end_against_the_computer(spec: GameSpec) -> (usize, proto
 }
 
 #[tokio::test]
+async fn the_computer_says_which_games_it_plays_and_their_strongest_levels() {
+    let server = server(config()).await;
+    let (status, view) = server.get_json("/api/computer").await;
+    assert_eq!(status, 200);
+    let plays: Vec<(String, u64)> = view["plays"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["game"].as_str().unwrap().to_owned(),
+                g["max_level"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        plays,
+        [
+            ("gomoku".into(), 8),
+            ("othello".into(), 8),
+            ("insect".into(), 4)
+        ],
+        "draughts has no searching brain"
+    );
+}
+
+#[tokio::test]
 async fn othello_and_insect_chess_are_played_against_the_computer_to_their_end() {
     for spec in [
         GameSpec::Othello(protocol::OthelloSpec {
