@@ -15,7 +15,7 @@ import { GAMES } from '../../web-client/js/games/index.js';
 import { displayName, isComputer } from '../../web-client/js/player.js';
 import { setLang } from '../../web-client/js/i18n.js';
 
-const { computerOptions, levelChoices } = await import('../../web-client/js/pages/lobby.js');
+const { computerOptions, computerGames, maxLevel, levelChoices } = await import('../../web-client/js/pages/lobby.js');
 const { poolLabel, againstComputer } = await import('../../web-client/js/pages/profile.js');
 
 const DOC = readFileSync(new URL('../../docs/protocol.md', import.meta.url), 'utf8');
@@ -173,7 +173,19 @@ test('"Play the computer" sends play_computer with the rules, clock, colour and 
   });
   assert.equal(computerOptions({ ...v, level: '0' }).level, 1, 'levels run from 1');
   assert.equal(computerOptions({ ...v, level: '12' }).level, 8, 'to 8');
-  assert.equal(computerOptions({ ...v, game: 'othello' }).rules.rule_set, 'renju', 'the computer plays Gomoku only');
+  assert.equal(computerOptions({ ...v, game: 'othello' }).rules.rule_set, 'renju', 'Gomoku only while GET /api/computer is unknown');
+  const info = { plays: [{ game: 'gomoku', max_level: 8 }, { game: 'othello', max_level: 8 }, { game: 'insect', max_level: 4 }] };
+  assert.deepEqual(computerOptions({ ...v, game: 'othello', scoring: 'japanese' }, undefined, info), {
+    game: { game: 'othello', scoring: 'japanese' },
+    time_control: { kind: 'fischer', base_ms: 300_000, increment_ms: 3000 }, colour: 'random', level: 5,
+  });
+  assert.deepEqual(computerOptions({ ...v, game: 'insect', level: '8' }, undefined, info).game, { game: 'insect' });
+  assert.equal(computerOptions({ ...v, game: 'insect', level: '8' }, undefined, info).level, 4, "to the game's strongest");
+  assert.equal(computerOptions({ ...v, game: 'draughts' }, undefined, info).rules.rule_set, 'renju', 'never a game the computer does not play');
+  assert.deepEqual(computerGames(info).map((g) => g.name), ['gomoku', 'othello', 'insect']);
+  assert.deepEqual(computerGames(null).map((g) => g.name), ['gomoku']);
+  assert.equal(maxLevel(info, 'insect'), 4);
+  assert.equal(levelChoices(info, 'en', maxLevel(info, 'insect')).length, 4);
 });
 
 test("the level choices take the server's labels in the page's language, else our own", () => {

@@ -48,21 +48,41 @@ export function createOptions(v, games = GAMES, ratings = []) {
 }
 
 /**
- * The play_computer message from the computer form's values (pure, for tests): the Gomoku rules, the clock and
- * the colour as create_room takes them, and the level; never rated, never listed (the room is one's own).
+ * The games the computer form offers: the members of the games GET /api/computer lists in `plays` (in the create
+ * form's order, the default first), the default game alone while that is unknown (the server unreachable).
  */
-export function computerOptions(v, games = GAMES) {
-  const { rated: _rated, public: _public, rating_range: _range, ...rest } = createOptions({ ...v, game: DEFAULT_GAME, range: 'any' }, games);
-  return { ...rest, level: Math.min(8, Math.max(1, Number(v.level) || 1)) };
+export function computerGames(info, games = GAMES) {
+  if (!Array.isArray(info?.plays)) return [games[DEFAULT_GAME]];
+  const played = new Set(info.plays.map((p) => p.game));
+  const choices = gameChoices(games).filter((g) => played.has(g.name));
+  return choices.length ? choices : [games[DEFAULT_GAME]];
+}
+
+/** The strongest level the computer plays `game` at, as GET /api/computer says (8 while that is unknown). */
+export function maxLevel(info, game = DEFAULT_GAME) {
+  const entry = (info?.plays || []).find((p) => p.game === game);
+  return Math.max(1, Number(entry?.max_level) || 8);
 }
 
 /**
- * The level choices of the computer form: [level, label] for 1–8, labelled as GET /api/computer says in the
- * page's language (`en` / `zh`), else with our own words.
+ * The play_computer message from the computer form's values (pure, for tests): the chosen game's part (Gomoku's
+ * `rules`, another game's `game` spec; the default game when the computer does not play the chosen one), the
+ * clock and the colour as create_room takes them, and the level (1 up to the game's strongest); never rated,
+ * never listed (the room is one's own).
  */
-export function levelChoices(info, language = 'en') {
+export function computerOptions(v, games = GAMES, info = null) {
+  const game = computerGames(info, games).some((g) => g.name === v.game) ? v.game : DEFAULT_GAME;
+  const { rated: _rated, public: _public, rating_range: _range, ...rest } = createOptions({ ...v, game, range: 'any' }, games);
+  return { ...rest, level: Math.min(maxLevel(info, game), Math.max(1, Number(v.level) || 1)) };
+}
+
+/**
+ * The level choices of the computer form: [level, label] for 1 up to `max` (8), labelled as GET /api/computer
+ * says in the page's language (`en` / `zh`), else with our own words.
+ */
+export function levelChoices(info, language = 'en', max = 8) {
   const byLevel = new Map((info?.levels || []).map((l) => [l.level, l]));
-  return [1, 2, 3, 4, 5, 6, 7, 8].map((n) => [n, byLevel.get(n)?.[language] || t('computer.label', { n })]);
+  return Array.from({ length: max }, (_, i) => i + 1).map((n) => [n, byLevel.get(n)?.[language] || t('computer.label', { n })]);
 }
 
 /** A room's game and options in words, as its lobby row shows them (Gomoku: rule set, forbidden rule, size, opening). */
@@ -101,8 +121,9 @@ function field(label, control, extra = {}) {
 }
 
 /**
- * The create form, or with `computer` the "Play the computer" form: the same rules, clock and colour, plus the
- * level, without the game choice (the computer plays Gomoku and Renju only), rating and visibility.
+ * The create form, or with `computer` the "Play the computer" form: the same games' fields, clock and colour, plus
+ * the level, without rating and visibility; its game choice holds the games the computer plays (GET /api/computer's
+ * `plays`; none, so the default game, until that answers) and its levels run to the chosen game's strongest.
  */
 function createForm(app, close, { computer = false } = {}) {
   const form = h('form', { class: `card create${computer ? ' computer' : ''}`, id: computer ? 'computer-form' : 'create-form' });
@@ -122,19 +143,31 @@ function createForm(app, close, { computer = false } = {}) {
       sync();
     }, () => {});
   }
+  // What GET /api/computer said (its games, their strongest levels, the levels' labels), null until it answers.
+  let info = null;
+  const gameSlot = h('div', { class: 'computer-game', id: 'computer-game' });
+  const fillLevels = () => {
+    const chosen = Number(level.value) || 1;
+    const max = maxLevel(info, values().game || DEFAULT_GAME);
+    mount(level, levelChoices(info, lang(), max).map(([n, label]) => h('option', { value: n, selected: n === Math.min(chosen, max) }, label)));
+  };
   if (computer) {
-    // The labels the server gives its levels, and whether it has room for another game now.
-    accounts.computer().then((info) => {
-      const chosen = level.value;
-      mount(level, levelChoices(info, lang()).map(([n, label]) => h('option', { value: n, selected: String(n) === chosen }, label)));
+    // The games the computer plays, the labels the server gives its levels, and whether it has room for another
+    // game now.
+    accounts.computer().then((info_) => {
+      info = info_;
+      const only = Object.fromEntries(computerGames(info).map((g) => [g.name, g]));
+      mount(gameSlot, gameChoice(seg, field, only));
       busy.hidden = !info?.busy;
+      fillLevels();
+      sync();
     }, () => {});
   }
-  const games = computer ? [GAMES[DEFAULT_GAME]] : Object.values(GAMES).filter((g) => g.served);
+  const games = Object.values(GAMES).filter((g) => g.served);
   mount(
     form,
     h('h2', {}, t(computer ? 'computer.title' : 'create.title')),
-    computer ? h('p', { class: 'muted small' }, t('computer.intro')) : gameChoice(seg, field),
+    computer ? [h('p', { class: 'muted small' }, t('computer.intro')), gameSlot] : gameChoice(seg, field),
     // Each game's own fields, shown while it is the chosen one.
     games.map((g) => h('div', { class: 'game-fields', dataset: { game: g.name } }, g.createFields({ seg, field }))),
     computer ? field(t('computer.level_field'), level) : null,
@@ -174,6 +207,7 @@ function createForm(app, close, { computer = false } = {}) {
     }
     for (const el of form.querySelectorAll('[data-tc]')) el.hidden = v.tc !== el.dataset.tc;
     for (const el of form.querySelectorAll('[data-range]')) el.hidden = v.range !== el.dataset.range;
+    if (computer && level.options.length !== maxLevel(info, v.game || DEFAULT_GAME)) fillLevels();
     if (!computer) {
       const games = GAMES[v.game] || GAMES[DEFAULT_GAME];
       const mine = ratingIn(ratings, poolOfSpec(games.createSpec(v)));
@@ -202,7 +236,7 @@ function createForm(app, close, { computer = false } = {}) {
     button.disabled = true;
     try {
       const reply = computer
-        ? await app.conn.create(computerOptions(values()), 'play_computer')
+        ? await app.conn.create(computerOptions(values(), GAMES, info), 'play_computer')
         : await app.conn.create(createOptions(values(), GAMES, ratings));
       app.navigate(href('room', { id: reply.room.id }));
     } catch (ex) {
