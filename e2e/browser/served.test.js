@@ -299,7 +299,9 @@ test('the computer at level 1: a Gomoku game from the lobby through clicks to a 
   // The level labels are the server's, in the page's language.
   await a.page.waitForFunction(() => document.querySelector('#computer-level option')?.textContent === 'Computer · level 1');
   assert.equal(await a.page.locator('#computer-form input[name="rated"]').count(), 0, 'never rated');
-  assert.equal(await a.page.locator('#computer-form input[name="game"]').count(), 0, 'the computer plays Gomoku only');
+  // The game choice holds the games GET /api/computer lists (draughts is not one).
+  await a.page.waitForSelector('#computer-form input[name="game"]', { state: 'attached' });
+  assert.deepEqual(await a.page.$$eval('#computer-form input[name="game"]', (els) => els.map((e) => e.value)), ['gomoku', 'othello', 'insect']);
   await shot(a.page, 'served-computer-form-desktop-en-light');
   // In Chinese the labels are the server's Chinese ones (the lobby is drawn again, so the form opened again).
   await look(a.page, PHONE, 'dark', 'zh');

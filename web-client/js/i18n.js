@@ -824,7 +824,7 @@ export const zh = {
   'computer.thinking': '思考中…',
   'computer.play': '人机对弈',
   'computer.title': '与电脑对弈',
-  'computer.intro': '与电脑对弈，从 1 级（初学者）到它的全力。',
+  'computer.intro': '与电脑对弈，从 1 级（初学者）到最强级别。',
   'computer.level_field': '级别',
   'computer.submit': '开始对局',
   'computer.unrated': '人机对弈 · 不计积分',
