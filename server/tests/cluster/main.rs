@@ -8,7 +8,6 @@ mod cluster;
 mod cluster_auth;
 mod cluster_failover;
 mod cluster_limits;
-mod cluster_online;
 mod cluster_partition;
 #[path = "../cluster_support/mod.rs"]
 mod cluster_support;

@@ -1,4 +1,5 @@
-//! The lobby's online count across a cluster (issue #22): two nodes in this test process (alone in it: every node
+//! The lobby's online count across a cluster (issue #22): two nodes in this test process (alone in it, in its own
+//! test binary `tests/cluster_online/`: every node
 //! on the NATS server hears every other's count) on one fresh Postgres database and the NATS server on
 //! 127.0.0.1:4222.
 //!

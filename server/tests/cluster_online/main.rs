@@ -1,0 +1,10 @@
+//! The lobby's online count across a cluster, in a test binary of its own: every node on the NATS server hears
+//! every other node's count, so the cluster tests of `tests/cluster/` running beside it in one process would add
+//! their players to the count it waits for (a flaky count, seen once in CI). The NATS server is the one
+//! `TEST_NATS_URL` names, as for `tests/cluster/`.
+
+mod online;
+#[path = "../cluster_support/mod.rs"]
+mod cluster_support;
+#[path = "../common/mod.rs"]
+mod common;
