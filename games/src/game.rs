@@ -301,6 +301,12 @@ pub struct RecordHeader<'a> {
     pub result: Option<Option<Color>>,
 }
 
+/// A tag value of a PGN-like record (PDN, insect chess's export): quotes and backslashes escaped (names are
+/// letters, digits, `_` and `-`, but guests' and future names need not be).
+pub(crate) fn tag_value(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
 /// How a game's record is exported in its field's usual text (`GET /api/games/{id}/export`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RecordFormat {

@@ -139,6 +139,11 @@ pub trait WireGame: Listed {
     }
 }
 
+/// Every item's text, in order (squares, moves: what the games' wire forms list as strings).
+pub(crate) fn texts<T: ToString>(items: &[T]) -> Vec<String> {
+    items.iter().map(T::to_string).collect()
+}
+
 /// The schema of an enum tagged by `"game"` whose variants each hold one struct: each variant is the struct's own
 /// schema with the tag among its properties (not a reference beside them), so every variant describes all its
 /// fields in one object, as the tagged form has them.

@@ -119,12 +119,17 @@ pub fn decode_any(record: &GameRecord) -> Result<(AnyConfig, Vec<AnyAction>), Re
 /// its players (`None`: it does not read back or does not replay).
 pub fn replay_any(record: &GameRecord) -> Option<AnyGame> {
     let (config, actions) = decode_any(record).ok()?;
-    let first = if AnyGame::new(config, Seat::Zero).colour_of(Seat::Zero) == Color::Black {
+    AnyGame::from_actions(config, first_seat(config), &actions).ok()
+}
+
+/// The seat that holds a stored game's first colour at its start: the store files its players by colour, black
+/// in seat 0, so it is seat 0 when the game's first colour is black (draughts: seat 1).
+pub fn first_seat(config: AnyConfig) -> Seat {
+    if AnyGame::new(config, Seat::Zero).colour_of(Seat::Zero) == Color::Black {
         Seat::Zero
     } else {
         Seat::One
-    };
-    AnyGame::from_actions(config, first, &actions).ok()
+    }
 }
 
 /// Who holds which colour now in a game replayed by [`replay_any`], relative to the start: the seam's answer

@@ -1635,17 +1635,12 @@ impl Session<'_> {
                 }
             }
             let replay = match server::stored::decode_any(&record) {
-                Ok((config, actions)) => {
-                    let first = if games::AnyGame::new(config, games::Seat::Zero)
-                        .colour_of(games::Seat::Zero)
-                        == Color::Black
-                    {
-                        games::Seat::Zero
-                    } else {
-                        games::Seat::One
-                    };
-                    games::AnyGame::from_actions(config, first, &actions).map_err(|e| e.to_string())
-                }
+                Ok((config, actions)) => games::AnyGame::from_actions(
+                    config,
+                    server::stored::first_seat(config),
+                    &actions,
+                )
+                .map_err(|e| e.to_string()),
                 Err(e) => Err(e.to_string()),
             };
             let replay = match replay {

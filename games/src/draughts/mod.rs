@@ -12,7 +12,8 @@ use rules::draughts::{
 use rules::Color;
 
 use crate::game::{
-    Coded, Game, GameConfig, Listed, Outcome, PoolKey, RecordFormat, RecordHeader, Seat, Status,
+    tag_value, Coded, Game, GameConfig, Listed, Outcome, PoolKey, RecordFormat, RecordHeader, Seat,
+    Status,
 };
 use crate::notation::NotationError;
 use crate::storage::ConfigError;
@@ -553,14 +554,8 @@ impl Listed for Draughts {
         let (first, rest) = pdn.split_once('\n').unwrap_or((&pdn, ""));
         format!(
             "{first}\n[White \"{}\"]\n[Black \"{}\"]\n{rest}",
-            pdn_value(header.white),
-            pdn_value(header.black)
+            tag_value(header.white),
+            tag_value(header.black)
         )
     }
-}
-
-/// A PDN tag value: quotes and backslashes escaped (names are letters, digits, `_` and `-`, but guests' and
-/// future names need not be).
-fn pdn_value(text: &str) -> String {
-    text.replace('\\', "\\\\").replace('"', "\\\"")
 }

@@ -9,7 +9,8 @@ use rules::insect::{self, IllegalMove, Kind, Move, Side, Square, Status as Insec
 use rules::Color;
 
 use crate::game::{
-    Coded, Game, GameConfig, Listed, Outcome, PoolKey, RecordFormat, RecordHeader, Seat, Status,
+    tag_value, Coded, Game, GameConfig, Listed, Outcome, PoolKey, RecordFormat, RecordHeader, Seat,
+    Status,
 };
 use crate::notation::NotationError;
 use crate::storage::ConfigError;
@@ -366,13 +367,12 @@ impl Listed for Insect {
             Some(Some(Color::White)) => "0-1",
             Some(None) => "1/2-1/2",
         };
-        let tag = |text: &str| text.replace('\\', "\\\\").replace('"', "\\\"");
         let mut moves: Vec<String> = self.game.moves().iter().map(Move::to_string).collect();
         moves.push(result.to_owned());
         format!(
             "[Game \"insect\"]\n[South \"{}\"]\n[North \"{}\"]\n[Result \"{result}\"]\n\n{}\n",
-            tag(header.black),
-            tag(header.white),
+            tag_value(header.black),
+            tag_value(header.white),
             moves.join(" ")
         )
     }

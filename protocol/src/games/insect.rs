@@ -6,7 +6,7 @@ use rules::Color;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::game::{GamePhase, GameSpecError, WireGame};
+use crate::game::{texts, GamePhase, GameSpecError, WireGame};
 
 /// Insect chess's configuration on the wire: no fields (the settled rules are the only variant).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -63,10 +63,6 @@ pub struct InsectChanged {
 pub struct InsectOutcome {
     /// The rule's code.
     pub rule: String,
-}
-
-fn texts<T: ToString>(items: &[T]) -> Vec<String> {
-    items.iter().map(T::to_string).collect()
 }
 
 fn piece_char(piece: Option<Piece>) -> char {

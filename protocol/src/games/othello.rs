@@ -6,7 +6,7 @@ use rules::Color;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::game::{GamePhase, GameSpecError, WireGame};
+use crate::game::{texts, GamePhase, GameSpecError, WireGame};
 
 /// Othello's configuration on the wire.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -104,10 +104,6 @@ pub struct Discs {
     pub black: u8,
     /// White's.
     pub white: u8,
-}
-
-fn texts<T: ToString>(items: &[T]) -> Vec<String> {
-    items.iter().map(T::to_string).collect()
 }
 
 fn disc_char(disc: Option<Color>) -> char {

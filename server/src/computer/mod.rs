@@ -454,3 +454,15 @@ pub fn check_level(level: u8) -> Result<(), RoomError> {
         ))
     }
 }
+
+/// The strongest level the server's own computer plays `kind` at, or `None` when it does not play it: Gomoku (its
+/// engine, levels 1–8), and every other game whose brains in the engine's registry start with a searching engine
+/// (not the random-legal brain alone), capped at the Gomoku levels' top. What `play_computer` accepts and
+/// `GET /api/computer` lists.
+pub fn max_level(kind: games::GameKind) -> Option<u8> {
+    if kind == games::GameKind::Gomoku {
+        return Some(MAX_LEVEL);
+    }
+    let info = engine::brain::brains(kind).first()?;
+    (info.name != engine::brain::RandomBrain::NAME).then(|| (*info.levels.end()).min(MAX_LEVEL))
+}

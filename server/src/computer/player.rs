@@ -399,10 +399,7 @@ impl Player {
                 let search = Search { engine, game, time };
                 // Queued in the queue of the person the computer plays (or of the room, for a restored game),
                 // whose turn comes round robin among the players.
-                let queue = self
-                    .ticket
-                    .asker()
-                    .map_or(self.room.as_str(), |a| a.player.as_str());
+                let queue = self.queue();
                 let searched = self
                     .state
                     .computer
@@ -493,6 +490,14 @@ impl Player {
         })
     }
 
+    /// The pool queue this game's searches wait in: the person the computer plays (or the room, for a restored
+    /// game whose asker is unknown).
+    fn queue(&self) -> &str {
+        self.ticket
+            .asker()
+            .map_or(self.room.as_str(), |a| a.player.as_str())
+    }
+
     /// Queues a search by the game's registered brain (any game but Gomoku): the first brain of its list at the
     /// computer's level, clamped into the levels the brain has.
     fn think_any(
@@ -527,10 +532,7 @@ impl Player {
         };
         let cancel = Arc::new(AtomicBool::new(false));
         let (reply, answer) = oneshot::channel();
-        let queue = self
-            .ticket
-            .asker()
-            .map_or(self.room.as_str(), |a| a.player.as_str());
+        let queue = self.queue();
         let searched = self
             .state
             .computer

@@ -37,23 +37,15 @@ pub struct ComputerGame {
     pub max_level: u8,
 }
 
-/// The games the computer plays: Gomoku, and every game whose brains in the engine's registry start with a
-/// searching engine (not the random-legal brain alone).
+/// The games the computer plays, in the list's order ([`crate::computer::max_level`]).
 pub fn games_played() -> Vec<ComputerGame> {
     games::GameKind::ALL
         .into_iter()
         .filter_map(|kind| {
-            let info = engine::brain::brains(kind).first()?;
-            (kind == games::GameKind::Gomoku || info.name != engine::brain::RandomBrain::NAME).then(
-                || ComputerGame {
-                    game: kind.as_str(),
-                    max_level: if kind == games::GameKind::Gomoku {
-                        MAX_LEVEL
-                    } else {
-                        (*info.levels.end()).min(MAX_LEVEL)
-                    },
-                },
-            )
+            crate::computer::max_level(kind).map(|max_level| ComputerGame {
+                game: kind.as_str(),
+                max_level,
+            })
         })
         .collect()
 }

@@ -139,11 +139,8 @@ impl Conn {
 fn plays(opponent: &Opponent, config: &games::AnyConfig) -> Result<(), RoomError> {
     use games::GameConfig;
     let games::AnyConfig::Gomoku(gomoku) = config else {
-        let searching = engine::brain::brains(config.kind())
-            .first()
-            .is_some_and(|info| info.name != engine::brain::RandomBrain::NAME);
         return match opponent {
-            Opponent::Level(_) if searching => Ok(()),
+            Opponent::Level(_) if crate::computer::max_level(config.kind()).is_some() => Ok(()),
             _ => Err(no_engine()),
         };
     };
