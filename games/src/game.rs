@@ -299,6 +299,45 @@ pub struct RecordHeader<'a> {
     pub white: &'a str,
     /// `None` while the game runs or when it was aborted; `Some(None)` a draw; `Some(Some(colour))` a win.
     pub result: Option<Option<Color>>,
+    /// The event: `Rated game`, `Casual game` (PGN's and PDN's `Event`).
+    pub event: &'a str,
+    /// Where it was played: the site's address, `?` when unknown (`Site`).
+    pub site: &'a str,
+    /// The day it started, `YYYY.MM.DD` as PGN and PDN write it (`Date`).
+    pub date: &'a str,
+    /// The time control as people write it (`5+3`, `10 min + 3 x 30 s`, `none`).
+    pub time_control: &'a str,
+}
+
+impl RecordHeader<'_> {
+    /// The tag pairs of a PGN-like header, one a line (`[Event "Rated game"]`), values escaped: the seven of the
+    /// PGN and PDN roster first (`Event`, `Site`, `Date`, `Round`, then `first`'s and `second`'s player tags
+    /// with their names, then `Result` with `result`), then `extra` in its order, then `TimeControl`.
+    pub(crate) fn tags(
+        &self,
+        players: [(&str, &str); 2],
+        result: &str,
+        extra: &[(&str, String)],
+    ) -> String {
+        let mut out = String::new();
+        let mut tag = |name: &str, value: &str| {
+            out.push_str(&format!("[{name} \"{}\"]\n", tag_value(value)));
+        };
+        tag("Event", self.event);
+        tag("Site", self.site);
+        tag("Date", self.date);
+        // Games here are not played in rounds yet (PGN's "-": not applicable).
+        tag("Round", "-");
+        for (name, player) in players {
+            tag(name, player);
+        }
+        tag("Result", result);
+        for (name, value) in extra {
+            tag(name, value);
+        }
+        tag("TimeControl", self.time_control);
+        out
+    }
 }
 
 /// A tag value of a PGN-like record (PDN, insect chess's export): quotes and backslashes escaped (names are

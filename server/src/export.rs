@@ -152,6 +152,11 @@ pub fn to_renlib(moves: &[Point]) -> String {
     format!("{}\n", list.join(" "))
 }
 
+/// The day of a time in milliseconds since the Unix epoch as PGN and PDN write it: `YYYY.MM.DD` (UTC).
+pub fn pgn_date_of(unix_ms: i64) -> String {
+    date_of(unix_ms)[..10].replace('-', ".")
+}
+
 /// A time in milliseconds since the Unix epoch as `YYYY-MM-DD HH:MM:SS UTC`.
 pub fn date_of(unix_ms: i64) -> String {
     let secs = unix_ms.div_euclid(1000);

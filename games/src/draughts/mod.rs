@@ -12,8 +12,7 @@ use rules::draughts::{
 use rules::Color;
 
 use crate::game::{
-    tag_value, Coded, Game, GameConfig, Listed, Outcome, PoolKey, RecordFormat, RecordHeader, Seat,
-    Status,
+    Coded, Game, GameConfig, Listed, Outcome, PoolKey, RecordFormat, RecordHeader, Seat, Status,
 };
 use crate::notation::NotationError;
 use crate::storage::ConfigError;
@@ -541,8 +540,10 @@ impl Listed for Draughts {
         DraughtsConfig::decode(text)
     }
 
-    /// PDN, with the players beside the game type and the result as the room recorded it (`2-0`, `0-2`, `1-1`,
-    /// `*` while it runs or when aborted).
+    /// PDN: the seven tags of the roster (`Event`, `Site`, `Date`, `Round`, `White`, `Black`, `Result`), then
+    /// `GameType "20"` (international draughts), `FEN` when it did not start from the initial position and
+    /// `TimeControl`; then the numbered moves and the result as the room recorded it (`2-0`, `0-2`, `1-1`, `*`
+    /// while it runs or when aborted).
     fn record(&self, header: &RecordHeader<'_>) -> String {
         let result = match header.result {
             None => "*",
@@ -550,12 +551,16 @@ impl Listed for Draughts {
             Some(Some(Color::Black)) => "0-2",
             Some(None) => "1-1",
         };
-        let pdn = self.rules_game().to_pdn(Some(result));
-        let (first, rest) = pdn.split_once('\n').unwrap_or((&pdn, ""));
-        format!(
-            "{first}\n[White \"{}\"]\n[Black \"{}\"]\n{rest}",
-            tag_value(header.white),
-            tag_value(header.black)
-        )
+        let game = self.rules_game();
+        let mut extra = vec![("GameType", "20".to_owned())];
+        if let Some(fen) = game.pdn_fen() {
+            extra.push(("FEN", fen));
+        }
+        let tags = header.tags(
+            [("White", header.white), ("Black", header.black)],
+            result,
+            &extra,
+        );
+        format!("{tags}\n{}", game.pdn_movetext(result))
     }
 }

@@ -9,8 +9,7 @@ use rules::insect::{self, IllegalMove, Kind, Move, Side, Square, Status as Insec
 use rules::Color;
 
 use crate::game::{
-    tag_value, Coded, Game, GameConfig, Listed, Outcome, PoolKey, RecordFormat, RecordHeader, Seat,
-    Status,
+    Coded, Game, GameConfig, Listed, Outcome, PoolKey, RecordFormat, RecordHeader, Seat, Status,
 };
 use crate::notation::NotationError;
 use crate::storage::ConfigError;
@@ -357,9 +356,10 @@ impl Listed for Insect {
         InsectConfig::decode(text)
     }
 
-    /// A PGN-like record: tag pairs (`[Game "insect"]`, `[South "…"]`, `[North "…"]`, `[Result "…"]`: `1-0` south
-    /// won, `0-1` north won, `1/2-1/2` drawn, `*` running or aborted), a blank line, then the moves by their
-    /// notation, space-separated (`e2-e3 e10-e9 …`), and the result again, as PGN ends its movetext.
+    /// A PGN-like record: tag pairs (the PGN roster with `South` and `North` for the players: `Event`, `Site`,
+    /// `Date`, `Round`, `South`, `North`, `Result`, then `Game "insect"` and `TimeControl`; `Result` is `1-0`
+    /// south won, `0-1` north won, `1/2-1/2` drawn, `*` running or aborted), a blank line, then the moves by
+    /// their notation, space-separated (`e2-e3 e10-e9 …`), and the result again, as PGN ends its movetext.
     fn record(&self, header: &RecordHeader<'_>) -> String {
         let result = match header.result {
             None => "*",
@@ -369,12 +369,12 @@ impl Listed for Insect {
         };
         let mut moves: Vec<String> = self.game.moves().iter().map(Move::to_string).collect();
         moves.push(result.to_owned());
-        format!(
-            "[Game \"insect\"]\n[South \"{}\"]\n[North \"{}\"]\n[Result \"{result}\"]\n\n{}\n",
-            tag_value(header.black),
-            tag_value(header.white),
-            moves.join(" ")
-        )
+        let tags = header.tags(
+            [("South", header.black), ("North", header.white)],
+            result,
+            &[("Game", "insect".to_owned())],
+        );
+        format!("{tags}\n{}\n", moves.join(" "))
     }
 }
 

@@ -415,10 +415,29 @@ impl Listed for Othello {
         OthelloConfig::decode(text)
     }
 
-    /// The move list (`f5d6c3…`): the squares alone, as the field writes it (passes are forced, so an importer
-    /// restores them).
-    fn record(&self, _header: &RecordHeader<'_>) -> String {
-        format!("{}\n", self.game.transcript())
+    /// A PGN-like header (the PGN roster: `Event`, `Site`, `Date`, `Round`, `Black`, `White`, `Result` as
+    /// `1-0` black won, `0-1`, `1/2-1/2`, `*`; then `Scoring`, `Discs` — the final count under that scoring,
+    /// black's first, when the game ended on the board — and `TimeControl`), a blank line, then the move list
+    /// (`f5d6c3…`): the squares alone, as the field writes it (passes are forced, so an importer restores them).
+    fn record(&self, header: &RecordHeader<'_>) -> String {
+        let result = match header.result {
+            None => "*",
+            Some(Some(Color::Black)) => "1-0",
+            Some(Some(Color::White)) => "0-1",
+            Some(None) => "1/2-1/2",
+        };
+        let scoring = self.config.scoring;
+        let mut extra = vec![("Scoring", scoring.as_str().to_owned())];
+        if let PositionStatus::Over(_) = self.game.status() {
+            let score = self.game.position().score().scored(scoring);
+            extra.push(("Discs", format!("{}-{}", score.black, score.white)));
+        }
+        let tags = header.tags(
+            [("Black", header.black), ("White", header.white)],
+            result,
+            &extra,
+        );
+        format!("{tags}\n{}\n", self.game.transcript())
     }
 }
 

@@ -73,6 +73,10 @@ fn a_record_export_names_the_players_where_the_format_has_them_and_ends_with_a_n
         black: "bea \"b\"",
         white: "wil",
         result: Some(Some(rules::Color::White)),
+        event: "Rated game",
+        site: "example.org:8080",
+        date: "2026.12.07",
+        time_control: "5+3",
     };
     for kind in GameKind::ALL {
         let mut game = AnyGame::new(kind.default_config(), Seat::Zero);
@@ -84,11 +88,60 @@ fn a_record_export_names_the_players_where_the_format_has_them_and_ends_with_a_n
         let format = kind.record_format();
         assert!(format.mime.starts_with("text/"));
         if format.extension == "pdn" {
-            assert!(record.contains("[White \"wil\"]"), "{record}");
-            assert!(record.contains("[Black \"bea \\\"b\\\"\"]"), "{record}");
-            assert!(record.contains("2-0"), "{record}");
+            // PDN's seven-tag roster, in its order, first.
+            let roster =
+                "[Event \"Rated game\"]\n[Site \"example.org:8080\"]\n[Date \"2026.12.07\"]\n\
+                [Round \"-\"]\n[White \"wil\"]\n[Black \"bea \\\"b\\\"\"]\n[Result \"2-0\"]\n\
+                [GameType \"20\"]\n[TimeControl \"5+3\"]\n\n1. ";
+            assert!(record.starts_with(roster), "{record}");
+            assert!(record.contains(&format!("1. {text} 2-0\n")), "{record}");
+            let read = rules::draughts::Game::from_pdn(&record).unwrap();
+            assert_eq!(read.moves().len(), 1, "{record}");
         } else {
             assert!(record.contains(&text), "{kind}: {record:?} lacks {text}");
         }
+        // Every record with a header names the players, the date, the event and the time control.
+        if record.starts_with('[') {
+            for tag in [
+                "[Event \"Rated game\"]",
+                "[Date \"2026.12.07\"]",
+                "[Site \"example.org:8080\"]",
+                "[TimeControl \"5+3\"]",
+                "\"wil\"]",
+            ] {
+                assert!(record.contains(tag), "{kind}: {record} lacks {tag}");
+            }
+        }
     }
+}
+
+#[test]
+fn the_othello_record_has_a_header_with_its_scoring_and_final_discs_and_reads_back() {
+    let header = RecordHeader {
+        black: "bea",
+        white: "wil",
+        result: Some(Some(rules::Color::Black)),
+        event: "Casual game",
+        site: "?",
+        date: "2026.12.07",
+        time_control: "none",
+    };
+    // The shortest game: black wipes white out in nine moves.
+    let line = ["c4", "c3", "c2", "b4", "a5", "f4", "g4", "c5", "d6"];
+    let mut game = AnyGame::new(GameKind::Othello.default_config(), Seat::Zero);
+    for m in line {
+        let action = GameKind::Othello.parse_action(m).unwrap();
+        game.apply(action).unwrap();
+    }
+    let record = game.record(&header);
+    assert!(
+        record.starts_with(
+            "[Event \"Casual game\"]\n[Site \"?\"]\n[Date \"2026.12.07\"]\n[Round \"-\"]\n\
+             [Black \"bea\"]\n[White \"wil\"]\n[Result \"1-0\"]\n[Scoring \"japanese\"]\n\
+             [Discs \"64-0\"]\n[TimeControl \"none\"]\n\nc4c3c2b4a5f4g4c5d6\n"
+        ),
+        "{record}"
+    );
+    let read = rules::othello::Game::from_record(&record).unwrap();
+    assert_eq!(read.transcript(), line.concat());
 }

@@ -88,10 +88,23 @@ impl Game {
     pub fn to_pdn(&self, result: Option<&str>) -> String {
         let result = result.unwrap_or(result_token(self.status()));
         let mut out = String::from("[GameType \"20\"]\n");
-        if *self.start() != Position::initial() {
-            out.push_str(&format!("[FEN \"{}\"]\n", self.start().fen()));
+        if let Some(fen) = self.pdn_fen() {
+            out.push_str(&format!("[FEN \"{fen}\"]\n"));
         }
         out.push_str(&format!("[Result \"{result}\"]\n\n"));
+        out.push_str(&self.pdn_movetext(result));
+        out
+    }
+
+    /// The `FEN` tag's value when the game did not start from the initial position.
+    pub fn pdn_fen(&self) -> Option<String> {
+        (*self.start() != Position::initial()).then(|| self.start().fen())
+    }
+
+    /// The PDN movetext: numbered moves and `result` at the end, in lines of at most 80 characters, the last
+    /// ended by a newline.
+    pub fn pdn_movetext(&self, result: &str) -> String {
+        let mut out = String::new();
         let mut tokens = Vec::new();
         let mut number = 1;
         let mut colour = self.start().turn();

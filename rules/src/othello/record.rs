@@ -3,7 +3,8 @@
 //! [`Game::record`] writes every move's notation joined, a pass as `pass` (so the record shows it);
 //! [`Game::transcript`] leaves passes out, as most published transcripts do. [`Game::from_record`] reads both,
 //! and the forms other programs write: squares in either case, a pass as `pass`, `pa`, `ps` or `--`, whitespace
-//! anywhere between moves, and an omitted forced pass put back (a pass is never a choice, so none is ambiguous).
+//! anywhere between moves, an omitted forced pass put back (a pass is never a choice, so none is ambiguous), and
+//! PGN-like tag pairs before the moves (`[Black "ann"]`, a line each, as this server's export writes them).
 
 use std::fmt;
 
@@ -11,8 +12,9 @@ use super::game::Game;
 use super::position::{IllegalMove, Move, PositionStatus};
 use super::square::Square;
 
-/// The longest record text read (a whole game with every pass written and spaces between is under 600 bytes).
-pub const MAX_RECORD_BYTES: usize = 1024;
+/// The longest record text read (a whole game with every pass written and spaces between is under 600 bytes,
+/// and the header of this server's export under 600 more).
+pub const MAX_RECORD_BYTES: usize = 2048;
 
 /// Why a text is not a record of a legal game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -103,6 +105,15 @@ impl Game {
                 continue;
             }
             let rest = &text[at..];
+            if rest.starts_with('[') && game.moves().is_empty() {
+                // A PGN-like tag pair before the moves (`[Black "ann"]`): a line of its own, skipped.
+                let line = rest.split_once('\n').map_or(rest, |(line, _)| line);
+                if !line.trim_end().ends_with(']') {
+                    return Err(RecordError::Unreadable { offset: at });
+                }
+                at += line.len();
+                continue;
+            }
             let (mv, len) = if let Some(p) = PASSES.iter().find(|p| {
                 // Bytes, not a `str` slice: the text may hold any character where a pass could start.
                 rest.as_bytes()

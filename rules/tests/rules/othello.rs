@@ -244,6 +244,22 @@ fn a_bad_record_is_refused_with_where_and_why() {
 }
 
 #[test]
+fn tag_pairs_before_the_moves_are_skipped_and_a_broken_one_is_unreadable() {
+    let text = "[Event \"Rated game\"]\n[Black \"a [b]\"]\r\n\nf5d6 c3\n";
+    assert_eq!(Game::from_record(text).unwrap().record(), "f5d6c3");
+    // A tag is a whole line: one without its closing bracket is not skipped.
+    assert_eq!(
+        Game::from_record("[Black \"ann\"\nf5"),
+        Err(RecordError::Unreadable { offset: 0 })
+    );
+    // After the first move a bracket is no tag.
+    assert_eq!(
+        Game::from_record("f5\n[Black \"ann\"]"),
+        Err(RecordError::Unreadable { offset: 3 })
+    );
+}
+
+#[test]
 fn a_record_is_read_up_to_its_byte_limit_and_refused_beyond() {
     let at_limit = format!("f5{}", " ".repeat(MAX_RECORD_BYTES - 2));
     assert_eq!(at_limit.len(), MAX_RECORD_BYTES);

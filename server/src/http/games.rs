@@ -7,7 +7,7 @@
 
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -108,7 +108,11 @@ fn headers_of(record: &GameRecord, spec: &GameSpec) -> crate::export::Headers {
             ));
             tags.push(("Opening", format!("{:?}", rules.opening).to_lowercase()));
         }
-        None => tags.push(("Rules", format!("{spec:?}").to_lowercase())),
+        // The game and its stored configuration, as the store keeps it (`othello, scoring=japanese`).
+        None => tags.push((
+            "Rules",
+            format!("{}, {}", record.game.kind, record.game.config),
+        )),
     }
     tags.push((
         "TimeControl",
@@ -323,7 +327,7 @@ fn view(record: GameRecord) -> Result<GameView, RecordError> {
 /// A game's record in its game's usual text, as the game writes it (`games::Listed::record`: Othello's move
 /// list, draughts' PDN, Gomoku's moves by their notation) with the players by colour and the result as the room
 /// recorded it.
-fn export_text(record: &GameRecord) -> Result<String, RecordError> {
+fn export_text(record: &GameRecord, site: &str) -> Result<String, RecordError> {
     let (_, actions, replay) = replayed(record)?;
     let seats = replay
         .as_ref()
@@ -334,10 +338,21 @@ fn export_text(record: &GameRecord) -> Result<String, RecordError> {
         Some(e) if e.aborted => None,
         Some(e) => Some(e.winner.map(crate::stored::colour)),
     };
+    let date = crate::export::pgn_date_of(record.game.started_at);
+    let time_control =
+        crate::export::time_control_text(&stored_time_control(&record.game.time_control));
     let header = games::RecordHeader {
         black: &black.name,
         white: &white.name,
         result,
+        event: if record.game.rated {
+            "Rated game"
+        } else {
+            "Casual game"
+        },
+        site,
+        date: &date,
+        time_control: &time_control,
     };
     Ok(match &replay {
         Some(game) => game.record(&header),
@@ -347,6 +362,22 @@ fn export_text(record: &GameRecord) -> Result<String, RecordError> {
             format!("{}\n", moves.join(" "))
         }
     })
+}
+
+/// Where a record says it was played (its `Site` tag): the host the request named, when it is a host name or
+/// address with an optional port (anything else, or none, is PGN's `?`).
+fn site_of(headers: &HeaderMap) -> String {
+    headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .filter(|h| {
+            !h.is_empty()
+                && h.len() <= 255
+                && h.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b))
+        })
+        .unwrap_or("?")
+        .to_owned()
 }
 
 /// The record a path names: a public id, or the integer id of a public game.
@@ -378,9 +409,11 @@ async fn export(
     State(state): State<AppState>,
     Path(id): Path<String>,
     Query(query): Query<ExportQuery>,
+    headers: HeaderMap,
 ) -> Result<impl IntoResponse, ApiError> {
     let record = record_of(&state, &id).await?;
     let kind = record.game.kind.clone();
+    let site = site_of(&headers);
     let not_gomoku = || {
         bad_request(
             "unsupported_format",
@@ -389,7 +422,7 @@ async fn export(
     };
     let (text, extension) = match query.format.as_deref() {
         None => (
-            export_text(&record).map_err(ApiError::internal)?,
+            export_text(&record, &site).map_err(ApiError::internal)?,
             kind.parse::<games::GameKind>()
                 .map_or("txt", |k| k.record_format().extension),
         ),
@@ -403,7 +436,7 @@ async fn export(
         }
         Some("renlib") => {
             let (_, moves, _) = stones_of(&record).ok_or_else(not_gomoku)?;
-            (crate::export::to_renlib(&moves), "txt")
+            (crate::export::to_renlib(&moves), "renlib.txt")
         }
         Some("text") => {
             let (spec, actions, _) = replayed(&record).map_err(ApiError::internal)?;
@@ -413,7 +446,7 @@ async fn export(
                 .zip(&record.actions)
                 .map(|(a, s)| (a.notation(), s.used_ms))
                 .collect();
-            (crate::export::to_readable(&headers, &moves), "txt")
+            (crate::export::to_readable(&headers, &moves), "record.txt")
         }
         Some(_) => {
             return Err(bad_request(

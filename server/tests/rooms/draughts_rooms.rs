@@ -112,6 +112,18 @@ async fn white_moves_first_a_double_capture_is_mandatory_and_a_draw_offer_ends_t
         "{pdn}"
     );
     assert!(pdn.contains("[Result \"1-1\"]"), "{pdn}");
+    // The seven tags of PDN's roster, in their order, before the game type.
+    let names: Vec<&str> = pdn
+        .lines()
+        .take_while(|l| l.starts_with('['))
+        .map(|l| l[1..].split_once(' ').unwrap().0)
+        .collect();
+    assert_eq!(
+        names[..8],
+        ["Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType"],
+        "{pdn}"
+    );
+    assert!(head.contains(".pdn\""), "{head}");
     assert!(
         pdn.contains("1. 31-26 16-21 2. 33-29 17-22 3. 26x17x28 18-23 1-1"),
         "{pdn}"

@@ -119,8 +119,26 @@ async fn an_othello_game_is_played_to_its_end_with_a_forced_pass_while_a_spectat
     let (status, head, body) = server.get(&format!("/api/games/{}/export", t.record)).await;
     assert_eq!(status, 200);
     assert!(head.contains("content-type: text/plain"), "{head}");
-    assert_eq!(body, format!("{}\n", rules_game(&game).transcript()));
-    assert!(body.starts_with("d3c3b3b2f5a3a1c1"), "{body}");
+    let (tags, moves) = body
+        .split_once("\n\n")
+        .expect("tags, a blank line, the moves");
+    assert_eq!(moves, format!("{}\n", rules_game(&game).transcript()));
+    assert!(moves.starts_with("d3c3b3b2f5a3a1c1"), "{body}");
+    // The header: the PGN roster with the players by colour, the result, the scoring and the final discs.
+    assert!(
+        tags.starts_with("[Event \"Casual game\"]\n[Site \"test\"]\n[Date \""),
+        "{body}"
+    );
+    assert!(
+        tags.contains(&format!("[Black \"{}\"]", t.black.name)),
+        "{body}"
+    );
+    assert!(
+        tags.contains(&format!("[White \"{}\"]", t.white.name)),
+        "{body}"
+    );
+    assert!(tags.contains("[Scoring \""), "{body}");
+    assert!(tags.contains("[Discs \""), "{body}");
     let imported = rules::othello::Game::from_record(&body).expect("the export imports");
     assert_eq!(
         imported.moves(),

@@ -107,6 +107,53 @@ async fn the_readable_record_has_headers_and_timed_moves() {
 }
 
 #[tokio::test]
+async fn every_export_of_a_game_downloads_under_its_own_name() {
+    let (server, _db) = TestServer::start().await;
+    let id = finished_game(&server).await;
+    let (_, record) = server.get_json(&format!("/api/games/{id}")).await;
+    let public = record["public_id"].as_str().unwrap().to_owned();
+    let mut names = Vec::new();
+    for format in ["", "?format=psq", "?format=renlib", "?format=text"] {
+        let (status, head, _) = server.get(&format!("/api/games/{id}/export{format}")).await;
+        assert_eq!(status, 200, "{format}");
+        let name = head
+            .split("filename=\"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .unwrap_or_else(|| panic!("{format}: no file name in {head}"))
+            .to_owned();
+        names.push(name);
+    }
+    assert_eq!(
+        names,
+        [
+            format!("gomoku-{public}.txt"),
+            format!("gomoku-{public}.psq"),
+            format!("gomoku-{public}.renlib.txt"),
+            format!("gomoku-{public}.record.txt"),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_draughts_readable_record_names_its_rules_in_words() {
+    let (server, _db) = TestServer::start().await;
+    let draughts = protocol::GameSpec::Draughts(protocol::DraughtsSpec {
+        variant: Default::default(),
+    });
+    let t = testkit::game_table::GameTable::open(&server, draughts, TimeControl::None).await;
+    let (status, _, text) = server
+        .get(&format!("/api/games/{}/export?format=text", t.record))
+        .await;
+    assert_eq!(status, 200);
+    assert!(
+        text.contains("[Rules \"draughts, variant=international\"]"),
+        "{text}"
+    );
+    assert!(!text.contains('{'), "no debug text: {text}");
+}
+
+#[tokio::test]
 async fn an_unknown_format_is_a_400_and_the_usual_export_is_unchanged() {
     let (server, _db) = TestServer::start().await;
     let id = finished_game(&server).await;
