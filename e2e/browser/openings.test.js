@@ -329,6 +329,12 @@ test('Soosõrv-8 in the browser: the canonical opening, the declaration, the off
   await a.page.waitForFunction(() => /7/.test(document.querySelector('#ply-counter')?.textContent || ''));
   assert.deepEqual(await stones(a.page), { h8: 'black', h9: 'white', j10: 'black', g7: 'white', d4: 'black', i8: 'white', j9: 'black' });
   assert.equal(await a.page.locator('#moves li, .movelist li').count() >= 7, true);
+  // The opening as decided, with who decided it (issue #36 item 7), and the game's facts.
+  const opening = await a.page.$$eval('#record-opening li', (els) => els.map((e) => e.textContent));
+  assert.ok(opening.some((l) => /declared 3 fifth moves/.test(l)), opening.join(' | '));
+  assert.ok(opening.some((l) => /offered .*d4/.test(l)), opening.join(' | '));
+  assert.match(opening[opening.length - 1], /chose d4$/);
+  assert.match(await a.page.textContent('#record-meta'), /Casual/);
   await shot(a.page, 'openings-soosorv-record-desktop-light');
 });
 

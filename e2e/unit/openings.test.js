@@ -9,7 +9,7 @@ import {
   isStaged, parseOpening, openingCode, togglePick, act, texts, promptFor, isDecision, OPENINGS,
 } from '../../web-client/js/games/gomoku/opening.js';
 import { createSpec, describe, openingLabel } from '../../web-client/js/games/gomoku/create.js';
-import { normaliseRecord } from '../../web-client/js/games/gomoku/record.js';
+import { normaliseRecord, openingDecisions, openingLines } from '../../web-client/js/games/gomoku/record.js';
 import { en, zh, translate } from '../../web-client/js/i18n.js';
 
 const seat = (name) => ({ id: name, name, guest: true, connected: true });
@@ -269,6 +269,29 @@ test('a stored game under a modern opening: its stones from the actions, Swap2 a
   assert.equal(rec.swapAfter, null);
   const soos = normaliseRecord({ id: 2, rules: rules('soosorv_8'), notation: ['h8', 'h9', 'j10', 'keep', 'g7', 'declare:2', 'keep', 'offer:a1,o15', 'choose:o15'], actions: [] });
   assert.deepEqual(soos.moves, ['h8', 'h9', 'j10', 'g7', 'o15']);
+});
+
+test('a record tells who decided what in the opening, stones of one player merged, in both languages', () => {
+  const by = (list) => list.map(([notation, who]) => ({ notation, by: who }));
+  const actions = by([['h8', 'ann'], ['h9', 'ann'], ['i9', 'ann'], ['keep', 'bo'], ['a1', 'bo'], ['declare:2', 'bo'], ['swap', 'ann'],
+    ['offer:j10,a15', 'bo'], ['choose:j10', 'ann'], ['a2', 'ann'], ['k11', 'bo']]);
+  assert.deepEqual(openingDecisions(actions), [
+    { by: 'ann', kind: 'placed', points: ['h8', 'h9', 'i9'] },
+    { by: 'bo', kind: 'kept', points: [] },
+    { by: 'bo', kind: 'placed', points: ['a1'] },
+    { by: 'bo', kind: 'declared', points: [], n: 2 },
+    { by: 'ann', kind: 'swapped', points: [] },
+    { by: 'bo', kind: 'offered', points: ['j10', 'a15'] },
+    { by: 'ann', kind: 'chose', points: ['j10'] },
+  ], 'the stones after the last decision are the game, not the opening');
+  const rec = normaliseRecord({ id: 3, rules: rules('soosorv_8'), notation: actions.map((a) => a.notation), actions });
+  const en_ = (key, params) => translate('en', key, params);
+  assert.deepEqual(openingLines(rec, en_), ['ann placed h8, h9, i9', 'bo kept the colours', 'bo placed a1', 'bo declared 2 fifth moves',
+    'ann swapped colours', 'bo offered j10, a15', 'ann chose j10']);
+  assert.match(openingLines(rec, (key, params) => translate('zh', key, params))[3], /bo 宣布打点数 2/);
+  const swap2 = by([['h8', 'ann'], ['i9', 'ann'], ['j7', 'ann'], ['add:g7,k10', 'bo'], ['keep', 'ann'], ['f6', 'bo']]);
+  assert.deepEqual(openingDecisions(swap2).map((d) => d.kind), ['placed', 'added', 'kept']);
+  assert.deepEqual(openingDecisions(by([['h8', 'ann'], ['h9', 'bo']])), [], 'a free game has no opening to tell');
 });
 
 test('the canonical opening is named as the server names it, under every symmetry; others have no name', async () => {

@@ -139,6 +139,12 @@ fn headers_of(record: &GameRecord, spec: &GameSpec) -> crate::export::Headers {
 struct PlayerView {
     name: String,
     guest: bool,
+    /// The computer's level, when the player is the computer (its accounts are `computer-N`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    computer: Option<u8>,
+    /// An external engine's name, when the player is one (`engine-NAME` accounts).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    engine: Option<String>,
 }
 
 /// One stored action.
@@ -151,6 +157,9 @@ struct ActionView {
     action: Option<Action>,
     /// The action's notation, as the game records it (`h8`, `swap`, `f5`, `pass`, `32-28`, `28x19x10`).
     notation: String,
+    /// The name of the player who made it (under an opening rule, who placed the opening stones, who swapped or
+    /// kept, who declared and offered).
+    by: String,
     used_ms: i64,
     remaining_ms: Option<[i64; 2]>,
     at: i64,
@@ -224,7 +233,32 @@ fn player(p: &PlayerRef) -> PlayerView {
     PlayerView {
         name: p.name.clone(),
         guest: p.user_id.is_none(),
+        computer: crate::computer::account::level_of(&p.name, p.user_id),
+        engine: crate::computer::account::engine_of(&p.name, p.user_id),
     }
+}
+
+/// Who made each of a stored game's actions, by name: the player to act before it, as the game replayed from its
+/// start says (an opening's stones, swaps, declarations and offers included). Empty names past an action that
+/// does not replay (which the room never stores).
+fn actors(record: &GameRecord, actions: &[AnyAction]) -> Vec<String> {
+    let Ok((config, _)) = crate::stored::decode_any(record) else {
+        return vec![String::new(); actions.len()];
+    };
+    let mut game = AnyGame::new(config, crate::stored::first_seat(config));
+    let mut replays = true;
+    actions
+        .iter()
+        .map(|action| {
+            let seat = game.to_act().filter(|_| replays).map(|c| game.seat_of(c));
+            replays = replays && game.apply(action.clone()).is_ok();
+            match seat {
+                Some(games::Seat::Zero) => record.game.black.name.clone(),
+                Some(games::Seat::One) => record.game.white.name.clone(),
+                None => String::new(),
+            }
+        })
+        .collect()
 }
 
 /// The stored game of a record, read back and replayed through the seam (`None` when it does not replay, which
@@ -277,6 +311,7 @@ fn view(record: GameRecord) -> Result<GameView, RecordError> {
         None => spec.rules().map(|_| Vec::new()),
     };
     let gomoku = spec.rules().is_some();
+    let by = actors(&record, &actions);
     Ok(GameView {
         id: record.id,
         public_id: record.game.public_id.clone(),
@@ -293,11 +328,13 @@ fn view(record: GameRecord) -> Result<GameView, RecordError> {
         swapped,
         actions: record
             .actions
-            .into_iter()
+            .iter()
             .zip(actions)
-            .map(|(a, action)| ActionView {
+            .zip(by)
+            .map(|((a, action), by)| ActionView {
                 seq: a.seq,
                 notation: action.notation(),
+                by,
                 action: match action {
                     AnyAction::Gomoku(action) => Some(action),
                     _ => None,

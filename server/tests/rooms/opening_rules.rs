@@ -160,6 +160,42 @@ async fn a_soosorv_8_game_is_played_to_a_five_through_both_swaps_and_two_offers(
         t.replica.names[Color::White as usize].as_deref(),
         Some(creator.as_str())
     );
+    // The record keeps every decision with who made it: the creator's three opening stones, the joiner's keep,
+    // fourth stone and declaration, the creator's swap, the joiner's offers (black now), the creator's choice.
+    let (status, record) = server.get_json(&format!("/api/games/{}", t.record)).await;
+    assert_eq!(status, 200, "{record}");
+    let made: Vec<(String, String)> = record["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                a["notation"].as_str().unwrap().to_owned(),
+                a["by"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let (c, j) = (creator.as_str(), joiner.as_str());
+    let want = [
+        ("h8", c),
+        ("h9", c),
+        ("i9", c),
+        ("keep", j),
+        ("a1", j),
+        ("declare:2", j),
+        ("swap", c),
+        ("offer:j10,a15", j),
+        ("choose:j10", c),
+        ("a2", c),
+        ("k11", j),
+        ("a3", c),
+        ("l12", j),
+    ];
+    let want: Vec<(String, String)> = want
+        .iter()
+        .map(|(n, b)| ((*n).to_owned(), (*b).to_owned()))
+        .collect();
+    assert_eq!(made, want);
     server.stop().await;
 }
 

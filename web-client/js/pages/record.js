@@ -2,7 +2,8 @@
 // carries the move shown (#/game/ID/PLY), so a position can be shared.
 
 import { h, mount, toast } from '../dom.js';
-import { t, errorText } from '../i18n.js';
+import { t, errorText, formatDate } from '../i18n.js';
+import { describeTimeControl } from '../clock.js';
 import { href } from '../router.js';
 import { accounts, exportUrl } from '../api.js';
 import { memberOf } from '../games/index.js';
@@ -42,6 +43,15 @@ function downloads(rec, game, app) {
     : null;
   return h('div', { class: 'downloads', id: 'record-downloads' },
     h('span', { class: 'muted small' }, t('records.download')), links, analyse, analysable && app ? importControl(app.navigate, { small: true }) : null);
+}
+
+/** The opening as the players decided it (Gomoku's swaps, declarations and offers with who made them). */
+function openingList(rec) {
+  const lines = memberOf(rec).openingLines?.(rec, t) || [];
+  if (!lines.length) return null;
+  return h('div', { class: 'opening-notes', id: 'record-opening' },
+    h('h3', {}, t('record.op.title')),
+    h('ol', {}, lines.map((line) => h('li', {}, line))));
 }
 
 // The ply shown, for "Analyse" to open the same position.
@@ -124,6 +134,12 @@ export function render(view, params, app) {
         h('span', { class: 'muted' }, ' vs '),
         h('span', { class: 'stone-icon white' }), who('white') ? playerName(who('white')) : '—'),
       rec.described ? h('p', { class: 'muted' }, rec.described) : null,
+      h('p', { class: 'muted small', id: 'record-meta' }, [
+        t(rec.meta.rated ? 'create.rated' : 'create.casual'),
+        rec.meta.time_control ? describeTimeControl(rec.meta.time_control, t) : null,
+        rec.meta.started_at ? formatDate(rec.meta.started_at) : null,
+      ].filter(Boolean).join(' · ')),
+      openingList(rec),
       rec.swapAfter != null ? h('p', { class: 'muted small', id: 'swap-note' }, t('record.swap_note', { black: rec.black || t('colour.black') })) : null,
       r
         ? h('p', { class: 'result', id: 'record-result' }, h('b', {}, memberOf(rec).resultSentence(r, names) || resultSentence(r, names) || resultHeadline(r, null)))
@@ -161,6 +177,7 @@ export function render(view, params, app) {
   accounts.game(params.id).then(
     (g) => {
       rec = normaliseRecord(g);
+      rec.meta = { rated: Boolean(g.rated), time_control: g.time_control, started_at: g.started_at };
       const member = memberOf(rec);
       rec.described = member.describe(rec);
       const next = member.recordBoard();

@@ -6,7 +6,7 @@ import strings from './strings.js';
 import { renderBoard } from './board.js';
 import { snapshot, reduce, ply, controls, canTakeBack } from './state.js';
 import { roomBoard } from './room.js';
-import { normaliseRecord, recordBoard } from './record.js';
+import { normaliseRecord, recordBoard, openingLines } from './record.js';
 import { createFields, syncFields, createSpec, describe } from './create.js';
 import { moveEntries } from '../../movelist.js';
 
@@ -47,6 +47,8 @@ export default {
   roomBoard,
   normaliseRecord,
   recordBoard,
+  /** The record's opening as decided, a line each (record.js shows them under the players). */
+  openingLines,
   createFields,
   syncFields,
   createSpec,

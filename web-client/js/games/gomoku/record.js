@@ -55,6 +55,51 @@ export function actionDetails(actions) {
   return { times, swapAfter };
 }
 
+/** Whether an action's notation lays a stone on its own (`h8`), as opposed to an opening decision. */
+const isPoint = (text) => /^[a-t]\d{1,2}$/.test(text);
+
+/**
+ * The opening as it was decided, from a record's actions (`notation` and `by`, the player who acted): every
+ * action up to the last opening decision (a swap or keep, Swap2's two stones, a declaration, offers, a
+ * proposal, a choice), consecutive stones of one player merged. `[]` for a game without decisions. Each entry
+ * is `{by, kind, points, n}`: kind `placed`, `added`, `swapped`, `kept`, `declared`, `offered`, `proposed`, `chose`.
+ */
+export function openingDecisions(actions) {
+  const list = Array.isArray(actions) ? actions : [];
+  const texts = list.map((a) => (typeof a === 'string' ? a : a?.notation ?? ''));
+  let last = -1;
+  texts.forEach((text, i) => {
+    if (text && !isPoint(text) && text !== 'claim') last = i;
+  });
+  const out = [];
+  for (let i = 0; i <= last; i += 1) {
+    const text = texts[i];
+    const by = list[i]?.by || '';
+    const [head, rest = ''] = text.split(':');
+    const points = rest ? rest.split(',') : [];
+    let entry;
+    if (isPoint(text)) entry = { kind: 'placed', points: [text] };
+    else if (text === 'swap') entry = { kind: 'swapped', points: [] };
+    else if (text === 'keep') entry = { kind: 'kept', points: [] };
+    else if (head === 'add') entry = { kind: 'added', points };
+    else if (head === 'declare') entry = { kind: 'declared', points: [], n: Number(rest) };
+    else if (head === 'offer') entry = { kind: 'offered', points };
+    else if (head === 'propose') entry = { kind: 'proposed', points };
+    else if (head === 'choose') entry = { kind: 'chose', points };
+    else continue;
+    const prev = out[out.length - 1];
+    if (entry.kind === 'placed' && prev?.kind === 'placed' && prev.by === by) prev.points.push(...entry.points);
+    else out.push({ by, ...entry });
+  }
+  return out;
+}
+
+/** The opening's decisions in words, one line each ("ann placed h8, h9, i9", "bo declared 2 fifth moves"). */
+export function openingLines(rec, t) {
+  return (rec.decisions || []).map((d) =>
+    t(`record.op.${d.kind}`, { name: d.by || '—', points: d.points.join(', '), n: d.n }));
+}
+
 /**
  * Normalises a game record from `GET /api/games/{id}` (docs/protocol.md: moves are stored actions
  * {seq, action, used_ms, at}) into {id, link, size, moves: string[], black, white, result, rules, live}. `link` is the
@@ -82,6 +127,7 @@ export function normaliseRecord(g) {
     white: name(g.white),
     result: g.result || null,
     live: !g.result,
+    decisions: openingDecisions(g.actions),
   };
 }
 

@@ -4,6 +4,15 @@
 
 /** English. */
 export const en = {
+  'record.op.title': 'Opening',
+  'record.op.placed': '{name} placed {points}',
+  'record.op.added': '{name} added {points} (white, then black)',
+  'record.op.swapped': '{name} swapped colours',
+  'record.op.kept': '{name} kept the colours',
+  'record.op.declared': '{name} declared {n} fifth moves',
+  'record.op.offered': '{name} offered {points}',
+  'record.op.proposed': '{name} proposed {points}',
+  'record.op.chose': '{name} chose {points}',
   'rule.freestyle': 'Freestyle',
   'rule.standard': 'Standard (exactly five)',
   'rule.renju': 'Renju',
@@ -78,6 +87,15 @@ export const en = {
 
 /** Chinese (simplified). */
 export const zh = {
+  'record.op.title': '开局',
+  'record.op.placed': '{name} 下了 {points}',
+  'record.op.added': '{name} 加下 {points}（先白后黑）',
+  'record.op.swapped': '{name} 选择交换',
+  'record.op.kept': '{name} 选择不交换',
+  'record.op.declared': '{name} 宣布打点数 {n}',
+  'record.op.offered': '{name} 打点 {points}',
+  'record.op.proposed': '{name} 提出 {points}',
+  'record.op.chose': '{name} 选择了 {points}',
   'rule.freestyle': '无禁手',
   'rule.standard': '标准（恰好五子）',
   'rule.renju': '连珠（有禁手）',
