@@ -5,7 +5,7 @@ import { h, mount, toast } from '../dom.js';
 import { t, errorText } from '../i18n.js';
 import { href } from '../router.js';
 import { accounts, exportUrl } from '../api.js';
-import { memberOf } from '../games/index.js';
+import { memberOf, seatIcon } from '../games/index.js';
 import { resultHeadline, resultSentence } from '../result.js';
 import { playerName, displayName } from '../player.js';
 import { gameName } from '../games/index.js';
@@ -120,9 +120,9 @@ export function render(view, params, app) {
     mount(head,
       h('h2', {}, t('record.title', { id: rec.id })),
       h('div', { class: 'versus' },
-        h('span', { class: 'stone-icon black' }), who('black') ? playerName(who('black')) : '—',
+        seatIcon(rec, 'black'), who('black') ? playerName(who('black')) : '—',
         h('span', { class: 'muted' }, ' vs '),
-        h('span', { class: 'stone-icon white' }), who('white') ? playerName(who('white')) : '—'),
+        seatIcon(rec, 'white'), who('white') ? playerName(who('white')) : '—'),
       rec.described ? h('p', { class: 'muted' }, rec.described) : null,
       rec.swapAfter != null ? h('p', { class: 'muted small', id: 'swap-note' }, t('record.swap_note', { black: rec.black || t('colour.black') })) : null,
       r
