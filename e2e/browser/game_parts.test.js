@@ -103,6 +103,7 @@ test("every game's rules page opens from the footer in English and Chinese; inse
     await page.click(`#foot-rules a[data-game="${game}"]`);
     await page.waitForSelector(`#rules-page[data-game="${game}"]`);
     assert.equal(await page.textContent('#rules-page h1'), `Rules: ${en}`);
+    await shot(page, `rules-${game}-desktop-en-light`);
     assert.equal(await page.textContent('.rules-tabs a.active'), await page.evaluate(async (g) => (await import('/js/i18n.js')).t(`game.${g}`), game));
     await page.click('#lang');
     await page.waitForFunction((z) => document.querySelector('#rules-page h1')?.textContent === `${z}规则`, zh);

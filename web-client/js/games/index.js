@@ -6,7 +6,8 @@
 //
 //   name            the game's wire name ("gomoku", "othello", "draughts"), as in a spec's `game`
 //   served          whether the server plays it now; the create form offers only served games
-//   computer        (optional) whether the server's computer plays it: the waiting room offers to invite it
+//   computer        (optional) whether the server's computer plays it, while GET /api/computer (whose `plays`
+//                   decide) has not answered: the waiting room then offers to invite it
 //   colours         the two colours, the one that moves first first (also the seat shown at the bottom)
 //   startPhase      the phase a new game starts in
 //   pools           the rating pools' names on the leaderboard (`#/leaderboard/POOL`)
