@@ -204,7 +204,7 @@ test('insect chess: two players through the lobby with a spectator, a capture, a
   assert.deepEqual([...a.errors, ...b.errors, ...s.errors], []);
 });
 
-test('insect chess: a resignation, the keyboard, and the leaderboard pool', async (t) => {
+test('insect chess: a resignation, the keyboard, the leaderboard pool, the landing page and its rules link, and the computer invited into a waiting room', async (t) => {
   if (!(await setup(t))) return;
   const a = await person(t, 'ann');
   const b = await person(t, 'bob');
@@ -239,5 +239,34 @@ test('insect chess: a resignation, the keyboard, and the leaderboard pool', asyn
   await a.page.goto(`${server.url}/#/leaderboard/${encodeURIComponent('insect/standard')}`);
   await a.page.waitForTimeout(500);
   await shot(a.page, 'insect-leaderboard');
+
+  // Issue #36: the landing page is every game's: a neutral name, and each game named with its rules a click away.
+  await a.page.goto(`${server.url}/#/`);
+  await a.page.waitForSelector('#lobby-games .game-card[data-game="insect"]');
+  assert.equal(await a.page.textContent('.topbar .brand span'), 'Board Game Hall');
+  assert.equal(await a.page.textContent('.hero h1'), 'Board Game Hall');
+  assert.doesNotMatch(await a.page.textContent('.hero'), /Gomoku|Five in a row/);
+  assert.deepEqual(await a.page.$$eval('#lobby-games .game-card', (els) => els.map((e) => e.dataset.game)), ['gomoku', 'othello', 'draughts', 'insect']);
+  await shots(a.page, 'landing', [[DESKTOP, 'light', 'en'], [DESKTOP, 'dark', 'zh'], [PHONE, 'dark', 'en'], [SMALL, 'light', 'zh']]);
+  await a.page.click('#lobby-games .game-card[data-game="insect"] .rules-link');
+  await a.page.waitForSelector('#rules-page[data-game="insect"] figure[data-figure="cycle"] svg');
+  assert.ok(await a.page.isVisible('figure[data-figure="cycle"] svg'), 'the strength cycle is drawn');
+
+  // A waiting casual insect room offers the computer, at insect chess's levels (1–4); it sits down and answers.
+  await a.page.goto(`${server.url}/#/`);
+  await a.page.click('#new-game');
+  await a.page.check('#create-form input[name="game"][value="insect"]', { force: true });
+  await a.page.click('#create-submit');
+  await a.page.waitForSelector('#room[data-state="waiting"]');
+  await a.page.waitForSelector('#invite-computer');
+  assert.match(await a.page.textContent('#room-rules-link'), /How to play/);
+  assert.equal(await a.page.getAttribute('#room-rules-link', 'href'), '#/rules/insect');
+  assert.equal(await a.page.locator('#invite-level option').count(), 4);
+  await a.page.selectOption('#invite-level', '2');
+  await a.page.click('#invite-computer');
+  await a.page.waitForSelector('#room[data-state="playing"]', { timeout: 15_000 });
+  assert.equal(await a.page.textContent('.pcard.top .pname'), 'Computer · level 2');
+  await play(a.page, 'e2-e3');
+  await plies([a.page], 2);
   assert.deepEqual([...a.errors, ...b.errors], []);
 });

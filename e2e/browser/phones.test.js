@@ -75,6 +75,8 @@ const PAGES = [
   ['leaderboard', '#/leaderboard/renju', '#leaderboard tbody tr'],
   ['login', '#/login', '#auth-form'],
   ['register', '#/register', '#auth-form'],
+  ['rules-gomoku', '#/rules/gomoku', '#rules-page li'],
+  ['rules-insect', '#/rules/insect', '#rules-page figure[data-figure="cycle"] svg'],
 ];
 const WIDTHS = [320, 360, 390];
 const GUEST = { id: 'g5d0c3b8a1e6f2947c0d1', name: 'guest-pshskv', guest: true };

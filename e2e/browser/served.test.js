@@ -369,7 +369,7 @@ test('the computer at level 1: a Gomoku game from the lobby through clicks to a 
   assert.deepEqual(a.errors, []);
 });
 
-test("the computer invited into one's waiting Gomoku room takes the free seat and the game starts", async (t) => {
+test("the computer invited into one's waiting Gomoku room takes the free seat and the game starts; Othello rooms offer it, draughts rooms not", async (t) => {
   if (!(await setup(t))) return;
   const a = await person(t, 'ann');
   await a.page.click('#new-game');
@@ -382,8 +382,12 @@ test("the computer invited into one's waiting Gomoku room takes the free seat an
   await a.page.waitForSelector('#room[data-state="playing"]', { timeout: 15_000 });
   assert.equal(await a.page.textContent('.pcard.top .pname'), 'Computer · level 3');
   assert.match(await a.page.textContent('#vs-computer'), /unrated/);
-  // An Othello room has no computer to invite.
+  // The games the server's computer plays (GET /api/computer) are offered it too, at their own levels: Othello's
+  // 1–8; a draughts room, a game it does not play, has no computer to invite.
   await createRoom(a.page, 'othello');
+  await a.page.waitForSelector('#invite-computer');
+  assert.equal(await a.page.locator('#invite-level option').count(), 8);
+  await createRoom(a.page, 'draughts');
   assert.equal(await a.page.locator('#invite-computer').count(), 0);
   // Every game's pool has its leaderboard tab; the pool's slash survives the link.
   await a.page.goto(`${server.url}/#/leaderboard`);

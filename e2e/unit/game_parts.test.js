@@ -8,7 +8,9 @@ import { readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, basename } from 'node:path';
 import { dictionaries, translate, addStrings } from '../../web-client/js/i18n.js';
-import { GAMES, DEFAULT_GAME, loadStyles, ruleSources, pools } from '../../web-client/js/games/index.js';
+import { GAMES, DEFAULT_GAME, loadStyles, ruleSources, pools, colourWord } from '../../web-client/js/games/index.js';
+import { parseRoute, href } from '../../web-client/js/router.js';
+import { setLang } from '../../web-client/js/i18n.js';
 import { poolOfSpec } from '../../web-client/js/seek.js';
 import { downloadChoices } from '../../web-client/js/pages/record.js';
 
@@ -101,4 +103,57 @@ test("the record's export is the game's own: Othello's move list, draughts' PDN,
   assert.equal(translate('en', 'record.export', { format: translate('en', GAMES.draughts.exportFormat.labelKey) }), translate('en', 'record.export', { format: 'PDN' }));
   assert.deepEqual(downloadChoices('d1', 'draughts'), [['text', 'd1.record.txt', 'records.text']]);
   assert.deepEqual(downloadChoices('g1', 'gomoku').map((d) => d[1]), ['g1.psq', 'g1.renlib.txt', 'g1.record.txt']);
+});
+
+// Issue #36 item 14: every game has a rules page in both languages, linked as #/rules/GAME.
+test("every game's rules page has a title, a line for the landing page and the same blocks in English and Chinese", () => {
+  for (const m of members.filter((g) => g.served)) {
+    const { en, zh } = m.rulesText;
+    for (const [lang, text] of [['en', en], ['zh', zh]]) {
+      assert.ok(text.title.trim() && text.blurb.trim(), `${m.name} ${lang}: title and blurb`);
+      assert.ok(text.blocks.length >= 4, `${m.name} ${lang}: rules of some length`);
+    }
+    // The same outline in both languages: each block of the same kind, lists of the same length, the same figures.
+    const outline = (blocks) => blocks.map(([kind, a, b]) => [kind, kind === 'ul' ? a.length : kind === 'figure' ? a : kind === 'table' ? [a.length, b.length] : 1]);
+    assert.deepEqual(outline(zh.blocks), outline(en.blocks), `${m.name}: the Chinese rules follow the English`);
+    for (const [kind, name] of en.blocks.filter(([kind]) => kind === 'figure')) {
+      assert.match(m.rulesFigure(name), /^<svg[^>]*>[\s\S]*<\/svg>$/, `${m.name} draws its ${kind} ${name}`);
+    }
+  }
+  // Insect chess: the start board and the strength cycle, every insect on it with its glyph and its name.
+  const cycle = GAMES.insect.rulesFigure('cycle');
+  for (const glyph of ['蝎', '蜈', '狼', '虎', '蜂', '虱']) assert.ok(cycle.includes(glyph), glyph);
+  for (const name of ['scorpion', 'centipede', 'wolf spider', 'tiger beetle', 'wasp', 'diving beetle']) assert.ok(cycle.includes(`>${name}<`), name);
+  assert.equal((cycle.match(/class="beats/g) || []).length, 6, 'six arrows close the circle');
+  assert.equal((cycle.match(/class="beats back"/g) || []).length, 1, 'the diving beetle\'s arrow to the scorpion is marked');
+  assert.match(GAMES.insect.rulesFigure('board'), /data-game="insect"/);
+  assert.equal(GAMES.insect.rulesFigure('nothing'), '');
+});
+
+test('a rules page has a route of its own, and an unknown game falls back to the list of every game', () => {
+  assert.deepEqual(parseRoute('#/rules/insect'), { name: 'rules', params: { game: 'insect' } });
+  assert.deepEqual(parseRoute('#/rules/draughts/'), { name: 'rules', params: { game: 'draughts' } });
+  assert.deepEqual(parseRoute('#/rules/chess'), { name: 'rules', params: { game: null } });
+  assert.deepEqual(parseRoute('#/rules/constructor'), { name: 'rules', params: { game: null } });
+  assert.deepEqual(parseRoute('#/rules'), { name: 'rules', params: { game: null } });
+  assert.equal(href('rules', { game: 'othello' }), '#/rules/othello');
+  assert.equal(href('rules'), '#/rules');
+});
+
+test("the site's name is every game's, and a seat's word is the game's own: South and North in insect chess", () => {
+  assert.equal(translate('en', 'app.name'), 'Board Game Hall');
+  assert.equal(translate('zh', 'app.name'), '棋苑');
+  for (const lang of ['en', 'zh']) assert.doesNotMatch(translate(lang, 'app.name') + translate(lang, 'app.tagline'), /Gomoku|Five in a row|五子/);
+  try {
+    setLang('en');
+    assert.equal(colourWord('insect', 'black'), 'South');
+    assert.equal(colourWord({ game: { game: 'insect' } }, 'white'), 'North');
+    assert.equal(colourWord('othello', 'black'), 'Black');
+    assert.equal(colourWord(null, 'white'), 'White');
+    setLang('zh');
+    assert.equal(colourWord('insect', 'black'), '南方');
+    assert.equal(colourWord('gomoku', 'black'), '黑方');
+  } finally {
+    setLang('en');
+  }
 });

@@ -162,11 +162,11 @@ test('a five ends the line: it is found and nothing more plays', () => {
   assert.equal(winLine(goTo(a, 8), 'renju'), null);
 });
 
-test('the tab title names a challenge first, then our move', () => {
-  assert.equal(titleFor({}), 'Gomoku');
-  assert.equal(titleFor({ myTurn: true }), '● Your move · Gomoku');
-  assert.equal(titleFor({ myTurn: true, challenges: [{ from: 'alice' }] }), '⚔ Challenge from alice · Gomoku');
-  assert.equal(titleFor({ challenges: [{ from: 'a' }, { from: 'b' }] }), '⚔ 2 challenges · Gomoku');
+test('the tab title names a challenge first, then our move, then the neutral site name', () => {
+  assert.equal(titleFor({}), 'Board Game Hall');
+  assert.equal(titleFor({ myTurn: true }), '● Your move · Board Game Hall');
+  assert.equal(titleFor({ myTurn: true, challenges: [{ from: 'alice' }] }), '⚔ Challenge from alice · Board Game Hall');
+  assert.equal(titleFor({ challenges: [{ from: 'a' }, { from: 'b' }] }), '⚔ 2 challenges · Board Game Hall');
 });
 
 test('a Gomoku record downloads as .psq, RenLib text and a readable record; other games as a readable record', () => {

@@ -6,8 +6,13 @@
 
 /** English strings. */
 export const en = {
-  'app.name': 'Gomoku',
-  'app.tagline': 'Five in a row, Renju to the letter',
+  'app.name': 'Board Game Hall',
+  'app.tagline': 'Classic board games, played live: rated, casual or against the computer',
+  'lobby.games': 'The games',
+  'rules.title': 'Rules',
+  'rules.of': 'Rules: {game}',
+  'rules.link': 'How to play',
+  'rules.play': 'Play now',
   'nav.lobby': 'Play',
   'nav.leaderboard': 'Leaderboard',
   'nav.login': 'Sign in',
@@ -482,8 +487,13 @@ export const en = {
 
 /** Simplified Chinese strings. */
 export const zh = {
-  'app.name': '五子棋',
-  'app.tagline': '五子连珠，连珠规则一丝不苟',
+  'app.name': '棋苑',
+  'app.tagline': '经典棋类在线对弈：等级分、休闲或人机对战',
+  'lobby.games': '棋种',
+  'rules.title': '规则',
+  'rules.of': '{game}规则',
+  'rules.link': '玩法规则',
+  'rules.play': '去下棋',
   'nav.lobby': '对局',
   'nav.leaderboard': '排行榜',
   'nav.login': '登录',

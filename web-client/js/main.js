@@ -13,13 +13,14 @@ import * as leaderboard from './pages/leaderboard.js';
 import * as profile from './pages/profile.js';
 import * as login from './pages/login.js';
 import * as analysis from './pages/analysis.js';
+import * as rules from './pages/rules.js';
 import { installChallenges } from './challenges.js';
 import { installAttention, notifyButton, refreshTitle, setChallenges } from './attention.js';
 import { installLive } from './live.js';
 import { playChime } from './sound.js';
-import { ruleSources } from './games/index.js';
+import { gameChoices } from './games/index.js';
 
-const pages = { lobby, room, game: record, leaderboard, player: profile, login, analysis };
+const pages = { lobby, room, game: record, leaderboard, player: profile, login, analysis, rules };
 
 /** Shared by every page: the connection, who we are, and a way to re-render the header. */
 const app = {
@@ -42,10 +43,26 @@ function otherLanguage() {
 }
 let current = null;
 
+/**
+ * The footer credits the rules of every served game, each name a link to that game's rules page: the sentence is
+ * foot.source's, its {rules} the games' own credits (sourceKey) in the language's list form.
+ */
+function renderFooter() {
+  const foot = document.getElementById('foot-rules');
+  if (!foot) return;
+  const mark = '\u0000';
+  const [before, after = ''] = t('foot.source', { rules: mark }).split(mark);
+  const links = gameChoices().flatMap((g, i) => [
+    i ? t('foot.separator') : null,
+    h('a', { href: href('rules', { game: g.name }), dataset: { game: g.name } }, t(g.sourceKey)),
+  ]);
+  mount(foot, before, links, after);
+}
+
 function translateStatic() {
-  // The footer credits the rules of every game the registry holds ({rules}).
-  const params = { rules: ruleSources() };
-  for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n, params);
+  for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+  for (const el of document.querySelectorAll('[data-i18n-label]')) el.setAttribute('aria-label', t(el.dataset.i18nLabel));
+  renderFooter();
   // The title also says "your move" or names a challenge (attention.js).
   refreshTitle();
   document.getElementById('notify')?.redraw?.();

@@ -1,8 +1,8 @@
 // Hash routes, so the server needs no fallback for deep links: #/ (lobby), #/room/ID, #/room/ID/watch,
 // #/game/ID, #/game/ID/MOVE, #/leaderboard/POOL, #/player/NAME (with the game list's filters as a query:
-// #/player/NAME?pool=renju&rated=true&result=win), #/login, #/register, #/reset (a password reset code), #/analysis.
+// #/player/NAME?pool=renju&rated=true&result=win), #/login, #/register, #/reset (a password reset code), #/analysis, #/rules (every game's) and #/rules/GAME.
 
-import { pools } from './games/index.js';
+import { pools, GAMES } from './games/index.js';
 
 /** Parses a location hash into {name, params}; unknown paths fall back to the lobby. */
 export function parseRoute(hash) {
@@ -28,6 +28,9 @@ export function parseRoute(hash) {
       return { name: 'login', params: { mode: 'login' } };
     case 'analysis':
       return { name: 'analysis', params: {} };
+    case 'rules':
+      // An unknown game gets the list of every game's rules.
+      return { name: 'rules', params: { game: Object.hasOwn(GAMES, a ?? '') ? a : null } };
     case 'register':
       return { name: 'login', params: { mode: 'register' } };
     case 'reset':
@@ -59,6 +62,8 @@ export function href(name, params = {}) {
       return '#/login';
     case 'analysis':
       return '#/analysis';
+    case 'rules':
+      return params.game ? `#/rules/${enc(params.game)}` : '#/rules';
     case 'register':
       return '#/register';
     case 'reset':

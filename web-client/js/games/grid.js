@@ -1,17 +1,19 @@
-// The on-screen board of the games played on the squares of a grid (Othello, draughts): draws a member's SVG
-// into a container, and turns a click, a tap or the keyboard (arrows move a cursor, Enter or Space chooses) into
-// the square chosen. Which squares mean something, and what a choice does, is the member's input model.
+// The on-screen board of the games played on the squares of a grid (Othello, draughts, insect chess): draws a
+// member's SVG into a container, and turns a click, a tap or the keyboard (arrows move a cursor, Enter or Space
+// chooses) into the square chosen. Which squares mean something, and what a choice does, is the member's input model.
 
 /**
- * Creates a grid view. `geometry()` is {cols, rows, cell, x0, y0, extent}: the squares' grid in SVG units;
- * `onCell({col, row})` is called for a chosen square (rows and columns from 0, top left); `canPlay()` says whether
- * choices count now; `onPick(el, cell)`, when given, is offered a click on a drawn element carrying `data-move` (a
- * draughts route) before the square under it, which it gets when onPick returns false. `update(svg)` shows a new drawing (the member's renderer draws the
- * cursor it is given).
+ * Creates a grid view. `geometry()` is {cols, rows, cell, x0, y0, extent} for a square drawing area, or with
+ * `width` and `height` in place of `extent` for one that is not square (insect chess's 7×11): the squares' grid in
+ * SVG units; `onCell({col, row})` is called for a chosen square (rows and columns from 0, top left); `canPlay()`
+ * says whether choices count now; `onPick(el, cell)`, when given, is offered a click on a drawn element carrying
+ * `data-move` (a draughts route) before the square under it, which it gets when onPick returns false;
+ * `startCursor(geometry)` is where the keyboard's cursor starts (the middle by default); `className` is added to
+ * the container's. `update(svg)` shows a new drawing (the member's renderer draws the cursor it is given).
  */
-export function createGridView({ geometry, onCell = () => {}, onPick = null, canPlay = () => false, label = '' }) {
+export function createGridView({ geometry, onCell = () => {}, onPick = null, canPlay = () => false, label = '', startCursor = null, className = '' }) {
   const el = document.createElement('div');
-  el.className = 'board-wrap grid-board';
+  el.className = `board-wrap grid-board${className ? ` ${className}` : ''}`;
   el.tabIndex = 0;
   el.setAttribute('role', 'application');
   if (label) el.setAttribute('aria-label', label);
@@ -33,8 +35,8 @@ export function createGridView({ geometry, onCell = () => {}, onPick = null, can
     if (!svg) return null;
     const r = svg.getBoundingClientRect();
     const g = geometry();
-    const sx = ((ev.clientX - r.left) / r.width) * g.extent;
-    const sy = ((ev.clientY - r.top) / r.height) * g.extent;
+    const sx = ((ev.clientX - r.left) / r.width) * (g.width ?? g.extent);
+    const sy = ((ev.clientY - r.top) / r.height) * (g.height ?? g.extent);
     const col = Math.floor((sx - g.x0) / g.cell);
     const row = Math.floor((sy - g.y0) / g.cell);
     if (col < 0 || row < 0 || col >= g.cols || row >= g.rows) return null;
@@ -52,7 +54,7 @@ export function createGridView({ geometry, onCell = () => {}, onPick = null, can
     const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
     if (!canPlay()) return;
     const g = geometry();
-    const cur = cursor || { col: Math.floor(g.cols / 2), row: Math.floor(g.rows / 2) };
+    const cur = cursor || (startCursor ? startCursor(g) : { col: Math.floor(g.cols / 2), row: Math.floor(g.rows / 2) });
     if (ev.key in steps) {
       ev.preventDefault();
       const [dx, dy] = steps[ev.key];

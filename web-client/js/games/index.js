@@ -6,7 +6,8 @@
 //
 //   name            the game's wire name ("gomoku", "othello", "draughts"), as in a spec's `game`
 //   served          whether the server plays it now; the create form offers only served games
-//   computer        (optional) whether the server's computer plays it: the waiting room offers to invite it
+//   computer        (optional) whether the server's computer plays it, while GET /api/computer (whose `plays`
+//                   decide) has not answered: the waiting room then offers to invite it
 //   colours         the two colours, the one that moves first first (also the seat shown at the bottom)
 //   startPhase      the phase a new game starts in
 //   pools           the rating pools' names on the leaderboard (`#/leaderboard/POOL`)
@@ -16,6 +17,11 @@
 //                   to i18n.js's addStrings when it loads, so every page finds them under the same keys
 //   style           (optional) the URL of the game's own style sheet (its style.css); loadStyles links it
 //   sourceKey       the key of the rules' name as the page's footer credits them
+//   rulesText       the rules page's words (its rules.js): {en: {title, blurb, blocks}, zh: {…}} (pages/rules.js
+//                   says what blocks are); the blurb is the game's line on the landing page
+//   rulesFigure     (optional) rulesFigure(name) → an SVG string for a rules block ['figure', name, caption]
+//   colourWord      (optional) colourWord(colour) → a seat's word where it is not "Black"/"White" (insect chess's
+//                   South and North); colourWord(x, colour) below asks it
 //   exportFormat    (optional) the record page's export link (GET /api/games/{id}/export): {extension, labelKey}
 //   transcriptKey   (optional) the key naming the record's transcript, for a game whose record has one
 //   downloads       (optional) the record's downloads besides the readable record: [[format, suffix, labelKey]]
@@ -48,10 +54,29 @@
 //   emblem()                     an SVG string showing the game (the lobby's picture is the default game's)
 
 import { t } from '../i18n.js';
+import { h } from '../dom.js';
 import gomoku from './gomoku/index.js';
 import othello from './othello/index.js';
 import draughts from './draughts/index.js';
 import insect from './insect/index.js';
+
+/**
+ * A seat's word in the page's language for the game of `x` (see gameName): the member's own (insect chess's South
+ * and North) or the shared "Black"/"White".
+ */
+export function colourWord(x, colour) {
+  const member = memberOf(x);
+  return member.colourWord ? member.colourWord(colour) : t(`colour.${colour}`);
+}
+
+/**
+ * A seat's icon for the game of `x`: every game's black or white stone (`.stone-icon`), drawn in the game's own
+ * colours where its style sheet gives them (`[data-game]`; insect chess's red South and blue North), its title the
+ * seat's word.
+ */
+export function seatIcon(x, colour, cls = 'stone-icon') {
+  return h('span', { class: `${cls} ${colour}`, dataset: { game: gameName(x) }, title: colourWord(x, colour) });
+}
 
 /** Every member, by wire name. */
 export const GAMES = { gomoku, othello, draughts, insect };

@@ -8,8 +8,9 @@ import { href } from '../router.js';
 import { describeTimeControl } from '../clock.js';
 import { tierBadge } from '../tier.js';
 import { playerName } from '../player.js';
-import { GAMES, DEFAULT_GAME, memberOf, gameChoices } from '../games/index.js';
+import { GAMES, DEFAULT_GAME, memberOf, gameChoices, gameName, seatIcon } from '../games/index.js';
 import { quickPairing } from '../quick.js';
+import { gameList } from './rules.js';
 import { RANGE_CHOICES, poolOfSpec, ratingIn, rangeFromForm, seatVerdict } from '../seek.js';
 
 /** Folds lobby messages into a list of rooms (pure; newest first as the server sends them). */
@@ -100,12 +101,12 @@ export function gameChoice(seg, field, games = GAMES) {
   return field(t('create.game'), seg('game', choices.map((g) => [g.name, t(`game.${g.name}`)]), DEFAULT_GAME));
 }
 
-/** A player's name with rating and tier badge, as lobby and room show them. */
+/** A player's name with rating and tier badge, as lobby and room show them; `p.game` (a wire name) colours the seat. */
 export function playerChip(p) {
   return h(
     'span',
     { class: 'pchip' },
-    p.colour ? h('span', { class: `dot ${p.colour}` }) : null,
+    p.colour ? seatIcon(p.game, p.colour, 'dot') : null,
     playerName(p, { class: 'pname' }),
     p.rating != null ? h('span', { class: 'rating' }, Math.round(p.rating) + (p.provisional ? '?' : '')) : null,
     tierBadge(p.tier, undefined, p.provisional),
@@ -252,13 +253,6 @@ function createForm(app, close, { computer = false } = {}) {
   return form;
 }
 
-/** The default game's emblem: the lobby's picture. */
-function heroArt() {
-  const art = h('div', { class: 'hero-art', 'aria-hidden': 'true' });
-  art.innerHTML = GAMES[DEFAULT_GAME].emblem();
-  return art;
-}
-
 /** Mounts the lobby page; returns its cleanup. */
 export function render(view, _params, app) {
   let rooms = [];
@@ -286,7 +280,6 @@ export function render(view, _params, app) {
   mount(
     view,
     h('section', { class: 'hero' },
-      heroArt(),
       h('div', { class: 'hero-text' },
         h('h1', {}, t('app.name')),
         h('p', { class: 'tagline' }, t('app.tagline')),
@@ -298,6 +291,8 @@ export function render(view, _params, app) {
           code, h('button', { class: 'btn', type: 'submit' }, t('lobby.go'))),
       ),
     ),
+    // Every game the site plays, each with a line on what it is and the way to its rules.
+    h('section', { class: 'games-strip', id: 'lobby-games', 'aria-label': t('lobby.games') }, gameList()),
     quick.el,
     formSlot,
     h('div', { class: 'lobby-grid' },
@@ -329,7 +324,7 @@ export function render(view, _params, app) {
       h('div', { class: 'room-main' },
         h('div', { class: 'room-rules' }, ruleLabel(r), r.rated ? h('span', { class: 'badge rated' }, t('create.rated')) : h('span', { class: 'badge' }, t('create.casual')),
           r.rating_range ? h('span', { class: 'badge range' }, t('seek.badge', r.rating_range)) : null),
-        h('div', { class: 'room-players' }, r.players.map(playerChip)),
+        h('div', { class: 'room-players' }, r.players.map((p) => playerChip({ ...p, game: gameName(r) }))),
         outside ? h('div', { class: 'small muted range-reason' }, t('seek.outside', { r: verdict.rating, ...verdict.range })) : null,
       ),
       h('div', { class: 'room-meta' },

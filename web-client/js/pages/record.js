@@ -6,7 +6,7 @@ import { t, errorText, formatDate } from '../i18n.js';
 import { describeTimeControl } from '../clock.js';
 import { href } from '../router.js';
 import { accounts, exportUrl } from '../api.js';
-import { memberOf } from '../games/index.js';
+import { memberOf, seatIcon } from '../games/index.js';
 import { resultHeadline, resultSentence } from '../result.js';
 import { playerName, displayName } from '../player.js';
 import { gameName } from '../games/index.js';
@@ -130,9 +130,9 @@ export function render(view, params, app) {
     mount(head,
       h('h2', {}, t('record.title', { id: rec.id })),
       h('div', { class: 'versus' },
-        h('span', { class: 'stone-icon black' }), who('black') ? playerName(who('black')) : '—',
+        seatIcon(rec, 'black'), who('black') ? playerName(who('black')) : '—',
         h('span', { class: 'muted' }, ' vs '),
-        h('span', { class: 'stone-icon white' }), who('white') ? playerName(who('white')) : '—'),
+        seatIcon(rec, 'white'), who('white') ? playerName(who('white')) : '—'),
       rec.described ? h('p', { class: 'muted' }, rec.described) : null,
       h('p', { class: 'muted small', id: 'record-meta' }, [
         t(rec.meta.rated ? 'create.rated' : 'create.casual'),

@@ -5,7 +5,9 @@
 import { h, mount, toast } from '../dom.js';
 import { t, errorText, lang } from '../i18n.js';
 import { href } from '../router.js';
-import { memberOf } from '../games/index.js';
+import { memberOf, colourWord, seatIcon } from '../games/index.js';
+import { accounts } from '../api.js';
+import { maxLevel, levelChoices } from './lobby.js';
 import { fromSnapshot, applyEvent, applyCatchUp, controls, clockFigures, seatOf, other, splitChat } from '../state.js';
 import { clockAt, clockParts, describeTimeControl } from '../clock.js';
 import { tierBadge } from '../tier.js';
@@ -72,6 +74,17 @@ function recordOf(room) {
   return room.record ?? room.game_id ?? null;
 }
 
+let computerAsked = null;
+
+/** GET /api/computer once per page load (what it plays does not change while the server runs); null on failure. */
+function askComputer() {
+  computerAsked ??= accounts.computer().catch(() => {
+    computerAsked = null;
+    return null;
+  });
+  return computerAsked;
+}
+
 /** Mounts the room page; returns its cleanup. */
 export function render(view, params, app) {
   const id = params.id;
@@ -86,6 +99,14 @@ export function render(view, params, app) {
   // holds its place.
   let member = null;
   let board = { el: h('div', { class: 'board-wrap' }) };
+  // What GET /api/computer says the computer plays, null until it answers (till then a member's own `computer`
+  // flag stands in): the waiting room offers the computer for those games, at their levels.
+  let computerInfo = null;
+  const computerPlays = (game) => (computerInfo?.plays ? computerInfo.plays.some((p) => p.game === game) : Boolean(memberOf(game).computer));
+  askComputer().then((info) => {
+    computerInfo = info;
+    if (!destroyed) draw();
+  });
   // Which board settings the settings box shows (see drawStatic).
   let settingsShown = null;
   const boardContext = {
@@ -182,7 +203,7 @@ export function render(view, params, app) {
     const thinking = Boolean(toMove && isComputer(seat));
     const extra = room && board.seatExtra ? board.seatExtra(room, colour) : null;
     section(el, [colour, seat, Boolean(room?.clocks), thinking, extra?.outerHTML ?? null], () => [
-      h('span', { class: `stone-icon ${colour}` }),
+      seatIcon(room, colour),
       h('div', { class: 'pinfo' },
         seat
           ? playerName(seat, { class: 'pname' })
@@ -203,12 +224,15 @@ export function render(view, params, app) {
 
   function promptContent(c) {
     const you = seatOf(room);
-    const name = (colour) => (room.seats[colour] ? displayName(room.seats[colour]) : t(`colour.${colour}`));
+    const name = (colour) => (room.seats[colour] ? displayName(room.seats[colour]) : colourWord(room, colour));
     if (room.state === 'waiting') {
       const link = `${location.origin}${location.pathname}${href('room', { id })}`;
-      // A casual room of a game the computer plays can have it take the free seat instead of waiting.
-      const level = h('select', { id: 'invite-level', 'aria-label': t('computer.level_field') }, [1, 2, 3, 4, 5, 6, 7, 8].map((n) => h('option', { value: n }, t('computer.label', { n }))));
-      const invite = you && member.computer && !room.rated
+      // A casual room of a game the computer plays (GET /api/computer's `plays`, which the server's
+      // computer::max_level decides) can have it take the free seat instead of waiting, at its game's levels.
+      const plays = computerPlays(member.name);
+      const level = h('select', { id: 'invite-level', 'aria-label': t('computer.level_field') },
+        levelChoices(computerInfo, lang(), maxLevel(computerInfo, member.name)).map(([n, label]) => h('option', { value: n }, label)));
+      const invite = you && plays && !room.rated
         ? h('div', { class: 'invite computer-invite' }, level,
           h('button', { class: 'btn', type: 'button', id: 'invite-computer', onclick: () => send({ t: 'invite_computer', room: id, level: Number(level.value) }).catch(() => {}) }, t('computer.invite')))
         : null;
@@ -258,7 +282,7 @@ export function render(view, params, app) {
     } else if (c.myTurn) {
       out.push(h('p', { class: 'lead turn' }, t('room.your_turn')));
     } else if (room.to_act) {
-      out.push(h('p', { class: 'lead' }, you ? t('room.their_turn', { name: name(room.to_act) }) : t('room.to_move', { colour: t(`colour.${room.to_act}`) })));
+      out.push(h('p', { class: 'lead' }, you ? t('room.their_turn', { name: name(room.to_act) }) : t('room.to_move', { colour: colourWord(room, room.to_act) })));
     }
     out.push(...own.extra);
     if (c.answerDraw) out.push(offerPrompt('draw', t('room.draw_offered', { name: name(other(you)) })));
@@ -388,13 +412,14 @@ export function render(view, params, app) {
     const vsComputer = isComputer(room.seats.black) || isComputer(room.seats.white);
     section(info, [room.rules, room.game, room.time_control, room.rated, room.spectators, vsComputer], () => [
       h('span', { class: 'rules', id: 'room-rules' }, member.describe(room)),
+      h('a', { class: 'rules-link', id: 'room-rules-link', href: href('rules', { game: member.name }) }, t('rules.link')),
       h('span', { class: 'tc' }, describeTimeControl(room.time_control, t)),
       room.rated ? h('span', { class: 'badge rated' }, t('create.rated')) : null,
       vsComputer ? h('span', { class: 'badge computer', id: 'vs-computer' }, t('computer.unrated')) : null,
       h('span', { class: 'spectators', id: 'spectators', hidden: !room.spectators }, t('room.spectators', { n: room.spectators })),
     ]);
     const names = { black: room.seats.black?.name, white: room.seats.white?.name };
-    section(prompt, [you, room.state, room.phase, room.to_act, c, board.promptKey(room), names, room.result, room.game_id, room.record], () => promptContent(c));
+    section(prompt, [you, room.state, computerInfo, room.phase, room.to_act, c, board.promptKey(room), names, room.result, room.game_id, room.record], () => promptContent(c));
     const claimWin = room.time_control.kind === 'none' && room.to_act && room.to_act !== you;
     const free = !room.seats.black || !room.seats.white;
     // Only what the buttons show: a move that leaves them as they were keeps them (and the focus on them).
@@ -451,7 +476,7 @@ export function render(view, params, app) {
       const me = seatOf(room);
       if (me && room.lastAnswer && room.lastAnswer !== before?.lastAnswer && !room.lastAnswer.accept && room.lastAnswer.by !== me) {
         // Say what was declined and by whom: a bare "Declined" leaves the player guessing.
-        const by = (room.seats[room.lastAnswer.by] && displayName(room.seats[room.lastAnswer.by])) || t(`colour.${room.lastAnswer.by}`);
+        const by = (room.seats[room.lastAnswer.by] && displayName(room.seats[room.lastAnswer.by])) || colourWord(room, room.lastAnswer.by);
         toast(t(`room.declined_${room.lastAnswer.offer}`, { name: by }));
       }
     }

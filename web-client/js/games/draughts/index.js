@@ -3,6 +3,7 @@
 
 import { t, addStrings } from '../../i18n.js';
 import strings from './strings.js';
+import rulesText from './rules.js';
 import { snapshot, reduce, ply, controls, moveEntries, canTakeBack } from './state.js';
 import { roomBoard, normaliseRecord, recordBoard } from './room.js';
 import { renderDraughts } from './board.js';
@@ -28,6 +29,8 @@ export default {
   exportFormat: { extension: 'pdn', labelKey: 'record.format_draughts' },
   /** The rules' name in the page's footer. */
   sourceKey: 'draughts.source',
+  /** The rules page's words (rules.js). */
+  rulesText,
   /** The room page's board settings: none of Gomoku's (numbers, a confirming tap) apply. */
   settings: [],
   snapshot,

@@ -3,6 +3,7 @@
 
 import { addStrings } from '../../i18n.js';
 import strings from './strings.js';
+import rulesText from './rules.js';
 import { renderBoard } from './board.js';
 import { snapshot, reduce, ply, controls, canTakeBack } from './state.js';
 import { roomBoard } from './room.js';
@@ -32,6 +33,8 @@ export default {
   analysable: true,
   /** The rules' name in the page's footer. */
   sourceKey: 'gomoku.source',
+  /** The rules page's words (rules.js). */
+  rulesText,
   /** The room page's board settings: numbered stones and a confirming second tap. */
   settings: ['numbers', 'confirm'],
   snapshot,

@@ -4,11 +4,14 @@
 
 import { t, addStrings, lang } from '../../i18n.js';
 import { h } from '../../dom.js';
+import { href } from '../../router.js';
 import { resultSentence as sharedSentence } from '../../result.js';
 import strings from './strings.js';
+import rulesText from './rules.js';
 import { snapshot, reduce, ply, controls, moveEntries, canTakeBack } from './state.js';
 import { roomBoard, normaliseRecord, recordBoard, sideWord } from './room.js';
 import { renderInsect, KIND_ORDER, GLYPH, LETTER } from './board.js';
+import { esc } from '../grid.js';
 
 addStrings(strings);
 
@@ -52,6 +55,49 @@ export function cycleSvg() {
   return parts.join('');
 }
 
+/**
+ * The strength cycle drawn as a circle for the rules page: the six insects round it strongest first, clockwise
+ * from the top, an arrow from each to the next weaker, the diving beetle's arrow back to the scorpion marked, and
+ * each insect's name inside the circle, clear of the arrows. `names`: kind → its name in the page's language.
+ */
+export function cycleCircleSvg(names = {}) {
+  const cx = 170;
+  const cy = 158;
+  const r = 112;
+  const at = (deg, radius = r) => [cx + radius * Math.cos((deg * Math.PI) / 180), cy + radius * Math.sin((deg * Math.PI) / 180)];
+  const f = (n) => n.toFixed(1);
+  const parts = ['<svg xmlns="http://www.w3.org/2000/svg" class="insect-cycle circle" viewBox="0 0 340 316" role="img">'];
+  parts.push(`<title>${esc([...KIND_ORDER, 'scorpion'].map((k) => names[k] || k).join(' → '))}</title>`);
+  parts.push('<defs><marker id="insect-arrow-circle" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" class="arrowhead"/></marker></defs>');
+  KIND_ORDER.forEach((k, i) => {
+    const a = -90 + i * 60;
+    const [x1, y1] = at(a + 16);
+    const [x2, y2] = at(a + 60 - 17);
+    const back = i === KIND_ORDER.length - 1;
+    parts.push(`<path class="beats${back ? ' back' : ''}" d="M${f(x1)} ${f(y1)}A${r} ${r} 0 0 1 ${f(x2)} ${f(y2)}" marker-end="url(#insect-arrow-circle)"/>`);
+  });
+  KIND_ORDER.forEach((k, i) => {
+    const a = -90 + i * 60;
+    const [x, y] = at(a);
+    const [lx, ly] = at(a, r - 46);
+    parts.push(`<g class="piece south ${k}" data-kind="${k}"><circle class="token" cx="${f(x)}" cy="${f(y)}" r="23"/><text class="big char" x="${f(x)}" y="${f(y + 1)}">${GLYPH[k]}</text>`);
+    parts.push(`<text class="name" x="${f(lx)}" y="${f(ly)}">${esc(names[k] || k)}</text></g>`);
+  });
+  parts.push('</svg>');
+  return parts.join('');
+}
+
+/** The rules page's figures: the start board with the terrain named ('board'), the strength cycle ('cycle'). */
+export function rulesFigure(name) {
+  const names = Object.fromEntries(KIND_ORDER.map((k) => [k, t(`insect.kind.${k}`)]));
+  if (name === 'cycle') return cycleCircleSvg(names);
+  if (name === 'board') {
+    const terrainNames = Object.fromEntries(['pond', 'food_south', 'food_north', 'mud_south', 'mud_north'].map((k) => [k, t(`insect.${k}`)]));
+    return renderInsect({ names, terrainNames, glyph: lang() === 'zh' ? 'char' : 'letter', title: t('insect.board') });
+  }
+  return '';
+}
+
 /** The create form's rules summary: the goal, the strength cycle drawn, the terrain and the endings. */
 function rulesSummary() {
   const art = h('div', { class: 'insect-cycle-wrap' });
@@ -62,7 +108,8 @@ function rulesSummary() {
     h('p', {}, t('insect.rules_cycle'), ' ', KIND_ORDER.map((k) => (lang() === 'zh' ? t(`insect.kind.${k}`) : `${GLYPH[k]} ${t(`insect.kind.${k}`)}`)).join(' › '), ' — ', t('insect.rules_beetle')),
     art,
     h('p', {}, t('insect.rules_terrain')),
-    h('p', {}, t('insect.rules_end')));
+    h('p', {}, t('insect.rules_end')),
+    h('p', {}, h('a', { href: href('rules', { game: 'insect' }), class: 'rules-link' }, t('rules.link'))));
 }
 
 /**
@@ -95,6 +142,11 @@ export default {
   exportFormat: { extension: 'txt', labelKey: 'record.format_insect' },
   /** The rules' name in the page's footer. */
   sourceKey: 'insect.source',
+  /** The rules page's words (rules.js) and figures. */
+  rulesText,
+  rulesFigure,
+  /** A seat's word: the sides are South and North, never black and white. */
+  colourWord: sideWord,
   /** The room page's board settings: none of Gomoku's (numbers, a confirming tap) apply. */
   settings: [],
   snapshot,

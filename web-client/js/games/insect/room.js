@@ -8,7 +8,7 @@ import { t, lang } from '../../i18n.js';
 import { seatOf } from '../../state.js';
 import { displayName } from '../../player.js';
 import { recordTexts } from '../generic.js';
-import { createInsectView } from './view.js';
+import { createGridView } from '../grid.js';
 import { renderInsect, geometry, squareOnScreen, START_BOARD, applyMove, parseMove, lostKinds, KIND_ORDER, GLYPH } from './board.js';
 import { controls, choose, intention, movable, targetsOf, sideOf, kindAt, NO_CAPTURE_WARN, NO_CAPTURE_LIMIT } from './state.js';
 
@@ -25,6 +25,14 @@ export function drawingWords() {
   };
 }
 
+/**
+ * The shared grid view (games/grid.js) on insect chess's 7×11 board, which is taller than wide: the keyboard's
+ * cursor starts on the bottom player's second rank.
+ */
+function insectView(options) {
+  return createGridView({ geometry, className: 'insect-board', startCursor: (g) => ({ col: Math.floor(g.cols / 2), row: g.rows - 2 }), ...options });
+}
+
 /** A side's word ("South") from the seam's colour. */
 export const sideWord = (colour) => t(`insect.${sideOf(colour) || 'south'}`);
 
@@ -32,8 +40,7 @@ export const sideWord = (colour) => t(`insect.${sideOf(colour) || 'south'}`);
 export function roomBoard(ctx) {
   // The square of the piece chosen, before its destination is.
   let selected = null;
-  const view = createInsectView({
-    geometry,
+  const view = insectView({
     label: t('insect.board'),
     canPlay: () => {
       const room = ctx.room();
@@ -158,7 +165,7 @@ export function normaliseRecord(g) {
 
 /** The record page's insect board, south at the bottom. */
 export function recordBoard() {
-  const view = createInsectView({ geometry, label: t('insect.board') });
+  const view = insectView({ label: t('insect.board') });
   return {
     el: view.el,
     /** Shows the position after `ply` moves. */

@@ -3,6 +3,7 @@
 
 import { t, addStrings } from '../../i18n.js';
 import strings from './strings.js';
+import rulesText from './rules.js';
 import { snapshot, reduce, ply, controls, moveEntries, canTakeBack } from './state.js';
 import { roomBoard, normaliseRecord, recordBoard } from './room.js';
 import { renderOthello } from './board.js';
@@ -33,6 +34,8 @@ export default {
   transcriptKey: 'othello.transcript',
   /** The rules' name in the page's footer. */
   sourceKey: 'othello.source',
+  /** The rules page's words (rules.js). */
+  rulesText,
   /** The room page's board settings: none of Gomoku's (numbers, a confirming tap) apply. */
   settings: [],
   snapshot,
