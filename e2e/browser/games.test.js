@@ -265,7 +265,15 @@ test('the record page replays an Othello game and a draughts game move by move',
   await s.p.waitForSelector('.board.draughts .piece');
   assert.equal(await s.p.locator('.board .piece.white[data-square="19"]').count(), 1);
   assert.equal(await s.p.locator('.board .piece').count(), 39, 'one black man taken');
-  assert.deepEqual(await s.p.$$eval('#record-moves li .n', (els) => els.map((e) => e.textContent)), ['1.', '…', '2.']);
+  assert.deepEqual(await s.p.$$eval('#record-moves li .n', (els) => els.map((e) => e.textContent)), ['1.', '', '2.']);
+  // Move pairs on a line each, the counter counting them (not plies), every capture written whole.
+  const rows = await s.p.$$eval('#record-moves li', (els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
+  assert.equal(rows[0], rows[1], 'black replies beside white');
+  assert.notEqual(rows[1], rows[2]);
+  assert.match(await s.p.textContent('#ply-counter'), /^Move 2, White — of 2$/);
+  for (const mv of await s.p.$$eval('#record-moves .mv', (els) => els.map((e) => [e.textContent, e.scrollWidth <= e.clientWidth + 1]))) {
+    assert.ok(mv[1], `${mv[0]} is shown whole`);
+  }
   await shot(s.p, 'games-draughts-record');
 });
 

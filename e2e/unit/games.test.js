@@ -211,7 +211,7 @@ test('draughts: an action event moves, removes the captured, crowns, and takes t
   assert.equal(r.view.board[10], 'b');
   assert.equal(r.view.board[1], '.');
   assert.equal(r.view.counters.king_plies, 1);
-  assert.deepEqual(GAMES.draughts.moveEntries(r).map((e) => [e.label, e.point, e.colour]), [['1.', '7-1', 'white'], ['…', '2x11', 'black']]);
+  assert.deepEqual(GAMES.draughts.moveEntries(r).map((e) => [e.label, e.point, e.colour]), [['1.', '7-1', 'white'], ['', '2x11', 'black']]);
 });
 
 test('draughts renderer: 50 numbered squares, men and kings, the movable pieces and the path targets', () => {

@@ -13,7 +13,7 @@ import { renderOthello } from '../../web-client/js/games/othello/board.js';
 import { recordTexts } from '../../web-client/js/games/generic.js';
 import { GAMES } from '../../web-client/js/games/index.js';
 import { displayName, isComputer } from '../../web-client/js/player.js';
-import { setLang } from '../../web-client/js/i18n.js';
+import { setLang, translate } from '../../web-client/js/i18n.js';
 
 const { computerOptions, computerGames, maxLevel, levelChoices } = await import('../../web-client/js/pages/lobby.js');
 const { poolLabel, againstComputer } = await import('../../web-client/js/pages/profile.js');
@@ -109,7 +109,10 @@ test("the draughts transcript folds into A's room: white first, the mandatory do
   assert.equal(room.view.board[21], '.', '22 taken');
   assert.equal(room.view.board[27], 'w', 'the capturing man stands on 28');
   const entries = GAMES.draughts.moveEntries(room);
-  assert.deepEqual(entries.map((e) => e.label), ['1.', '…', '2.', '…', '3.']);
+  assert.deepEqual(entries.map((e) => e.label), ['1.', '', '2.', '', '3.'], 'black replies beside white, no ellipsis');
+  assert.equal(GAMES.draughts.counterText(3, 5, (k, p) => translate('en', k, p)), 'Move 2, White — of 3');
+  assert.equal(GAMES.draughts.counterText(4, 5, (k, p) => translate('zh', k, p)), '第 2 回合 黑方（共 3 回合）');
+  assert.equal(GAMES.draughts.counterText(0, 5, (k, p) => translate('en', k, p)), 'Start — 3 moves');
   // Before white's capture, A (black) has moved once and may take it back; before its first move it may not.
   const first = seen.find((r) => r.view.ply === 1);
   assert.equal(canTakeBack(first, 'black'), false);

@@ -108,7 +108,8 @@ export function render(view, params, app) {
 
   function draw() {
     board.show(rec, ply);
-    counter.textContent = t('record.move', { n: ply, total: rec.moves.length });
+    const own = memberOf(rec).counterText;
+    counter.textContent = own ? own(ply, rec.moves.length, t) : t('record.move', { n: ply, total: rec.moves.length });
     for (const li of list.querySelectorAll('[data-ply]')) li.classList.toggle('current', Number(li.dataset.ply) === ply);
   }
 

@@ -4,7 +4,7 @@
 import { t, addStrings } from '../../i18n.js';
 import strings from './strings.js';
 import rulesText from './rules.js';
-import { snapshot, reduce, ply, controls, moveEntries, canTakeBack } from './state.js';
+import { snapshot, reduce, ply, controls, moveEntries, canTakeBack, counterText } from './state.js';
 import { roomBoard, normaliseRecord, recordBoard } from './room.js';
 import { renderDraughts } from './board.js';
 
@@ -39,6 +39,8 @@ export default {
   controls,
   canTakeBack,
   moveEntries,
+  /** The record's counter by move pairs, as the list numbers them. */
+  counterText,
   /** "International draughts". */
   describe: () => t('game.draughts'),
   /** The endings of draughts' own in words ("Drawn: the same position three times"); '' for the shared ones. */

@@ -146,8 +146,18 @@ export function intention(room, move) {
   return { t: 'act', room: room.id, action: move.move, at: ply(room) };
 }
 
-/** The move list: numbered per move pair as draughts scores it ("1. 32-28 19-23"), White first. */
+/**
+ * The move list: numbered per move pair as draughts scores it ("1. 32-28 19-23"), White first, Black's reply
+ * beside it with no number of its own.
+ */
 export function moveEntries(x) {
   const actions = x.view?.actions || x.moves || [];
-  return actions.map((a, i) => ({ n: Math.floor(i / 2) + 1, ply: i + 1, label: i % 2 ? '…' : `${Math.floor(i / 2) + 1}.`, point: a, colour: i % 2 ? 'black' : 'white' }));
+  return actions.map((a, i) => ({ n: Math.floor(i / 2) + 1, ply: i + 1, label: i % 2 ? '' : `${Math.floor(i / 2) + 1}.`, point: a, colour: i % 2 ? 'black' : 'white' }));
+}
+
+/** The record's counter in draughts' own count: the move pair and whose half of it ("Move 4, Black — 20 moves"). */
+export function counterText(ply, total, t) {
+  const moves = Math.ceil(total / 2);
+  if (ply === 0) return t('draughts.counter_start', { total: moves });
+  return t('draughts.counter', { n: Math.ceil(ply / 2), side: t(ply % 2 ? 'colour.white' : 'colour.black'), total: moves });
 }

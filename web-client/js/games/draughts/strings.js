@@ -3,6 +3,8 @@
 
 /** English. */
 export const en = {
+  'draughts.counter': 'Move {n}, {side} — of {total}',
+  'draughts.counter_start': 'Start — {total} moves',
   'game.draughts': 'International draughts',
   'pool.draughts': 'Draughts',
   'draughts.board': 'Draughts board',
@@ -24,6 +26,8 @@ export const en = {
 
 /** Chinese (simplified). */
 export const zh = {
+  'draughts.counter': '第 {n} 回合 {side}（共 {total} 回合）',
+  'draughts.counter_start': '开局（共 {total} 回合）',
   'game.draughts': '国际跳棋',
   'pool.draughts': '国际跳棋',
   'draughts.board': '国际跳棋棋盘',
