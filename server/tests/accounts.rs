@@ -2,16 +2,15 @@
 //! sessions (cookie, bearer, `hello`), logout, expiry, rate limits, and what a token may do in rooms.
 //! Every test runs on SQLite, and on Postgres when `TEST_DATABASE_URL` is set.
 
-mod accounts_support;
-
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use accounts_support::{test_config, App, Db};
 use ratings::Tier;
 use reqwest::header::{COOKIE, RETRY_AFTER, SET_COOKIE};
 use rules::{Color, Rules};
 use serde_json::{json, Value};
+use testkit::accounts::{test_config, App, Db};
+use testkit::on_both_stores;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
 const PASSWORD: &str = "correct horse battery";
@@ -1014,7 +1013,7 @@ async fn seated(
     app: &App,
     a: &str,
     b: &str,
-) -> (accounts_support::Socket, accounts_support::Socket, String) {
+) -> (testkit::accounts::Socket, testkit::accounts::Socket, String) {
     let ta = app.register(a, PASSWORD).await;
     let tb = app.register(b, PASSWORD).await;
     let (mut sa, _) = app.socket(Some(&ta)).await;

@@ -3,13 +3,12 @@
 //! code an operator issued (`server reset-password NAME`) and ends every session. SQLite always, Postgres when
 //! `TEST_DATABASE_URL` is set.
 
-mod accounts_support;
-
 use std::time::Duration;
 
-use accounts_support::{test_config, App, Db};
 use reqwest::header::RETRY_AFTER;
 use serde_json::{json, Value};
+use testkit::accounts::{test_config, App, Db};
+use testkit::on_both_stores;
 use tokio::sync::oneshot;
 
 const PASSWORD: &str = "correct horse battery";

@@ -9,112 +9,16 @@
 
 use std::path::PathBuf;
 use std::process::Command;
-use std::time::Duration;
 
 use loadgen::crash::CrashArgs;
 use loadgen::plan::{parse_fraction, RunArgs};
 use loadgen::run::{self, Mode};
-use server::Config;
-use testkit::test_server::{test_config, TestServer};
-
-/// The NATS server of the run: the one `TEST_NATS_URL` names with `TEST_NATS_USER`, `TEST_NATS_PASSWORD` and
-/// `TEST_NATS_CA_FILE` (under CI: one that refuses anonymous clients, over TLS, as for the server's cluster
-/// tests), else the anonymous one on 127.0.0.1:4222.
-struct Nats {
-    url: String,
-    user: Option<String>,
-    password: Option<String>,
-    ca_file: Option<PathBuf>,
-}
-
-fn nats() -> Nats {
-    let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
-    Nats {
-        url: var("TEST_NATS_URL").unwrap_or_else(|| "nats://127.0.0.1:4222".into()),
-        user: var("TEST_NATS_USER"),
-        password: var("TEST_NATS_PASSWORD"),
-        ca_file: var("TEST_NATS_CA_FILE").map(PathBuf::from),
-    }
-}
-
-impl Nats {
-    fn host_port(&self) -> String {
-        let rest = self.url.split_once("://").map_or(&*self.url, |(_, r)| r);
-        rest.rsplit_once('@').map_or(rest, |(_, h)| h).to_owned()
-    }
-}
+use testkit::cluster::{drop_database, fresh_database, nats, node_config, services};
+use testkit::test_server::TestServer;
 
 /// The two cluster runs take their turns: each runs three nodes and their players on the machine's few cores, and
 /// a node starved of the CPU for half a second takes itself for cut off.
 static ONE_CLUSTER_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-
-/// The admin URL of Postgres, when NATS answers and `TEST_DATABASE_URL` is set; why not, otherwise (under CI a
-/// missing service fails the test instead, and so does a NATS server without authentication).
-async fn services() -> Result<String, String> {
-    let under_ci = std::env::var_os("CI").is_some();
-    let nats = nats();
-    assert!(
-        !under_ci || nats.user.is_some(),
-        "under CI loadgen's cluster tests run on a NATS server that refuses anonymous clients: .ci/run sets \
-         TEST_NATS_URL, TEST_NATS_USER and TEST_NATS_PASSWORD"
-    );
-    let nats_up = tokio::time::timeout(
-        Duration::from_secs(2),
-        tokio::net::TcpStream::connect(nats.host_port()),
-    )
-    .await
-    .is_ok_and(|c| c.is_ok());
-    let pg = std::env::var("TEST_DATABASE_URL").ok();
-    match (nats_up, pg) {
-        (true, Some(pg)) => Ok(pg),
-        _ if under_ci => panic!(
-            "loadgen's cluster tests need NATS at {} and TEST_DATABASE_URL under CI (.ci/run starts both)",
-            nats.host_port()
-        ),
-        (false, _) => Err(format!(
-            "NATS is not answering at {} (run `nats-server -js`)",
-            nats.host_port()
-        )),
-        (true, None) => Err("TEST_DATABASE_URL is not set (a cluster needs Postgres)".into()),
-    }
-}
-
-/// A fresh database beside the one `admin` names; its URL.
-async fn fresh_database(admin: &str) -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    let name = format!("loadgen_{}_{}", std::process::id(), nanos % 1_000_000_000);
-    let pool = sqlx::PgPool::connect(admin).await.expect("connect");
-    sqlx::query(&format!("CREATE DATABASE {name}"))
-        .execute(&pool)
-        .await
-        .expect("create database");
-    pool.close().await;
-    let (base, query) = match admin.split_once('?') {
-        Some((b, q)) => (b, format!("?{q}")),
-        None => (admin, String::new()),
-    };
-    let (server, _) = base.rsplit_once('/').expect("a database in the URL");
-    format!("{server}/{name}{query}")
-}
-
-/// Drops a database [`fresh_database`] made.
-async fn drop_database(admin: &str, url: &str) {
-    let name = url
-        .split('?')
-        .next()
-        .and_then(|u| u.rsplit_once('/'))
-        .map(|(_, n)| n.to_owned())
-        .expect("a database in the URL");
-    let pool = sqlx::PgPool::connect(admin).await.expect("connect");
-    sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-        .execute(&pool)
-        .await
-        .expect("drop database");
-    pool.close().await;
-}
 
 /// Node ids unique to this test process (the NATS server may be shared).
 fn node_id(letter: char) -> String {
@@ -149,18 +53,7 @@ async fn a_run_over_three_nodes_reports_same_and_cross_node_latency_and_finds_ev
     let database = fresh_database(&admin).await;
     let mut nodes = Vec::new();
     for letter in ['a', 'b', 'c'] {
-        nodes.push(
-            TestServer::start_node(Config {
-                database_url: Some(database.clone()),
-                nats_url: Some(nats().url),
-                nats_user: nats().user,
-                nats_password: nats().password,
-                nats_ca_file: nats().ca_file,
-                node_id: Some(node_id(letter)),
-                ..test_config()
-            })
-            .await,
-        );
+        nodes.push(TestServer::start_node(node_config(&database, &node_id(letter))).await);
     }
     let args = RunArgs {
         urls: nodes.iter().map(|n| n.ws_url()).collect(),
@@ -251,7 +144,7 @@ async fn the_crash_test_on_three_nodes_with_three_kills_finds_nothing_lost_or_ow
         nats_url: nats().url,
         nats_user: nats().user,
         nats_password: nats().password,
-        nats_ca_file: nats().ca_file,
+        nats_ca_file: nats().ca_file.map(PathBuf::from),
         lease_ms: 1500,
         cross_node: None,
     };

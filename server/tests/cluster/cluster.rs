@@ -5,7 +5,6 @@
 //! Outside CI (`CI` unset) the test is skipped, with a message, when NATS or Postgres (`TEST_DATABASE_URL`) is not
 //! there; under CI a missing one fails it.
 
-use crate::cluster_support;
 use crate::common;
 
 use std::time::Duration;
@@ -14,7 +13,7 @@ use common::*;
 use protocol::{ClientMessage, JoinRole, RoomEvent, ServerMessage, TimeControl};
 use server::Config;
 
-use cluster_support::*;
+use testkit::cluster::*;
 
 /// The versions and events a client receives until `pred` holds for one.
 async fn events_until(

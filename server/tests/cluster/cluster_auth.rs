@@ -4,9 +4,8 @@
 //! with an error that says so, that nobody else gets in either, and that nodes with the right ones play.
 //!
 //! Outside CI they are skipped, with a message, unless `TEST_NATS_URL`, `TEST_NATS_USER` and
-//! `TEST_NATS_PASSWORD` name an authenticated server (see `cluster_support::nats`).
+//! `TEST_NATS_PASSWORD` name an authenticated server (see `testkit::cluster::nats`).
 
-use crate::cluster_support;
 use crate::common;
 
 use common::*;
@@ -14,7 +13,7 @@ use protocol::{JoinRole, TimeControl};
 use server::cluster::ClusterError;
 use server::Config;
 
-use cluster_support::*;
+use testkit::cluster::*;
 
 /// The authenticated server, or `None` (skipped) when this run has none.
 async fn authenticated() -> Option<(TestNats, String, String)> {

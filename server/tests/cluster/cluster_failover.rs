@@ -6,7 +6,6 @@
 //! The node to kill is the real server binary in a child process, the survivor runs in this test process. Outside CI the test is skipped, with a message, when NATS or Postgres (`TEST_DATABASE_URL`) is not
 //! there; under CI a missing one fails it.
 
-use crate::cluster_support;
 use crate::common;
 
 use std::io::{Read, Write};
@@ -18,7 +17,7 @@ use common::*;
 use protocol::{JoinRole, RoomEvent, TimeControl};
 use server::Config;
 
-use cluster_support::*;
+use testkit::cluster::*;
 
 /// Lease of both nodes: short, so the takeover comes within a second or two.
 const LEASE_MS: u64 = 1_000;

@@ -5,7 +5,6 @@
 //! Outside CI (`CI` unset) the tests are skipped, with a message, when NATS or Postgres (`TEST_DATABASE_URL`) is
 //! not there; under CI a missing one fails them.
 
-use crate::cluster_support;
 use crate::common;
 
 use std::time::Duration;
@@ -15,7 +14,7 @@ use protocol::{ClientMessage, ServerMessage, TimeControl};
 use serde_json::{json, Value};
 use server::Config;
 
-use cluster_support::*;
+use testkit::cluster::*;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_at_the_room_limit_on_one_node_is_refused_a_room_on_another_until_one_closes() {

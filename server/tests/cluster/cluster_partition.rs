@@ -3,11 +3,10 @@
 //! the players finish there; when the link comes back, the cut-off node closes the rooms it lost (code 1012)
 //! and never writes to them again. A node that drains (shutdown) hands its rooms over at once.
 //!
-//! Each cut is a TCP proxy between one node and the service (`cluster_support::Partition`). Outside CI the tests
+//! Each cut is a TCP proxy between one node and the service (`testkit::cluster::Partition`). Outside CI the tests
 //! are skipped, with a message, when NATS or Postgres (`TEST_DATABASE_URL`) is not there; under CI a missing one
 //! fails them.
 
-use crate::cluster_support;
 use crate::common;
 
 use std::time::{Duration, Instant};
@@ -16,7 +15,7 @@ use common::*;
 use protocol::{code, JoinRole, TimeControl};
 use server::Config;
 
-use cluster_support::*;
+use testkit::cluster::*;
 
 /// Lease of both nodes: short, so that takeovers come within seconds.
 const LEASE_MS: u64 = 1_000;

@@ -2,14 +2,12 @@
 //! the lobby on every node, authentication to NATS. One test binary (one link) for the area; each file is a module.
 //! The NATS server is the one `TEST_NATS_URL` (with `TEST_NATS_USER`, `TEST_NATS_PASSWORD`, `TEST_NATS_CA_FILE`)
 //! names, as under CI: authenticated, over TLS; without them the anonymous one on 127.0.0.1:4222
-//! (`cluster_support::nats`).
+//! (`testkit::cluster::nats`).
 
 mod cluster;
 mod cluster_auth;
 mod cluster_failover;
 mod cluster_limits;
 mod cluster_partition;
-#[path = "../cluster_support/mod.rs"]
-mod cluster_support;
 #[path = "../common/mod.rs"]
 mod common;

@@ -3,8 +3,6 @@
 //! their players to the count it waits for (a flaky count, seen once in CI). The NATS server is the one
 //! `TEST_NATS_URL` names, as for `tests/cluster/`.
 
-#[path = "../cluster_support/mod.rs"]
-mod cluster_support;
 #[path = "../common/mod.rs"]
 mod common;
 mod online;

@@ -6,13 +6,12 @@
 //! Outside CI (`CI` unset) the test is skipped, with a message, when NATS or Postgres (`TEST_DATABASE_URL`) is not
 //! there; under CI a missing one fails it.
 
-use crate::cluster_support;
 use crate::common;
 
 use common::*;
 use protocol::{ClientMessage, ServerMessage};
 
-use cluster_support::*;
+use testkit::cluster::*;
 
 /// Reads the lobby's pushes until it says `online` players.
 async fn online_becomes(looker: &mut Client, online: u32) {

@@ -4,18 +4,17 @@
 //! rated games to one of them over real sockets. The booster is not established (its opponents never were), is
 //! not on the leaderboard, and moves no established player's rating when it meets one.
 
-use crate::accounts_support;
 use crate::common::{freestyle, Client};
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use accounts_support::{test_config, App, Db};
 use protocol::{ClientMessage, ColourChoice, JoinRole, RoomEvent, ServerMessage, TimeControl};
 use ratings::established::{ESTABLISHED_GAMES, SEED_PLAYERS};
 use rules::{Color, Rules};
 use serde_json::{json, Value};
 use server::Config;
 use store::User;
+use testkit::accounts::{test_config, App, Db};
 
 /// Wall time now, in milliseconds: the leaderboard lists players by their recent games.
 fn now_ms() -> i64 {

@@ -2,13 +2,12 @@
 //! store (which rates them as the rooms would). Every test runs on SQLite, and on Postgres when
 //! `TEST_DATABASE_URL` is set.
 
-use crate::accounts_support;
-
-use accounts_support::{test_config, App, Db};
 use ratings::{Pool, Tier, TIERS};
 use rules::{Color, ForbiddenPolicy, Rules};
 use serde_json::json;
 use store::User;
+use testkit::accounts::{test_config, App, Db};
+use testkit::on_both_stores;
 
 /// JSON numbers read back within a rounding error of the stored `f64` (serde_json's default float parser is
 /// not exact in the last bit).

@@ -5,8 +5,6 @@
 #[path = "../common/mod.rs"]
 mod common;
 #[macro_use]
-#[path = "../accounts_support/mod.rs"]
-mod accounts_support;
 mod challenges;
 mod chat;
 mod chat_history;

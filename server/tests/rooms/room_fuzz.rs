@@ -4,8 +4,7 @@
 
 use protocol::GameSpec;
 use protocol::{ColourChoice, RulesSpec, TimeControl};
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::Rng;
 use rules::{ForbiddenPolicy, Opening, RuleSet};
 use testkit::fuzzing::{
     self, run_room_session, run_script, Msg, Op, Ply, Report, RoomPick, Script, Since, Spot, Token,
@@ -14,8 +13,8 @@ use testkit::fuzzing::{
 
 #[test]
 fn random_sessions_keep_every_promise() {
-    // Seeded, so a failure reproduces.
-    let mut rng = StdRng::seed_from_u64(0x9e37_79b9_7f4a_7c15);
+    // Seeded, so a failure reproduces (TEST_SEED replays another).
+    let mut rng = testkit::seed::rng(0x9e37_79b9_7f4a_7c15);
     let mut total = Report::default();
     for _ in 0..300 {
         let len = rng.random_range(0..400);
@@ -65,7 +64,7 @@ fn random_sessions_keep_every_promise() {
 /// stored, gapless versions, one answer per request).
 #[test]
 fn every_game_and_every_gomoku_opening_is_played_deep_under_the_oracle() {
-    let mut rng = StdRng::seed_from_u64(0x5eed_0031);
+    let mut rng = testkit::seed::rng(0x5eed_0031);
     let mut total = Report::default();
     let mut specs: Vec<GameSpec> = games::GameKind::ALL
         .into_iter()

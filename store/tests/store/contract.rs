@@ -54,31 +54,24 @@ const RENJU_FIFTH: Config = Config {
 };
 
 mod support {
-    use std::sync::atomic::{AtomicU32, Ordering};
     use std::sync::Arc;
 
     use store::Store;
+    use testkit::postgres::FreshSchema;
 
     /// A store for one test, and what to clean up after it.
     pub struct TestDb {
         pub store: Arc<dyn Store>,
         _dir: Option<tempfile::TempDir>,
-        schema: Option<(String, String)>,
+        schema: Option<FreshSchema>,
     }
 
     impl TestDb {
         /// Drops the Postgres schema (the SQLite file goes with its temporary folder).
         pub async fn finish(self) {
-            if let Some((admin_url, schema)) = &self.schema {
+            if let Some(schema) = self.schema {
                 drop(self.store);
-                let admin = sqlx::PgPool::connect(admin_url)
-                    .await
-                    .expect("connect to TEST_DATABASE_URL");
-                sqlx::query(&format!("DROP SCHEMA {schema} CASCADE"))
-                    .execute(&admin)
-                    .await
-                    .expect("drop test schema");
-                admin.close().await;
+                schema.drop().await;
             }
         }
     }
@@ -110,33 +103,12 @@ mod support {
 
     /// A fresh schema in the database `TEST_DATABASE_URL` names, or `None` when it is not set.
     pub async fn postgres() -> Option<TestDb> {
-        static NEXT: AtomicU32 = AtomicU32::new(0);
-        let admin_url = std::env::var("TEST_DATABASE_URL").ok()?;
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.subsec_nanos())
-            .unwrap_or(0);
-        let schema = format!(
-            "contract_{}_{}_{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed),
-            nanos
-        );
-        let admin = sqlx::PgPool::connect(&admin_url)
-            .await
-            .expect("connect to TEST_DATABASE_URL");
-        sqlx::query(&format!("CREATE SCHEMA {schema}"))
-            .execute(&admin)
-            .await
-            .expect("create test schema");
-        admin.close().await;
-        let separator = if admin_url.contains('?') { '&' } else { '?' };
-        let url = format!("{admin_url}{separator}options=-c%20search_path%3D{schema}");
-        let store = store::open(&url).await.expect("open postgres store");
+        let schema = FreshSchema::of_test_database("contract").await?;
+        let store = store::open(&schema.url).await.expect("open postgres store");
         Some(TestDb {
             store,
             _dir: None,
-            schema: Some((admin_url, schema)),
+            schema: Some(schema),
         })
     }
 }

@@ -1,14 +1,14 @@
-//! What the cluster tests share (issue #22): the services they need, a fresh database per test, node settings.
-
-#![allow(dead_code)]
+//! What the cluster tests share (issue #22; the server's and loadgen's): the NATS server of the run and its
+//! credentials, the services a cluster needs, a fresh database per test, node settings, rejoining a room that
+//! moved, and a TCP proxy to cut a node off a service.
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
+use crate::table::Client;
+use crate::test_server::test_config;
 use protocol::{ClientMessage, JoinRole, ServerMessage};
 use server::Config;
-use testkit::table::Client;
-use testkit::test_server::test_config;
 
 /// The anonymous NATS server a developer runs (`nats-server -js`), used when `TEST_NATS_URL` is not set.
 pub const NATS: &str = "nats://127.0.0.1:4222";
@@ -18,9 +18,13 @@ pub const NATS: &str = "nats://127.0.0.1:4222";
 /// speaks TLS); without them, the anonymous server on 127.0.0.1:4222.
 #[derive(Clone, Debug)]
 pub struct TestNats {
+    /// Its URL (`nats://…` or `tls://…`).
     pub url: String,
+    /// The user, when it wants credentials.
     pub user: Option<String>,
+    /// The password, when it wants credentials.
     pub password: Option<String>,
+    /// The CA file that signed its certificate, when it speaks TLS.
     pub ca_file: Option<String>,
 }
 
@@ -96,7 +100,7 @@ pub async fn services() -> Result<String, String> {
     )
     .await
     .is_ok_and(|c| c.is_ok());
-    let pg = std::env::var("TEST_DATABASE_URL").ok();
+    let pg = crate::postgres::admin_url();
     match (nats_up, pg) {
         (true, Some(pg)) => Ok(pg),
         _ if under_ci => panic!(
@@ -128,41 +132,15 @@ pub async fn cluster_database() -> Option<(String, String)> {
 
 /// A fresh database beside the one `TEST_DATABASE_URL` names; its URL.
 pub async fn fresh_database(admin_url: &str) -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    let name = format!("cluster_{}_{}", std::process::id(), nanos % 1_000_000_000);
-    let admin = sqlx::PgPool::connect(admin_url).await.expect("connect");
-    sqlx::query(&format!("CREATE DATABASE {name}"))
-        .execute(&admin)
-        .await
-        .expect("create database");
-    admin.close().await;
-    let (base, query) = match admin_url.split_once('?') {
-        Some((b, q)) => (b, format!("?{q}")),
-        None => (admin_url, String::new()),
-    };
-    let (server, _) = base.rsplit_once('/').expect("a database in the URL");
-    format!("{server}/{name}{query}")
+    crate::postgres::fresh_database(admin_url, "cluster").await
 }
 
 /// Drops a database [`fresh_database`] made (closing what still connects to it).
 pub async fn drop_database(admin_url: &str, url: &str) {
-    let name = url
-        .split('?')
-        .next()
-        .and_then(|u| u.rsplit_once('/'))
-        .map(|(_, n)| n.to_owned())
-        .expect("a database in the URL");
-    let admin = sqlx::PgPool::connect(admin_url).await.expect("connect");
-    sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-        .execute(&admin)
-        .await
-        .expect("drop database");
-    admin.close().await;
+    crate::postgres::drop_database(admin_url, url).await
 }
 
+/// A node's configuration: the test configuration on `database`, as node `node`, on the run's NATS server.
 pub fn node_config(database: &str, node: &str) -> Config {
     let mut config = Config {
         database_url: Some(database.to_owned()),

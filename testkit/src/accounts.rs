@@ -1,10 +1,10 @@
-//! The app on port 0 with a fresh database, for the accounts and leaderboard tests: SQLite always, Postgres
-//! (a fresh schema in `TEST_DATABASE_URL`'s database) when that variable is set.
-
-#![allow(dead_code)] // Each test file uses a different part of this.
+//! The accounts and leaderboard tests' view of the test server: the one [`TestServer`] with cheap password
+//! hashing, on SQLite always and on Postgres (a fresh schema in `TEST_DATABASE_URL`'s database,
+//! [`crate::postgres`]) when that variable is set, an HTTP client that handles cookies by hand, JSON sockets, and
+//! stored games and users made directly for the rating tests. [`on_both_stores!`](crate::on_both_stores) writes a
+//! test for both databases.
 
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,13 +13,14 @@ use ratings::Pool;
 use rules::{Action, Color, Point, Rules};
 use serde_json::{json, Value};
 use server::time::ManualClock;
-use server::{AppState, Config};
+use server::Config;
 use store::{Finish, GameEnd, GameId, NewGame, PlayerRef, SeatsAtEnd, Store, StoredAction, User};
 use tokio::net::TcpStream;
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+use crate::postgres::FreshSchema;
+use crate::test_server::TestServer;
 
 /// Which database a test runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,10 +43,9 @@ pub struct App {
     pub http: reqwest::Client,
     /// Its turns at password hashing, for tests that hold a place or count the waiting.
     pub hashing: Arc<server::accounts::hash_queue::HashQueue>,
-    shutdown: Option<oneshot::Sender<()>>,
-    task: Option<JoinHandle<()>>,
+    server: Option<TestServer>,
     _dir: Option<tempfile::TempDir>,
-    schema: Option<(String, String)>,
+    schema: Option<FreshSchema>,
 }
 
 /// Settings for tests: cheap password hashing (the cost is the argon2 crate's business, not ours to time)
@@ -77,12 +77,9 @@ impl App {
                 )
             }
             Db::Postgres => {
-                let admin_url = std::env::var("TEST_DATABASE_URL").ok()?;
-                let schema = fresh_schema(&admin_url).await;
-                let separator = if admin_url.contains('?') { '&' } else { '?' };
-                let url = format!("{admin_url}{separator}options=-c%20search_path%3D{schema}");
-                let store = store::open(&url).await.expect("open postgres");
-                (store, None, Some((admin_url, schema)))
+                let schema = FreshSchema::of_test_database("accounts").await?;
+                let store = store::open(&schema.url).await.expect("open postgres");
+                (store, None, Some(schema))
             }
         };
         Some(App::serve(store, config, dir, schema).await)
@@ -99,36 +96,19 @@ impl App {
         store: Arc<dyn Store>,
         config: Config,
         dir: Option<tempfile::TempDir>,
-        schema: Option<(String, String)>,
+        schema: Option<FreshSchema>,
     ) -> App {
-        let clock = ManualClock::new();
-        let state = AppState::with_clock(config, store.clone(), clock.clone())
-            .await
-            .expect("app state");
-        let hashing = state.password_hashing.clone();
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind port 0");
-        let addr = listener.local_addr().expect("local address");
-        let (tx, rx) = oneshot::channel::<()>();
-        let task = tokio::spawn(async move {
-            server::run(listener, state, async {
-                let _ = rx.await;
-            })
-            .await
-            .expect("server runs");
-        });
+        let server = TestServer::start_with_store(store.clone(), config).await;
         App {
-            addr,
+            addr: server.addr,
             store,
-            clock,
+            clock: server.clock.clone(),
             http: reqwest::Client::builder()
                 .redirect(reqwest::redirect::Policy::none())
                 .build()
                 .expect("http client"),
-            hashing,
-            shutdown: Some(tx),
-            task: Some(task),
+            hashing: server.state.password_hashing.clone(),
+            server: Some(server),
             _dir: dir,
             schema,
         }
@@ -136,19 +116,11 @@ impl App {
 
     /// Stops the app and drops the Postgres schema.
     pub async fn stop(mut self) {
-        if let Some(tx) = self.shutdown.take() {
-            let _ = tx.send(());
+        if let Some(server) = self.server.take() {
+            server.stop().await;
         }
-        if let Some(task) = self.task.take() {
-            let _ = tokio::time::timeout(Duration::from_secs(20), task).await;
-        }
-        if let Some((admin_url, schema)) = self.schema.take() {
-            let admin = sqlx::PgPool::connect(&admin_url).await.expect("connect");
-            sqlx::query(&format!("DROP SCHEMA {schema} CASCADE"))
-                .execute(&admin)
-                .await
-                .expect("drop schema");
-            admin.close().await;
+        if let Some(schema) = self.schema.take() {
+            schema.drop().await;
         }
     }
 
@@ -414,27 +386,6 @@ impl Socket {
     }
 }
 
-async fn fresh_schema(admin_url: &str) -> String {
-    static NEXT: AtomicU32 = AtomicU32::new(0);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
-    let schema = format!(
-        "accounts_{}_{}_{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed),
-        nanos
-    );
-    let admin = sqlx::PgPool::connect(admin_url).await.expect("connect");
-    sqlx::query(&format!("CREATE SCHEMA {schema}"))
-        .execute(&admin)
-        .await
-        .expect("create schema");
-    admin.close().await;
-    schema
-}
-
 /// The pool of a rule set, for readability in tests.
 pub fn pool_of(rules: &Rules) -> Pool {
     server::gomoku::pool_of(rules)
@@ -449,7 +400,7 @@ macro_rules! on_both_stores {
             $(
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn $name() {
-                    super::$name($crate::accounts_support::Db::Sqlite).await;
+                    super::$name($crate::accounts::Db::Sqlite).await;
                 }
             )*
         }
@@ -461,7 +412,7 @@ macro_rules! on_both_stores {
                         eprintln!("TEST_DATABASE_URL is not set: postgres::{} was not run", stringify!($name));
                         return;
                     }
-                    super::$name($crate::accounts_support::Db::Postgres).await;
+                    super::$name($crate::accounts::Db::Postgres).await;
                 }
             )*
         }
