@@ -401,7 +401,7 @@ export function render(view, params, app) {
     section(prompt, [you, room.state, room.phase, room.to_act, c, board.promptKey(room), names, room.result, room.game_id, room.record], () => promptContent(c));
     const free = !room.seats.black || !room.seats.white;
     // Only what the buttons show: a move that leaves them as they were keeps them (and the focus on them).
-    section(actions, [you, room.state, c.seated, c.offerDraw, c.takeback, c.rematch, claimKey(), room.claimAt, free], () => actionButtons(c));
+    section(actions, [you, room.state, c.seated, c.offerDraw, c.takeback, c.rematch, claimKey(), free], () => actionButtons(c));
     board.draw(room, c, settings);
     drawMoves();
     drawChat();
