@@ -225,8 +225,9 @@ pub enum ClientMessage {
         /// Time control (default none).
         #[serde(default)]
         time_control: TimeControl,
-        /// Listed in the lobby (default false: a game against the computer is one's own).
-        #[serde(default)]
+        /// Listed in the lobby, watchable and on the player's profile (default true, as every game is unless made
+        /// private on purpose); `false` keeps the game private (reached by its room id only).
+        #[serde(default = "yes")]
         public: bool,
         /// The human's colour (default black).
         #[serde(default)]

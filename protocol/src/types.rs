@@ -397,6 +397,15 @@ pub struct RoomSnapshot {
     pub forbidden: Vec<ForbiddenPoint>,
     /// Under the claim policy: black's forbidden stone white may claim now.
     pub claimable: Option<ForbiddenPoint>,
+    /// In a room without a clock: the server's idle time in milliseconds (`--idle-claim-secs`). Once the side to
+    /// act has not acted for that long, the other player may `claim_win`; every action starts it again, so a
+    /// client following events counts it afresh from each action's event. Absent under a time control.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idle_claim_ms: Option<u64>,
+    /// While a game without a clock is played: milliseconds from this snapshot until the player not to act may
+    /// `claim_win` (0: now; earlier the claim is refused with `claim_too_soon`). Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claim_win_in_ms: Option<u64>,
     /// The two proposed fifth moves while white chooses.
     #[schemars(with = "Option<[crate::schema::PointDef; 2]>")]
     pub fifth_options: Option<[Point; 2]>,

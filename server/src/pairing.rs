@@ -131,7 +131,8 @@ impl Preset {
 pub struct SeekSpec {
     /// The preset's id, or [`CUSTOM`].
     pub preset: &'static str,
-    /// The room's settings (private; the colour is decided at pairing).
+    /// The room's settings (public: listed in the lobby's live games and on the players' profiles, as every game
+    /// is unless made private on purpose; the colour is decided at pairing).
     pub settings: Settings,
 }
 
@@ -151,7 +152,7 @@ impl SeekSpec {
                 game,
                 time_control.unwrap_or_default(),
                 rated,
-                false,
+                true,
                 ColourChoice::Black,
             )?;
             return Ok(SeekSpec {
@@ -168,7 +169,7 @@ impl SeekSpec {
                 "only a custom seek gives a game or time control",
             ));
         }
-        let settings = Settings::new(p.rules(), p.time_control, rated, false, ColourChoice::Black)?;
+        let settings = Settings::new(p.rules(), p.time_control, rated, true, ColourChoice::Black)?;
         Ok(SeekSpec {
             preset: p.id,
             settings,

@@ -228,7 +228,8 @@ macro_rules! store_impl {
                 let sql = format!(
                     "SELECT {GAME_COLUMNS} FROM games WHERE (black_user_id = $1 OR white_user_id = $1) \
                      AND id < $2 AND (public = $4 OR public) AND ($5 IS NULL OR pool = $5) \
-                     AND ($6 IS NULL OR rated = $6){outcome} ORDER BY id DESC LIMIT $3"
+                     AND ($6 IS NULL OR rated = $6) AND ($7 IS NULL OR (ended_at IS NOT NULL) = $7){outcome} \
+                     ORDER BY id DESC LIMIT $3"
                 );
                 let rows = sqlx::query(&sql)
                     .bind(user)
@@ -237,6 +238,7 @@ macro_rules! store_impl {
                     .bind(!private)
                     .bind(filter.pool.as_ref().map(|p| p.to_string()))
                     .bind(filter.rated)
+                    .bind(filter.finished)
                     .fetch_all(self.reader())
                     .await?;
                 let rows = rows.iter().map(game_row).collect::<Result<Vec<_>, _>>()?;

@@ -243,6 +243,8 @@ pub struct GameFilter {
     pub rated: Option<bool>,
     /// Only the games the player won, lost or drew (finished games; an aborted game is none of them).
     pub outcome: Option<Outcome>,
+    /// Only finished games (`true`: over or aborted, the archive) or only games still being played (`false`).
+    pub finished: Option<bool>,
 }
 
 /// A finished game's result for one of its players.

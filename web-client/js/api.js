@@ -57,7 +57,7 @@ export async function api(path, { method = 'GET', body, fetchImpl = globalThis.f
  */
 export function gamesQuery(filters = {}, before = null, limit = null) {
   const q = new URLSearchParams();
-  for (const k of ['pool', 'rated', 'result']) if (filters[k] != null && filters[k] !== '') q.set(k, String(filters[k]));
+  for (const k of ['pool', 'rated', 'result', 'finished']) if (filters[k] != null && filters[k] !== '') q.set(k, String(filters[k]));
   if (before != null) q.set('before', String(before));
   if (limit != null) q.set('limit', String(limit));
   const s = q.toString();
@@ -81,7 +81,7 @@ export const accounts = {
   leaderboard: (pool, limit = 50, offset = 0) =>
     api(`/api/leaderboard?pool=${encodeURIComponent(pool)}&limit=${limit}&offset=${offset}`),
   player: (name) => api(`/api/players/${encodeURIComponent(name)}`),
-  /** A player's games, newest first: `before` pages; `pool`, `rated` and `result` filter (issue #18). */
+  /** A player's games, newest first: `before` pages; `pool`, `rated`, `result` and `finished` filter (issues #18, #36). */
   games: (name, before, filters = {}) => api(`/api/players/${encodeURIComponent(name)}/games${gamesQuery(filters, before)}`),
   game: (id) => api(`/api/games/${encodeURIComponent(id)}`),
   /** The computer's levels with their labels, and whether a new game against it would be refused now. */

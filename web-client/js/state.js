@@ -15,6 +15,8 @@ export function fromSnapshot(snapshot, me, now) {
     notices: [],
     graceUntil: {},
     needsResync: false,
+    // Issue #36: when (on `now`'s clock) the player not to act may claim the win in a game without a clock.
+    claimAt: typeof snapshot.claim_win_in_ms === 'number' ? now + snapshot.claim_win_in_ms : null,
   };
   memberOf(room).snapshot(room);
   for (const colour of ['black', 'white']) {
@@ -59,6 +61,12 @@ export function other(colour) {
 }
 
 /**
+ * The events that carry an action of the game (or start it): each starts the idle time again, after which the player
+ * not to act may claim the win in a game without a clock (the server's `last_action`).
+ */
+const ACTED = new Set(['game_started', 'move', 'swap_decided', 'fifth_proposed', 'taken_back', 'action', 'actions_taken_back']);
+
+/**
  * Applies one versioned event; returns a new room. An event already seen (version not above ours) is
  * ignored, so a replayed catch-up cannot apply a move twice; a gap sets `needsResync` and the caller rejoins.
  */
@@ -66,6 +74,7 @@ export function applyEvent(prev, version, event, now) {
   if (version <= prev.version) return prev;
   if (version > prev.version + 1) return { ...prev, needsResync: true };
   const room = { ...prev, version, seats: { ...prev.seats }, notices: [] };
+  if (ACTED.has(event.kind)) room.claimAt = typeof prev.idle_claim_ms === 'number' ? now + prev.idle_claim_ms : null;
   const member = memberOf(prev);
   const withClocks = (clocks) => {
     if (clocks !== undefined) {
@@ -214,6 +223,20 @@ export function controls(room) {
     rematch: Boolean(room.state === 'over' && you && !mine('rematch')),
     answerRematch: Boolean(room.state === 'over' && you && theirs('rematch')),
   };
+}
+
+/**
+ * Issue #36: the "claim the win" of a game without a clock as the local player sees it at `now`: `null` when there is
+ * nothing to claim (a spectator, a clock, a game not being played, our own turn), else `{ ready, leftMs }`: ready once
+ * the opponent has been idle for the server's idle time, and until then the time left. A server that does not say
+ * when (no `idle_claim_ms`) leaves the claim to its answer: ready at once.
+ */
+export function claimWin(room, now) {
+  const you = seatOf(room);
+  if (!you || room.state !== 'playing' || room.time_control?.kind !== 'none' || !room.to_act || room.to_act === you) return null;
+  if (typeof room.claimAt !== 'number') return { ready: true, leftMs: 0 };
+  const leftMs = Math.max(0, Math.ceil(room.claimAt - now));
+  return { ready: leftMs === 0, leftMs };
 }
 
 /** Whether a takeback asked for now would undo something of `colour`'s, by the game's rule. */

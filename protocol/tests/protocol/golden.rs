@@ -187,6 +187,8 @@ fn snapshot() -> RoomSnapshot {
         clocks: Some(clocks()),
         forbidden: vec![forbidden()],
         claimable: Some(forbidden()),
+        idle_claim_ms: None,
+        claim_win_in_ms: None,
         fifth_options: Some([p("a1"), p("o15")]),
         offers: vec![OfferState {
             kind: OfferKind::Draw,

@@ -406,6 +406,8 @@ fn snapshot() -> RoomSnapshot {
         clocks: Some(clocks()),
         forbidden: vec![],
         claimable: None,
+        idle_claim_ms: None,
+        claim_win_in_ms: None,
         fifth_options: Some([p("g9"), p("j10")]),
         offers: vec![OfferState {
             kind: OfferKind::Draw,
@@ -594,6 +596,16 @@ fn defaults_make_short_messages_valid() {
             colour: ColourChoice::Black,
             rating_range: None,
         }
+    );
+    // Issue #36: a game against the computer is public unless made private on purpose, as every game is.
+    let f = decode::<ClientMessage>(
+        r#"{"t":"play_computer","rules":{"rule_set":"freestyle"},"level":2}"#,
+        1000,
+    )
+    .unwrap();
+    assert!(
+        matches!(f.msg, ClientMessage::PlayComputer { public: true, .. }),
+        "{f:?}"
     );
     let f = decode::<ClientMessage>(r#"{"t":"join","room":"x","rid":3}"#, 1000).unwrap();
     assert_eq!(f.rid, Some(3));

@@ -1,5 +1,8 @@
-//! `GET /api/players/{name}` (a profile) and `GET /api/players/{name}/games?before=…&limit=…` (its games, newest
-//! first, page by page).
+//! `GET /api/players/{name}` (a profile, with the games the player is playing now) and
+//! `GET /api/players/{name}/games?before=…&limit=…` (its games, newest first, page by page, with filters).
+//!
+//! Every game is public unless it was made private on purpose (issue #36: quick pairing, challenges and the
+//! computer open public rooms), so a profile shows what the player plays and has played.
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
@@ -18,6 +21,8 @@ pub const PROFILE_GAMES: u32 = 20;
 pub const DEFAULT_PAGE: u32 = 20;
 /// Most games per page.
 pub const MAX_PAGE: u32 = 100;
+/// Most games in progress a profile shows as "playing now" (newest first): more than a person plays at once.
+pub const PLAYING_SHOWN: u32 = 10;
 
 /// A pool's standing with its rating history.
 #[derive(Serialize)]
@@ -38,6 +43,9 @@ pub struct ProfileView {
     pub created_at: i64,
     /// One entry per pool played, in pool order.
     pub ratings: Vec<PoolView>,
+    /// The games the player is playing now (not finished), newest first, at most [`PLAYING_SHOWN`]: each
+    /// names its `room`, to watch it. Private ones only to the player.
+    pub playing: Vec<GameSummary>,
     /// The latest games, newest first.
     pub games: Vec<GameSummary>,
     /// Pass as `before` to `/api/players/{name}/games` for older games; `null` when there are none.
@@ -66,6 +74,8 @@ pub struct GamesQuery {
     pub rated: Option<bool>,
     /// Only the games the player won (`win`), lost (`loss`) or drew (`draw`).
     pub result: Option<String>,
+    /// Only finished games (`true`, the archive) or only games being played (`false`).
+    pub finished: Option<bool>,
 }
 
 impl GamesQuery {
@@ -86,6 +96,7 @@ impl GamesQuery {
             pool,
             rated: self.rated,
             outcome,
+            finished: self.finished,
         })
     }
 }
@@ -170,10 +181,24 @@ pub async fn profile(
         &store::GameFilter::default(),
     )
     .await?;
+    let playing = page(
+        &accounts,
+        &user,
+        None,
+        PLAYING_SHOWN,
+        private,
+        &store::GameFilter {
+            finished: Some(false),
+            ..store::GameFilter::default()
+        },
+    )
+    .await?
+    .games;
     Ok(Json(ProfileView {
         name: user.name,
         created_at: user.created_at,
         ratings,
+        playing,
         games,
         next_before,
     }))

@@ -308,6 +308,10 @@ struct ProfileView {
     name: String,
     created_at: i64,
     ratings: Vec<PoolView>,
+    /// The games the player is playing now (not finished), newest first, at most 10; `room` is where to watch.
+    /// Private ones only to the player.
+    playing: Vec<GameSummary>,
+    /// The latest games (any state), newest first, at most 20.
     games: Vec<GameSummary>,
     next_before: Option<i64>,
 }
@@ -655,7 +659,7 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
         (
             "/api/players/{name}",
             Get,
-            op("profile", "A registered player's profile.", "players")
+            op("profile", "A registered player's profile: ratings, the games being played now (to watch) and the latest games.", "players")
                 .parameter(param("name", ParameterIn::Path, Type::String, "The username."))
                 .response("200", json_response("The profile.", Some("ProfileView")))
                 .response("404", error("`not_found`."))
@@ -672,6 +676,7 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
                 .parameter(param("pool", ParameterIn::Query, Type::String, "Only games of this rating pool (as the leaderboard's `pool`)."))
                 .parameter(param("rated", ParameterIn::Query, Type::Boolean, "Only rated (`true`) or casual (`false`) games."))
                 .parameter(param("result", ParameterIn::Query, Type::String, "Only the games the player won (`win`), lost (`loss`) or drew (`draw`)."))
+                .parameter(param("finished", ParameterIn::Query, Type::Boolean, "Only finished games (`true`: over or aborted, the archive) or only games being played (`false`)."))
                 .response("200", json_response("A page.", Some("GamesPage")))
                 .response("400", error("`invalid_query`; `unknown_pool`."))
                 .response("404", error("`not_found`."))

@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use protocol::{
     LobbyPlayer, LobbyRoom, OfferState, RoomSnapshot, RoomState, Seat, Seats, ServerMessage,
+    TimeControl,
 };
 use rules::Color;
 
@@ -103,6 +104,8 @@ impl Room {
             clocks: live.and_then(|l| l.clocks(now)),
             forbidden: board.forbidden,
             claimable: board.claimable,
+            idle_claim_ms: self.idle_claim_ms(),
+            claim_win_in_ms: self.claim_win_in(now),
             fifth_options: board.fifth_options,
             offers: self
                 .offers
@@ -118,6 +121,25 @@ impl Room {
             chat: self.chat_history.lines(with_spectators),
             view,
         }
+    }
+
+    /// The idle time after which a player of a game without a clock may claim the win, in milliseconds; `None`
+    /// under a time control (the clock decides instead).
+    fn idle_claim_ms(&self) -> Option<u64> {
+        matches!(self.time_control, TimeControl::None)
+            .then(|| self.env.limits.idle_claim.as_millis() as u64)
+    }
+
+    /// While a game without a clock is played: how long from `now` until the player not to act may claim the
+    /// win (zero once they may), as `claim_win` judges it.
+    fn claim_win_in(&self, now: Instant) -> Option<u64> {
+        let live = self.live.as_ref().filter(|l| l.running())?;
+        let idle = self.env.limits.idle_claim;
+        (live.clock.is_none() && live.to_act().is_some()).then(|| {
+            (live.last_action + idle)
+                .saturating_duration_since(now)
+                .as_millis() as u64
+        })
     }
 
     /// The room as the lobby lists it.

@@ -334,7 +334,8 @@ impl Conn {
         rid: Option<u64>,
     ) -> Result<(), RoomError> {
         let game = requested_game(rules, game)?;
-        let settings = Settings::new(game, time_control, rated, false, colour)?;
+        // Public, as every game is unless made private on purpose: watchable and on both profiles.
+        let settings = Settings::new(game, time_control, rated, true, colour)?;
         refuse_rated_guest(&identity, rated)?;
         let internal = |e: store::StoreError| {
             tracing::error!(error = %e, "could not look a challenged player up");

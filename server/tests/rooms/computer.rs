@@ -587,12 +587,34 @@ async fn the_human_profile_lists_the_game_as_unrated_against_the_computer() {
     let registered = server.registered("bob").await;
     let token = registered.token.clone();
     let mut human = registered.client;
-    let (snap, _) = start(&mut human, play_computer(freestyle(), 2)).await;
+    let (private, _) = start(&mut human, play_computer(freestyle(), 2)).await;
+    two_stones_then_resign(&mut human, &private.id).await;
+    let (snap, _) = start(&mut human, listed(play_computer(freestyle(), 2))).await;
     two_stones_then_resign(&mut human, &snap.id).await;
-    // A game against the computer is private unless asked otherwise: its player reads it in their own list.
+    // Issue #36: a game against the computer is public (the default of `play_computer`): anyone reads it in the
+    // player's list; one made private on purpose only its player does.
+    let list_as = |token: Option<&str>| {
+        let mut request = reqwest::Client::new().get(server.url("/api/players/bob/games"));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        async move {
+            let games: serde_json::Value = request.send().await.unwrap().json().await.unwrap();
+            games["games"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|g| g["room"].as_str().unwrap().to_owned())
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(list_as(None).await, vec![snap.id.clone()]);
+    assert_eq!(
+        list_as(Some(&token)).await,
+        [snap.id.clone(), private.id.clone()]
+    );
     let answer = reqwest::Client::new()
         .get(server.url("/api/players/bob/games"))
-        .bearer_auth(&token)
         .send()
         .await
         .unwrap();

@@ -51,6 +51,57 @@ async fn the_win_is_claimed_once_the_opponent_has_been_idle_for_the_idle_time() 
     assert_eq!(t.white.game_over().await.reason, "idle");
 }
 
+/// Issue #36: a client offers the claim only once it can succeed, so the snapshot says when that is: a spectator
+/// who arrives after 100 s of idling reads 200 s, and the claim is refused a millisecond before the time it read
+/// and won at it.
+#[tokio::test]
+async fn the_snapshot_tells_how_long_until_the_win_may_be_claimed_to_the_millisecond() {
+    let (server, _db, mut t) = untimed_table().await;
+    t.play(true, &["h8", "a1", "h9"], 1).await;
+    server.advance(Duration::from_secs(100));
+
+    let mut watcher = server.client().await;
+    let snap = watcher.join(&t.room, JoinRole::Spectator).await;
+    assert_eq!(snap.idle_claim_ms, Some(300_000));
+    assert_eq!(snap.claim_win_in_ms, Some(200_000));
+
+    server.advance(Duration::from_millis(199_999));
+    assert_eq!(
+        t.black.act(claim(&t.room)).await,
+        Err("claim_too_soon".into())
+    );
+    let snap = t.black.join(&t.room, JoinRole::Player).await;
+    assert_eq!(snap.claim_win_in_ms, Some(1));
+    server.advance(Duration::from_millis(1));
+    let snap = t.white.join(&t.room, JoinRole::Player).await;
+    assert_eq!(snap.claim_win_in_ms, Some(0));
+    let over = t.black.act(claim(&t.room)).await.unwrap();
+    assert!(matches!(over, RoomEvent::GameOver { .. }), "{over:?}");
+    let snap = watcher.join(&t.room, JoinRole::Spectator).await;
+    assert_eq!(snap.claim_win_in_ms, None, "nothing to claim once over");
+}
+
+/// Right after a move the player who made it waits the whole idle time (black after its own stone, issue #36),
+/// and a game with a clock has no idle time at all.
+#[tokio::test]
+async fn a_move_starts_the_wait_in_the_snapshot_afresh_and_a_clock_has_none() {
+    let (server, _db, mut t) = untimed_table().await;
+    t.play(true, &["h8"], 1).await;
+    server.advance(Duration::from_secs(250));
+    t.play(false, &["a1"], 2).await;
+    let snap = t.white.join(&t.room, JoinRole::Player).await;
+    assert_eq!(snap.claim_win_in_ms, Some(300_000));
+
+    let tc = TimeControl::Fischer {
+        base_ms: 600_000,
+        increment_ms: 0,
+    };
+    let mut timed = Table::open(&server, freestyle(), tc).await;
+    timed.play(true, &["h8"], 1).await;
+    let snap = timed.black.join(&timed.room, JoinRole::Player).await;
+    assert_eq!((snap.idle_claim_ms, snap.claim_win_in_ms), (None, None));
+}
+
 #[tokio::test]
 async fn a_move_restarts_the_idle_time() {
     let (server, _db, mut t) = untimed_table().await;

@@ -27,6 +27,7 @@ mod offers;
 mod opening_rules;
 mod othello_rooms;
 mod private_games;
+mod public_games;
 mod quick_pairing;
 mod rated_integrity;
 mod room_fuzz;

@@ -2029,4 +2029,16 @@ async fn a_players_games_filter_by_pool_rated_and_their_own_result(store: Arc<dy
         [g0]
     );
     assert_eq!(list(ann.id, None, 10, false, by(Outcome::Win)).await, [g4]);
+    // Issue #36: the games being played (a profile's "playing now") apart from the finished ones (its archive).
+    let finished = |finished| GameFilter {
+        finished: Some(finished),
+        ..GameFilter::default()
+    };
+    assert_eq!(list(ann.id, None, 10, true, finished(false)).await, [g3]);
+    assert_eq!(list(bob.id, None, 10, false, finished(false)).await, [g3]);
+    assert_eq!(
+        list(ann.id, None, 10, true, finished(true)).await,
+        [g4, g2, g1, g0]
+    );
+    assert_eq!(list(ann.id, None, 10, false, finished(true)).await, [g4]);
 }

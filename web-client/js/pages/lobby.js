@@ -68,8 +68,8 @@ export function maxLevel(info, game = DEFAULT_GAME) {
 /**
  * The play_computer message from the computer form's values (pure, for tests): the chosen game's part (Gomoku's
  * `rules`, another game's `game` spec; the default game when the computer does not play the chosen one), the
- * clock and the colour as create_room takes them, and the level (1 up to the game's strongest); never rated,
- * never listed (the room is one's own).
+ * clock and the colour as create_room takes them, and the level (1 up to the game's strongest); never rated, and
+ * public as the server makes every game by default (issue #36).
  */
 export function computerOptions(v, games = GAMES, info = null) {
   const game = computerGames(info, games).some((g) => g.name === v.game) ? v.game : DEFAULT_GAME;
@@ -253,6 +253,27 @@ function createForm(app, close, { computer = false } = {}) {
   return form;
 }
 
+/**
+ * Issue #36: the lobby's live games (every room being played) as the list shows them: the top-rated game of each
+ * game (both players rated, the higher mean) first and marked `top`, then the others in the lobby's order (newest
+ * first). [{ room, top }].
+ */
+export function liveGames(rooms) {
+  const playing = rooms.filter((r) => r.state !== 'waiting');
+  const strength = (r) => {
+    const rs = r.players.map((p) => p.rating).filter((x) => typeof x === 'number');
+    return rs.length === 2 ? (rs[0] + rs[1]) / 2 : null;
+  };
+  const best = new Map();
+  for (const r of playing) {
+    const s = strength(r);
+    const kind = memberOf(r).name;
+    if (s != null && !(best.get(kind)?.s >= s)) best.set(kind, { r, s });
+  }
+  const tops = new Set([...best.values()].map((b) => b.r));
+  return [...playing.filter((r) => tops.has(r)), ...playing.filter((r) => !tops.has(r))].map((room) => ({ room, top: tops.has(room) }));
+}
+
 /** Mounts the lobby page; returns its cleanup. */
 export function render(view, _params, app) {
   let rooms = [];
@@ -315,7 +336,7 @@ export function render(view, _params, app) {
       draw();
     }, () => {});
   };
-  const row = (r) => {
+  const row = (r, top = false) => {
     const playing = r.state === 'playing';
     // Issue #18: a seek with a rating range says it, and one whose range leaves us out is greyed with the reason.
     const verdict = !playing && r.rating_range ? seatVerdict(r, app.you, myRatings) : null;
@@ -323,7 +344,8 @@ export function render(view, _params, app) {
     return h('div', { class: `room-row${outside ? ' outside' : ''}`, dataset: { room: r.id, state: r.state } },
       h('div', { class: 'room-main' },
         h('div', { class: 'room-rules' }, ruleLabel(r), r.rated ? h('span', { class: 'badge rated' }, t('create.rated')) : h('span', { class: 'badge' }, t('create.casual')),
-          r.rating_range ? h('span', { class: 'badge range' }, t('seek.badge', r.rating_range)) : null),
+          r.rating_range ? h('span', { class: 'badge range' }, t('seek.badge', r.rating_range)) : null,
+          top ? h('span', { class: 'badge top', title: t('lobby.top_hint') }, t('lobby.top')) : null),
         h('div', { class: 'room-players' }, r.players.map((p) => playerChip({ ...p, game: gameName(r) }))),
         outside ? h('div', { class: 'small muted range-reason' }, t('seek.outside', { r: verdict.rating, ...verdict.range })) : null,
       ),
@@ -344,9 +366,9 @@ export function render(view, _params, app) {
       return;
     }
     const w = rooms.filter((r) => r.state === 'waiting');
-    const l = rooms.filter((r) => r.state !== 'waiting');
-    mount(waiting, w.length ? w.map(row) : h('p', { class: 'empty' }, t('lobby.none_waiting')));
-    mount(live, l.length ? l.map(row) : h('p', { class: 'empty' }, t('lobby.none_live')),
+    const l = liveGames(rooms);
+    mount(waiting, w.length ? w.map((r) => row(r)) : h('p', { class: 'empty' }, t('lobby.none_waiting')));
+    mount(live, l.length ? l.map((x) => row(x.room, x.top)) : h('p', { class: 'empty' }, t('lobby.none_live')),
       total != null && total > rooms.length ? h('p', { class: 'muted', id: 'lobby-more' }, t('lobby.newest_of', { n: rooms.length, total })) : null);
     const seen = new Map();
     for (const r of rooms) for (const p of r.players) seen.set(p.name, p);

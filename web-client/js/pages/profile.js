@@ -1,5 +1,5 @@
-// A player's profile: rating per pool with tier, record, a rating-history chart and recent games linking
-// to their records.
+// A player's profile: rating per pool with tier, record, a rating-history chart, the games being played now (to
+// watch) and the archive of finished games linking to their records.
 
 import { h, mount, toast } from '../dom.js';
 import { t, errorText, formatDate, has } from '../i18n.js';
@@ -97,9 +97,7 @@ export function filtered(filters) {
 
 function gameRow(g, name) {
   const black = typeof g.black === 'object' ? g.black?.name : g.black;
-  const white = typeof g.white === 'object' ? g.white?.name : g.white;
-  const oppSeat = black === name ? g.white : g.black;
-  const opp = oppSeat && typeof oppSeat === 'object' ? displayName(oppSeat) : black === name ? white : black;
+  const opp = opponentOf(g, name);
   const computer = againstComputer(g, name);
   const o = outcomeFor(g, name);
   const when = g.ended_at ?? g.finished_at ?? g.started_at;
@@ -112,6 +110,25 @@ function gameRow(g, name) {
     o ? h('span', { class: `outcome ${o}` }, t(o === 'win' ? 'profile.win' : o === 'loss' ? 'profile.loss' : 'profile.drawn')) : h('span', {}),
     delta != null ? h('span', { class: delta >= 0 ? 'up' : 'down' }, `${delta >= 0 ? '+' : ''}${delta}`) : null,
     when ? h('time', { class: 'muted', datetime: new Date(when).toISOString() }, formatDate(when)) : null);
+}
+
+/** The opponent of `name` in a game, as the lists show them (the computer by its level). */
+function opponentOf(g, name) {
+  const black = typeof g.black === 'object' ? g.black?.name : g.black;
+  const white = typeof g.white === 'object' ? g.white?.name : g.white;
+  const oppSeat = black === name ? g.white : g.black;
+  return oppSeat && typeof oppSeat === 'object' ? displayName(oppSeat) : black === name ? white : black;
+}
+
+/** A game being played now (issue #36): who against, which game, and a link to watch it in its room. */
+function playingRow(g, name) {
+  const black = typeof g.black === 'object' ? g.black?.name : g.black;
+  return h('div', { class: 'game-row playing-row', dataset: { room: g.room } },
+    h('span', { class: `stone-icon ${black === name ? 'black' : 'white'}` }),
+    h('span', { class: 'opp' }, t('profile.vs', { name: opponentOf(g, name) ?? '?' })),
+    h('span', { class: 'muted pool' }, poolLabel(g.pool)),
+    g.rated ? h('span', { class: 'badge rated' }, t('create.rated')) : h('span', { class: 'badge' }, t('create.casual')),
+    h('a', { class: 'btn small watch', href: href('room', { id: g.room, watch: true }) }, t('lobby.watch')));
 }
 
 /** Mounts the profile page; returns its cleanup. */
@@ -163,7 +180,8 @@ export function render(view, params, app) {
       const page = (fresh) => {
         const mine = ++seq;
         more.disabled = true;
-        accounts.games(name, fresh ? null : before, filters).then((data) => {
+        // The archive: finished games only; those being played are listed above it, to watch.
+        accounts.games(name, fresh ? null : before, { ...filters, finished: true }).then((data) => {
           if (mine !== seq) return;
           const next = gamesOf(data);
           if (fresh) {
@@ -220,6 +238,10 @@ export function render(view, params, app) {
               box.insertAdjacentHTML('beforeend', ratingChart(points, { label: t('profile.history') }));
               return box;
             })]
+          : null,
+        p.playing?.length
+          ? h('section', { class: 'playing-now', id: 'profile-playing' }, h('h2', {}, t('profile.playing')),
+            h('div', { class: 'games' }, p.playing.map((g) => playingRow(g, name))))
           : null,
         h('div', { class: 'games-head' }, h('h2', {}, t('profile.recent')), shown), bar, list,
         h('div', { class: 'games-foot' }, more));

@@ -8,7 +8,7 @@ import { href } from '../router.js';
 import { memberOf, colourWord, seatIcon } from '../games/index.js';
 import { accounts } from '../api.js';
 import { maxLevel, levelChoices } from './lobby.js';
-import { fromSnapshot, applyEvent, applyCatchUp, controls, clockFigures, seatOf, other, splitChat } from '../state.js';
+import { fromSnapshot, applyEvent, applyCatchUp, controls, clockFigures, seatOf, other, splitChat, claimWin } from '../state.js';
 import { clockAt, clockParts, describeTimeControl } from '../clock.js';
 import { tierBadge } from '../tier.js';
 import { playerName, displayName, isComputer } from '../player.js';
@@ -329,9 +329,13 @@ export function render(view, params, app) {
       b.push(h('button', { class: 'btn', id: 'offer-draw', disabled: !c.offerDraw, onclick: () => send({ t: 'offer_draw', room: id }).then(() => toast(t('room.offer_sent'))).catch(() => {}) }, t('room.draw')));
       b.push(h('button', { class: 'btn', id: 'takeback', disabled: !c.takeback, onclick: () => send({ t: 'request_takeback', room: id }).then(() => toast(t('room.offer_sent'))).catch(() => {}) }, t('room.takeback')));
       b.push(h('button', { class: 'btn danger', id: 'resign', onclick: () => { if (confirm(t('room.resign_confirm'))) send({ t: 'resign', room: id }).catch(() => {}); } }, t('room.resign')));
-      // Without a clock, a player whose opponent stalls can claim the game once the server's idle time passed.
-      if (room.time_control.kind === 'none' && room.to_act && room.to_act !== seatOf(room)) {
+      // Without a clock, a player whose opponent stalls can claim the game once the server's idle time passed
+      // (issue #36: not before; until then the time left, which tick() keeps counting).
+      const claim = claimWin(room, performance.now());
+      if (claim?.ready) {
         b.push(h('button', { class: 'btn', id: 'claim-win', onclick: () => send({ t: 'claim_win', room: id }).catch(() => {}) }, t('room.claim_win')));
+      } else if (claim) {
+        b.push(h('p', { class: 'muted small', id: 'claim-wait' }, claimWaitText(claim.leftMs)));
       }
     }
     if (room.state === 'over') {
@@ -423,16 +427,32 @@ export function render(view, params, app) {
     const claimWin = room.time_control.kind === 'none' && room.to_act && room.to_act !== you;
     const free = !room.seats.black || !room.seats.white;
     // Only what the buttons show: a move that leaves them as they were keeps them (and the focus on them).
-    section(actions, [you, room.state, c.seated, c.offerDraw, c.takeback, c.rematch, claimWin, free], () => actionButtons(c));
+    section(actions, [you, room.state, c.seated, c.offerDraw, c.takeback, c.rematch, claimKey(), free], () => actionButtons(c));
     board.draw(room, c, settings);
     drawMoves();
     drawChat();
     tick();
   }
 
+  /** What the claim of the win shows now: nothing, the wait, or the button. */
+  function claimKey() {
+    const claim = claimWin(room, performance.now());
+    return claim ? claim.ready : null;
+  }
+
+  function claimWaitText(leftMs) {
+    const s = Math.ceil(leftMs / 1000);
+    return t('room.claim_in', { time: `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}` });
+  }
+
   function tick() {
     if (!room || destroyed) return;
     const now = performance.now();
+    // The claim's countdown, and the button once the idle time has passed.
+    const claim = claimWin(room, now);
+    const wait = actions.querySelector('#claim-wait');
+    if (claim?.ready && wait) draw();
+    else if (wait && claim) wait.textContent = claimWaitText(claim.leftMs);
     const figs = clockFigures(room, now);
     const periodMs = room.time_control.kind === 'byo_yomi' ? room.time_control.period_ms : 0;
     for (const colour of ['black', 'white']) {
