@@ -5,7 +5,7 @@ import { h, mount, toast } from '../dom.js';
 import { t, errorText, formatDate, has } from '../i18n.js';
 import { displayName, isComputer } from '../player.js';
 import { href, PLAYER_FILTERS } from '../router.js';
-import { pools as knownPools } from '../games/index.js';
+import { pools as knownPools, seatIcon } from '../games/index.js';
 import { accounts } from '../api.js';
 import { ratingChart } from '../chart.js';
 import { tierBadge } from '../tier.js';
@@ -103,7 +103,7 @@ function gameRow(g, name) {
   const when = g.ended_at ?? g.finished_at ?? g.started_at;
   const delta = g.rating_after != null && g.rating_before != null ? Math.round(g.rating_after) - Math.round(g.rating_before) : null;
   return h('a', { class: 'game-row', href: href('game', { id: g.public_id ?? g.id }) },
-    h('span', { class: `stone-icon ${black === name ? 'black' : 'white'}` }),
+    seatIcon(g, black === name ? 'black' : 'white'),
     h('span', { class: 'opp' }, t('profile.vs', { name: opp ?? '?' })),
     h('span', { class: 'muted pool' }, g.pool ? poolLabel(g.pool) : g.rules?.rule_set ? t(`rule.${g.rules.rule_set}`) : ''),
     computer ? h('span', { class: 'badge computer vs-computer' }, t('computer.unrated')) : null,
@@ -124,7 +124,7 @@ function opponentOf(g, name) {
 function playingRow(g, name) {
   const black = typeof g.black === 'object' ? g.black?.name : g.black;
   return h('div', { class: 'game-row playing-row', dataset: { room: g.room } },
-    h('span', { class: `stone-icon ${black === name ? 'black' : 'white'}` }),
+    seatIcon(g, black === name ? 'black' : 'white'),
     h('span', { class: 'opp' }, t('profile.vs', { name: opponentOf(g, name) ?? '?' })),
     h('span', { class: 'muted pool' }, poolLabel(g.pool)),
     g.rated ? h('span', { class: 'badge rated' }, t('create.rated')) : h('span', { class: 'badge' }, t('create.casual')),
