@@ -115,7 +115,7 @@ impl Board {
     #[inline]
     pub fn new(size: u8) -> Board {
         assert!(
-            (5..=crate::point::MAX_SIZE).contains(&size),
+            (crate::point::MIN_SIZE..=crate::point::MAX_SIZE).contains(&size),
             "board side {size} out of range"
         );
         Board {

@@ -41,7 +41,7 @@ pub use color::Color;
 pub use game::{Game, ReplayError};
 pub use illegal::IllegalAction;
 pub use pattern::warm_up;
-pub use point::{ParsePointError, Point, MAX_SIZE};
+pub use point::{ParsePointError, Point, MAX_SIZE, MIN_SIZE};
 pub use renju::ForbiddenKind;
 pub use ruleset::{ForbiddenPolicy, Opening, RuleSet, Rules, RulesError, MAX_OFFERS};
 pub use status::{Line, Phase, Status, WinReason};

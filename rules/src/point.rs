@@ -9,6 +9,8 @@ use std::str::FromStr;
 
 /// The largest board side any rule set uses.
 pub const MAX_SIZE: u8 = 19;
+/// The smallest board side a [`crate::Board`] holds (five in a row must fit).
+pub const MIN_SIZE: u8 = 5;
 
 /// A point on a board, in zero-based coordinates with `y` counted from the bottom row.
 ///

@@ -113,7 +113,7 @@ pub fn parse_psq(text: &str) -> Result<Psq, PsqError> {
         w.parse().map_err(|_| PsqError::BadHeader)?,
         h.parse().map_err(|_| PsqError::BadHeader)?,
     );
-    if w != h || !(5..=rules::MAX_SIZE).contains(&w) {
+    if w != h || !(rules::MIN_SIZE..=rules::MAX_SIZE).contains(&w) {
         return Err(PsqError::BadSize);
     }
     let size = w;
