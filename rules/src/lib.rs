@@ -43,6 +43,6 @@ pub use illegal::IllegalAction;
 pub use pattern::warm_up;
 pub use point::{ParsePointError, Point, MAX_SIZE, MIN_SIZE};
 pub use renju::ForbiddenKind;
-pub use ruleset::{ForbiddenPolicy, Opening, RuleSet, Rules, RulesError, MAX_OFFERS};
+pub use ruleset::{ForbiddenPolicy, Opening, RuleSet, Rules, RulesError, MAX_OFFERS, SIZES};
 pub use status::{Line, Phase, Status, WinReason};
 pub use symmetry::{points_equivalent, Symmetry};
