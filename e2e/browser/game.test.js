@@ -39,11 +39,12 @@ async function play(page, point, ply, everyone) {
   for (const p of everyone) await plies(p, ply);
 }
 
-async function createRoom(page, { rule = 'renju', opening = 'swap_after_three', rated = false } = {}) {
+async function createRoom(page, { rule = 'renju', opening = 'swap_after_three', rated = false, size = null } = {}) {
   await page.goto(page.url().replace(/#.*$/, '#/'));
   await page.click('#new-game');
   await page.check(`#create-form input[name="rule_set"][value="${rule}"]`, { force: true });
   await page.check(`#create-form input[name="opening"][value="${opening}"]`, { force: true });
+  if (size) await page.check(`#create-form input[name="size"][value="${size}"]`, { force: true });
   await page.check('#create-form input[name="tc"][value="fischer"]', { force: true });
   await page.check(`#create-form input[name="rated"][value="${rated ? 'rated' : 'casual'}"]`, { force: true });
   await page.click('#create-submit');
@@ -239,7 +240,8 @@ test('takeback, draw offer, chat, resignation and rematch go through the opponen
   if (!(await setup(t))) return;
   const a = await player(t, 'eve');
   const b = await player(t, 'fay');
-  const room = await createRoom(a.page, { rule: 'freestyle', opening: 'none' });
+  // On Gomocup's 20x20 board (#37): offered for freestyle, and its far corner t20 is a point like any other.
+  const room = await createRoom(a.page, { rule: 'freestyle', opening: 'none', size: 20 });
   // Bob arrives through a watch link while the room still waits, and takes the empty seat.
   await b.page.goto(`${server.url}/#/room/${encodeURIComponent(room)}/watch`);
   await b.page.click('#take-seat');
@@ -254,6 +256,11 @@ test('takeback, draw offer, chat, resignation and rematch go through the opponen
   await a.page.click('[data-offer="takeback"] .btn.primary');
   for (const p of both) await plies(p, 1);
   await play(b.page, 'j9', 2, both);
+  await play(a.page, 't20', 3, both);
+  await play(b.page, 'a20', 4, both);
+  assert.equal(await a.page.locator('.board .stone[data-point="t20"]').count(), 1, 'a stone on the 20x20 board\'s far corner');
+  assert.equal(await a.page.$$eval('.board .stone', (els) => els.length), 4);
+  await shot(a.page, 'room-20x20');
 
   // Ann offers a draw; Bob declines and sees the game go on.
   await a.page.click('#offer-draw');

@@ -8,9 +8,14 @@ test('points read and write in the server notation, rows counted from the bottom
   assert.deepEqual(parsePoint('a1'), { x: 0, y: 0 });
   assert.deepEqual(parsePoint('o15', 15), { x: 14, y: 14 });
   assert.deepEqual(parsePoint('s19', 19), { x: 18, y: 18 });
+  assert.deepEqual(parsePoint('t20', 20), { x: 19, y: 19 }, 'the far corner of 20x20');
+  assert.equal(parsePoint('t20', 19), null);
+  assert.equal(parsePoint('u1', 20), null, 'no column beyond t');
+  assert.equal(parsePoint('a21', 20), null);
   assert.equal(formatPoint(7, 7), 'h8');
   assert.equal(formatPoint(8, 0), 'i1', 'no letter is skipped');
   for (let x = 0; x < 19; x++) for (let y = 0; y < 19; y++) assert.deepEqual(parsePoint(formatPoint(x, y), 19), { x, y });
+  for (let x = 0; x < 20; x++) for (let y = 0; y < 20; y++) assert.deepEqual(parsePoint(formatPoint(x, y), 20), { x, y });
 });
 
 test('malformed or off-board points are refused', () => {
@@ -25,10 +30,12 @@ test('star points are the centre and the 4-4 points on 15x15, nine hoshi on 19x1
   const s19 = starPoints(19).map((p) => formatPoint(p.x, p.y));
   assert.equal(s19.length, 9);
   assert.ok(s19.includes('j10') && s19.includes('d4') && s19.includes('p16'));
+  const s20 = starPoints(20).map((p) => formatPoint(p.x, p.y)).sort();
+  assert.deepEqual(s20, ['d17', 'd4', 'q17', 'q4'], 'four points on the fourth lines of 20x20');
 });
 
 test('svg positions round-trip to intersections and taps between points are refused', () => {
-  for (const size of [15, 19]) {
+  for (const size of [15, 19, 20]) {
     const g = geometry(size);
     for (const [x, y] of [[0, 0], [7, 7], [size - 1, 0], [0, size - 1], [size - 1, size - 1]]) {
       const { cx, cy } = toSvg(g, x, y);

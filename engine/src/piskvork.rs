@@ -3,7 +3,7 @@
 //! its own reads the manager's lines while the brain thinks, so that `END`, `STOP` and `INFO` act at once.
 //!
 //! Supported (`docs/engine.md`, "The Gomocup brain", says the same for managers):
-//! - `START n` (15 or 19; Renju 15 only), `RECTSTART w,h` (square boards only), `RESTART`, `BEGIN`, `TURN x,y`,
+//! - `START n` (15, 19 or 20; Renju 15 only), `RECTSTART w,h` (square boards only), `RESTART`, `BEGIN`, `TURN x,y`,
 //!   `BOARD` … `DONE` (fields 1 own, 2 opponent's), `TAKEBACK x,y`, `ABOUT`, `END`.
 //! - `INFO timeout_turn` (0: answer at once), `timeout_match`, `time_left` (2147483647: unlimited; negative:
 //!   none left), `max_memory` (0: no limit; the tables shrink to fit and a `MESSAGE` says so; below
@@ -1239,8 +1239,13 @@ mod tests {
         assert_eq!(parse_move("7,7"), Point::new(7, 7));
         assert_eq!(parse_move(" 3 , 4 \r"), Point::new(3, 4));
         assert_eq!(parse_move("0,18"), Point::new(0, 18));
+        assert_eq!(
+            parse_move("19,19"),
+            Point::new(19, 19),
+            "the far corner of 20x20"
+        );
         for bad in [
-            "7", "a,b", "7,7,1", "-1,3", "19,0", "300,2", "", ",", "7;7", "hello",
+            "7", "a,b", "7,7,1", "-1,3", "20,0", "300,2", "", ",", "7;7", "hello",
         ] {
             assert_eq!(parse_move(bad), None, "{bad:?}");
         }

@@ -9,10 +9,12 @@ use rules::{Board, Color, Point, RuleSet, Rules, MAX_SIZE};
 
 use crate::pattern::{self, tables, Tables};
 
-/// Cells of the largest board; a point is indexed `y * 19 + x` whatever the side.
+/// Cells of the largest board; a point is indexed `y * MAX_SIZE + x` whatever the side.
 pub const CELLS: usize = MAX_SIZE as usize * MAX_SIZE as usize;
-const WIDTH: usize = MAX_SIZE as usize;
-const LINES: usize = 37;
+/// Cells per row of the index (the largest board's side).
+pub const WIDTH: usize = MAX_SIZE as usize;
+/// Lines per direction on the largest board (its diagonals).
+const LINES: usize = 2 * WIDTH - 1;
 const PAD: u32 = 5;
 
 /// The threat class of an empty point for one colour: what a stone there makes over all four lines.

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use rules::Color;
 
-use crate::position::{class, Position};
+use crate::position::{class, Position, WIDTH};
 use crate::search::Budget;
 
 /// Directions' steps in cells, for walking a line through a point.
@@ -240,7 +240,7 @@ impl Threats {
 /// The cells where `a` completes a five along the lines through `m` (a stone of `a` just placed).
 pub fn new_fives(pos: &Position, a: Color, m: usize) -> Vec<usize> {
     let size = pos.size() as i32;
-    let (x, y) = ((m % 19) as i32, (m / 19) as i32);
+    let (x, y) = ((m % WIDTH) as i32, (m / WIDTH) as i32);
     let mut out = Vec::new();
     for (dx, dy) in STEPS {
         for k in -4..=4 {
@@ -248,7 +248,7 @@ pub fn new_fives(pos: &Position, a: Color, m: usize) -> Vec<usize> {
             if k == 0 || qx < 0 || qy < 0 || qx >= size || qy >= size {
                 continue;
             }
-            let q = qy as usize * 19 + qx as usize;
+            let q = qy as usize * WIDTH + qx as usize;
             if pos.get(q).is_none() && pos.class(a, q) == class::FIVE && !out.contains(&q) {
                 out.push(q);
             }

@@ -556,3 +556,42 @@ fn swap2_after_five_the_opener_chooses_a_colour() {
     b.send("END");
     assert!(b.exit().success());
 }
+
+#[test]
+fn start_20_plays_gomocups_board_to_its_far_edge() {
+    let mut b = Brain::start(4);
+    b.silent(&["INFO rule 0", "INFO timeout_turn 2000"]);
+    assert_eq!(b.ask("START 20"), "OK");
+    let (x, y) = coords(&b.ask("BEGIN"));
+    assert!(x < 20 && y < 20, "{x},{y} is on the 20x20 board");
+    // The far corner is a point like any other.
+    let reply = coords(&b.ask("TURN 19,19"));
+    assert!(reply.0 < 20 && reply.1 < 20 && reply != (19, 19) && reply != (x, y));
+    // A fresh position: the opponent's four along the last row, 15,19 to 18,19, closed at 14,19 by the brain's
+    // stone: only the far corner 19,19 stops the five.
+    b.send("BOARD");
+    for stone in [
+        "15,19,2", "14,19,1", "16,19,2", "0,2,1", "17,19,2", "2,0,1", "18,19,2", "2,2,1",
+    ] {
+        b.send(stone);
+    }
+    let answer = coords(&b.ask("DONE"));
+    assert_eq!(
+        answer,
+        (19, 19),
+        "the corner of the 20x20 board blocks the four"
+    );
+    assert!(b.ask("START 21").starts_with("ERROR"), "21x21 is refused");
+    b.send("END");
+    assert!(b.exit().success());
+}
+
+#[test]
+fn renju_stays_on_15x15_for_the_brain() {
+    let mut b = Brain::start(1);
+    b.silent(&["INFO rule 4"]);
+    assert!(b.ask("START 20").starts_with("ERROR"));
+    assert_eq!(b.ask("START 15"), "OK");
+    b.send("END");
+    assert!(b.exit().success());
+}

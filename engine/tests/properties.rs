@@ -151,3 +151,21 @@ fn level_1_overlooks_a_four_now_and_then_but_level_4_never() {
     );
     assert_eq!(missed(4), 0);
 }
+
+#[test]
+fn every_level_plays_legal_moves_on_the_20x20_board() {
+    for (set, seed) in [(RuleSet::Freestyle, 7u64), (RuleSet::Standard, 8)] {
+        let rules = Rules::new(20, set, ForbiddenPolicy::Reject, Opening::None).unwrap();
+        // Stones in the far corners first, where an index of the 19x19 board would wrap.
+        let mut g = common::game(rules, &["t20", "a1", "t1", "a20"]);
+        let mut plies = 0;
+        while !g.status().is_over() && plies < 40 {
+            let level = [1u8, 3, 5, 8][plies % 4];
+            let d = think(&g, level, Some(300), seed + plies as u64);
+            g.apply(d.action)
+                .unwrap_or_else(|e| panic!("level {level} chose {:?} on 20x20: {e}", d.action));
+            plies += 1;
+        }
+        assert!(plies >= 9, "{set:?}: the game went on ({plies} plies)");
+    }
+}

@@ -40,9 +40,9 @@ macro_rules! stand_in {
     };
 }
 
-/// Every point notation a board of the largest size (19) has, as `rules::Point` reads it: a column letter (either
+/// Every point notation a board of the largest size (20) has, as `rules::Point` reads it: a column letter (either
 /// case; the server writes lower case) and a row number from 1, with no leading zero.
-pub const POINT_PATTERN: &str = "^[a-sA-S](?:[1-9]|1[0-9])$";
+pub const POINT_PATTERN: &str = "^[a-tA-T](?:[1-9]|1[0-9]|20)$";
 
 stand_in!(
     /// The schema of `rules::Point`: a string such as `"h8"`.
@@ -52,7 +52,7 @@ stand_in!(
         "type": "string",
         "pattern": POINT_PATTERN,
         "description": "A point: column letter then row number, `a1` bottom left, `h8` the centre of 15x15 \
-                        (columns a–o and rows 1–15 on 15x15, a–s and 1–19 on 19x19).",
+                        (columns a–o and rows 1–15 on 15x15, a–s and 1–19 on 19x19, a–t and 1–20 on 20x20).",
         "examples": ["h8"],
     })
 );

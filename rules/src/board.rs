@@ -6,8 +6,9 @@ use crate::{Color, Point};
 /// Bits of padding below every line mask, so that a window of five cells either side of any point can be
 /// read with one shift.
 pub(crate) const PAD: u32 = 5;
-/// Lines per direction on the largest board (diagonals: 2 * 19 - 1).
-const LINES: usize = 37;
+/// Lines per direction on the largest board (its diagonals: 2 * 20 - 1). A line mask holds the largest side and
+/// five bits of padding either side in its 32 bits (20 + 2 * 5 = 30).
+const LINES: usize = 2 * crate::point::MAX_SIZE as usize - 1;
 
 /// One of the four line directions through a point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,12 +81,15 @@ const fn valid_masks(size: u32) -> [[u32; LINES]; 4] {
     valid
 }
 
-/// [`valid_masks`] of every side from 5 to 19, indexed by `side - 5`.
-static VALID: [[[u32; LINES]; 4]; 15] = {
-    let mut all = [[[0u32; LINES]; 4]; 15];
+/// How many board sides there are, from [`crate::point::MIN_SIZE`] to [`crate::point::MAX_SIZE`].
+const SIDES: usize = (crate::point::MAX_SIZE - crate::point::MIN_SIZE + 1) as usize;
+
+/// [`valid_masks`] of every side from 5 to 20, indexed by `side - 5`.
+static VALID: [[[u32; LINES]; 4]; SIDES] = {
+    let mut all = [[[0u32; LINES]; 4]; SIDES];
     let mut k = 0;
-    while k < 15 {
-        all[k] = valid_masks(k as u32 + 5);
+    while k < SIDES {
+        all[k] = valid_masks(k as u32 + crate::point::MIN_SIZE as u32);
         k += 1;
     }
     all
@@ -111,11 +115,11 @@ impl std::fmt::Debug for Board {
 }
 
 impl Board {
-    /// An empty board of the given side (at most 19).
+    /// An empty board of the given side (5 to 20).
     #[inline]
     pub fn new(size: u8) -> Board {
         assert!(
-            (5..=crate::point::MAX_SIZE).contains(&size),
+            (crate::point::MIN_SIZE..=crate::point::MAX_SIZE).contains(&size),
             "board side {size} out of range"
         );
         Board {
@@ -204,7 +208,7 @@ impl Board {
     /// The mask of points of a line that are on the board.
     #[inline]
     pub(crate) fn valid(&self, d: usize, line: usize) -> u32 {
-        VALID[self.size as usize - 5][d][line]
+        VALID[(self.size - crate::point::MIN_SIZE) as usize][d][line]
     }
 
     /// Puts a stone on an empty point of the board.
@@ -287,7 +291,7 @@ mod tests {
 
     #[test]
     fn line_coordinates_round_trip_on_both_sizes() {
-        for size in [15u8, 19] {
+        for size in [5u8, 15, 19, 20] {
             let b = Board::new(size);
             for p in b.points() {
                 for d in 0..4 {

@@ -25,10 +25,10 @@ pub fn run_actions(data: &[u8]) {
         Opening::Soosorv { n: 2 },
         Opening::Taraguchi { n: 2 },
     ][(head / 9 % 7) as usize];
-    let size = if head & 0x80 != 0 && rule_set != RuleSet::Renju {
-        19
-    } else {
-        15
+    let size = match (rule_set, (head >> 6) & 3) {
+        (RuleSet::Renju, _) | (_, 0) => 15,
+        (_, 1) => 19,
+        _ => 20,
     };
     let rules = Rules::new(size, rule_set, policy, opening).expect("a valid choice");
     let mut game = Game::new(rules);

@@ -1,14 +1,16 @@
 //! Board points and their notation.
 //!
-//! A point is written as a column letter and a row number: columns `a` to `o` (or `s` on 19x19) from left to
+//! A point is written as a column letter and a row number: columns `a` to `o` (`s` on 19x19, `t` on 20x20) from left to
 //! right with no letter skipped, rows `1` upwards from the bottom. `h8` is the centre of the 15x15 board. The same
 //! point is `(x, y) = (7, 7)` in zero-based coordinates.
 
 use std::fmt;
 use std::str::FromStr;
 
-/// The largest board side any rule set uses.
-pub const MAX_SIZE: u8 = 19;
+/// The largest board side any rule set uses: 20x20, Gomocup's board for freestyle and standard.
+pub const MAX_SIZE: u8 = 20;
+/// The smallest board side a [`crate::Board`] holds (five in a row must fit).
+pub const MIN_SIZE: u8 = 5;
 
 /// A point on a board, in zero-based coordinates with `y` counted from the bottom row.
 ///
@@ -177,8 +179,10 @@ mod tests {
                 "{bad}"
             );
         }
-        assert_eq!("t1".parse::<Point>(), Err(ParsePointError::OutOfRange));
-        assert_eq!("a20".parse::<Point>(), Err(ParsePointError::OutOfRange));
+        // The largest board is 20x20: `t20` is on it, the 21st column or row is not.
+        assert_eq!("t20".parse::<Point>(), Ok(Point::new(19, 19).unwrap()));
+        assert_eq!("u1".parse::<Point>(), Err(ParsePointError::OutOfRange));
+        assert_eq!("a21".parse::<Point>(), Err(ParsePointError::OutOfRange));
         assert_eq!("z99".parse::<Point>(), Err(ParsePointError::OutOfRange));
     }
 }

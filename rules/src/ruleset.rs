@@ -201,10 +201,13 @@ pub struct Rules {
     opening: Opening,
 }
 
+/// The board sides offered: 15 (every rule set), 19 and 20 (freestyle and standard; 20x20 is Gomocup's board).
+pub const SIZES: [u8; 3] = [15, 19, 20];
+
 /// Why a choice of rules is not playable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RulesError {
-    /// Boards are 15x15, or 19x19 for freestyle and standard.
+    /// Boards are 15x15, or 19x19 or 20x20 for freestyle and standard ([`SIZES`]).
     UnsupportedSize(u8),
     /// Renju is played on 15x15 only.
     RenjuNeeds15x15,
@@ -227,7 +230,7 @@ impl fmt::Display for RulesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RulesError::UnsupportedSize(n) => {
-                write!(f, "a {n}x{n} board is not offered: choose 15 or 19")
+                write!(f, "a {n}x{n} board is not offered: choose 15, 19 or 20")
             }
             RulesError::RenjuNeeds15x15 => f.write_str("renju is played on the 15x15 board only"),
             RulesError::OpeningCountOutOfRange(n) => write!(
@@ -248,7 +251,7 @@ impl Rules {
         forbidden_policy: ForbiddenPolicy,
         opening: Opening,
     ) -> Result<Rules, RulesError> {
-        if size != 15 && size != 19 {
+        if !SIZES.contains(&size) {
             return Err(RulesError::UnsupportedSize(size));
         }
         if rule_set == RuleSet::Renju && size != 15 {

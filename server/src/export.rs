@@ -113,7 +113,7 @@ pub fn parse_psq(text: &str) -> Result<Psq, PsqError> {
         w.parse().map_err(|_| PsqError::BadHeader)?,
         h.parse().map_err(|_| PsqError::BadHeader)?,
     );
-    if w != h || !(5..=rules::MAX_SIZE).contains(&w) {
+    if w != h || !(rules::MIN_SIZE..=rules::MAX_SIZE).contains(&w) {
         return Err(PsqError::BadSize);
     }
     let size = w;
@@ -317,6 +317,21 @@ mod tests {
     }
 
     #[test]
+    fn a_gomocup_psq_on_20x20_reads_to_its_far_corners() {
+        // Piskvork counts x from the left and y from the top, both from 1: 20,1 is the top right corner (t20).
+        let psq = parse_psq(
+            "Piskvorky 20x20, 11:11, 0\r\n10,10,0\r\n20,1,5\r\n1,20,7\r\n20,20,9\r\n-1\r\n",
+        )
+        .unwrap();
+        assert_eq!(psq.size, 20);
+        assert_eq!(psq.moves, [p("j11"), p("t20"), p("a1"), p("t1")]);
+        assert_eq!(psq.times_ms, [0, 5, 7, 9]);
+        let moves = vec![p("k10"), p("t20"), p("a1")];
+        let back = parse_psq(&to_psq(20, &moves, &[1, 2, 3], "a", "b")).unwrap();
+        assert_eq!((back.size, back.moves), (20, moves));
+    }
+
+    #[test]
     fn bad_files_are_refused_with_their_codes() {
         let code = |t: &str| parse_psq(t).unwrap_err().code();
         assert_eq!(code(""), "bad_psq_header");
@@ -326,9 +341,10 @@ mod tests {
             "unsupported_board_size"
         );
         assert_eq!(
-            code("Piskvorky 20x20, 11:11, 0\n"),
+            code("Piskvorky 21x21, 11:11, 0\n"),
             "unsupported_board_size"
         );
+        assert_eq!(code("Piskvorky 20x20, 11:11, 0\n21,1,0\n"), "off_board");
         assert_eq!(code("Piskvorky 15x15, 11:11, 0\n16,1,0\n"), "off_board");
         assert_eq!(code("Piskvorky 15x15, 11:11, 0\n0,1,0\n"), "off_board");
         assert_eq!(

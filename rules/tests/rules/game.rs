@@ -359,6 +359,95 @@ fn occupied_and_off_board_points_are_refused() {
     assert!(Game::new(big).apply(place("s19")).is_ok());
 }
 
+/// Freestyle or standard on Gomocup's 20x20 board.
+fn twenty(rule_set: RuleSet) -> Rules {
+    Rules::new(20, rule_set, ForbiddenPolicy::Reject, Opening::None).unwrap()
+}
+
+#[test]
+fn the_20x20_board_is_offered_to_freestyle_and_standard_and_renju_stays_on_15x15() {
+    assert_eq!(twenty(RuleSet::Freestyle).size(), 20);
+    assert_eq!(twenty(RuleSet::Standard).size(), 20);
+    assert_eq!(
+        Rules::new(20, RuleSet::Renju, ForbiddenPolicy::Reject, Opening::None),
+        Err(rules::RulesError::RenjuNeeds15x15)
+    );
+    assert_eq!(
+        Rules::new(
+            21,
+            RuleSet::Freestyle,
+            ForbiddenPolicy::Reject,
+            Opening::None
+        ),
+        Err(rules::RulesError::UnsupportedSize(21))
+    );
+    assert_eq!(rules::MAX_SIZE, 20);
+    assert_eq!("t20".parse::<Point>().unwrap(), Point::new(19, 19).unwrap());
+    assert!("u1".parse::<Point>().is_err() && "a21".parse::<Point>().is_err());
+    let mut g = play(twenty(RuleSet::Freestyle), &["t20", "a1", "t1", "a20"]);
+    assert_eq!(g.apply(place("h8")).map(|_| ()), Ok(()));
+    // On 19x19 the 20th row and column are off the board.
+    let nineteen = Rules::new(
+        19,
+        RuleSet::Freestyle,
+        ForbiddenPolicy::Reject,
+        Opening::None,
+    )
+    .unwrap();
+    assert_eq!(
+        Game::new(nineteen).apply(place("t20")),
+        Err(IllegalAction::OffBoard)
+    );
+}
+
+#[test]
+fn fives_are_won_at_every_far_edge_of_the_20x20_board() {
+    // Black's five ends on the last column, the last row, and the far corner along both diagonals; white's
+    // stones stay out of the way on the first row.
+    let fives: [[&str; 5]; 4] = [
+        ["p10", "q10", "r10", "s10", "t10"],
+        ["k16", "k17", "k18", "k19", "k20"],
+        ["p16", "q17", "r18", "s19", "t20"],
+        ["p5", "q4", "r3", "s2", "t1"],
+    ];
+    for five in fives {
+        for rule_set in [RuleSet::Freestyle, RuleSet::Standard] {
+            let white = ["a1", "c1", "e1", "g1"];
+            let mut moves = Vec::new();
+            for k in 0..4 {
+                moves.extend([five[k], white[k]]);
+            }
+            let mut g = play(twenty(rule_set), &moves);
+            assert_eq!(winner(&g), None);
+            g.apply(place(five[4])).unwrap();
+            assert_eq!(
+                winner(&g),
+                Some(Color::Black),
+                "{five:?} under {rule_set:?}"
+            );
+        }
+    }
+    // An overline reaching the corner wins freestyle, not standard.
+    let six = ["o20", "p20", "q20", "r20", "s20", "t20"];
+    let white = ["a1", "c1", "e1", "g1", "i1"];
+    let mut moves = Vec::new();
+    for k in 0..5 {
+        let stone = if k == 4 { six[5] } else { six[k] };
+        moves.extend([stone, white[k]]);
+    }
+    // o20 p20 q20 r20 and t20, then s20 joins them into six.
+    let mut free = play(twenty(RuleSet::Freestyle), &moves);
+    free.apply(place("s20")).unwrap();
+    assert_eq!(winner(&free), Some(Color::Black));
+    let mut standard = play(twenty(RuleSet::Standard), &moves);
+    standard.apply(place("s20")).unwrap();
+    assert_eq!(
+        winner(&standard),
+        None,
+        "six in a row is no win in standard"
+    );
+}
+
 #[test]
 fn a_full_board_without_five_is_a_draw() {
     // Fill 15x15 column pairs in a pattern that never makes five: rows alternate in blocks of two.

@@ -71,6 +71,24 @@ fn any_rules() -> impl Strategy<Value = Rules> {
             )
             .unwrap()
         ),
+        Just(
+            Rules::new(
+                20,
+                RuleSet::Freestyle,
+                ForbiddenPolicy::Reject,
+                Opening::None
+            )
+            .unwrap()
+        ),
+        Just(
+            Rules::new(
+                20,
+                RuleSet::Standard,
+                ForbiddenPolicy::Reject,
+                Opening::None
+            )
+            .unwrap()
+        ),
     ]
 }
 

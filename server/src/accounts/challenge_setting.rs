@@ -19,7 +19,17 @@ pub const POLICIES: &[&str] = &["all", "accounts", "none"];
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 pub struct ChallengeSetting {
     /// `all`, `accounts` or `none`.
+    #[schemars(schema_with = "policy_schema")]
     pub accept: String,
+}
+
+/// `accept` in the OpenAPI document: one of [`POLICIES`], the list the handler checks.
+fn policy_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "description": "`all`, `accounts` (no guests) or `none`.",
+        "type": "string",
+        "enum": POLICIES,
+    })
 }
 
 async fn user_of(accounts: &Accounts, headers: &HeaderMap) -> Result<store::User, ApiError> {
@@ -49,9 +59,10 @@ pub async fn put_setting(
     let user = user_of(&accounts, &headers).await?;
     let Json(setting) = body.map_err(|e| ApiError::InvalidBody(e.body_text()))?;
     if !POLICIES.contains(&setting.accept.as_str()) {
-        return Err(ApiError::InvalidBody(
-            "accept is one of all, accounts, none".to_owned(),
-        ));
+        return Err(ApiError::InvalidBody(format!(
+            "accept is one of {}",
+            POLICIES.join(", ")
+        )));
     }
     accounts
         .store()

@@ -24,6 +24,9 @@ pub const MAX_PAGE: u32 = 100;
 /// Most games in progress a profile shows as "playing now" (newest first): more than a person plays at once.
 pub const PLAYING_SHOWN: u32 = 10;
 
+/// The values of the games list's `result` filter, in the order of [`store::Outcome`]'s variants.
+pub const RESULTS: [&str; 3] = ["win", "loss", "draw"];
+
 /// A pool's standing with its rating history.
 #[derive(Serialize)]
 pub struct PoolView {
@@ -87,10 +90,17 @@ impl GamesQuery {
         };
         let outcome = match self.result.as_deref() {
             None => None,
-            Some("win") => Some(store::Outcome::Win),
-            Some("loss") => Some(store::Outcome::Loss),
-            Some("draw") => Some(store::Outcome::Draw),
-            Some(_) => return Err(ApiError::InvalidQuery("result is win, loss or draw".into())),
+            Some(result) => {
+                let outcomes = [
+                    store::Outcome::Win,
+                    store::Outcome::Loss,
+                    store::Outcome::Draw,
+                ];
+                let at = RESULTS.iter().position(|r| *r == result).ok_or_else(|| {
+                    ApiError::InvalidQuery(format!("result is one of {}", RESULTS.join(", ")))
+                })?;
+                Some(outcomes[at])
+            }
         };
         Ok(store::GameFilter {
             pool,

@@ -6,6 +6,7 @@
 //! link). The integer id still finds a public game, so old links keep working; it never finds a private one.
 
 use axum::body::Bytes;
+use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::IntoResponse;
@@ -40,6 +41,9 @@ struct ExportQuery {
     /// `psq`, `renlib` or `text`; none for the game's usual text.
     format: Option<String>,
 }
+
+/// The values of the export's `format` (the OpenAPI document lists these).
+pub const EXPORT_FORMATS: [&str; 3] = ["psq", "renlib", "text"];
 
 fn bad_request(code: &'static str, message: impl Into<String>) -> ApiError {
     ApiError {
@@ -440,14 +444,16 @@ async fn record_of(state: &AppState, id: &str) -> Result<GameRecord, ApiError> {
 
 /// `GET /api/games/{id}/export`: the game as text in its game's usual form (`text/plain`; see [`export_text`]).
 /// With `?format=psq` a Gomoku game as Piskvork's `.psq`, `?format=renlib` its moves as RenLib's text import
-/// reads them, `?format=text` any game as a readable record with headers; another format is `400 unknown_format`,
+/// reads them, `?format=text` any game as a readable record with headers; another format is `400 unknown_format` (a query that does not parse `400 invalid_query`),
 /// and `psq` or `renlib` of a game that is not Gomoku `400 unsupported_format`.
 async fn export(
     State(state): State<AppState>,
     Path(id): Path<String>,
-    Query(query): Query<ExportQuery>,
+    query: Result<Query<ExportQuery>, QueryRejection>,
     headers: HeaderMap,
 ) -> Result<impl IntoResponse, ApiError> {
+    // A query that does not parse (`format` twice, say) is JSON `invalid_query` as on the other routes.
+    let Query(query) = query.map_err(|e| bad_request("invalid_query", e.body_text()))?;
     let record = record_of(&state, &id).await?;
     let kind = record.game.kind.clone();
     let site = site_of(&headers);
@@ -488,7 +494,7 @@ async fn export(
         Some(_) => {
             return Err(bad_request(
                 "unknown_format",
-                "format is psq, renlib or text",
+                format!("format is one of {}", EXPORT_FORMATS.join(", ")),
             ))
         }
     };

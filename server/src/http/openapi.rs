@@ -20,6 +20,7 @@ use utoipa::openapi::{
 
 use super::computer::ComputerView;
 use super::games::{GameView, ImportedPsq};
+use crate::accounts::{leaderboard, password, players, username};
 
 /// `GET /api/health`.
 #[derive(JsonSchema)]
@@ -42,13 +43,49 @@ struct ErrorBody {
     retry_after: Option<u64>,
 }
 
+/// A username's schema from the bounds `accounts::username::validate` checks: its length and characters. The rest of
+/// the rule (scripts may not mix, a combining mark follows a letter, 3 characters unless all are Chinese, Japanese or
+/// Korean, no reserved or confusable names) is the server's to judge: `invalid_username`, `reserved_username`.
+fn username_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "type": "string",
+        "minLength": username::MIN_LEN_CJK,
+        "maxLength": username::MAX_LEN,
+        "pattern": "^[\\p{L}\\p{Nd}\\p{M}_-]+$",
+        "description": format!(
+            "{}–{} characters: letters or digits of one script, combining marks after them, `_` or `-`; {} are enough \
+             when all are Chinese, Japanese or Korean characters. Not a guest's, the computer's or a staff name.",
+            username::MIN_LEN, username::MAX_LEN, username::MIN_LEN_CJK
+        ),
+    })
+}
+
+/// A password's schema from the bounds `accounts::password::validate` checks: at least [`password::MIN_LEN`]
+/// characters, no control characters. The limit of [`password::MAX_BYTES`] is in bytes, which JSON Schema cannot
+/// count: `maxLength` is that many characters, and a longer text in bytes is `password_too_long`.
+fn password_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "type": "string",
+        "minLength": password::MIN_LEN,
+        "maxLength": password::MAX_BYTES,
+        "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]*$",
+        "description": format!(
+            "At least {} characters (invisible ones do not count), at most {} bytes of UTF-8, no control characters, \
+             not only spaces, not one of the most common passwords.",
+            password::MIN_LEN, password::MAX_BYTES
+        ),
+    })
+}
+
 /// The body of `POST /api/register` and `POST /api/login`.
 #[derive(JsonSchema)]
 #[allow(dead_code)]
 struct Credentials {
-    /// 3–20 letters, digits, `_` or `-`.
+    /// 3–20 letters, digits, `_` or `-` (2 are enough for a name of Chinese, Japanese or Korean characters).
+    #[schemars(schema_with = "username_schema")]
     username: String,
-    /// The password.
+    /// The password (on registration, the rules of `new_password` in `PasswordChange`).
+    #[schemars(schema_with = "password_schema")]
     password: String,
     /// Whether the answer should carry the session token in its body (for clients that are not browsers).
     #[serde(default)]
@@ -95,6 +132,7 @@ struct PasswordChange {
     /// The password now in force.
     old_password: String,
     /// The new password: the registration rules apply.
+    #[schemars(schema_with = "password_schema")]
     new_password: String,
 }
 
@@ -107,6 +145,7 @@ struct PasswordReset {
     /// The one-time code an operator issued (`server reset-password NAME`); case, dashes and spaces are ignored.
     code: String,
     /// The new password: the registration rules apply.
+    #[schemars(schema_with = "password_schema")]
     new_password: String,
 }
 
@@ -384,17 +423,55 @@ fn error(description: &str) -> utoipa::openapi::Response {
 }
 
 fn param(name: &str, place: ParameterIn, ty: Type, description: &str) -> ParameterBuilder {
+    let schema = match ty {
+        Type::Integer => json!({"type": "integer"}),
+        Type::Boolean => json!({"type": "boolean"}),
+        _ => json!({"type": "string"}),
+    };
+    param_with(name, place, schema, description)
+}
+
+/// A parameter with its whole schema (bounds, enums, defaults: the values the handler accepts). Path parameters
+/// are required, the others optional unless [`required`] says so.
+fn param_with(
+    name: &str,
+    place: ParameterIn,
+    schema: Value,
+    description: &str,
+) -> ParameterBuilder {
     let required = if matches!(place, ParameterIn::Path) {
         Required::True
     } else {
         Required::False
     };
+    let schema: utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> =
+        serde_json::from_value(schema).expect("a parameter's schema is an OpenAPI schema");
     ParameterBuilder::new()
         .name(name)
         .parameter_in(place)
         .required(required)
         .description(Some(description))
-        .schema(Some(ObjectBuilder::new().schema_type(ty).build()))
+        .schema(Some(schema))
+}
+
+/// A required query parameter.
+fn required(p: ParameterBuilder) -> ParameterBuilder {
+    p.required(Required::True)
+}
+
+/// An integer query parameter's schema: `min..=max` and its default.
+fn bounded(min: u32, max: u32, default: u32) -> Value {
+    json!({"type": "integer", "minimum": min, "maximum": max, "default": default})
+}
+
+/// A string parameter that takes one of `values`.
+fn one_of(values: &[&str]) -> Value {
+    json!({"type": "string", "enum": values})
+}
+
+/// A reference to a component schema, as a parameter's schema.
+fn component(name: &str) -> Value {
+    json!({"$ref": format!("#/components/schemas/{name}")})
 }
 
 fn op(id: &str, summary: &str, tag: &str) -> OperationBuilder {
@@ -406,6 +483,28 @@ fn op(id: &str, summary: &str, tag: &str) -> OperationBuilder {
 
 fn credentials_body() -> utoipa::openapi::request_body::RequestBody {
     json_body("Credentials")
+}
+
+/// The body of `POST /api/import/psq`: a `.psq` file as text, whose first line names a board side the importer
+/// reads (from the same bounds as `crate::export::parse_psq`).
+fn psq_body() -> utoipa::openapi::request_body::RequestBody {
+    let sides: Vec<String> = (rules::MIN_SIZE..=rules::MAX_SIZE)
+        .map(|n| format!("{n}x{n}"))
+        .collect();
+    let schema: utoipa::openapi::schema::Schema = serde_json::from_value(json!({
+        "type": "string",
+        "description": "A Piskvork `.psq` file: the line `Piskvorky WxH, …` (a square board), then one `x,y,ms` line per stone (1-based, from the top left).",
+        "maxLength": crate::export::MAX_PSQ_BYTES,
+        "pattern": format!("^Piskvorky ({})[ \\t]*(,|\\r?\\n|$)", sides.join("|")),
+    }))
+    .expect("the .psq body's schema is an OpenAPI schema");
+    RequestBodyBuilder::new()
+        .required(Some(Required::True))
+        .content(
+            "text/plain",
+            ContentBuilder::new().schema(Some(schema)).build(),
+        )
+        .build()
 }
 
 fn json_body(schema: &str) -> utoipa::openapi::request_body::RequestBody {
@@ -475,14 +574,14 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
                 Type::String,
                 "The game's public id (or, for a public game, its integer id).",
             ))
-            .parameter(param(
+            .parameter(param_with(
                 "format",
                 ParameterIn::Query,
-                Type::String,
+                one_of(&super::games::EXPORT_FORMATS),
                 "`psq` (Piskvork, Gomoku only), `renlib` (RenLib's move text, Gomoku only) or `text` (a readable record with headers, any game); none for the game's usual text.",
             ))
             .response("200", text_response("The game as text (`text/plain; charset=utf-8`)."))
-            .response("400", error("`unknown_format`, `unsupported_format`."))
+            .response("400", error("`unknown_format`, `unsupported_format`, `invalid_query`."))
             .response("404", error("`unknown_game`."))
             .response("500", internal())
             .build(),
@@ -495,6 +594,7 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
                 "Reads a Piskvork `.psq` file (the request body, as text, at most 64 KiB) into its moves and final position.",
                 "games",
             )
+            .request_body(Some(psq_body()))
             .response("200", json_response("The moves and the position.", Some("ImportedPsq")))
             .response(
                 "400",
@@ -641,9 +741,9 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
             "/api/leaderboard",
             Get,
             op("leaderboard", "The best listed players of a rating pool.", "ratings")
-                .parameter(param("pool", ParameterIn::Query, Type::String, &format!("{} (default `freestyle`).", pool_names().join(", "))))
-                .parameter(param("limit", ParameterIn::Query, Type::Integer, "Entries, 1–100 (default 50)."))
-                .parameter(param("offset", ParameterIn::Query, Type::Integer, "Entries to skip (default 0)."))
+                .parameter(required(param_with("pool", ParameterIn::Query, component("PoolName"), &format!("The pool: {} (required: a client opens the pool its player plays).", pool_names().join(", ")))))
+                .parameter(param_with("limit", ParameterIn::Query, bounded(1, leaderboard::MAX_LIMIT, leaderboard::DEFAULT_LIMIT), &format!("Entries, 1–{} (default {}).", leaderboard::MAX_LIMIT, leaderboard::DEFAULT_LIMIT)))
+                .parameter(param_with("offset", ParameterIn::Query, bounded(0, leaderboard::MAX_OFFSET, 0), &format!("Entries to skip, 0–{} (default 0).", leaderboard::MAX_OFFSET)))
                 .response("200", json_response("A page, best first.", Some("LeaderboardView")))
                 .response("400", error("`unknown_pool`, `invalid_query`."))
                 .response("500", internal())
@@ -672,10 +772,10 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
             op("player_games", "A page of a player's games, newest first.", "players")
                 .parameter(param("name", ParameterIn::Path, Type::String, "The username."))
                 .parameter(param("before", ParameterIn::Query, Type::Integer, "Only games with a smaller id (`next_before` of the previous page)."))
-                .parameter(param("limit", ParameterIn::Query, Type::Integer, "Games per page, 1–100 (default 20)."))
-                .parameter(param("pool", ParameterIn::Query, Type::String, "Only games of this rating pool (as the leaderboard's `pool`)."))
+                .parameter(param_with("limit", ParameterIn::Query, bounded(1, players::MAX_PAGE, players::DEFAULT_PAGE), &format!("Games per page, 1–{} (default {}).", players::MAX_PAGE, players::DEFAULT_PAGE)))
+                .parameter(param_with("pool", ParameterIn::Query, component("PoolName"), "Only games of this rating pool (as the leaderboard's `pool`)."))
                 .parameter(param("rated", ParameterIn::Query, Type::Boolean, "Only rated (`true`) or casual (`false`) games."))
-                .parameter(param("result", ParameterIn::Query, Type::String, "Only the games the player won (`win`), lost (`loss`) or drew (`draw`)."))
+                .parameter(param_with("result", ParameterIn::Query, one_of(&players::RESULTS), "Only the games the player won (`win`), lost (`loss`) or drew (`draw`)."))
                 .parameter(param("finished", ParameterIn::Query, Type::Boolean, "Only finished games (`true`: over or aborted, the archive) or only games being played (`false`)."))
                 .response("200", json_response("A page.", Some("GamesPage")))
                 .response("400", error("`invalid_query`; `unknown_pool`."))

@@ -455,3 +455,42 @@ async fn before_hello_too_a_create_room_without_rules_or_game_is_invalid_field()
     c.send_text(create_with(None, None)).await;
     assert_eq!(next_error(&mut c).await, ("invalid_field".into(), Some(7)));
 }
+
+#[tokio::test]
+async fn a_20x20_freestyle_room_plays_to_its_far_corner_and_20x20_renju_is_refused() {
+    let (server, _db) = TestServer::start().await;
+    let mut a = server.client().await;
+    let mut b = server.client().await;
+    let create = |rules| ClientMessage::CreateRoom {
+        rules: Some(rules),
+        game: None,
+        time_control: TimeControl::None,
+        rated: false,
+        public: true,
+        colour: protocol::ColourChoice::Random,
+        rating_range: None,
+    };
+    let sized = |size, rule_set| protocol::RulesSpec {
+        size,
+        ..common::rules(rule_set, Default::default(), Default::default())
+    };
+    assert_eq!(
+        code_of(a.request(create(sized(20, rules::RuleSet::Renju))).await),
+        "renju_requires_15x15"
+    );
+    assert_eq!(
+        code_of(
+            a.request(create(sized(21, rules::RuleSet::Freestyle)))
+                .await
+        ),
+        "unsupported_board_size"
+    );
+    let big = sized(20, rules::RuleSet::Freestyle);
+    let snapshot = a.create(big, TimeControl::None).await;
+    assert_eq!(snapshot.rules.as_ref().map(|r| r.size), Some(20));
+    b.join(&snapshot.id, JoinRole::Player).await;
+    // The creator holds black; the corners of the 20th row and column are on the board.
+    a.place(&snapshot.id, "t20", 1).await.unwrap();
+    b.place(&snapshot.id, "a20", 2).await.unwrap();
+    a.place(&snapshot.id, "t1", 3).await.unwrap();
+}

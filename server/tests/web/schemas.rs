@@ -659,3 +659,82 @@ async fn every_documented_route_answers_as_the_openapi_document_says() {
     let v = validator_in(&json!({"components": doc["components"]}), schema);
     assert!(!v.is_valid(&game));
 }
+
+/// The schema of a parameter, its `$ref` (to a component) followed.
+fn resolved<'d>(doc: &'d Value, schema: &'d Value) -> &'d Value {
+    match schema["$ref"].as_str() {
+        Some(r) => &doc["components"]["schemas"][r.trim_start_matches("#/components/schemas/")],
+        None => schema,
+    }
+}
+
+#[tokio::test]
+async fn the_documents_query_bounds_and_enums_are_exactly_what_the_server_accepts() {
+    let (server, _db) = TestServer::start().await;
+    let doc: Value = serde_json::from_str(&served(&server, "/api/openapi.json").await.1).unwrap();
+    server.registered("alice").await;
+    let mut checked = 0;
+    for (template, item) in doc["paths"].as_object().unwrap() {
+        let Some(params) = item["get"]["parameters"].as_array() else {
+            continue;
+        };
+        // Routes whose path parameters name nothing here answer 404 first: their queries are checked elsewhere.
+        if template.contains("{id}") {
+            continue;
+        }
+        let path = template.replace("{name}", "alice");
+        // Each required parameter at its first allowed value, so that the one under test decides the answer.
+        let base: Vec<String> = params
+            .iter()
+            .filter(|p| p["required"] == true && p["in"] == "query")
+            .map(|p| {
+                let first = &resolved(&doc, &p["schema"])["enum"][0];
+                format!(
+                    "{}={}",
+                    p["name"].as_str().unwrap(),
+                    first.as_str().unwrap()
+                )
+            })
+            .collect();
+        for p in params.iter().filter(|p| p["in"] == "query") {
+            let name = p["name"].as_str().unwrap();
+            let schema = resolved(&doc, &p["schema"]);
+            let mut cases: Vec<(String, bool)> = Vec::new();
+            if let Some(values) = schema["enum"].as_array() {
+                cases.extend(
+                    values
+                        .iter()
+                        .map(|v| (v.as_str().unwrap().to_owned(), true)),
+                );
+                cases.push(("no_such_value".to_owned(), false));
+            }
+            if let (Some(min), Some(max)) = (schema["minimum"].as_i64(), schema["maximum"].as_i64())
+            {
+                cases.extend([
+                    (min.to_string(), true),
+                    (max.to_string(), true),
+                    ((min - 1).to_string(), false),
+                    ((max + 1).to_string(), false),
+                ]);
+            }
+            for (value, accepted) in cases {
+                let query: Vec<String> = base
+                    .iter()
+                    .filter(|q| !q.starts_with(&format!("{name}=")))
+                    .cloned()
+                    .chain([format!("{name}={value}")])
+                    .collect();
+                let url = format!("{path}?{}", query.join("&"));
+                let (status, body) = server.get_json(&url).await;
+                if accepted {
+                    assert_eq!(status, 200, "{url}: the document allows it\n{body}");
+                } else {
+                    assert_eq!(status, 400, "{url}: the document refuses it\n{body}");
+                }
+                checked += 1;
+            }
+        }
+    }
+    // The leaderboard's pool, limit and offset; the games list's limit, pool and result.
+    assert!(checked >= 30, "only {checked} cases");
+}

@@ -2,12 +2,15 @@
 // Node's test runner can check it without a browser; the DOM wiring lives in view.js.
 
 /** Column letters in board order; the server never skips a letter (no "i" gap as in Go). */
-export const COLUMNS = 'abcdefghijklmnopqrs';
+export const COLUMNS = 'abcdefghijklmnopqrst';
+
+/** The largest board side (rules::MAX_SIZE): 20x20, Gomocup's freestyle and standard board. */
+export const MAX_SIZE = 20;
 
 /** Reads "h8" into zero-based {x, y} with y counted from the bottom row; null when malformed or off the board. */
-export function parsePoint(text, size = 19) {
+export function parsePoint(text, size = MAX_SIZE) {
   if (typeof text !== 'string') return null;
-  const m = /^([a-s])([1-9][0-9]?)$/.exec(text.trim().toLowerCase());
+  const m = /^([a-t])([1-9][0-9]?)$/.exec(text.trim().toLowerCase());
   if (!m) return null;
   const x = COLUMNS.indexOf(m[1]);
   const y = Number(m[2]) - 1;
@@ -24,6 +27,11 @@ export function formatPoint(x, y) {
 export function starPoints(size) {
   if (size === 19) {
     const l = [3, 9, 15];
+    return l.flatMap((x) => l.map((y) => ({ x, y })));
+  }
+  if (size === 20) {
+    // No middle point on an even side: the four points on the fourth lines from the edges.
+    const l = [3, 16];
     return l.flatMap((x) => l.map((y) => ({ x, y })));
   }
   if (size === 15) {
@@ -87,7 +95,7 @@ export function position(moves, upto = moves.length) {
 }
 
 /** The points of a winning line given as a list or as {start, direction, len}; direction is dx,dy text or array. */
-export function linePoints(line, size = 19) {
+export function linePoints(line, size = MAX_SIZE) {
   if (!line) return [];
   if (Array.isArray(line)) return line.filter((p) => parsePoint(p, size));
   const start = parsePoint(line.start, size);

@@ -17,7 +17,7 @@ export function createFields({ seg, field }) {
         Array.from({ length: MAX_N }, (_, i) => h('option', { value: i + 1, selected: i + 1 === DEFAULT_N[family] }, String(i + 1)))),
       { 'data-opening': family, class: 'field opening-n' })),
     h('p', { class: 'hint opening-hint', id: 'opening-hint', 'aria-live': 'polite' }),
-    field(t('create.size'), seg('size', [['15', '15×15'], ['19', '19×19']], '15'), { 'data-hide': 'renju' }),
+    field(t('create.size'), seg('size', [['15', '15×15'], ['19', '19×19'], ['20', '20×20']], '15'), { 'data-hide': 'renju' }),
   ];
 }
 

@@ -1,0 +1,57 @@
+"""Schemathesis hooks for scripts/openapi-fuzz.sh (issue #37).
+
+`schema_valid_requests_accepted` stands in for schemathesis's own `positive_data_acceptance` (which the script
+turns off): a request the OpenAPI document calls valid must not be refused with 400, except for the few refusals
+that no JSON Schema can state, each listed here by operation with its reason. Any other 400 to a schema-valid request
+(`invalid_query`, `invalid_body`, `unknown_pool`, `unknown_format`, a `.psq` header or size, …) fails the run: the
+document would be promising what the server refuses.
+"""
+
+import json
+import os
+
+import schemathesis
+
+# The signed-in account's session (scripts/openapi-fuzz.sh registers it), sent with every request but those that
+# would end it: the session-bound operations are then fuzzed, not only refused.
+_TOKEN = os.environ.get("OPENAPI_FUZZ_TOKEN")
+_ENDS_SESSION = {"/api/logout", "/api/logout/everywhere"}
+
+
+@schemathesis.hook
+def before_call(context, case, kwargs):
+    if _TOKEN and case.operation.path not in _ENDS_SESSION:
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {_TOKEN}"}
+
+# The passwords' rules beyond their schema: invisible characters do not count towards the length, the limit is in
+# bytes, a password may not be only spaces, nor one of the most common passwords (an embedded list).
+_PASSWORD = {"weak_password", "password_too_long", "invalid_password", "common_password"}
+
+SEMANTIC_REFUSALS = {
+    # A username's scripts may not mix, a combining mark follows a letter, 2 characters only when all are Chinese,
+    # Japanese or Korean, characters must be allowed in identifiers (UTS #39), and no guest, computer or staff name.
+    ("POST", "/api/register"): {"invalid_username", "reserved_username"} | _PASSWORD,
+    ("POST", "/api/password"): _PASSWORD,
+    # A reset code is a secret an operator issued: any code the fuzzer makes up is wrong.
+    ("POST", "/api/password/reset"): {"invalid_reset_code"} | _PASSWORD,
+    # The stones of a .psq file must be on the board and on distinct points.
+    ("POST", "/api/import/psq"): {"off_board", "occupied"},
+}
+
+
+@schemathesis.check
+def schema_valid_requests_accepted(ctx, response, case):
+    meta = case.meta
+    if meta is None or not meta.generation.mode.is_positive or response.status_code != 400:
+        return None
+    try:
+        code = json.loads(response.content).get("code")
+    except (ValueError, AttributeError):
+        code = None
+    allowed = SEMANTIC_REFUSALS.get((case.operation.method.upper(), case.operation.path), set())
+    if code not in allowed:
+        raise AssertionError(
+            f"schema-valid request refused: 400 {code!r} from {case.operation.method.upper()} "
+            f"{case.operation.path} (the document allows it; only {sorted(allowed) or 'nothing'} may be refused so)"
+        )
+    return None
