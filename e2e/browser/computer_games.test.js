@@ -1,5 +1,5 @@
 // The computer beyond Gomoku (issues #32/#33) end to end against the real server: "Play the computer" offers the
-// games GET /api/computer lists (Gomoku, Othello, insect chess; not draughts) with each one's levels (insect chess
+// games GET /api/computer lists (Gomoku, Othello, draughts, insect chess) with each one's levels (insect chess
 // to 4); a person plays a few moves of Othello and of insect chess against the computer through clicks, the
 // computer answering each, its card labelled with its level and "thinking…" shown while it moves. At desktop and
 // phone widths, in English and Chinese; screenshots go to target/screenshots/computer-games-*.png.
@@ -70,8 +70,8 @@ async function start(page, game, level, lang, viewport) {
   await look(page, viewport, 'light', lang);
   await page.click('#play-computer');
   await page.waitForSelector('#computer-form input[name="game"]', { state: 'attached', timeout: 15_000 });
-  assert.deepEqual(await page.$$eval('#computer-form input[name="game"]', (els) => els.map((e) => e.value)), ['gomoku', 'othello', 'insect'],
-    'the games the computer plays, draughts not among them');
+  assert.deepEqual(await page.$$eval('#computer-form input[name="game"]', (els) => els.map((e) => e.value)), ['gomoku', 'othello', 'draughts', 'insect'],
+    'the games the computer plays');
   await page.check(`#computer-form input[name="game"][value="${game}"]`, { force: true });
   const max = game === 'insect' ? 4 : 8;
   await page.waitForFunction((n) => document.querySelectorAll('#computer-level option').length === n, max);

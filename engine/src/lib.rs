@@ -15,7 +15,8 @@
 //!   `pbrain-gomoku` binary wires it to stdin and stdout.
 //!
 //! - [`brain`] is the [`brain::Brain`] trait over any [`games::AnyGame`] and the registry of each game's brains
-//!   and levels: this engine for Gomoku, [`othello::Engine`] for Othello, a random-legal brain for every game.
+//!   and levels: this engine for Gomoku, [`othello::Engine`] for Othello, [`draughts::Engine`] for draughts,
+//!   [`insect::Engine`] for insect chess, a random-legal brain for every game.
 //!
 //! Synchronous and deterministic for a seed when limited by nodes; time only ever cuts a search short.
 //!
@@ -34,6 +35,7 @@
 #![warn(missing_docs)]
 
 pub mod brain;
+pub mod draughts;
 mod engine;
 pub mod insect;
 pub mod level;

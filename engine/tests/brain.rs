@@ -238,7 +238,7 @@ fn a_raised_cancel_flag_returns_a_legal_action_promptly() {
         }
     }
     // During the call: raised from another thread a little after the search started.
-    for kind in [GameKind::Gomoku, GameKind::Othello] {
+    for kind in [GameKind::Gomoku, GameKind::Othello, GameKind::Draughts] {
         let mut rng = Rng(11);
         let game = position(configs(kind)[0], 12, &mut rng);
         let mut b = brain::make(kind, "engine", 8, 1).unwrap();
@@ -280,6 +280,14 @@ fn the_registry_has_a_random_brain_for_every_game_and_refuses_unknown_names_and_
         "the Gomoku engine's levels"
     );
     assert_eq!(brain::brains(GameKind::Othello)[0].levels, 1..=8);
+    assert_eq!(
+        (
+            brain::brains(GameKind::Draughts)[0].name,
+            brain::brains(GameKind::Draughts)[0].levels.clone()
+        ),
+        ("engine", 1..=8),
+        "the draughts engine plays first, at levels 1-8"
+    );
 }
 
 #[test]

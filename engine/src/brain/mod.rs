@@ -27,11 +27,13 @@ use std::time::Duration;
 
 use games::{AnyAction, AnyGame, Game, GameKind};
 
+mod draughts;
 mod gomoku;
 mod insect;
 mod othello;
 mod random;
 
+pub use draughts::DraughtsBrain;
 pub use gomoku::GomokuBrain;
 pub use insect::InsectBrain;
 pub use othello::OthelloBrain;
@@ -80,7 +82,7 @@ pub fn brains(kind: GameKind) -> &'static [BrainInfo] {
     match kind {
         GameKind::Gomoku => &[gomoku::INFO, random::INFO],
         GameKind::Othello => &[othello::INFO, random::INFO],
-        GameKind::Draughts => &[random::INFO],
+        GameKind::Draughts => &[draughts::INFO, random::INFO],
         GameKind::Insect => &[insect::INFO, random::INFO],
     }
 }

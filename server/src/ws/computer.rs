@@ -134,7 +134,7 @@ impl Conn {
 
 /// `no_engine` unless `opponent` plays the game of `config`: the server's engine plays Gomoku and Renju under
 /// every opening rule, and every other game whose list in the engine's registry starts with a searching brain
-/// (`engine::brain::brains`: Othello's and insect chess's engines; not a random-legal brain alone); an external
+/// (`engine::brain::brains`: the Othello, draughts and insect-chess engines; not a random-legal brain alone); an external
 /// engine plays Gomoku only, without an opening rule (Piskvork has no swap or fifth-move options).
 fn plays(opponent: &Opponent, config: &games::AnyConfig) -> Result<(), RoomError> {
     use games::GameConfig;

@@ -487,28 +487,6 @@ async fn levels_outside_one_to_eight_are_refused_with_bad_level() {
 }
 
 #[tokio::test]
-async fn games_without_an_engine_are_refused_with_no_engine() {
-    // Draughts has only the random-legal brain in the registry: no computer opponent.
-    let server = server(config()).await;
-    let mut human = server.client().await;
-    let reply = human
-        .request(ClientMessage::PlayComputer {
-            rules: None,
-            game: Some(GameSpec::Draughts(protocol::DraughtsSpec {
-                variant: protocol::DraughtsVariant::International,
-            })),
-            time_control: TimeControl::None,
-            public: false,
-            colour: ColourChoice::Black,
-            level: 3,
-            engine: None,
-        })
-        .await;
-    assert_eq!(error_code(reply), "no_engine");
-    assert!(server.state.rooms.is_empty(), "no room is left behind");
-}
-
-#[tokio::test]
 async fn the_computer_is_invited_into_ones_waiting_room_and_plays_white() {
     let server = server(config()).await;
     let mut human = server.client().await;
@@ -1028,10 +1006,11 @@ async fn played_to_the_end_against_the_computer(spec: GameSpec) -> (usize, proto
     .await;
     let room = snap.id.clone();
     let mut game = games::AnyGame::new(spec.to_config().unwrap(), games::Seat::Zero);
-    let me = game.first_colour();
-    if snap.you != Some(me) {
-        // Draughts' first colour is white; every game here starts with the person's colour as asked.
-        assert_eq!(snap.you, Some(Color::Black));
+    // The person asked for Black: the first colour in Othello, the second in draughts (White, the computer,
+    // opens there).
+    let me = snap.you.expect("the person has a colour");
+    if me != game.first_colour() {
+        assert_eq!(me, Color::Black);
     }
     loop {
         if game.to_act() == Some(me) && game.forced().is_none() {
@@ -1081,17 +1060,21 @@ async fn the_computer_says_which_games_it_plays_and_their_strongest_levels() {
         [
             ("gomoku".into(), 8),
             ("othello".into(), 8),
+            ("draughts".into(), 8),
             ("insect".into(), 4)
         ],
-        "draughts has no searching brain"
+        "every game has a searching brain"
     );
 }
 
 #[tokio::test]
-async fn othello_and_insect_chess_are_played_against_the_computer_to_their_end() {
+async fn othello_draughts_and_insect_chess_are_played_against_the_computer_to_their_end() {
     for spec in [
         GameSpec::Othello(protocol::OthelloSpec {
             scoring: OthelloScoring::Japanese,
+        }),
+        GameSpec::Draughts(protocol::DraughtsSpec {
+            variant: protocol::DraughtsVariant::International,
         }),
         GameSpec::Insect(protocol::InsectSpec {}),
     ] {

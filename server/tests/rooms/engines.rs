@@ -207,6 +207,21 @@ async fn unknown_engines_and_opening_rules_are_refused() {
         })
         .await;
     assert_eq!(error_code(reply), "no_engine");
+    // An external engine speaks Piskvork: Gomoku only, whatever other games the server's own computer plays.
+    let reply = human
+        .request(ClientMessage::PlayComputer {
+            rules: None,
+            game: Some(protocol::GameSpec::Draughts(protocol::DraughtsSpec {
+                variant: protocol::DraughtsVariant::International,
+            })),
+            time_control: TimeControl::None,
+            public: false,
+            colour: ColourChoice::Black,
+            level: 0,
+            engine: Some("crash".into()),
+        })
+        .await;
+    assert_eq!(error_code(reply), "no_engine");
     let reply = human
         .request(ClientMessage::PlayComputer {
             rules: Some(freestyle()),
