@@ -1,5 +1,6 @@
 // End to end against the real server binary (issue #18): two browsers quick-pair on a preset tile and play a few
-// moves; a registered player challenges another from the profile page and the other accepts from the notice; a
+// moves, then pair again on an Othello tile (#33: every game has tiles, grouped under its name); a registered player
+// challenges another to Othello from the profile page and the other accepts from the notice (#36 item 13); a
 // decline with a reason reaches the challenger, and the challenged player's setting refuses challenges; a game's
 // .psq download imports back into the analysis board showing the same position, which then plays a variation and
 // shows renju's forbidden points. Screenshots (desktop and phone, en and zh, light and dark) go to
@@ -43,6 +44,15 @@ async function shots(page, name) {
 /** The room id of a page showing a room. */
 const roomOf = (page) => decodeURIComponent(page.url().split('#/room/')[1]);
 
+/** Plays Othello `squares` in turn, each by whichever page may play, waiting until both pages show it. */
+async function playSquares(pages, squares) {
+  for (const [i, sq] of squares.entries()) {
+    const mover = await Promise.any(pages.map((p) => p.waitForSelector('.board-wrap.playable', { timeout: 15_000 }).then(() => p)));
+    await mover.click(`.board.othello .legal[data-square="${sq}"]`);
+    for (const p of pages) await p.waitForSelector(`#room[data-ply="${i + 1}"]`, { timeout: 15_000 });
+  }
+}
+
 /** Plays `points` in turn: each by whichever page may play, waiting until both pages show it. */
 async function playMoves(pages, points) {
   for (const [i, point] of points.entries()) {
@@ -59,13 +69,27 @@ test('two browsers quick-pair on a preset tile, play a few moves, and the lobby 
   // A guest seeks casual only: the rated choice is there but cannot be taken.
   assert.equal(await a.page.isDisabled('#quick input[name="quick-mode"][value="rated"]'), true);
   // A custom seek from the small form waits in the custom pool, and a click on its tile cancels it.
+  // Every game has its tiles, under its name; each tile names its rule set and opening, or its scoring (#33, #36).
+  await a.page.waitForSelector('#quick-grid [data-preset="othello-3+2"]');
+  assert.deepEqual(await a.page.$$eval('#quick-grid .quick-game-name', (els) => els.map((e) => e.textContent)), ['Gomoku', 'Othello', 'International draughts', 'Insect chess']);
+  assert.equal(await a.page.textContent('#quick-grid .quick-game[data-game="othello"] [data-preset="othello-5+3"] .quick-rule'), 'Japanese scoring');
+  assert.equal(await a.page.locator('#quick-grid .quick-game[data-game="draughts"] [data-preset]').count(), 2);
+  assert.equal(await a.page.locator('#quick-grid .quick-game[data-game="insect"] [data-preset]').count(), 2);
+  // The custom form chooses the game and shows its own options: Othello's scoring, Gomoku's rules.
   await a.page.click('#quick-grid [data-preset="custom"]');
+  await a.page.check('#quick-custom input[name="game"][value="othello"]', { force: true });
+  assert.equal(await a.page.isVisible('#quick-custom input[name="scoring"][value="european"] + span'), true);
+  assert.equal(await a.page.isVisible('#quick-custom input[name="rule_set"][value="renju"] + span'), false);
+  await shot(a.page, 'pairing-custom-othello-desktop-en-light');
+  await a.page.check('#quick-custom input[name="game"][value="gomoku"]', { force: true });
+  assert.equal(await a.page.isChecked('#quick-custom input[name="opening"][value="soosorv"]'), true, 'renju starts at Soosõrv-8');
   await a.page.check('#quick-custom input[name="rule_set"][value="freestyle"]', { force: true });
+  assert.equal(await a.page.isChecked('#quick-custom input[name="opening"][value="none"]'), true, 'freestyle without an opening');
   await a.page.fill('#quick-custom input[name="base"]', '1');
   await a.page.fill('#quick-custom input[name="increment"]', '1');
   await a.page.click('#quick-custom-seek');
   await a.page.waitForSelector('#quick-grid [data-preset="custom"].searching');
-  assert.match(await a.page.textContent('#quick-grid [data-preset="custom"]'), /1\+1\s*Freestyle/);
+  assert.match(await a.page.textContent('#quick-grid [data-preset="custom"]'), /1\+1\s*Gomoku · Freestyle/);
   await b.page.waitForFunction(() => /^1 waiting/.test(document.querySelector('[data-counts="custom"]')?.textContent || ''), null, { timeout: 15_000 });
   await a.page.click('#quick-grid [data-preset="custom"]');
   await a.page.waitForSelector('#quick-grid [data-preset="custom"]:not(.searching)');
@@ -95,6 +119,19 @@ test('two browsers quick-pair on a preset tile, play a few moves, and the lobby 
   await shots(a.page, 'lobby-in-progress');
   await a.page.click(`#live-games [data-room="${room}"] a`);
   await a.page.waitForSelector(`#room[data-ply="4"]`, { timeout: 15_000 });
+  // An Othello tile pairs the same two into an Othello room (#33).
+  await Promise.all([a.page.goto(`${server.url}/#/`), b.page.goto(`${server.url}/#/`)]);
+  await a.page.click('#quick-grid [data-preset="othello-3+2"]');
+  await a.page.waitForSelector('#quick-grid [data-preset="othello-3+2"].searching');
+  await b.page.waitForFunction(() => /^1 waiting/.test(document.querySelector('[data-counts="othello-3+2"]')?.textContent || ''), null, { timeout: 15_000 });
+  await b.page.click('#quick-grid [data-preset="othello-3+2"]');
+  await Promise.all([
+    a.page.waitForURL((u) => u.hash.startsWith('#/room/') && !u.hash.includes(room), { timeout: 15_000 }),
+    b.page.waitForURL((u) => u.hash.startsWith('#/room/') && !u.hash.includes(room), { timeout: 15_000 }),
+  ]);
+  assert.equal(roomOf(a.page), roomOf(b.page), 'both were sent to the same Othello room');
+  await Promise.all([a.page.waitForSelector('.board.othello .disc'), b.page.waitForSelector('.board.othello .disc')]);
+  await playSquares([a.page, b.page], ['f5', 'd6']);
   assert.deepEqual([...a.errors, ...b.errors], []);
 });
 
@@ -106,9 +143,17 @@ test('a player challenges another from the profile page and the other accepts fr
   await a.page.goto(`${server.url}/#/player/${b.name}`);
   await a.page.click(`[data-challenge="${b.name}"]`);
   await a.page.waitForSelector('#challenge-form');
-  // Renju starts with Soosõrv-8 (#36); this challenge chooses the free opening instead.
-  assert.equal(await a.page.isChecked('#challenge-form input[name="opening"][value="soosorv_8"]'), true);
-  await a.page.check('#challenge-form input[name="opening"][value="none"]', { force: true });
+  // Renju starts with Soosõrv-8 (#36), its forbidden-move rule to choose; this challenge is to Othello instead, with
+  // European scoring (#36 item 13: challenges of every game, with their options).
+  assert.equal(await a.page.isChecked('#challenge-form input[name="opening"][value="soosorv"]'), true);
+  assert.equal(await a.page.isVisible('#challenge-form input[name="forbidden_policy"][value="lose"] + span'), true);
+  await shot(a.page, 'pairing-challenge-form-gomoku-desktop-en-light');
+  await a.page.setViewportSize(PHONE);
+  await shot(a.page, 'pairing-challenge-form-gomoku-phone-en-light');
+  await a.page.setViewportSize(DESKTOP);
+  await a.page.check('#challenge-form input[name="game"][value="othello"]', { force: true });
+  assert.equal(await a.page.isVisible('#challenge-form input[name="opening"][value="none"] + span'), false);
+  await a.page.check('#challenge-form input[name="scoring"][value="european"]', { force: true });
   await a.page.check('#challenge-form input[name="colour"][value="black"]', { force: true });
   await a.page.check('#challenge-form input[name="rated"][value="rated"]', { force: true });
   await shots(a.page, 'challenge-form');
@@ -117,7 +162,8 @@ test('a player challenges another from the profile page and the other accepts fr
   const notice = b.page.locator('#challenges .challenge-card:not(.mine)');
   await notice.waitFor({ timeout: 15_000 });
   assert.match(await notice.textContent(), new RegExp(`${a.name} challenges you`));
-  assert.match(await notice.textContent(), /Renju · 5\+3 · Rated · you play White/i);
+  assert.match(await notice.textContent(), /Othello · European scoring · 5\+3 · Rated · you play White/i);
+  assert.match(await a.page.textContent('#challenges .challenge-card.mine'), /Othello · European scoring · 5\+3 · Rated · you play Black/i);
   assert.match(await b.page.title(), new RegExp(`Challenge from ${a.name}`));
   await shots(b.page, 'challenge-notice');
   await notice.locator('[data-action="accept"]').click();
@@ -125,10 +171,11 @@ test('a player challenges another from the profile page and the other accepts fr
   assert.equal(roomOf(a.page), roomOf(b.page));
   // The challenger took black: it is their move.
   await a.page.waitForSelector('.board-wrap.playable', { timeout: 15_000 });
-  await playMoves([a.page, b.page], ['h8', 'g9']);
-  // The opponent's seat offers a challenge (a rematch elsewhere); one's own does not.
-  await a.page.waitForSelector(`#room [data-challenge="${b.name}"]`);
-  assert.equal(await a.page.locator(`#room [data-challenge="${a.name}"]`).count(), 0);
+  await a.page.waitForSelector('.board.othello .disc');
+  await playSquares([a.page, b.page], ['f5', 'd6']);
+  // Mid-game neither seat offers a challenge: not one's own, not the opponent's (#36 item 13).
+  assert.equal(await a.page.locator(`#room [data-challenge]`).count(), 0);
+  assert.equal(await b.page.locator(`#room [data-challenge]`).count(), 0);
   await shots(a.page, 'room-seat');
   assert.equal(await b.page.locator('#challenges .challenge-card').count(), 0, 'the notice went with the answer');
   assert.doesNotMatch(await b.page.title(), /Challenge/);
@@ -153,6 +200,18 @@ test('a decline with a reason reaches the challenger, and the setting of who may
   await a.page.click('#challenge-send');
   await a.page.waitForFunction(() => /wait a minute/.test(document.getElementById('challenge-error')?.textContent || ''));
   await a.page.keyboard.press('Escape');
+  // No button for a name nobody has, nor on the computer's page (#36 item 13); a real player's comes.
+  await a.page.goto(`${server.url}/#/player/nobody-here`);
+  await a.page.waitForSelector('[data-challenge-for="nobody-here"]', { state: 'attached' });
+  await a.page.goto(`${server.url}/#/player/computer-3`);
+  await a.page.waitForSelector('[data-challenge-for="computer-3"]', { state: 'attached' });
+  await a.page.goto(`${server.url}/#/player/${b.name}`);
+  await a.page.waitForSelector(`[data-challenge="${b.name}"]`);
+  assert.equal(await a.page.evaluate(async () => {
+    const { challengeTarget } = await import('/js/challenges.js');
+    return [await challengeTarget('nobody-here'), await challengeTarget('computer-3')];
+  }).then((r) => r.join()), 'false,false');
+  assert.equal(await a.page.locator('[data-challenge="nobody-here"], [data-challenge="computer-3"]').count(), 0);
   // The challenged player refuses everyone from now on: the setting is stored and a new challenger hears it.
   await b.page.goto(`${server.url}/#/player/${b.name}`);
   await b.page.waitForSelector('#challenge-setting input[value="all"]:checked');

@@ -3,31 +3,77 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { PRESETS, countsOf, presetSeek, customSeek, liveReduce } from '../../web-client/js/pairing.js';
-import { challengeMessage, colourFor, closedNotice, challengeable, describeChallenge } from '../../web-client/js/challenges.js';
+import { fetchPresets, groupByGame, optionWords, countsOf, presetSeek, customSeek, liveReduce } from '../../web-client/js/pairing.js';
+import { challengeMessage, colourFor, closedNotice, challengeable, describeChallenge, challengeTarget, opponentHere } from '../../web-client/js/challenges.js';
 import { start, goTo, goToMain, goToVariation, play, backToMain, branchPly, variationOf, onVariation, forbiddenAt, winLine, toPlay } from '../../web-client/js/analysis/line.js';
 import { titleFor } from '../../web-client/js/attention.js';
 import { downloadChoices } from '../../web-client/js/pages/record.js';
-import { setLang } from '../../web-client/js/i18n.js';
+import { setLang, t } from '../../web-client/js/i18n.js';
 
 setLang('en', null);
 
-test('the presets are the server\'s, in its order, with their clocks', () => {
-  assert.deepEqual(PRESETS.map((p) => p.id), ['renju-3+2', 'renju-5+3', 'renju-10+5', 'renju-15+10', 'freestyle-3+2', 'freestyle-5+3', 'renju-byoyomi-10m-30sx3']);
-  assert.deepEqual(PRESETS[6].time_control, { kind: 'byo_yomi', base_ms: 600_000, periods: 3, period_ms: 30_000 });
+// What GET /api/quick answers (the server's order: each game's presets together).
+const SERVED = [
+  { id: 'renju-5+3', game: { game: 'gomoku', size: 15, rule_set: 'renju', forbidden_policy: 'reject', opening: 'soosorv_8' }, time_control: { kind: 'fischer', base_ms: 300_000, increment_ms: 3000 } },
+  { id: 'freestyle-3+2', game: { game: 'gomoku', size: 15, rule_set: 'freestyle', forbidden_policy: 'reject', opening: 'none' }, time_control: { kind: 'fischer', base_ms: 180_000, increment_ms: 2000 } },
+  { id: 'othello-3+2', game: { game: 'othello', scoring: 'japanese' }, time_control: { kind: 'fischer', base_ms: 180_000, increment_ms: 2000 } },
+  { id: 'draughts-5+5', game: { game: 'draughts', variant: 'international' }, time_control: { kind: 'fischer', base_ms: 300_000, increment_ms: 5000 } },
+  { id: 'insect-3+2', game: { game: 'insect' }, time_control: { kind: 'fischer', base_ms: 180_000, increment_ms: 2000 } },
+];
+
+test('the presets are the server\'s, fetched once, grouped by game in its order (#33)', async () => {
+  let calls = 0;
+  const fetchImpl = async (url) => {
+    calls += 1;
+    assert.equal(url, '/api/quick');
+    return new Response(JSON.stringify({ presets: SERVED }), { status: 200, headers: { 'content-type': 'application/json' } });
+  };
+  assert.deepEqual(await fetchPresets(fetchImpl), SERVED);
+  assert.deepEqual(await fetchPresets(fetchImpl), SERVED);
+  assert.equal(calls, 1);
+  const groups = groupByGame(SERVED);
+  assert.deepEqual(groups.map((g) => [g.game, g.presets.map((p) => p.id)]), [
+    ['gomoku', ['renju-5+3', 'freestyle-3+2']], ['othello', ['othello-3+2']], ['draughts', ['draughts-5+5']], ['insect', ['insect-3+2']],
+  ]);
+  assert.deepEqual(groupByGame([]), []);
 });
 
-test('the renju presets, seeks and challenges play Soosõrv-8 unless another opening is chosen (#36)', () => {
-  for (const p of PRESETS) assert.equal(p.opening, p.rule_set === 'renju' ? 'soosorv_8' : 'none', p.id);
+test('a tile names its rule set and opening, or its scoring; a game without options has no words (#36)', () => {
+  assert.deepEqual(SERVED.map((p) => optionWords(p.game)), ['Renju · Soosõrv-8', 'Freestyle', 'Japanese scoring', '', '']);
+  setLang('zh', null);
+  assert.deepEqual(SERVED.slice(0, 3).map((p) => optionWords(p.game)), ['连珠（有禁手） · 索索夫-8', '无禁手', '日式计分']);
+  setLang('en', null);
+});
+
+test('the renju seeks and challenges play Soosõrv-8 unless another opening is chosen (#36)', () => {
   assert.equal(customSeek({ rule_set: 'renju', tc: 'fischer', base: '5', increment: '3' }).rules.opening, 'soosorv_8');
   assert.equal(customSeek({ rule_set: 'renju', opening: 'swap2', tc: 'fischer', base: '5', increment: '3' }).rules.opening, 'swap2');
+  // The form's radio values are opening families with their N beside them.
+  assert.equal(customSeek({ rule_set: 'renju', opening: 'soosorv', soosorv_n: '6', tc: 'none' }).rules.opening, 'soosorv_6');
   assert.equal(customSeek({ rule_set: 'freestyle', tc: 'fischer', base: '5', increment: '3' }).rules.opening, 'none');
   assert.equal(challengeMessage('bob', { rule_set: 'renju', tc: 'none', rated: 'rated' }).rules.opening, 'soosorv_8');
   assert.equal(challengeMessage('bob', { rule_set: 'renju', opening: 'taraguchi_10', tc: 'none' }).rules.opening, 'taraguchi_10');
+  assert.equal(challengeMessage('bob', { rule_set: 'renju', forbidden_policy: 'lose', tc: 'none' }).rules.forbidden_policy, 'lose');
   // The words name the opening: a generic-form Gomoku challenge too.
   const tc = { kind: 'fischer', base_ms: 300000, increment_ms: 3000 };
   assert.equal(describeChallenge({ rules: { rule_set: 'renju', opening: 'soosorv_8' }, time_control: tc, rated: true }), 'Renju · Soosõrv-8 · 5+3 · Rated');
   assert.equal(describeChallenge({ game: { game: 'gomoku', rule_set: 'renju', opening: 'swap2' }, time_control: tc, rated: false }), 'Renju · Swap2 · 5+3 · Casual');
+});
+
+test('a custom seek and a challenge of another game carry its spec, and the card says its options (#33, #36)', () => {
+  const tc = { kind: 'fischer', base_ms: 180000, increment_ms: 2000 };
+  assert.deepEqual(customSeek({ game: 'othello', scoring: 'european', tc: 'fischer', base: '3', increment: '2' }), {
+    t: 'seek_quick', preset: 'custom', game: { game: 'othello', scoring: 'european' }, time_control: tc, rated: false,
+  });
+  assert.deepEqual(challengeMessage('bob', { game: 'draughts', variant: 'international', tc: 'fischer', base: '3', increment: '2', rated: 'rated', colour: 'white' }), {
+    t: 'challenge', to: 'bob', game: { game: 'draughts', variant: 'international' }, time_control: tc, rated: true, colour: 'white',
+  });
+  assert.deepEqual(challengeMessage('bob', { game: 'insect', tc: 'none' }).game, { game: 'insect' });
+  assert.equal(describeChallenge({ game: { game: 'othello', scoring: 'european' }, time_control: tc, rated: false }), 'Othello · European scoring · 3+2 · Casual');
+  assert.equal(describeChallenge({ game: { game: 'draughts', variant: 'international' }, time_control: tc, rated: true }), 'International draughts · 3+2 · Rated');
+  assert.equal(describeChallenge({ game: { game: 'insect' }, time_control: tc, rated: true }), 'Insect chess · 3+2 · Rated');
+  // Gomoku's card names the forbidden-move rule too.
+  assert.equal(describeChallenge({ rules: { rule_set: 'renju', forbidden_policy: 'lose', opening: 'swap2' }, time_control: tc, rated: true }), `Renju · ${t('policy_long.lose')} · Swap2 · 3+2 · Rated`);
 });
 
 test('quick_counts become a map by preset, and an absent preset counts nothing', () => {
@@ -83,6 +129,27 @@ test('a closed challenge tells the challenger why, in words', () => {
   assert.equal(closedNotice({ reason: 'expired' }, c).key, 'challenge.expired_out');
   assert.equal(closedNotice({ reason: 'cancelled' }, c).key, 'challenge.cancelled_out');
   assert.equal(describeChallenge({ rules: { rule_set: 'renju' }, time_control: { kind: 'fischer', base_ms: 300000, increment_ms: 3000 }, rated: true }), 'Renju · 5+3 · Rated');
+});
+
+test('a bare name gets a challenge only once it is a person\'s account, never the computer\'s (#36)', async () => {
+  const player = async (name) => {
+    if (name === 'nobody') throw Object.assign(new Error('no'), { code: 'not_found' });
+    return { name };
+  };
+  const computer = async () => ({ levels: [{ level: 8, name: 'computer-8' }], engines: ['rapfi'] });
+  assert.equal(await challengeTarget('bob', { player, computer }), true);
+  assert.equal(await challengeTarget('nobody', { player, computer }), false);
+  assert.equal(await challengeTarget('computer-8', { player, computer }), false);
+  assert.equal(await challengeTarget('engine-rapfi', { player, computer }), false);
+});
+
+test('our opponent in the room the page shows is not offered a challenge; elsewhere they are (#36)', () => {
+  const live = [{ room: 'q1', record: 'k3', opponent: 'bob' }];
+  assert.equal(opponentHere(live, 'bob', '#/room/q1'), true);
+  assert.equal(opponentHere(live, 'carol', '#/room/q1'), false);
+  assert.equal(opponentHere(live, 'bob', '#/room/q2'), false);
+  assert.equal(opponentHere(live, 'bob', '#/player/bob'), false);
+  assert.equal(opponentHere([], 'bob', '#/room/q1'), false);
 });
 
 test('only other registered players can be challenged', () => {

@@ -101,6 +101,16 @@ macro_rules! games {
                 match self { $( GameKind::$V => AnyConfig::$V(<$G as $crate::Listed>::default_config()), )+ }
             }
 
+            /// The game's quick-pairing presets, in the order the lobby shows them.
+            pub fn quick_presets(self) -> Vec<$crate::QuickPreset<AnyConfig>> {
+                match self {
+                    $( GameKind::$V => <$G as $crate::Listed>::quick_presets()
+                        .into_iter()
+                        .map(|p| $crate::QuickPreset { id: p.id, config: AnyConfig::$V(p.config), clock: p.clock })
+                        .collect(), )+
+                }
+            }
+
             /// How the game's record is exported.
             pub const fn record_format(self) -> $crate::RecordFormat {
                 match self { $( GameKind::$V => <$G as $crate::Listed>::RECORD, )+ }

@@ -355,6 +355,47 @@ pub struct RecordFormat {
     pub mime: &'static str,
 }
 
+/// A quick-pairing clock: the time controls a game's players usually meet on (kept in plain minutes and
+/// seconds here; the server turns them into its time controls).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum QuickClock {
+    /// `minutes` each, `increment_s` seconds added after every move (`3+2`).
+    Fischer {
+        /// Minutes each at the start.
+        minutes: u32,
+        /// Seconds added after every move.
+        increment_s: u32,
+    },
+    /// `minutes` each, then `periods` periods of `period_s` seconds (`10m + 3×30s`).
+    ByoYomi {
+        /// Minutes each before the periods.
+        minutes: u32,
+        /// Periods.
+        periods: u32,
+        /// Seconds per period.
+        period_s: u32,
+    },
+}
+
+/// One of a game's quick-pairing presets, as its own file lists them: the lobby shows one tile per preset.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct QuickPreset<C> {
+    /// Its id on the wire, unique across every game (`renju-5+3`, `othello-3+2`).
+    pub id: &'static str,
+    /// The game's configuration under it.
+    pub config: C,
+    /// Its clock.
+    pub clock: QuickClock,
+}
+
+/// A Fischer [`QuickClock`] of `minutes` + `increment_s` (the games' lists are short).
+pub(crate) const fn fischer(minutes: u32, increment_s: u32) -> QuickClock {
+    QuickClock::Fischer {
+        minutes,
+        increment_s,
+    }
+}
+
 /// A game of the list (`crate::games!`): what is asked of a game's type rather than of one of its values — its
 /// name, its rating pools, its default configuration, its stored texts and its record export. [`crate::AnyGame`]
 /// and [`GameKind`] answer these for any game by asking the member.
@@ -369,6 +410,10 @@ pub trait Listed: Game {
 
     /// The configuration a room of this game has when it names no other (and the first one a client offers).
     fn default_config() -> Self::Config;
+
+    /// The game's quick-pairing presets, in the order the lobby shows them (ids unique across every game, so the
+    /// game's name or rule set leads each id).
+    fn quick_presets() -> Vec<QuickPreset<Self::Config>>;
 
     /// An action from its notation, exactly as [`Game::notation`] writes it.
     fn read_notation(text: &str) -> Result<Self::Action, NotationError>;

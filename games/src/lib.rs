@@ -52,8 +52,8 @@ pub use draughts::{
     DraughtsLegalMove, DraughtsPhase, DraughtsView, DRAUGHTS,
 };
 pub use game::{
-    Coded, Game, GameConfig, Listed, Outcome, PoolKey, RecordFormat, RecordHeader, ReplayError,
-    Seat, Status,
+    Coded, Game, GameConfig, Listed, Outcome, PoolKey, QuickClock, QuickPreset, RecordFormat,
+    RecordHeader, ReplayError, Seat, Status,
 };
 pub use gomoku::{
     Gomoku, GomokuChange, GomokuConfig, GomokuDelta, GomokuDetail, GomokuLegal, GomokuView,

@@ -10,16 +10,15 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 use std::time::{Duration, Instant};
 
 use axum::extract::ws::Utf8Bytes;
 use protocol::{
-    code, encode, ColourChoice, GameSpec, JoinRole, QuickCount, RulesSpec, ServerMessage,
-    TimeControl,
+    code, encode, ColourChoice, GameSpec, JoinRole, QuickCount, ServerMessage, TimeControl,
 };
 use rand::Rng;
-use rules::{Color, ForbiddenPolicy, Opening, RuleSet};
+use rules::Color;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::identity::Identity;
@@ -42,88 +41,61 @@ const HISTORY_CAP: usize = 100_000;
 /// The id of every custom pool together, in the counts.
 pub const CUSTOM: &str = "custom";
 
-/// One of the server's quick-pairing presets.
+/// One of the server's quick-pairing presets: one of a game's own ([`games::Listed::quick_presets`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Preset {
-    /// Its id on the wire (`renju-5+3`).
+    /// Its id on the wire (`renju-5+3`, `othello-3+2`).
     pub id: &'static str,
-    /// The rule set (15×15; renju's forbidden moves are refused).
-    pub rule_set: RuleSet,
-    /// The opening rule: renju presets play Soosõrv-8, the balanced opening of the renju federation's
-    /// championships (without one black wins too often by force, and a rating pool of such games means little);
-    /// freestyle presets play without one.
-    pub opening: Opening,
+    /// The game and its configuration (renju presets play Soosõrv-8 with forbidden moves refused).
+    pub config: games::AnyConfig,
     /// The time control.
     pub time_control: TimeControl,
 }
 
-const fn fischer(min: u64, inc_s: u64) -> TimeControl {
-    TimeControl::Fischer {
-        base_ms: min * 60_000,
-        increment_ms: inc_s * 1000,
+impl From<games::QuickPreset<games::AnyConfig>> for Preset {
+    fn from(p: games::QuickPreset<games::AnyConfig>) -> Preset {
+        let time_control = match p.clock {
+            games::QuickClock::Fischer {
+                minutes,
+                increment_s,
+            } => TimeControl::Fischer {
+                base_ms: u64::from(minutes) * 60_000,
+                increment_ms: u64::from(increment_s) * 1000,
+            },
+            games::QuickClock::ByoYomi {
+                minutes,
+                periods,
+                period_s,
+            } => TimeControl::ByoYomi {
+                base_ms: u64::from(minutes) * 60_000,
+                periods,
+                period_ms: u64::from(period_s) * 1000,
+            },
+        };
+        Preset {
+            id: p.id,
+            config: p.config,
+            time_control,
+        }
     }
 }
 
-/// The presets, in the order the lobby shows them.
-pub const PRESETS: &[Preset] = &[
-    Preset {
-        id: "renju-3+2",
-        rule_set: RuleSet::Renju,
-        opening: Opening::SOOSORV_8,
-        time_control: fischer(3, 2),
-    },
-    Preset {
-        id: "renju-5+3",
-        rule_set: RuleSet::Renju,
-        opening: Opening::SOOSORV_8,
-        time_control: fischer(5, 3),
-    },
-    Preset {
-        id: "renju-10+5",
-        rule_set: RuleSet::Renju,
-        opening: Opening::SOOSORV_8,
-        time_control: fischer(10, 5),
-    },
-    Preset {
-        id: "renju-15+10",
-        rule_set: RuleSet::Renju,
-        opening: Opening::SOOSORV_8,
-        time_control: fischer(15, 10),
-    },
-    Preset {
-        id: "freestyle-3+2",
-        rule_set: RuleSet::Freestyle,
-        opening: Opening::None,
-        time_control: fischer(3, 2),
-    },
-    Preset {
-        id: "freestyle-5+3",
-        rule_set: RuleSet::Freestyle,
-        opening: Opening::None,
-        time_control: fischer(5, 3),
-    },
-    Preset {
-        id: "renju-byoyomi-10m-30sx3",
-        rule_set: RuleSet::Renju,
-        opening: Opening::SOOSORV_8,
-        time_control: TimeControl::ByoYomi {
-            base_ms: 600_000,
-            periods: 3,
-            period_ms: 30_000,
-        },
-    },
-];
+/// Every game's presets, game by game in the list's order, each game's in its own order: the order of the
+/// lobby's tiles and of `quick_counts`.
+pub fn presets() -> &'static [Preset] {
+    static PRESETS: LazyLock<Vec<Preset>> = LazyLock::new(|| {
+        games::GameKind::ALL
+            .into_iter()
+            .flat_map(games::GameKind::quick_presets)
+            .map(Preset::from)
+            .collect()
+    });
+    &PRESETS
+}
 
-impl Preset {
-    /// The preset's game.
-    pub fn rules(&self) -> RulesSpec {
-        RulesSpec {
-            size: 15,
-            rule_set: self.rule_set,
-            forbidden_policy: ForbiddenPolicy::Reject,
-            opening: self.opening,
-        }
-    }
+/// The preset of an id.
+pub fn preset(id: &str) -> Option<&'static Preset> {
+    presets().iter().find(|p| p.id == id)
 }
 
 /// What a seek asks for, validated: its preset id (or `custom`) and the settings its room will have.
@@ -160,7 +132,7 @@ impl SeekSpec {
                 settings,
             });
         }
-        let Some(p) = PRESETS.iter().find(|p| p.id == preset) else {
+        let Some(p) = self::preset(preset) else {
             return Err(RoomError::new(code::UNKNOWN_PRESET, "no such preset"));
         };
         if game.is_some() || time_control.is_some() {
@@ -169,7 +141,13 @@ impl SeekSpec {
                 "only a custom seek gives a game or time control",
             ));
         }
-        let settings = Settings::new(p.rules(), p.time_control, rated, true, ColourChoice::Black)?;
+        let settings = Settings::new(
+            GameSpec::from(p.config),
+            p.time_control,
+            rated,
+            true,
+            ColourChoice::Black,
+        )?;
         Ok(SeekSpec {
             preset: p.id,
             settings,
@@ -649,7 +627,7 @@ impl Pairing {
                 *waiting.entry(w.seeker.spec.preset).or_default() += 1;
             }
         }
-        PRESETS
+        presets()
             .iter()
             .map(|p| p.id)
             .chain([CUSTOM])

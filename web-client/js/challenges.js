@@ -4,11 +4,12 @@
 
 import { h, mount, toast } from './dom.js';
 import { t, errorText } from './i18n.js';
-import { api } from './api.js';
-import { href } from './router.js';
+import { api, accounts } from './api.js';
+import { href, parseRoute } from './router.js';
 import { describeTimeControl } from './clock.js';
-import { timeControlOf, SEEK_OPENINGS, defaultOpening } from './pairing.js';
-import { describe, openingLabel, openingFollowsRuleSet } from './games/gomoku/create.js';
+import { timeControlOf, gameSpecOf } from './pairing.js';
+import { memberOf } from './games/index.js';
+import { gameFields, syncGameFields, balancedOpening } from './gameform.js';
 import { isComputer } from './player.js';
 
 /** The reasons a decline may give, in the order the menu lists them (docs/protocol.md "Challenges"). */
@@ -18,14 +19,12 @@ export const DECLINE_REASONS = ['generic', 'later', 'time_control', 'rated', 'ca
 export const SETTINGS = ['all', 'accounts', 'none'];
 
 /**
- * The `challenge` message from the form's values: {rule_set, opening, tc, base, increment, periods, period, rated,
- * colour}; without an opening the rule set's default (Soosõrv-8 under renju).
+ * The `challenge` message from the form's values: {game, the game's own fields (Gomoku's rule_set, opening,
+ * forbidden_policy; Othello's scoring; …), tc, base, increment, periods, period, rated, colour}; Gomoku when no
+ * game is named, and without an opening the rule set's default (Soosõrv-8 under renju).
  */
 export function challengeMessage(to, v) {
-  const ruleSet = v.rule_set || 'renju';
-  const rules = { size: 15, rule_set: ruleSet, opening: v.opening || defaultOpening(ruleSet) };
-  if (rules.rule_set === 'renju') rules.forbidden_policy = 'reject';
-  return { t: 'challenge', to, rules, time_control: timeControlOf(v), rated: v.rated === 'rated', colour: v.colour || 'random' };
+  return { t: 'challenge', to, ...gameSpecOf(v), time_control: timeControlOf(v), rated: v.rated === 'rated', colour: v.colour || 'random' };
 }
 
 /** The colour the challenged player gets: the opposite of the challenger's, random stays random. */
@@ -34,10 +33,12 @@ export function colourFor(challenge, me) {
   return challenge.colour === 'black' ? 'white' : 'black';
 }
 
-/** A challenge's game in words, its opening included: "Renju · Soosõrv-8 · 5+3 · rated". */
+/**
+ * A challenge's game in words, as its game's member words a room's: "Renju · forbidden moves refused · Soosõrv-8 ·
+ * 5+3 · Rated", "Othello · European scoring · 3+2 · Casual", "International draughts · 10+5 · Rated".
+ */
 export function describeChallenge(c) {
-  const gomoku = c.rules?.rule_set ? c.rules : c.game?.game === 'gomoku' ? c.game : null;
-  const game = gomoku ? describe({ rule_set: gomoku.rule_set, opening: gomoku.opening }) : c.game?.game ? t(`game.${c.game.game}`) : '';
+  const game = memberOf(c).describe({ rules: c.rules, game: c.game }) || t(`game.${memberOf(c).name}`);
   return [game, describeTimeControl(c.time_control, t), t(c.rated ? 'create.rated' : 'create.casual')].filter(Boolean).join(' · ');
 }
 
@@ -81,8 +82,7 @@ export function openChallengeForm(app, name, initial = null) {
   const guest = Boolean(app.you?.guest);
   const form = h('form', { class: 'card create challenge-form', id: 'challenge-form' },
     h('h2', {}, t('challenge.title', { name })),
-    field(t('create.rule_set'), seg('rule_set', [['renju', t('rule.renju')], ['freestyle', t('rule.freestyle')], ['standard', t('rule.standard')]], 'renju')),
-    field(t('create.opening'), seg('opening', SEEK_OPENINGS.map((o) => [o, openingLabel(o)]), defaultOpening('renju'))),
+    gameFields({ seg, field }),
     field(t('create.time'), seg('tc', [['fischer', t('tc.fischer')], ['byo_yomi', t('tc.byoyomi')], ['none', t('tc.none')]], 'fischer')),
     h('div', { class: 'row', 'data-tc': 'fischer' }, field(t('create.base'), num('base', 5, 0.5, 180, 0.5)), field(t('create.increment'), num('increment', 3, 0, 120))),
     h('div', { class: 'row', 'data-tc': 'byo_yomi' }, field(t('create.base'), num('base_b', 10, 0, 180, 0.5)), field(t('create.periods'), num('periods', 3, 1, 30)), field(t('create.period'), num('period', 30, 5, 300))),
@@ -105,8 +105,9 @@ export function openChallengeForm(app, name, initial = null) {
     for (const el of form.querySelectorAll('[data-tc]')) el.hidden = v.tc !== el.dataset.tc;
     const rated = form.querySelector('input[name="rated"][value="rated"]');
     rated.disabled = guest;
+    syncGameFields(form, v);
   };
-  openingFollowsRuleSet(form, defaultOpening);
+  balancedOpening(form);
   form.addEventListener('change', sync);
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
@@ -152,10 +153,62 @@ export function openChallengeForm(app, name, initial = null) {
   return dialog;
 }
 
-/** A "Challenge" button for a player, or null when they cannot be challenged (ourselves, a guest, the computer). */
+// Issue #36 item 13: names a page gives without the server's word on them (a profile's, from its address) are
+// asked once whether they are a person's account: an unknown name and the computer's accounts get no button.
+const targets = new Map();
+let computerNames = null;
+
+/** The computer's account names (its levels' and the external engines'), from GET /api/computer, once. */
+function computers(fetchComputer) {
+  computerNames ??= fetchComputer().then(
+    (c) => new Set([...(c?.levels || []).map((l) => l.name), ...(c?.engines || []).map((e) => `engine-${e}`)]),
+    () => new Set(),
+  );
+  return computerNames;
+}
+
+/**
+ * Whether `name` is a person's account one may challenge: it exists (GET /api/players/NAME) and is not the
+ * computer's. Asked once per name and page.
+ */
+export function challengeTarget(name, { player = accounts.player, computer = accounts.computer } = {}) {
+  if (!targets.has(name)) {
+    targets.set(name, Promise.all([player(name).then(() => true, () => false), computers(computer)])
+      .then(([exists, comp]) => exists && !comp.has(name)));
+  }
+  return targets.get(name);
+}
+
+/**
+ * Whether `name` is our opponent in the game the page shows now (the room of `hash`, a game we play there): a
+ * challenge then would be a second game against the one we are playing.
+ */
+export function opponentHere(live, name, hash = globalThis.location?.hash) {
+  const route = parseRoute(hash);
+  if (route.name !== 'room') return false;
+  return (live || []).some((g) => g.room === route.params.id && g.opponent === name);
+}
+
+/**
+ * A "Challenge" button for a player, or null when they cannot be challenged: ourselves, a guest, the computer, our
+ * opponent in the game this page shows. A bare name (a profile's) gets its button once the server knows it as a
+ * person's account; until then, and for an unknown name or the computer's, an empty placeholder.
+ */
 export function challengeButton(app, player, { small = false } = {}) {
   if (!challengeable(player, app?.you)) return null;
   const name = typeof player === 'string' ? player : player.name;
+  if (opponentHere(app?.live?.games(), name)) return null;
+  // A seat or a row the server sent says who it is (guest or not, the computer); a bare name does not.
+  const vouched = typeof player === 'object' && typeof player.guest === 'boolean';
+  if (vouched) return button(app, name, small);
+  const slot = h('span', { class: 'challenge-pending', dataset: { challengeFor: name } });
+  challengeTarget(name).then((ok) => {
+    if (ok) slot.replaceWith(button(app, name, small));
+  });
+  return slot;
+}
+
+function button(app, name, small) {
   return h('button', {
     class: `btn challenge-btn${small ? ' small' : ''}`,
     type: 'button',

@@ -1,24 +1,45 @@
-// Quick pairing (issue #18): the server's presets, the live counts it pushes to lobby subscribers, and the
-// seek messages. Pure, so the unit tests check them without a browser; the lobby draws the tiles.
+// Quick pairing (issue #18): the server's presets (every game's, from GET /api/quick), the live counts it pushes
+// to lobby subscribers, and the seek messages. Pure but for the one fetch, so the unit tests check them without a
+// browser; the lobby draws the tiles.
+
+import { api } from './api.js';
+import { GAMES, DEFAULT_GAME, memberOf } from './games/index.js';
+
+let presetsOnce = null;
 
 /**
- * The presets in the server's order (docs/protocol.md "Quick pairing"), with what a tile shows. The renju presets
- * play Soosõrv-8: without a balanced opening black wins too often by force for a rating to mean much.
+ * The server's presets in its order (each game's together, as `quick_counts` lists them): [{id, game, time_control}]
+ * with `game` the game's spec (`{game: "othello", scoring}`, Gomoku's `{game: "gomoku", rule_set, opening, …}`).
+ * Fetched once per page; a failed fetch is tried again at the next call.
  */
-export const PRESETS = [
-  { id: 'renju-3+2', rule_set: 'renju', opening: 'soosorv_8', time_control: { kind: 'fischer', base_ms: 180_000, increment_ms: 2000 } },
-  { id: 'renju-5+3', rule_set: 'renju', opening: 'soosorv_8', time_control: { kind: 'fischer', base_ms: 300_000, increment_ms: 3000 } },
-  { id: 'renju-10+5', rule_set: 'renju', opening: 'soosorv_8', time_control: { kind: 'fischer', base_ms: 600_000, increment_ms: 5000 } },
-  { id: 'renju-15+10', rule_set: 'renju', opening: 'soosorv_8', time_control: { kind: 'fischer', base_ms: 900_000, increment_ms: 10_000 } },
-  { id: 'freestyle-3+2', rule_set: 'freestyle', opening: 'none', time_control: { kind: 'fischer', base_ms: 180_000, increment_ms: 2000 } },
-  { id: 'freestyle-5+3', rule_set: 'freestyle', opening: 'none', time_control: { kind: 'fischer', base_ms: 300_000, increment_ms: 3000 } },
-  {
-    id: 'renju-byoyomi-10m-30sx3',
-    rule_set: 'renju',
-    opening: 'soosorv_8',
-    time_control: { kind: 'byo_yomi', base_ms: 600_000, periods: 3, period_ms: 30_000 },
-  },
-];
+export function fetchPresets(fetchImpl) {
+  if (!presetsOnce) {
+    presetsOnce = api('/api/quick', fetchImpl ? { fetchImpl } : {}).then((r) => r?.presets || []);
+    presetsOnce.catch(() => (presetsOnce = null));
+  }
+  return presetsOnce;
+}
+
+/** Presets grouped by game in their order: [{game, presets}], one group per game that has presets. */
+export function groupByGame(presets) {
+  const groups = [];
+  for (const p of presets || []) {
+    const game = memberOf(p.game).name;
+    let g = groups.find((x) => x.game === game);
+    if (!g) groups.push((g = { game, presets: [] }));
+    g.presets.push(p);
+  }
+  return groups;
+}
+
+/**
+ * A preset's or a seek's options in words, without the game's name (the lobby shows that above the tiles): its
+ * member's `quickWords` ("Renju · Soosõrv-8", "Japanese scoring"), '' for a game without options.
+ */
+export function optionWords(spec) {
+  const m = memberOf(spec);
+  return m.quickWords ? m.quickWords(spec) : '';
+}
 
 /** The custom pool's id in `quick_counts`. */
 export const CUSTOM = 'custom';
@@ -44,15 +65,22 @@ export function defaultOpening(ruleSet) {
 }
 
 /**
- * The `seek_quick` message for the custom form's values: {rule_set, opening, tc: fischer|byo_yomi|none, base
- * (minutes), increment (s), periods, period (s), rated}. Renju is 15×15 with forbidden moves refused, as the
- * presets are; without an opening the rule set's default is taken.
+ * The game's part of a seek or challenge from form values: the chosen `game` (Gomoku when none) and its member's
+ * fields (`createSpec`: `{rules}` for Gomoku, `{game}` for the others). Gomoku's rule set starts at renju with its
+ * forbidden moves refused and, as the presets, Soosõrv-8 unless another opening is chosen.
+ */
+export function gameSpecOf(v) {
+  const member = GAMES[v.game] || GAMES[DEFAULT_GAME];
+  const ruleSet = v.rule_set || 'renju';
+  return member.createSpec({ forbidden_policy: 'reject', ...v, rule_set: ruleSet, opening: v.opening || defaultOpening(ruleSet) });
+}
+
+/**
+ * The `seek_quick` message for the custom form's values: {game, the game's own fields, tc: fischer|byo_yomi|none,
+ * base (minutes), increment (s), periods, period (s), rated}.
  */
 export function customSeek(v) {
-  const ruleSet = v.rule_set || 'renju';
-  const rules = { size: 15, rule_set: ruleSet, opening: v.opening || defaultOpening(ruleSet) };
-  if (rules.rule_set === 'renju') rules.forbidden_policy = 'reject';
-  return { t: 'seek_quick', preset: CUSTOM, rules, time_control: timeControlOf(v), rated: v.rated === true || v.rated === 'rated' };
+  return { t: 'seek_quick', preset: CUSTOM, ...gameSpecOf(v), time_control: timeControlOf(v), rated: v.rated === true || v.rated === 'rated' };
 }
 
 /** A protocol time control from form values (minutes and seconds as typed). */

@@ -1,17 +1,22 @@
-// The lobby's quick-pairing grid (issue #18): one tile per preset with its live "waiting / playing" counts, a click
-// that seeks (the tile then searches, with cancel), a casual/rated switch, and a small form for a custom game. The
-// `paired` that ends a search is main.js's: it opens the room from any page.
+// The lobby's quick-pairing grid (issues #18, #33): one tile per preset of every game, grouped under the game's
+// name, with its live "waiting / playing" counts, a click that seeks (the tile then searches, with cancel), a
+// casual/rated switch, and a small form for a custom game of any game. The `paired` that ends a search is
+// main.js's: it opens the room from any page.
 
 import { h, mount } from './dom.js';
 import { t, errorText } from './i18n.js';
 import { href, parseRoute } from './router.js';
 import { accounts } from './api.js';
 import { describeTimeControl } from './clock.js';
-import { PRESETS, CUSTOM, SEEK_OPENINGS, countsOf, presetSeek, customSeek, defaultOpening } from './pairing.js';
-import { describe, openingLabel, openingFollowsRuleSet } from './games/gomoku/create.js';
+import { CUSTOM, countsOf, presetSeek, customSeek, fetchPresets, groupByGame, optionWords } from './pairing.js';
+import { memberOf } from './games/index.js';
+import { gameFields, syncGameFields, balancedOpening } from './gameform.js';
 
-/** A tile's game in words: the rule set, and its opening when it has one ("Renju · Soosõrv-8"). */
-const ruleWords = (rules) => describe({ rule_set: rules.rule_set, opening: rules.opening });
+/** A custom seek's game in words: the game's name and its options ("Othello · Japanese scoring"). */
+const seekWords = (msg) => {
+  const spec = msg.game || msg.rules;
+  return [t(`game.${memberOf(msg).name}`), optionWords(spec)].filter(Boolean).join(' · ');
+};
 
 const RATED_KEY = 'gomoku.quick_rated';
 
@@ -19,6 +24,8 @@ const RATED_KEY = 'gomoku.quick_rated';
 // language changes, and a search must outlive that.
 let seeking = null;
 let counts = new Map();
+// The server's presets once fetched (GET /api/quick); null until then.
+let presets = null;
 
 /** Builds the grid; returns {el, cleanup}. */
 export function quickPairing(app) {
@@ -30,7 +37,7 @@ export function quickPairing(app) {
     rated = false;
   }
   let customOpen = false;
-  const grid = h('div', { class: 'quick-grid', id: 'quick-grid' });
+  const grid = h('div', { class: 'quick-groups', id: 'quick-grid' });
   const errBox = h('p', { class: 'form-error', role: 'alert', id: 'quick-error' });
   const mode = h('div', { class: 'segs quick-mode', role: 'radiogroup', 'aria-label': t('quick.mode') });
   const customSlot = h('div', { class: 'quick-custom-slot' });
@@ -75,7 +82,7 @@ export function quickPairing(app) {
       onclick: () => (searching ? cancel() : seek(presetSeek(p.id, rated))),
     },
     h('span', { class: 'quick-tc' }, describeTimeControl(p.time_control, t)),
-    h('span', { class: 'quick-rule' }, ruleWords(p)),
+    h('span', { class: 'quick-rule' }, optionWords(p.game)),
     searching ? h('span', { class: 'quick-searching' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), t('quick.searching')) : countLine(p.id),
     searching ? h('span', { class: 'quick-cancel' }, t('quick.cancel')) : null);
   };
@@ -94,7 +101,7 @@ export function quickPairing(app) {
       },
     },
     h('span', { class: 'quick-tc' }, searching ? describeTimeControl(seeking.msg.time_control, t) : '＋'),
-    h('span', { class: 'quick-rule' }, searching ? ruleWords(seeking.msg.rules) : t('quick.custom')),
+    h('span', { class: 'quick-rule' }, searching ? seekWords(seeking.msg) : t('quick.custom')),
     searching ? h('span', { class: 'quick-searching' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), t('quick.searching')) : countLine(CUSTOM),
     searching ? h('span', { class: 'quick-cancel' }, t('quick.cancel')) : null);
   };
@@ -105,8 +112,7 @@ export function quickPairing(app) {
     const field = (label, control, extra = {}) => h('div', { class: 'field', ...extra }, h('span', { class: 'flabel' }, label), control);
     const num = (name, value, min, max, step = 1) => h('input', { type: 'number', name, value, min, max, step, inputmode: 'numeric' });
     const form = h('form', { class: 'quick-custom', id: 'quick-custom' },
-      field(t('create.rule_set'), seg('rule_set', [['renju', t('rule.renju')], ['freestyle', t('rule.freestyle')], ['standard', t('rule.standard')]], 'renju')),
-      field(t('create.opening'), seg('opening', SEEK_OPENINGS.map((o) => [o, openingLabel(o)]), defaultOpening('renju'))),
+      gameFields({ seg, field }),
       field(t('create.time'), seg('tc', [['fischer', t('tc.fischer')], ['byo_yomi', t('tc.byoyomi')]], 'fischer')),
       h('div', { class: 'row', 'data-tc': 'fischer' }, field(t('create.base'), num('base', 7, 0.5, 180, 0.5)), field(t('create.increment'), num('increment', 5, 0, 120))),
       h('div', { class: 'row', 'data-tc': 'byo_yomi' }, field(t('create.base'), num('base_b', 5, 0, 180, 0.5)), field(t('create.periods'), num('periods', 3, 1, 30)), field(t('create.period'), num('period', 20, 5, 300))),
@@ -121,9 +127,10 @@ export function quickPairing(app) {
     const sync = () => {
       const v = values();
       for (const x of form.querySelectorAll('[data-tc]')) x.hidden = v.tc !== x.dataset.tc;
+      syncGameFields(form, v);
     };
     // The listener that checks the rule set's default opening is added first, so that `sync` sees it.
-    openingFollowsRuleSet(form, defaultOpening);
+    balancedOpening(form);
     form.addEventListener('change', sync);
     form.addEventListener('submit', (e) => {
       e.preventDefault();
@@ -144,7 +151,11 @@ export function quickPairing(app) {
   const draw = () => {
     drawMode();
     drawLive();
-    mount(grid, PRESETS.map(tile), customTile());
+    mount(grid,
+      presets ? groupByGame(presets).map((g) => h('div', { class: 'quick-game', dataset: { game: g.game } },
+        h('h3', { class: 'quick-game-name' }, t(`game.${g.game}`)),
+        h('div', { class: 'quick-grid' }, g.presets.map(tile)))) : h('p', { class: 'muted small' }, t('conn.connecting')),
+      h('div', { class: 'quick-game custom' }, h('div', { class: 'quick-grid' }, customTile())));
     errBox.textContent = '';
     if (error) {
       errBox.append(error.text);
@@ -152,6 +163,20 @@ export function quickPairing(app) {
     }
     if (customOpen && !customSlot.firstChild) mount(customSlot, customForm());
     if (!customOpen) mount(customSlot);
+  };
+
+  // The tiles come from the server (GET /api/quick), once per page; a failed fetch is tried again on the next
+  // welcome (the connection is back).
+  const loadPresets = () => {
+    if (presets) return;
+    fetchPresets().then((p) => {
+      presets = p;
+      if (error?.code === 'presets') error = null;
+      draw();
+    }, (e) => {
+      error = { code: 'presets', text: errorText(e.code, e.message) };
+      draw();
+    });
   };
 
   const seek = async (msg) => {
@@ -190,6 +215,7 @@ export function quickPairing(app) {
     }),
     // A new connection waits in no queue: seek again, and redraw for who we are now (a guest cannot seek rated).
     app.conn.on('welcome', () => {
+      loadPresets();
       draw();
       if (seeking) {
         const msg = seeking.preset === CUSTOM ? { ...seeking.msg, rated: rated && !guest() } : presetSeek(seeking.preset, rated && !guest());
@@ -203,6 +229,7 @@ export function quickPairing(app) {
     }),
   ];
   if (app.live) offs.push(app.live.on(drawLive));
+  loadPresets();
   // The games remembered from before may have ended while we were away: their records say so.
   for (const g of app.live?.games() || []) {
     if (g.record == null) continue;

@@ -12,7 +12,8 @@ use rules::draughts::{
 use rules::Color;
 
 use crate::game::{
-    Coded, Game, GameConfig, Listed, Outcome, PoolKey, RecordFormat, RecordHeader, Seat, Status,
+    fischer, Coded, Game, GameConfig, Listed, Outcome, PoolKey, QuickPreset, RecordFormat,
+    RecordHeader, Seat, Status,
 };
 use crate::notation::NotationError;
 use crate::storage::ConfigError;
@@ -530,6 +531,18 @@ impl Listed for Draughts {
 
     fn default_config() -> DraughtsConfig {
         DraughtsConfig::international()
+    }
+
+    /// International draughts at the FMJD's blitz-like and rapid clocks (a game is longer than a Gomoku one).
+    fn quick_presets() -> Vec<QuickPreset<DraughtsConfig>> {
+        let config = Self::default_config();
+        [
+            ("draughts-5+5", fischer(5, 5)),
+            ("draughts-10+5", fischer(10, 5)),
+        ]
+        .into_iter()
+        .map(|(id, clock)| QuickPreset { id, config, clock })
+        .collect()
     }
 
     fn read_notation(text: &str) -> Result<DraughtsAction, NotationError> {

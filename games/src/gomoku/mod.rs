@@ -7,7 +7,8 @@ use rules::{
 };
 
 use crate::game::{
-    Coded, Game, GameConfig, Listed, Outcome, PoolKey, RecordFormat, RecordHeader, Seat, Status,
+    fischer, Coded, Game, GameConfig, Listed, Outcome, PoolKey, QuickClock, QuickPreset,
+    RecordFormat, RecordHeader, Seat, Status,
 };
 use crate::notation::{gomoku_text, parse_gomoku, NotationError};
 use crate::storage::{ConfigError, DecodeError};
@@ -713,6 +714,38 @@ impl Listed for Gomoku {
             Opening::None,
         )
         .expect("15x15 freestyle is playable")
+    }
+
+    /// Renju plays Soosõrv-8, the balanced opening of the renju federation's championships (without one black
+    /// wins too often by force, and a rating pool of such games means little), with forbidden moves refused;
+    /// freestyle plays without an opening rule.
+    fn quick_presets() -> Vec<QuickPreset<GomokuConfig>> {
+        let renju = GomokuConfig::new(
+            15,
+            RuleSet::Renju,
+            ForbiddenPolicy::Reject,
+            Opening::SOOSORV_8,
+        )
+        .expect("15x15 renju with Soosõrv-8 is playable");
+        let freestyle = Self::default_config();
+        let p = |id, config, clock| QuickPreset { id, config, clock };
+        vec![
+            p("renju-3+2", renju, fischer(3, 2)),
+            p("renju-5+3", renju, fischer(5, 3)),
+            p("renju-10+5", renju, fischer(10, 5)),
+            p("renju-15+10", renju, fischer(15, 10)),
+            p("freestyle-3+2", freestyle, fischer(3, 2)),
+            p("freestyle-5+3", freestyle, fischer(5, 3)),
+            p(
+                "renju-byoyomi-10m-30sx3",
+                renju,
+                QuickClock::ByoYomi {
+                    minutes: 10,
+                    periods: 3,
+                    period_s: 30,
+                },
+            ),
+        ]
     }
 
     fn read_notation(text: &str) -> Result<Action, NotationError> {

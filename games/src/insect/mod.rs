@@ -9,7 +9,8 @@ use rules::insect::{self, IllegalMove, Kind, Move, Side, Square, Status as Insec
 use rules::Color;
 
 use crate::game::{
-    Coded, Game, GameConfig, Listed, Outcome, PoolKey, RecordFormat, RecordHeader, Seat, Status,
+    fischer, Coded, Game, GameConfig, Listed, Outcome, PoolKey, QuickPreset, RecordFormat,
+    RecordHeader, Seat, Status,
 };
 use crate::notation::NotationError;
 use crate::storage::ConfigError;
@@ -346,6 +347,15 @@ impl Listed for Insect {
 
     fn default_config() -> InsectConfig {
         InsectConfig::standard()
+    }
+
+    /// The standard game (it has no options) at two short clocks.
+    fn quick_presets() -> Vec<QuickPreset<InsectConfig>> {
+        let config = Self::default_config();
+        [("insect-3+2", fischer(3, 2)), ("insect-5+3", fischer(5, 3))]
+            .into_iter()
+            .map(|(id, clock)| QuickPreset { id, config, clock })
+            .collect()
     }
 
     fn read_notation(text: &str) -> Result<Move, NotationError> {

@@ -9,7 +9,8 @@ use rules::othello::{self, IllegalMove, Move, PositionStatus, Score, Scoring, Sq
 use rules::{Color, ParsePointError};
 
 use crate::game::{
-    Coded, Game, GameConfig, Listed, Outcome, PoolKey, RecordFormat, RecordHeader, Seat, Status,
+    fischer, Coded, Game, GameConfig, Listed, Outcome, PoolKey, QuickPreset, RecordFormat,
+    RecordHeader, Seat, Status,
 };
 use crate::notation::NotationError;
 use crate::storage::{text_of, value_of, ConfigError};
@@ -405,6 +406,19 @@ impl Listed for Othello {
 
     fn default_config() -> OthelloConfig {
         OthelloConfig::new(Scoring::Japanese)
+    }
+
+    /// The default scoring, at the blitz and rapid clocks of online Othello.
+    fn quick_presets() -> Vec<QuickPreset<OthelloConfig>> {
+        let config = Self::default_config();
+        [
+            ("othello-3+2", fischer(3, 2)),
+            ("othello-5+3", fischer(5, 3)),
+            ("othello-10+5", fischer(10, 5)),
+        ]
+        .into_iter()
+        .map(|(id, clock)| QuickPreset { id, config, clock })
+        .collect()
     }
 
     fn read_notation(text: &str) -> Result<Move, NotationError> {

@@ -11,6 +11,7 @@ mod health;
 mod metrics;
 mod openapi;
 pub mod origin;
+mod quick;
 mod rooms;
 pub mod schemas;
 pub mod security_headers;
@@ -36,6 +37,7 @@ pub fn router(state: AppState) -> Router {
         .merge(health::router())
         .merge(computer::router())
         .merge(rooms::router())
+        .merge(quick::router())
         .merge(games::router())
         .merge(schemas::router())
         .merge(crate::accounts::router(

@@ -539,6 +539,13 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
                 .build(),
         ),
         (
+            "/api/quick",
+            Get,
+            op("quick", "The quick-pairing presets of every game (the lobby's tiles), in the order of `quick_counts`.", "rooms")
+                .response("200", json_response("The presets.", Some("QuickPresets")))
+                .build(),
+        ),
+        (
             "/api/rooms",
             Get,
             op("rooms", "The lobby's public rooms (the `rooms` of a `lobby` message).", "rooms")
@@ -794,6 +801,7 @@ fn component_schemas() -> serde_json::Map<String, Value> {
     generator.subschema_for::<GameView>();
     generator.subschema_for::<ImportedPsq>();
     generator.subschema_for::<ComputerView>();
+    generator.subschema_for::<super::quick::QuickPresets>();
     generator.subschema_for::<Credentials>();
     generator.subschema_for::<SessionView>();
     generator.subschema_for::<EverywhereView>();

@@ -6,8 +6,12 @@ use crate::common;
 use std::time::Duration;
 
 use common::*;
-use protocol::{ClientMessage, GameSpec, QuickCount, RoomEvent, ServerMessage, TimeControl};
+use games::{Game as _, GameConfig as _};
+use protocol::{
+    ClientMessage, GameSpec, JoinRole, QuickCount, RoomEvent, ServerMessage, TimeControl,
+};
 use rules::{Color, Opening};
+use testkit::game_table::GameTable;
 
 fn seek(preset: &str, rated: bool) -> ClientMessage {
     ClientMessage::SeekQuick {
@@ -343,6 +347,13 @@ async fn lobby_subscribers_get_the_counts_and_their_changes() {
             "freestyle-3+2",
             "freestyle-5+3",
             "renju-byoyomi-10m-30sx3",
+            "othello-3+2",
+            "othello-5+3",
+            "othello-10+5",
+            "draughts-5+5",
+            "draughts-10+5",
+            "insect-3+2",
+            "insect-5+3",
             "custom"
         ]
     );
@@ -374,4 +385,203 @@ async fn a_paired_player_who_disconnects_is_seen_leaving_by_the_opponent() {
         .event_where(|e| matches!(e, RoomEvent::PlayerDisconnected { .. }))
         .await;
     assert!(matches!(e, RoomEvent::PlayerDisconnected { name, .. } if name == a_name));
+}
+
+/// The first preset of each game, from the server's list (every game has some).
+fn first_preset_of_each_game() -> Vec<(games::GameKind, &'static server::pairing::Preset)> {
+    games::GameKind::ALL
+        .into_iter()
+        .map(|kind| {
+            let p = server::pairing::presets()
+                .iter()
+                .find(|p| p.config.kind() == kind)
+                .unwrap_or_else(|| panic!("{kind} has no quick-pairing preset"));
+            (kind, p)
+        })
+        .collect()
+}
+
+/// `a` and `b` seek `preset` and are paired: the table of their game, black and white by their `paired`, with
+/// a spectator following it.
+async fn paired_table(
+    server: &TestServer,
+    mut a: Client,
+    mut b: Client,
+    preset: &str,
+    rated: bool,
+) -> GameTable {
+    ack(a.request(seek(preset, rated)).await);
+    ack(b.request(seek(preset, rated)).await);
+    let (room, colour_a, preset_a, _) = paired(&mut a).await;
+    let (room_b, _, preset_b, _) = paired(&mut b).await;
+    assert_eq!(
+        (&room_b, preset_a.as_str(), preset_b.as_str()),
+        (&room, preset, preset)
+    );
+    let (mut black, white) = if colour_a == Color::Black {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    let mine = black.join(&room, JoinRole::Player).await;
+    assert_eq!(mine.you, Some(Color::Black));
+    let mut watcher = server.client().await;
+    let seen = watcher.join(&room, JoinRole::Spectator).await;
+    let replica = client::Replica::from_snapshot(&seen, None).expect("the snapshot replays");
+    GameTable {
+        room,
+        black,
+        white,
+        game_id: mine.game_id.expect("the game started"),
+        record: mine.record.expect("a started game has a record"),
+        watcher,
+        replica,
+    }
+}
+
+#[tokio::test]
+async fn every_game_has_presets_whose_ids_are_unique_and_whose_games_are_playable() {
+    let presets = server::pairing::presets();
+    let mut ids: Vec<&str> = presets.iter().map(|p| p.id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), presets.len(), "preset ids are unique");
+    assert!(!ids.contains(&"custom") && !ids.contains(&"challenge"));
+    for kind in games::GameKind::ALL {
+        let of_kind: Vec<&str> = presets
+            .iter()
+            .filter(|p| p.config.kind() == kind)
+            .map(|p| p.id)
+            .collect();
+        assert!(!of_kind.is_empty(), "{kind} has tiles");
+    }
+    // The games come in the list's order, each game's presets together.
+    let kinds: Vec<games::GameKind> = presets.iter().map(|p| p.config.kind()).collect();
+    let mut sorted = kinds.clone();
+    sorted.sort();
+    assert_eq!(kinds, sorted);
+    for id in [
+        "othello-3+2",
+        "othello-5+3",
+        "othello-10+5",
+        "draughts-5+5",
+        "draughts-10+5",
+        "insect-3+2",
+        "insect-5+3",
+    ] {
+        assert!(server::pairing::preset(id).is_some(), "{id}");
+    }
+}
+
+#[tokio::test]
+async fn two_players_seeking_a_preset_of_any_game_are_paired_into_a_room_of_that_game() {
+    let (server, _db) = TestServer::start().await;
+    for (kind, preset) in first_preset_of_each_game() {
+        let a = server.client().await;
+        let b = server.client().await;
+        let mut t = paired_table(&server, a, b, preset.id, false).await;
+        let snap = t.snapshot().await;
+        let spec = match (&snap.game, &snap.rules) {
+            (Some(game), _) => *game,
+            (None, Some(rules)) => GameSpec::from(*rules),
+            other => panic!("{kind}: {other:?}"),
+        };
+        assert_eq!(spec.kind(), kind, "{}", preset.id);
+        assert_eq!(spec.to_config().unwrap(), preset.config, "{}", preset.id);
+        assert_eq!(snap.time_control, preset.time_control, "{}", preset.id);
+        assert!(!snap.rated);
+        // The game runs: whoever is to act plays one of its legal actions.
+        let first = t.game().legal_actions()[0].clone();
+        let text = <games::AnyGame as games::Game>::notation(&first);
+        t.play(&text)
+            .await
+            .unwrap_or_else(|code| panic!("{}: {text} refused: {code}", preset.id));
+        counts_once(&server, preset.id, |c| c.waiting == 0 && c.playing == 1).await;
+    }
+}
+
+#[tokio::test]
+async fn a_rated_pairing_of_each_game_is_rated_in_that_game_s_own_pool() {
+    let (server, _db) = TestServer::start().await;
+    let expected = |kind: games::GameKind| match kind {
+        games::GameKind::Gomoku => "renju",
+        games::GameKind::Othello => "othello/standard",
+        games::GameKind::Draughts => "draughts/international",
+        games::GameKind::Insect => "insect/standard",
+    };
+    for (i, (kind, preset)) in first_preset_of_each_game().into_iter().enumerate() {
+        let ann = server.registered(&format!("ann{i}")).await;
+        let ben = server.registered(&format!("ben{i}")).await;
+        let mut t = paired_table(&server, ann.client, ben.client, preset.id, true).await;
+        assert!(t.snapshot().await.rated, "{}", preset.id);
+        // Actions of both players (a rated game ended before both moved is aborted; under Soosõrv the first
+        // player alone places three stones), then the side to act resigns.
+        for _ in 0..6 {
+            let action = t.game().legal_actions()[0].clone();
+            let text = <games::AnyGame as games::Game>::notation(&action);
+            t.play(&text).await.unwrap();
+        }
+        let room = t.room.clone();
+        t.send(true, ClientMessage::Resign { room }).await;
+        let result = t.follow_to_end().await;
+        assert!(result.ratings.is_some(), "{}: {result:?}", preset.id);
+        for name in [format!("ann{i}"), format!("ben{i}")] {
+            let (_, profile) = server.get_json(&format!("/api/players/{name}")).await;
+            assert_eq!(rating_pools(&profile), [expected(kind)], "{}", preset.id);
+        }
+    }
+}
+
+#[tokio::test]
+async fn seekers_of_two_games_at_the_same_clock_are_not_paired() {
+    let (server, _db) = TestServer::start().await;
+    let mut a = server.client().await;
+    let mut b = server.client().await;
+    ack(a.request(seek("othello-3+2", false)).await);
+    ack(b.request(seek("insect-3+2", false)).await);
+    server.advance(Duration::from_secs(30));
+    counts_once(&server, "othello-3+2", |c| c.waiting == 1).await;
+    counts_once(&server, "insect-3+2", |c| c.waiting == 1).await;
+    // A bad id of a game's own form is refused with its code too.
+    assert_eq!(
+        error_code(a.request(seek("othello-3+3", false)).await),
+        "unknown_preset"
+    );
+}
+
+#[tokio::test]
+async fn the_quick_route_lists_every_preset_in_the_order_of_the_counts() {
+    let (server, _db) = TestServer::start().await;
+    let (status, body) = server.get_json("/api/quick").await;
+    assert_eq!(status, 200);
+    let served: Vec<&str> = body["presets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
+    let counted: Vec<String> = server
+        .state
+        .pairing
+        .counts()
+        .await
+        .into_iter()
+        .map(|c| c.preset)
+        .collect();
+    assert_eq!(counted.last().map(String::as_str), Some("custom"));
+    assert_eq!(served, counted[..counted.len() - 1]);
+    let othello = body["presets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == "othello-5+3")
+        .unwrap();
+    assert_eq!(
+        othello["game"],
+        serde_json::json!({"game": "othello", "scoring": "japanese"})
+    );
+    assert_eq!(
+        othello["time_control"],
+        serde_json::json!({"kind": "fischer", "base_ms": 300_000, "increment_ms": 3000})
+    );
 }

@@ -444,6 +444,7 @@ async fn every_documented_route_answers_as_the_openapi_document_says() {
         "/api/health".to_owned(),
         "/api/computer".to_owned(),
         "/api/rooms".to_owned(),
+        "/api/quick".to_owned(),
         format!("/api/games/{record}"),
         "/api/games/nosuchgame".to_owned(),
         "/api/protocol.schema.json".to_owned(),

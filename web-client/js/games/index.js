@@ -36,6 +36,8 @@
 //   canTakeBack(room, colour)        whether a takeback now would undo something of `colour`'s
 //   moveEntries(room | record)       the move list: [{n, point, colour}] in order (`point` is the text shown)
 //   describe(room | record, {size})  the game and its options in words, for the lobby row, room and record
+//   quickWords(spec)                 (optional) a quick-pairing tile's or seek's options in words, without the
+//                                    game's name (the lobby's tiles are grouped under it): "Renju · Soosõrv-8"
 //   resultSentence(result, names)    a result the game words itself (Othello's count, draughts' draws), or ''
 //                                    for result.js's shared words
 //

@@ -54,7 +54,7 @@ export function render(view, params, app) {
         if (!rows.length && offset === 0) status.append(h('p', { class: 'empty' }, t('lb.empty')));
         rows.forEach((e, i) => body.append(h('tr', {},
           h('td', { class: 'num rank' }, e.rank ?? offset + i + 1),
-          h('td', { class: 'name' }, h('a', { href: href('player', { name: e.name }) }, e.name), ' ', h('span', { class: 'challenge-slot', dataset: { name: e.name } }, challengeButton(app, { name: e.name }, { small: true }))),
+          h('td', { class: 'name' }, h('a', { href: href('player', { name: e.name }) }, e.name), ' ', h('span', { class: 'challenge-slot', dataset: { name: e.name } }, challengeButton(app, { name: e.name, guest: false }, { small: true }))),
           h('td', {}, tierBadge(e.tier, e.tier_code, e.provisional)),
           h('td', { class: 'num rating' }, Math.round(e.rating) + (e.provisional ? '?' : '')),
           h('td', { class: 'num hide-sm' }, e.games ?? (e.wins ?? 0) + (e.losses ?? 0) + (e.draws ?? 0)),
@@ -71,7 +71,7 @@ export function render(view, params, app) {
   load();
   // Who we are decides which rows can be challenged (not our own): known after the welcome, or changed by a sign-in.
   const off = app?.conn?.on('welcome', () => {
-    for (const slot of body.querySelectorAll('.challenge-slot')) mount(slot, challengeButton(app, { name: slot.dataset.name }, { small: true }));
+    for (const slot of body.querySelectorAll('.challenge-slot')) mount(slot, challengeButton(app, { name: slot.dataset.name, guest: false }, { small: true }));
   });
   return () => off?.();
 }

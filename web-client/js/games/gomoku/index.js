@@ -44,7 +44,16 @@ export default {
   canTakeBack,
   /** The moves a list shows: one entry per stone. */
   moveEntries: (room) => moveEntries(room.moves),
-  describe: (x, opts) => (x.rules?.rule_set ? describe(x.rules, opts) : ''),
+  /** A room's, record's or challenge's rules in words: its `rules`, or its `game` spec of Gomoku's. */
+  describe: (x, opts) => {
+    const rules = x.rules?.rule_set ? x.rules : x.game?.rule_set ? x.game : null;
+    return rules ? describe(rules, opts) : '';
+  },
+  /** A quick-pairing tile's or seek's words: the rule set and the opening ("Renju · Soosõrv-8"). */
+  quickWords: (spec) => {
+    const rules = spec?.rules || spec;
+    return rules?.rule_set ? describe({ rule_set: rules.rule_set, opening: rules.opening }) : '';
+  },
   /** Gomoku's endings are result.js's own words: nothing to add. */
   resultSentence: () => '',
   roomBoard,

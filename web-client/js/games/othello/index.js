@@ -49,6 +49,8 @@ export default {
     const scoring = x.game?.scoring || x.spec?.scoring;
     return [t('game.othello'), scoring ? t(`othello.scoring_${scoring}`) : null].filter(Boolean).join(' · ');
   },
+  /** A quick-pairing tile's or seek's words: the scoring. */
+  quickWords: (spec) => t(`othello.scoring_${spec?.scoring || DEFAULT_SPEC.scoring}`),
   /**
    * A game ended on the board in words with its count (the scored one, else the discs): "lin_yue wins 40–24",
    * "Drawn 32–32"; '' for the endings every game shares (resignation, time), which result.js words.
