@@ -232,3 +232,10 @@ test('draughts replay: a capture removes the piece between the squares of its pa
   assert.equal(p.board[22], '.', 'the black man on 23 was taken');
   assert.deepEqual(p.last, [28, 19]);
 });
+
+test('an imported board opens under renju on 15x15 only: a 20x20 (or 19x19) record is freestyle', async () => {
+  const { importedRuleSet } = await import('../../web-client/js/pages/analysis.js');
+  assert.equal(importedRuleSet(15), 'renju');
+  assert.equal(importedRuleSet(20), 'freestyle');
+  assert.equal(importedRuleSet(19), 'freestyle');
+});

@@ -8,7 +8,7 @@ import { api, accounts } from './api.js';
 import { href, parseRoute } from './router.js';
 import { describeTimeControl } from './clock.js';
 import { timeControlOf, gameSpecOf } from './pairing.js';
-import { memberOf } from './games/index.js';
+import { memberOf, colourWord } from './games/index.js';
 import { gameFields, syncGameFields, balancedOpening } from './gameform.js';
 import { isComputer } from './player.js';
 
@@ -106,6 +106,10 @@ export function openChallengeForm(app, name, initial = null) {
     const rated = form.querySelector('input[name="rated"][value="rated"]');
     rated.disabled = guest;
     syncGameFields(form, v);
+    // The seats by the chosen game's own words (insect chess: South and North).
+    for (const input of form.querySelectorAll('input[name="colour"]')) {
+      if (input.value !== 'random') input.nextElementSibling.textContent = colourWord(v.game || 'gomoku', input.value);
+    }
   };
   balancedOpening(form);
   form.addEventListener('change', sync);
@@ -266,7 +270,7 @@ export function installChallenges(app, { onChange = () => {}, onIncoming = () =>
       return h('div', { class: `challenge-card${mine ? ' mine' : ''}`, dataset: { challengeId: c.id } },
         h('div', { class: 'challenge-text' },
           h('b', {}, mine ? t('challenge.waiting_for', { name: c.to }) : t('challenge.from', { name: c.from })),
-          h('div', { class: 'small' }, describeChallenge(c), ' · ', colour === 'random' ? t('challenge.you_play_random') : t('challenge.you_play', { colour: t(`colour.${colour}`) })),
+          h('div', { class: 'small' }, describeChallenge(c), ' · ', colour === 'random' ? t('challenge.you_play_random') : t('challenge.you_play', { colour: colourWord(c, colour) })),
           h('div', { class: 'muted small challenge-timer' }, t('challenge.expires', { s: remaining(c) }))),
         mine
           ? h('div', { class: 'challenge-actions' },

@@ -11,6 +11,11 @@ import { start, goTo, goToMain, goToVariation, play, backToMain, onVariation, va
 
 const KEY = 'gomoku.analysis';
 
+/** The rule set an imported board opens under: renju on 15×15 (its only board), freestyle on any other. */
+export function importedRuleSet(size) {
+  return size === 15 ? 'renju' : 'freestyle';
+}
+
 /** Keeps the record to analyse for the page (a reload finds it again): {size, moves, title, rule_set, ply}. */
 export function storeAnalysis(rec, storage = globalThis.sessionStorage) {
   try {
@@ -40,7 +45,7 @@ export async function importPsq(file, navigate) {
   }
   const body = await res.json().catch(() => null);
   if (!res.ok) throw Object.assign(new Error(body?.message || `HTTP ${res.status}`), { code: body?.code || `http_${res.status}` });
-  storeAnalysis({ size: body.size, moves: body.moves, title: file.name, rule_set: 'renju' });
+  storeAnalysis({ size: body.size, moves: body.moves, title: file.name, rule_set: importedRuleSet(body.size) });
   // Already on the analysis board: route the same address again to show the new record.
   if (location.hash === href('analysis')) window.dispatchEvent(new HashChangeEvent('hashchange'));
   else navigate(href('analysis'));
@@ -83,7 +88,7 @@ export function render(view, _params, app) {
     return () => {};
   }
   let a = start(saved.moves, saved.size || 15, saved.ply ?? saved.moves.length);
-  let ruleSet = saved.rule_set || 'renju';
+  let ruleSet = saved.rule_set === 'renju' && (saved.size || 15) !== 15 ? 'freestyle' : saved.rule_set || importedRuleSet(saved.size || 15);
   const status = h('p', { class: 'analysis-status', id: 'analysis-status', role: 'status' });
   const board = createBoardView({
     canPlay: () => !winLine(a, ruleSet),
@@ -113,7 +118,7 @@ export function render(view, _params, app) {
   const list = h('ol', { class: 'movelist clickable', id: 'analysis-moves' });
   const rules = h('div', { class: 'segs', role: 'radiogroup', 'aria-label': t('create.rule_set') },
     ['renju', 'freestyle', 'standard'].map((r) => h('label', { class: 'seg' },
-      h('input', { type: 'radio', name: 'analysis-rules', value: r, checked: r === ruleSet, onchange: () => { ruleSet = r; storeAnalysis({ ...saved, rule_set: r }); draw(); } }),
+      h('input', { type: 'radio', name: 'analysis-rules', value: r, checked: r === ruleSet, disabled: r === 'renju' && (saved.size || 15) !== 15 ? true : null, onchange: () => { ruleSet = r; storeAnalysis({ ...saved, rule_set: r }); draw(); } }),
       h('span', {}, t(`rule.${r}`)))));
   // An empty board has no record to go back to: its own first line is the main line.
   const mainButton = h('button', { class: 'btn', type: 'button', id: 'analysis-main', onclick: () => { a = backToMain(a); draw(); } }, t(a.own ? 'analysis.back_to_line' : 'analysis.back_to_main'));
