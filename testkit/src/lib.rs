@@ -7,6 +7,7 @@
 //!   panics and helpers) and a two-player [`table::Table`];
 //! - [`game_table`]: a two-player table of any game ([`game_table::GameTable`]), followed by a spectator's
 //!   [`client::Replica`], whose players act by notation;
+//! - [`records`]: finished rated games arranged straight in the store, for players with a history;
 //! - [`fuzzing`]: the room-session fuzz harness over [`server::ws::virtual_conn::VirtualConn`] (the `room_session`
 //!   fuzz target and `server/tests/rooms/room_fuzz.rs`), whose clients are the typed client's [`client::Requests`] and
 //!   [`client::Replica`].
@@ -15,5 +16,6 @@
 
 pub mod fuzzing;
 pub mod game_table;
+pub mod records;
 pub mod table;
 pub mod test_server;
