@@ -5,7 +5,7 @@
 # place → opponent p50/p99 of each run with what the flood met.
 #
 #   cargo build --release -p server -p loadgen
-#   scripts/flood-bench.sh [GAMES=40] [SECS=15]
+#   scripts/flood-bench.sh [GAMES=40] [SECS=15]          (FLOODS="computer lobby" for some kinds only)
 set -euo pipefail
 games=${1:-40}
 secs=${2:-15}
@@ -27,6 +27,11 @@ line = str(r["attempts"]) + " attempts: " + ", ".join(f"{k} {v}" for k, v in r["
 c = r.get("closed_after_secs") or []
 if c:
     line += f"; closed after {c[0]:.1f}-{c[-1]:.1f} s (median {c[len(c) // 2]:.1f})"
+for k, v in (r.get("extra") or {}).items():
+    line += f"; {k} {v}"
+l = r.get("lobby")
+if l:
+    line += f"; lobby shows {l['flood_shown']} of its {l['flood_rooms']} rooms ({l['shown']} shown in all)"
 print(line)
 PY
 url="ws://127.0.0.1:$port/ws"
@@ -43,7 +48,23 @@ floods=(
   "logins ${LOGIN_RATE:-50} 1"
   "slowloris ${SLOWLORIS_RATE:-200} 1"
   "chat ${CHAT_RATE:-50} 1"
+  "computer ${COMPUTER_RATE:-50} 2"
+  "challenges ${CHALLENGE_RATE:-50} 1"
+  "registrations ${REGISTRATION_RATE:-20} 1"
+  "sockets ${SOCKET_RATE:-100} 1"
+  "lobby ${LOBBY_RATE:-100} 5"
 )
+# FLOODS="computer lobby" runs only those (and the baseline).
+if [ -n "${FLOODS:-}" ]; then
+  picked=("none 0 0")
+  for entry in "${floods[@]}"; do
+    read -r kind _ <<<"$entry"
+    for want in $FLOODS; do
+      [ "$kind" = "$want" ] && picked+=("$entry")
+    done
+  done
+  floods=("${picked[@]}")
+fi
 printf '%-10s %6s %5s %8s %8s %6s  %s\n' flood rate addrs p50_ms p99_ms errors "what the flood met"
 n=1
 for entry in "${floods[@]}"; do

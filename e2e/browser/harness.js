@@ -118,9 +118,10 @@ export async function startServer(bin, { env = {}, args = [] } = {}) {
   const db = join(dir, 'e2e.db');
   const child = spawn(bin, ['--bind', '127.0.0.1:0', '--database-url', db, ...args], {
     cwd: dir,
-    // Every browser of a test registers from 127.0.0.1: the daily registration limits per address and range
-    // (issue #35; 5 and 10) are lifted unless a test sets them.
-    env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn', BIND: '127.0.0.1:0', DATABASE_URL: db, REGISTRATIONS_PER_DAY_PER_IP: '0', REGISTRATIONS_PER_DAY_PER_RANGE: '0', ...env },
+    // Every browser of a test registers and opens rooms from 127.0.0.1: the daily registration limits per address
+    // and range (issue #35; 5 and 10) and the lobby's share per address and range (5 and 20) are lifted unless a
+    // test sets them.
+    env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn', BIND: '127.0.0.1:0', DATABASE_URL: db, REGISTRATIONS_PER_DAY_PER_IP: '0', REGISTRATIONS_PER_DAY_PER_RANGE: '0', LOBBY_ROOMS_PER_IP: '1000', LOBBY_ROOMS_PER_RANGE: '1000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';

@@ -34,6 +34,17 @@ pub enum FloodKind {
     Slowloris,
     /// Chat messages in one room, from one spectator.
     Chat,
+    /// `play_computer` games that the guest never moves in, from guests that each open games until refused.
+    Computer,
+    /// `challenge`s of one registered victim (who stays connected), from guests that each challenge until refused.
+    Challenges,
+    /// `POST /api/register` of new accounts.
+    Registrations,
+    /// WebSockets that all say `hello` with one guest's token, each kept open to the end.
+    Sockets,
+    /// As `rooms`, then counts how many of the flood's rooms the lobby shows (`GET /api/rooms`) before closing
+    /// them: spread over `--source-ips` addresses, the burying of issue #35.
+    Lobby,
 }
 
 /// Flags of `loadgen flood`.
@@ -99,11 +110,33 @@ pub struct FloodReport {
     /// Slowloris: seconds from opening to the server's close, of every connection the server closed (sorted).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub closed_after_secs: Vec<f64>,
+    /// Figures beside the outcomes (challenges: the notices the victim received).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub extra: BTreeMap<String, u64>,
+    /// Lobby: what the lobby showed at the flood's end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lobby: Option<LobbyShare>,
+}
+
+/// How much of the lobby a room flood held at its end.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct LobbyShare {
+    /// The flood's rooms open at the end.
+    pub flood_rooms: u64,
+    /// Of them, those the lobby showed.
+    pub flood_shown: u64,
+    /// All rooms the lobby showed.
+    pub shown: u64,
 }
 
 impl FloodReport {
     fn count(&mut self, outcome: impl Into<String>) {
         *self.outcomes.entry(outcome.into()).or_default() += 1;
+    }
+
+    /// A figure beside the attempts' outcomes (not one of them).
+    fn count_extra(&mut self, what: &str, n: u64) {
+        self.extra.insert(what.to_owned(), n);
     }
 }
 
@@ -119,6 +152,16 @@ impl fmt::Display for FloodReport {
         )?;
         for (outcome, n) in &self.outcomes {
             writeln!(f, "  {outcome:<24} {n}")?;
+        }
+        for (what, n) in &self.extra {
+            writeln!(f, "  {what:<24} {n}")?;
+        }
+        if let Some(l) = self.lobby {
+            writeln!(
+                f,
+                "  lobby at the end: {} of the flood's {} rooms shown, of {} shown in all",
+                l.flood_shown, l.flood_rooms, l.shown
+            )?;
         }
         if !self.closed_after_secs.is_empty() {
             let q = |p: f64| {
@@ -159,6 +202,11 @@ pub async fn flood(args: &FloodArgs) -> anyhow::Result<FloodReport> {
         FloodKind::Logins => logins(&target, args).await?,
         FloodKind::Slowloris => slowloris(&target, args).await?,
         FloodKind::Chat => chat(&target, args).await?,
+        FloodKind::Computer => computer(&target, args).await?,
+        FloodKind::Challenges => challenges(&target, args).await?,
+        FloodKind::Registrations => registrations(&target, args).await?,
+        FloodKind::Sockets => sockets(&target, args).await?,
+        FloodKind::Lobby => lobby(&target, args).await?,
     };
     report.kind = Some(args.kind);
     report.secs = started.elapsed().as_secs_f64();
@@ -247,14 +295,18 @@ async fn guests(target: &Target, args: &FloodArgs) -> anyhow::Result<FloodReport
     Ok(report)
 }
 
+fn freestyle() -> RulesSpec {
+    RulesSpec {
+        size: 15,
+        rule_set: rules::RuleSet::Freestyle,
+        forbidden_policy: Default::default(),
+        opening: Default::default(),
+    }
+}
+
 fn waiting_room() -> ClientMessage {
     ClientMessage::CreateRoom {
-        rules: Some(RulesSpec {
-            size: 15,
-            rule_set: rules::RuleSet::Freestyle,
-            forbidden_policy: Default::default(),
-            opening: Default::default(),
-        }),
+        rules: Some(freestyle()),
         game: None,
         time_control: TimeControl::default(),
         rated: false,
@@ -265,10 +317,30 @@ fn waiting_room() -> ClientMessage {
 }
 
 async fn rooms(target: &Target, args: &FloodArgs) -> anyhow::Result<FloodReport> {
+    let (report, _, creators) = guests_asking(target, args, |_| waiting_room()).await;
+    close_all(creators).await;
+    Ok(report)
+}
+
+/// Closes every socket.
+async fn close_all(sockets: Vec<Ws>) {
+    for mut ws in sockets {
+        let _ = ws.close(None).await;
+    }
+}
+
+/// Guests that each send `msg(n)` (the `n`-th attempt) until one is refused, the next attempt then coming from a
+/// new guest: the report, the ids of the rooms the accepted attempts opened, and every guest's socket, kept open
+/// (rooms and games stay only while their creators are connected).
+async fn guests_asking(
+    target: &Target,
+    args: &FloodArgs,
+    msg: impl Fn(u64) -> ClientMessage,
+) -> (FloodReport, Vec<String>, Vec<Ws>) {
     let mut report = FloodReport::default();
+    let mut rooms = Vec::new();
     let mut pace = Pace::new(args);
-    // The rooms stay open only while their creators are connected, so every creator is kept until the end.
-    let mut creators: Vec<Ws> = Vec::new();
+    let mut guests: Vec<Ws> = Vec::new();
     let mut current: Option<Ws> = None;
     while pace.next().await {
         report.attempts += 1;
@@ -288,21 +360,220 @@ async fn rooms(target: &Target, args: &FloodArgs) -> anyhow::Result<FloodReport>
             }
         }
         let ws = current.as_mut().expect("connected above");
-        let got = match conn::send(ws, &waiting_room(), None).await {
+        let got = match conn::send(ws, &msg(report.attempts), None).await {
             Ok(()) => answer(ws).await,
             Err(_) => None,
         };
+        if let Some(ServerMessage::Room { room }) = &got {
+            rooms.push(room.id.clone());
+        }
         let result = outcome(got.as_ref());
         if result != "accepted" {
-            // This creator is done (a cap, a rate limit, or a closed socket): the next attempt uses a new guest.
-            creators.extend(current.take());
+            // This guest is done (a cap, a rate limit, or a closed socket): the next attempt uses a new one.
+            guests.extend(current.take());
         }
         report.count(result);
     }
-    creators.extend(current);
-    for mut ws in creators {
-        let _ = ws.close(None).await;
+    guests.extend(current);
+    (report, rooms, guests)
+}
+
+async fn lobby(target: &Target, args: &FloodArgs) -> anyhow::Result<FloodReport> {
+    let (mut report, rooms, creators) = guests_asking(target, args, |_| waiting_room()).await;
+    let shown = listed_rooms(target).await;
+    close_all(creators).await;
+    let shown = shown?;
+    report.lobby = Some(LobbyShare {
+        flood_rooms: rooms.len() as u64,
+        flood_shown: rooms.iter().filter(|id| shown.contains(*id)).count() as u64,
+        shown: shown.len() as u64,
+    });
+    Ok(report)
+}
+
+/// The ids of the rooms the lobby shows (`GET /api/rooms`).
+async fn listed_rooms(target: &Target) -> anyhow::Result<Vec<String>> {
+    let body: serde_json::Value = reqwest::get(format!("{}/api/rooms", target.http_base()))
+        .await?
+        .error_for_status()?
+        .json()
+        .await?;
+    Ok(body
+        .as_array()
+        .context("GET /api/rooms answers a list")?
+        .iter()
+        .filter_map(|r| r["id"].as_str().map(str::to_owned))
+        .collect())
+}
+
+async fn computer(target: &Target, args: &FloodArgs) -> anyhow::Result<FloodReport> {
+    // The guest plays black and never moves: the computer waits, its games stay open.
+    let (report, _, players) = guests_asking(target, args, |_| ClientMessage::PlayComputer {
+        rules: Some(freestyle()),
+        game: None,
+        time_control: TimeControl::default(),
+        public: false,
+        colour: Default::default(),
+        level: 8,
+        engine: None,
+    })
+    .await;
+    close_all(players).await;
+    Ok(report)
+}
+
+/// A name no earlier run took (3–20 letters or digits).
+fn fresh_name(prefix: &str) -> String {
+    format!("{prefix}{:08}", rand::random::<u32>() % 100_000_000)
+}
+
+/// Registers an account from `source`: its session token, or the HTTP status that refused it.
+async fn register(
+    client: &reqwest::Client,
+    target: &Target,
+    name: &str,
+) -> anyhow::Result<Result<String, u16>> {
+    let body = serde_json::json!({
+        "username": name,
+        "password": format!("flood-{}-long-enough", rand::random::<u64>()),
+        "issue_token": true,
+    });
+    let resp = client
+        .post(format!("{}/api/register", target.http_base()))
+        .json(&body)
+        .send()
+        .await?;
+    let status = resp.status().as_u16();
+    if status != 201 {
+        return Ok(Err(status));
     }
+    let v: serde_json::Value = resp.json().await?;
+    Ok(Ok(v["token"]
+        .as_str()
+        .context("a registration answers its token")?
+        .to_owned()))
+}
+
+async fn challenges(target: &Target, args: &FloodArgs) -> anyhow::Result<FloodReport> {
+    // The victim registers from an address of its own and stays connected, its socket drained.
+    let victim_ip = IpAddr::V4(std::net::Ipv4Addr::from_bits(
+        args.source_ip.to_bits().wrapping_add(249),
+    ));
+    let http = reqwest::Client::builder()
+        .local_address(victim_ip)
+        .build()?;
+    let name = fresh_name("victim");
+    let token = register(&http, target, &name)
+        .await?
+        .map_err(|status| anyhow::anyhow!("could not register the victim: HTTP {status}"))?;
+    let mut victim = conn::connect(target, Some(victim_ip)).await?;
+    match hello(&mut victim, Some(token)).await? {
+        Some(ServerMessage::Welcome { .. }) => {}
+        other => anyhow::bail!("the victim was not welcomed: {other:?}"),
+    }
+    let (stop, mut stopped) = tokio::sync::oneshot::channel::<()>();
+    let (heard, mut notices) = tokio::sync::watch::channel(0u64);
+    let drain = tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                _ = &mut stopped => break,
+                msg = victim.next() => match msg {
+                    Some(Ok(Message::Text(text))) => {
+                        if matches!(conn::parse(&text).map(|f| f.msg), Ok(ServerMessage::Challenge { .. })) {
+                            heard.send_modify(|n| *n += 1);
+                        }
+                    }
+                    Some(Ok(_)) => {}
+                    _ => break,
+                },
+            }
+        }
+        let _ = victim.close(None).await;
+    });
+    let (mut report, _, challengers) = guests_asking(target, args, |_| ClientMessage::Challenge {
+        to: name.clone(),
+        rules: Some(freestyle()),
+        game: None,
+        time_control: TimeControl::default(),
+        rated: false,
+        colour: Default::default(),
+    })
+    .await;
+    // The last notices may still be on their way: wait (a while at most) for one per accepted challenge.
+    let accepted = report.outcomes.get("accepted").copied().unwrap_or(0);
+    let _ =
+        tokio::time::timeout(Duration::from_secs(5), notices.wait_for(|n| *n >= accepted)).await;
+    let _ = stop.send(());
+    let _ = drain.await;
+    let notices = *notices.borrow();
+    close_all(challengers).await;
+    // What reached the victim: one notice per challenge on its one tab.
+    report.count_extra("victim_notices", notices);
+    Ok(report)
+}
+
+async fn registrations(target: &Target, args: &FloodArgs) -> anyhow::Result<FloodReport> {
+    let clients = (0..args.source_ips.max(1) as u64)
+        .map(|n| {
+            reqwest::Client::builder()
+                .timeout(Duration::from_secs_f64(args.answer_secs))
+                .local_address(args.source(n))
+                .build()
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let target = target.clone();
+    let mut tasks = tokio::task::JoinSet::new();
+    let mut pace = Pace::new(args);
+    let mut attempts = 0u64;
+    while pace.next().await {
+        attempts += 1;
+        let client = clients[(attempts as usize) % clients.len()].clone();
+        let target = target.clone();
+        tasks.spawn(async move {
+            match register(&client, &target, &fresh_name("flood")).await {
+                Ok(Ok(_)) => "http_201".to_owned(),
+                Ok(Err(status)) => format!("http_{status}"),
+                Err(_) => "request_failed".to_owned(),
+            }
+        });
+    }
+    let mut report = FloodReport {
+        attempts,
+        ..FloodReport::default()
+    };
+    while let Some(outcome) = tasks.join_next().await {
+        report.count(outcome.unwrap_or_else(|_| "task_failed".to_owned()));
+    }
+    Ok(report)
+}
+
+async fn sockets(target: &Target, args: &FloodArgs) -> anyhow::Result<FloodReport> {
+    let mut first = conn::connect(target, args.source(0)).await?;
+    let token = match hello(&mut first, None).await? {
+        Some(ServerMessage::Welcome { token, .. }) => token,
+        other => anyhow::bail!("the guest was not welcomed: {other:?}"),
+    };
+    let mut report = FloodReport::default();
+    let mut open = vec![first];
+    let mut pace = Pace::new(args);
+    while pace.next().await {
+        report.attempts += 1;
+        match conn::connect(target, args.source(report.attempts)).await {
+            Ok(mut ws) => {
+                let got = hello(&mut ws, Some(token.clone())).await.ok().flatten();
+                let result = outcome(got.as_ref());
+                if result == "accepted" {
+                    open.push(ws);
+                } else {
+                    let _ = ws.close(None).await;
+                }
+                report.count(result);
+            }
+            Err(_) => report.count("connect_failed"),
+        }
+    }
+    report.count_extra("sockets_held", open.len() as u64);
+    close_all(open).await;
     Ok(report)
 }
 

@@ -27,10 +27,11 @@ pub enum ServerMessage {
         /// The server's version (its crate version).
         server_version: String,
     },
-    /// The lobby: the newest public rooms that are waiting or playing (at most the server's lobby size), and how
-    /// many players are online. Changes then keep the subscriber's list to those newest rooms.
+    /// The lobby: the public rooms that are waiting or playing that the server shows (at most its lobby size,
+    /// ranked as docs/protocol.md says), and how many players are online. Changes then keep the subscriber's list
+    /// to the shown rooms.
     Lobby {
-        /// The rooms, newest first.
+        /// The rooms, in the lobby's order (established players' first, newest first within a standing).
         rooms: Vec<LobbyRoom>,
         /// Distinct players (registered or guest) with at least one open connection.
         #[serde(default)]

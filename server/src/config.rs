@@ -235,9 +235,20 @@ pub struct Config {
     /// Seconds a room waits for its second player before it closes (its creator may still be there).
     #[arg(long, env = "WAITING_ROOM_SECS", default_value_t = 1800)]
     pub waiting_room_secs: u64,
-    /// Most rooms the lobby sends (the newest); `total` says how many are listed.
+    /// Most rooms the lobby sends (established players' first, then the newest); `total` says how many are listed.
     #[arg(long, env = "LOBBY_ROOMS", default_value_t = 100)]
     pub lobby_rooms: usize,
+    /// Most rooms created from one address (IPv6: one /64) that the lobby shows; the address's other rooms stay
+    /// open and joinable by link. Rooms of players established in a pool are not counted.
+    #[arg(long, env = "LOBBY_ROOMS_PER_IP", default_value_t = 5,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub lobby_rooms_per_ip: u32,
+    /// Most rooms created from one address range (`--connection-range-v4-prefix`, `--connection-range-v6-prefix`)
+    /// that the lobby shows, from all its addresses together. Rooms of players established in a pool are not
+    /// counted.
+    #[arg(long, env = "LOBBY_ROOMS_PER_RANGE", default_value_t = 20,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub lobby_rooms_per_range: u32,
     /// Most players waiting in the quick-pairing queues at once (all presets together); more are refused with
     /// `queue_full`.
     #[arg(long, env = "MAX_QUICK_SEEKERS", default_value_t = 20_000)]
@@ -809,6 +820,8 @@ impl fmt::Debug for Config {
             .field("max_waiting_rooms_per_ip", &self.max_waiting_rooms_per_ip)
             .field("waiting_room_secs", &self.waiting_room_secs)
             .field("lobby_rooms", &self.lobby_rooms)
+            .field("lobby_rooms_per_ip", &self.lobby_rooms_per_ip)
+            .field("lobby_rooms_per_range", &self.lobby_rooms_per_range)
             .field("max_quick_seekers", &self.max_quick_seekers)
             .field("chat_log_bytes", &self.chat_log_bytes)
             .field("chat_burst", &self.chat_burst)

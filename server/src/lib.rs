@@ -152,7 +152,15 @@ impl AppState {
         let password_hashing = accounts::hash_queue::HashQueue::new(
             accounts::hash_queue::HashLimits::from_config(&config),
         );
-        let lobby = LobbyHandle::spawn(config.lobby_rooms);
+        let lobby = LobbyHandle::spawn(lobby::LobbyLimits {
+            rooms: config.lobby_rooms,
+            per_address: config.lobby_rooms_per_ip as usize,
+            per_range: config.lobby_rooms_per_range as usize,
+            range_prefixes: (
+                config.connection_range_v4_prefix,
+                config.connection_range_v6_prefix,
+            ),
+        });
         let computer = computer::Computers::new(&config, &store).await?;
         let (pairing, pairing_inbox) = pairing::PairingHandle::channel();
         let (challenges, challenges_inbox) = challenges::ChallengesHandle::channel();

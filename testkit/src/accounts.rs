@@ -10,11 +10,11 @@ use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use ratings::Pool;
-use rules::{Action, Color, Point, Rules};
+use rules::{Color, Rules};
 use serde_json::{json, Value};
 use server::time::ManualClock;
 use server::Config;
-use store::{Finish, GameEnd, GameId, NewGame, PlayerRef, SeatsAtEnd, Store, StoredAction, User};
+use store::{GameId, Store, User};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
@@ -210,68 +210,7 @@ impl App {
         winner: Option<Color>,
         at: i64,
     ) -> GameId {
-        let id = self
-            .store
-            .create_game(&NewGame {
-                public_id: store::new_public_id(),
-                room: format!("r{at}"),
-                kind: server::gomoku::KIND.to_owned(),
-                pool: server::gomoku::pool_of(&rules),
-                config: server::gomoku::config_text(&rules),
-                time_control: "{\"kind\":\"none\"}".into(),
-                public: true,
-                rated: true,
-                black: PlayerRef {
-                    name: black.name.clone(),
-                    user_id: Some(black.id),
-                },
-                white: PlayerRef {
-                    name: white.name.clone(),
-                    user_id: Some(white.id),
-                },
-                started_at: at,
-            })
-            .await
-            .expect("create game");
-        let point: Point = "h8".parse().expect("point");
-        let action = Action::Place { point };
-        self.store
-            .append_actions(&[(
-                id,
-                StoredAction {
-                    seq: 0,
-                    text: server::gomoku::action_text(&action),
-                    ply: server::gomoku::move_number(&action, 1),
-                    used_ms: 0,
-                    remaining_ms: None,
-                    at,
-                },
-            )])
-            .await
-            .expect("append");
-        self.store
-            .finish_game(
-                id,
-                &Finish {
-                    end: GameEnd {
-                        winner: winner.map(server::stored::side),
-                        aborted: false,
-                        reason: if winner.is_some() {
-                            "resign"
-                        } else {
-                            "draw_agreed"
-                        }
-                        .into(),
-                        ended_at: at + 1,
-                    },
-                    seats: SeatsAtEnd::AsStarted,
-                    rater: server::stored::RATER,
-                },
-            )
-            .await
-            .expect("finish")
-            .expect("finished once");
-        id
+        crate::records::rated_game(self.store.as_ref(), rules, black, white, winner, at).await
     }
 
     /// Connects a WebSocket and says hello with `token`; returns the server's answer, whatever it is (an

@@ -14,6 +14,7 @@
 //! - [`cluster`]: the cluster tests' NATS server, services, fresh database, node settings and partitions (the
 //!   server's cluster tests and loadgen's);
 //! - [`seed`]: the seeded randomness of randomised tests, replayable with `TEST_SEED`;
+//! - [`records`]: finished rated games arranged straight in the store, for players with a history;
 //! - [`fuzzing`]: the room-session fuzz harness over [`server::ws::virtual_conn::VirtualConn`] (the `room_session`
 //!   fuzz target and `server/tests/rooms/room_fuzz.rs`), whose clients are the typed client's [`client::Requests`] and
 //!   [`client::Replica`].
@@ -25,6 +26,7 @@ pub mod cluster;
 pub mod fuzzing;
 pub mod game_table;
 pub mod postgres;
+pub mod records;
 pub mod seed;
 pub mod table;
 pub mod test_server;

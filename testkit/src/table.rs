@@ -63,6 +63,40 @@ impl Client {
         Client::on(conn)
     }
 
+    /// Connects from the loopback address `source` (127.0.0.x: another client address for the per-address
+    /// limits) and says hello (resuming `token` when given).
+    pub async fn hello_from(
+        addr: SocketAddr,
+        source: std::net::IpAddr,
+        token: Option<&str>,
+    ) -> Client {
+        let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+        socket
+            .bind(SocketAddr::new(source, 0))
+            .expect("bind the source address");
+        let tcp = socket.connect(addr).await.expect("tcp connect");
+        let (ws, _) = tokio_tungstenite::client_async(
+            format!("ws://{addr}/ws"),
+            tokio_tungstenite::MaybeTlsStream::Plain(tcp),
+        )
+        .await
+        .expect("upgrade");
+        let mut c = Client::on(Connection::new(ws));
+        c.welcome(token).await;
+        c
+    }
+
+    async fn welcome(&mut self, token: Option<&str>) {
+        match self.request(hello(token)).await {
+            ServerMessage::Welcome { you, token, .. } => {
+                self.id = you.id;
+                self.name = you.name;
+                self.token = token;
+            }
+            other => panic!("expected welcome, got {other:?}"),
+        }
+    }
+
     /// A raw connection whose upgrade request carries a session cookie.
     pub async fn connect_with_cookie(addr: SocketAddr, cookie: &str) -> Client {
         let mut request = format!("ws://{addr}/ws").into_client_request().unwrap();
@@ -75,14 +109,7 @@ impl Client {
     /// Connects and says hello (resuming `token` when given).
     pub async fn hello(addr: SocketAddr, token: Option<&str>) -> Client {
         let mut c = Client::connect(addr).await;
-        match c.request(hello(token)).await {
-            ServerMessage::Welcome { you, token, .. } => {
-                c.id = you.id;
-                c.name = you.name;
-                c.token = token;
-            }
-            other => panic!("expected welcome, got {other:?}"),
-        }
+        c.welcome(token).await;
         c
     }
 

@@ -214,8 +214,18 @@ impl TestServer {
     /// A registered user made directly in the store (no password to hash), connected with a fresh session
     /// token: the client, the token and the user's id.
     pub async fn registered(&self, name: &str) -> Registered {
+        let user = self
+            .state
+            .store
+            .create_user(name, "not-a-real-hash", 0)
+            .await
+            .unwrap();
+        self.registered_as(user).await
+    }
+
+    /// A user made in the store (by [`crate::records`], say), connected with a fresh session token.
+    pub async fn registered_as(&self, user: store::User) -> Registered {
         let store = &self.state.store;
-        let user = store.create_user(name, "not-a-real-hash", 0).await.unwrap();
         let user_id = user.id;
         let token = server::identity::new_token();
         store
@@ -236,6 +246,12 @@ impl TestServer {
     /// A connected client that said hello as a new guest.
     pub async fn client(&self) -> Client {
         Client::hello(self.addr, None).await
+    }
+
+    /// A connected client from the loopback address `source` (`127.0.0.x`, another address for the per-address
+    /// limits) that said hello, as a new guest or resuming `token`.
+    pub async fn client_from(&self, source: &str, token: Option<&str>) -> Client {
+        Client::hello_from(self.addr, source.parse().expect("an address"), token).await
     }
 }
 

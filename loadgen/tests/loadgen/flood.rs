@@ -99,3 +99,75 @@ async fn a_chat_flood_counts_every_message() {
             .unwrap_or(0);
     assert_eq!(sent, report.attempts, "{report}");
 }
+
+#[tokio::test]
+async fn a_computer_flood_meets_the_computer_game_caps() {
+    let (addr, _dir) = start().await;
+    let report = flood(&args(addr, FloodKind::Computer)).await.unwrap();
+    assert_eq!(accounted(&report), report.attempts, "{report}");
+    // Two games per guest, four per address: the rest are refused.
+    assert_eq!(report.outcomes.get("accepted"), Some(&4), "{report}");
+    assert!(
+        report.outcomes.contains_key("too_many_computer_games"),
+        "{report}"
+    );
+}
+
+#[tokio::test]
+async fn a_challenge_flood_meets_the_challenge_limits_and_the_victim_hears_only_the_accepted() {
+    let (addr, _dir) = start().await;
+    let report = flood(&args(addr, FloodKind::Challenges)).await.unwrap();
+    assert_eq!(accounted(&report), report.attempts, "{report}");
+    let accepted = report.outcomes.get("accepted").copied().unwrap_or(0);
+    assert!(accepted >= 1, "{report}");
+    assert!(
+        accepted < report.attempts,
+        "20 in a second meet a limit: {report}"
+    );
+    assert_eq!(
+        report.extra.get("victim_notices"),
+        Some(&accepted),
+        "{report}"
+    );
+}
+
+#[tokio::test]
+async fn a_registration_flood_meets_the_per_address_registration_limit() {
+    let (addr, _dir) = start().await;
+    let mut a = args(addr, FloodKind::Registrations);
+    a.rate = 10.0;
+    a.answer_secs = 300.0;
+    let report = flood(&a).await.unwrap();
+    assert_eq!(accounted(&report), report.attempts, "{report}");
+    // Five a day from one address.
+    assert_eq!(report.outcomes.get("http_201"), Some(&5), "{report}");
+    assert!(report.outcomes.contains_key("http_429"), "{report}");
+}
+
+#[tokio::test]
+async fn a_socket_flood_on_one_token_meets_the_per_session_cap() {
+    let (addr, _dir) = start().await;
+    let report = flood(&args(addr, FloodKind::Sockets)).await.unwrap();
+    assert_eq!(accounted(&report), report.attempts, "{report}");
+    assert!(
+        report.outcomes.contains_key("too_many_connections"),
+        "{report}"
+    );
+    let held = report.extra["sockets_held"];
+    assert_eq!(
+        held,
+        report.outcomes.get("accepted").copied().unwrap_or(0) + 1,
+        "{report}"
+    );
+}
+
+#[tokio::test]
+async fn a_lobby_flood_from_one_address_has_at_most_its_share_shown() {
+    let (addr, _dir) = start().await;
+    let report = flood(&args(addr, FloodKind::Lobby)).await.unwrap();
+    assert_eq!(accounted(&report), report.attempts, "{report}");
+    let lobby = report.lobby.expect("the lobby's share");
+    assert!(lobby.flood_rooms > 5, "{report}");
+    assert_eq!(lobby.flood_shown, 5, "{report}");
+    assert_eq!(lobby.shown, 5, "{report}");
+}

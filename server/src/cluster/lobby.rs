@@ -16,7 +16,7 @@ use futures_util::StreamExt;
 use protocol::LobbyRoom;
 use serde::{Deserialize, Serialize};
 
-use crate::lobby::LobbyHandle;
+use crate::lobby::{Listing, LobbyHandle};
 
 /// The subject every node announces its public rooms on.
 const SUBJECT: &str = "gomoku.lobby";
@@ -27,11 +27,21 @@ pub(crate) const REANNOUNCE: Duration = Duration::from_secs(5);
 /// How long a room of another node stays listed without being announced.
 pub(crate) const FORGET_AFTER: Duration = Duration::from_secs(15);
 
+/// A listed room as announced: what the lobby shows of it, and what it orders and caps it by (the creator's
+/// address is counted on every node, so one address's rooms spread over nodes meet one cap).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Listed {
+    #[serde(flatten)]
+    room: LobbyRoom,
+    #[serde(default)]
+    listing: Listing,
+}
+
 /// One node's word on its rooms.
 #[derive(Debug, Serialize, Deserialize)]
 struct Announcement {
     node: String,
-    listed: Vec<LobbyRoom>,
+    listed: Vec<Listed>,
     removed: Vec<String>,
     /// The node's distinct players online, when it changed (and with every whole list).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -42,16 +52,17 @@ struct Announcement {
 #[derive(Debug, Default)]
 pub(crate) struct Announcer {
     /// The rooms this node lists now.
-    listed: HashMap<String, LobbyRoom>,
+    listed: HashMap<String, Listed>,
     /// Rooms that changed since the last announcement (`None`: removed).
-    changed: HashMap<String, Option<LobbyRoom>>,
+    changed: HashMap<String, Option<Listed>>,
 }
 
 impl Announcer {
     /// A room of this node is listed or changed.
-    pub(crate) fn upsert(&mut self, room: LobbyRoom) {
-        self.listed.insert(room.id.clone(), room.clone());
-        self.changed.insert(room.id.clone(), Some(room));
+    pub(crate) fn upsert(&mut self, room: LobbyRoom, listing: Listing) {
+        let listed = Listed { room, listing };
+        self.listed.insert(listed.room.id.clone(), listed.clone());
+        self.changed.insert(listed.room.id.clone(), Some(listed));
     }
 
     /// A room of this node is no longer listed.
@@ -62,7 +73,7 @@ impl Announcer {
     }
 
     /// What to announce now: the changes, or with `all` every listed room (and the removals).
-    fn take(&mut self, all: bool) -> (Vec<LobbyRoom>, Vec<String>) {
+    fn take(&mut self, all: bool) -> (Vec<Listed>, Vec<String>) {
         let changed = std::mem::take(&mut self.changed);
         let removed = changed
             .iter()
@@ -112,9 +123,9 @@ pub(crate) async fn run(
                     nodes.insert(a.node.clone(), now);
                     lobby.node_online(&a.node, Some(online));
                 }
-                for room in a.listed {
+                for Listed { room, listing } in a.listed {
                     heard.insert(room.id.clone(), now);
-                    lobby.upsert(room);
+                    lobby.upsert(room, listing);
                 }
                 for id in a.removed {
                     heard.remove(&id);
@@ -175,22 +186,43 @@ mod tests {
     fn a_burst_of_changes_to_one_room_is_announced_once_with_the_latest() {
         let mut a = Announcer::default();
         for n in 0..50 {
-            a.upsert(room("r1", n));
+            a.upsert(room("r1", n), Listing::default());
         }
         let (listed, removed) = a.take(false);
         assert_eq!(listed.len(), 1);
-        assert_eq!(listed[0].spectators, 49);
+        assert_eq!(listed[0].room.spectators, 49);
         assert!(removed.is_empty());
         assert_eq!(a.take(false), (vec![], vec![]), "nothing new");
     }
 
     #[test]
+    fn a_listing_crosses_nodes_with_the_room() {
+        let mut a = Announcer::default();
+        let listing = Listing {
+            address: Some("203.0.113.7".parse().unwrap()),
+            standing: crate::lobby::Standing::Rated,
+        };
+        a.upsert(room("r1", 0), listing);
+        let (listed, _) = a.take(false);
+        let wire = serde_json::to_value(Announcement {
+            node: "a".into(),
+            listed,
+            removed: vec![],
+            online: None,
+        })
+        .unwrap();
+        let back: Announcement = serde_json::from_value(wire).unwrap();
+        assert_eq!(back.listed[0].listing, listing);
+        assert_eq!(back.listed[0].room, room("r1", 0));
+    }
+
+    #[test]
     fn a_removal_wins_over_earlier_changes_and_every_listed_room_is_announced_again() {
         let mut a = Announcer::default();
-        a.upsert(room("r1", 0));
-        a.upsert(room("r2", 0));
+        a.upsert(room("r1", 0), Listing::default());
+        a.upsert(room("r2", 0), Listing::default());
         a.take(false);
-        a.upsert(room("r2", 3));
+        a.upsert(room("r2", 3), Listing::default());
         a.remove("r2");
         a.remove("never-listed");
         let (listed, removed) = a.take(false);
@@ -198,7 +230,7 @@ mod tests {
         assert_eq!(removed, ["r2".to_owned()]);
         let (all, _) = a.take(true);
         assert_eq!(
-            all.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(),
+            all.iter().map(|r| r.room.id.as_str()).collect::<Vec<_>>(),
             ["r1"]
         );
     }

@@ -256,12 +256,12 @@ impl Cluster {
     }
 
     /// A public room of this node is listed or changed: the other nodes list it too (throttled).
-    pub(crate) fn lobby_upsert(&self, room: protocol::LobbyRoom) {
+    pub(crate) fn lobby_upsert(&self, room: protocol::LobbyRoom, listing: crate::lobby::Listing) {
         self.inner
             .announcer
             .lock()
             .expect("announcer lock")
-            .upsert(room);
+            .upsert(room, listing);
     }
 
     /// A room of this node left the lobby: it leaves the other nodes' too.

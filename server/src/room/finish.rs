@@ -284,7 +284,10 @@ impl Room {
         if let Some(changes) = finished_changes {
             for (c, after) in [Color::Black, Color::White].into_iter().zip(changes) {
                 if let Some(h) = self.seats[live.seat_of(c)].as_mut() {
-                    h.rating = Some(SeatRating::of(after));
+                    h.rating = Some(match h.rating {
+                        Some(before) => before.after_game(after),
+                        None => SeatRating::of(after),
+                    });
                 }
             }
         }

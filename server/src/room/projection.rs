@@ -12,6 +12,7 @@ use rules::Color;
 use super::gomoku_form;
 use super::live::Live;
 use super::task::Room;
+use crate::lobby::{Listing, Standing};
 use crate::ws::outbox::ConnId;
 
 impl Room {
@@ -175,6 +176,31 @@ impl Room {
         }
     }
 
+    /// What the lobby orders and caps the room by: its creator's address, and the best standing of its players
+    /// (a guest's or a machine's is a guest's).
+    pub(super) fn lobby_listing(&self) -> Listing {
+        let standing = self
+            .seats
+            .iter()
+            .flatten()
+            .map(|h| match h.rating {
+                Some(r)
+                    if !h.identity.is_guest()
+                        && h.identity.computer_level().is_none()
+                        && h.identity.engine_name().is_none() =>
+                {
+                    r.standing()
+                }
+                _ => Standing::Guest,
+            })
+            .min()
+            .unwrap_or_default();
+        Listing {
+            address: self.listed_ip,
+            standing,
+        }
+    }
+
     /// Tells the lobby of the room's change (a public room with players: listed while waiting or playing).
     pub(super) fn publish_lobby(&self) {
         // A room without players is about to close (and be removed): no update for it.
@@ -184,10 +210,11 @@ impl Room {
         match self.room_state() {
             RoomState::Waiting | RoomState::Playing => {
                 let entry = self.lobby_entry();
+                let listing = self.lobby_listing();
                 if let Some(cluster) = &self.env.cluster {
-                    cluster.lobby_upsert(entry.clone());
+                    cluster.lobby_upsert(entry.clone(), listing);
                 }
-                self.env.lobby.upsert(entry);
+                self.env.lobby.upsert(entry, listing);
             }
             RoomState::Over => {
                 if let Some(cluster) = &self.env.cluster {

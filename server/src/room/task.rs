@@ -39,6 +39,8 @@ pub(crate) struct Room {
     pub(super) creator: Option<String>,
     /// The creator's address while the room waits for its first game (counted against its waiting-room limit).
     pub(super) waiting_ip: Option<IpAddr>,
+    /// The creator's address for as long as the room is listed (the lobby caps the rooms it shows per address).
+    pub(super) listed_ip: Option<IpAddr>,
     /// While the room waits for a second player: when it closes if none comes.
     pub(super) waiting_until: Option<Instant>,
     /// The spectators' chat allowance, shared by all of them (one crowd cannot flood the room).
@@ -98,6 +100,7 @@ impl Room {
             rating_range: settings.rating_range,
             creator,
             waiting_ip,
+            listed_ip: waiting_ip,
             waiting_until,
             spectator_chat: TokenBucket::new(
                 env.limits.spectator_chat_per_minute / 60.0,

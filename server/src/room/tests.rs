@@ -100,7 +100,7 @@ fn env_over(store: &Arc<dyn Store>, clock: &Arc<ManualClock>) -> RoomEnv {
         writer: BatchWriter::spawn_on_own_thread(store.clone()).0,
         clock: clock.clone(),
         limits: RoomLimits::of(&Config::default()),
-        lobby: LobbyHandle::spawn(16),
+        lobby: LobbyHandle::spawn(crate::lobby::LobbyLimits::rooms(16)),
         rooms: Rooms::default(),
         metrics: Arc::new(Metrics::default()),
         shutdown: Arc::new(watch::Sender::new(false)),

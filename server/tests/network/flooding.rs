@@ -259,3 +259,189 @@ async fn the_event_log_keeps_a_bounded_amount_of_chat_text() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Guests from `source` create public waiting rooms until the address is refused (each guest until it is): the
+/// rooms' ids, and the guests, who keep them open.
+async fn flood_rooms_from(server: &TestServer, source: &str) -> (Vec<String>, Vec<Client>) {
+    let mut rooms = Vec::new();
+    let mut guests = Vec::new();
+    loop {
+        let mut c = server.client_from(source, None).await;
+        let mut made = 0;
+        loop {
+            match c.request(create_room(freestyle(), TimeControl::None)).await {
+                ServerMessage::Room { room } => {
+                    rooms.push(room.id);
+                    made += 1;
+                }
+                ServerMessage::Error { code, .. } => {
+                    assert_eq!(code, "too_many_rooms");
+                    break;
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        guests.push(c);
+        if made == 0 {
+            return (rooms, guests);
+        }
+    }
+}
+
+/// The ids `GET /api/rooms` lists, in its order.
+async fn listed(server: &TestServer) -> Vec<String> {
+    let (status, body) = server.get_json("/api/rooms").await;
+    assert_eq!(status, 200);
+    body.as_array()
+        .expect("a list")
+        .iter()
+        .map(|r| r["id"].as_str().expect("an id").to_owned())
+        .collect()
+}
+
+/// A registered player with one finished rated game, connected from 127.0.0.1.
+async fn rated_player(server: &TestServer, name: &str) -> Client {
+    let store = &server.state.store;
+    let me = store.create_user(name, "not-a-real-hash", 0).await.unwrap();
+    let other = store
+        .create_user(&format!("{name}x"), "not-a-real-hash", 0)
+        .await
+        .unwrap();
+    testkit::records::rated_game(
+        store.as_ref(),
+        rules::Rules::freestyle(),
+        &me,
+        &other,
+        Some(rules::Color::Black),
+        1,
+    )
+    .await;
+    server.registered_as(me).await.client
+}
+
+#[tokio::test]
+async fn five_flooding_addresses_at_their_limits_leave_a_rated_players_room_in_the_lobby() {
+    // The default limits: 100 rooms shown, 20 waiting rooms per address, 5 shown per address.
+    let (server, _db) = server_with(test_config()).await;
+    let mut player = rated_player(&server, "regular").await;
+    let real = match player
+        .request(create_room(freestyle(), TimeControl::None))
+        .await
+    {
+        ServerMessage::Room { room } => room.id,
+        other => panic!("{other:?}"),
+    };
+    // Five addresses of five different /24s (the range cap aside).
+    let mut floods = Vec::new();
+    for n in 1..=5 {
+        floods.push(flood_rooms_from(&server, &format!("127.0.{n}.1")).await);
+    }
+    for (rooms, _) in &floods {
+        assert_eq!(rooms.len(), 20, "each address at its waiting-room limit");
+    }
+
+    let shown = listed(&server).await;
+
+    assert_eq!(shown.first(), Some(&real), "the rated player's room first");
+    for (rooms, _) in &floods {
+        let of_address = shown.iter().filter(|id| rooms.contains(id)).count();
+        assert_eq!(of_address, 5, "five of each address's twenty rooms shown");
+    }
+    assert_eq!(shown.len(), 1 + 5 * 5);
+    // A subscriber's whole lobby is the same list, and says how many rooms are listed in all.
+    let mut looker = server.client().await;
+    let whole = lobby_of(looker.request(ClientMessage::SubscribeLobby {}).await);
+    assert_eq!(whole, (shown, Some(101)));
+}
+
+#[tokio::test]
+async fn one_address_has_at_most_its_lobby_share_shown_and_the_next_room_is_joinable_by_link() {
+    let (server, _db) = server_with(Config {
+        lobby_rooms_per_ip: 3,
+        ..test_config()
+    })
+    .await;
+    let mut looker = server.client().await;
+    lobby_of(looker.request(ClientMessage::SubscribeLobby {}).await);
+    let mut made = Vec::new();
+    for _ in 0..3 {
+        let (c, room) = create_as_new_guest(&server).await;
+        made.push((c, room.unwrap()));
+    }
+    let shown = listed(&server).await;
+    assert_eq!(shown.len(), 3, "three shown: at the limit");
+
+    // The fourth room from the address is open, but not shown: a subscriber hears of it only as the newest of the
+    // address's three, which pushes the oldest out.
+    let (_c, fourth) = create_as_new_guest(&server).await;
+    let fourth = fourth.unwrap();
+    let shown = listed(&server).await;
+    assert_eq!(shown.len(), 3);
+    assert!(shown.contains(&fourth));
+    assert!(!shown.contains(&made[0].1), "the oldest is no longer shown");
+    // Drain the pushes: the frames concern the newest room coming in and the oldest leaving.
+    match looker.recv().await.msg {
+        ServerMessage::QuickCounts { .. } => {}
+        other => panic!("{other:?}"),
+    }
+    for _ in 0..3 {
+        match looker.recv().await.msg {
+            ServerMessage::LobbyRoom { room } => {
+                assert!(made.iter().any(|(_, id)| *id == room.id))
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    match looker.recv().await.msg {
+        ServerMessage::LobbyRoom { room } => assert_eq!(room.id, fourth),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        looker.recv().await.msg,
+        ServerMessage::LobbyRoomRemoved {
+            id: made[0].1.clone()
+        }
+    );
+    // The room that is not shown is joined by its link all the same.
+    let mut friend = server.client_from("127.0.0.2", None).await;
+    let joined = friend.join(&made[0].1, JoinRole::Player).await;
+    assert_eq!(joined.state, protocol::RoomState::Playing, "{joined:?}");
+}
+
+#[tokio::test]
+async fn an_address_range_has_at_most_its_lobby_share_shown() {
+    let (server, _db) = server_with(Config {
+        lobby_rooms_per_ip: 2,
+        lobby_rooms_per_range: 3,
+        ..test_config()
+    })
+    .await;
+    // Two addresses of one /24 make two rooms each; a third address elsewhere makes one.
+    let mut keep = Vec::new();
+    let mut ids = Vec::new();
+    for source in ["127.0.5.1", "127.0.5.2"] {
+        for _ in 0..2 {
+            let mut c = server.client_from(source, None).await;
+            match c.request(create_room(freestyle(), TimeControl::None)).await {
+                ServerMessage::Room { room } => ids.push(room.id),
+                other => panic!("{other:?}"),
+            }
+            keep.push(c);
+        }
+    }
+    let mut other = server.client_from("127.0.6.1", None).await;
+    let elsewhere = match other
+        .request(create_room(freestyle(), TimeControl::None))
+        .await
+    {
+        ServerMessage::Room { room } => room.id,
+        other => panic!("{other:?}"),
+    };
+
+    let shown = listed(&server).await;
+
+    let of_range = shown.iter().filter(|id| ids.contains(id)).count();
+    assert_eq!(of_range, 3, "three of the range's four rooms: {shown:?}");
+    assert!(!shown.contains(&ids[0]), "the range's oldest is not shown");
+    assert!(shown.contains(&elsewhere));
+}
