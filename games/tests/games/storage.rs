@@ -203,12 +203,13 @@ fn a_stored_configuration_that_is_not_one_gets_a_typed_error() {
             "{text}"
         );
     }
-    // The sizes at the edges of what the rules offer: 15 and 19 play, their neighbours do not.
+    // The sizes at the edges of what the rules offer: 15, 19 and 20 play, their other neighbours do not.
     for (size, result) in [
         (14, Err(RulesError::UnsupportedSize(14))),
         (16, Err(RulesError::UnsupportedSize(16))),
         (18, Err(RulesError::UnsupportedSize(18))),
-        (20, Err(RulesError::UnsupportedSize(20))),
+        (20, Ok(())),
+        (21, Err(RulesError::UnsupportedSize(21))),
     ] {
         let text = format!("size={size},rule_set=freestyle,forbidden_policy=reject,opening=none");
         assert_eq!(

@@ -27,9 +27,16 @@ use crate::conn::{self, Target};
 use check::PairReport;
 use player::{Plan, Seeker};
 
-/// The presets seekers are spread over by default (every preset of the server's).
-pub const DEFAULT_PRESETS: &str =
-    "renju-3+2,renju-5+3,renju-10+5,renju-15+10,freestyle-3+2,freestyle-5+3,renju-byoyomi-10m-30sx3";
+/// The presets seekers are spread over by default: every preset of the server's, every game's (each game's own
+/// list, `games::Listed::quick_presets`, in the list's order, as the server serves them), comma-separated.
+pub static DEFAULT_PRESETS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    games::GameKind::ALL
+        .into_iter()
+        .flat_map(games::GameKind::quick_presets)
+        .map(|p| p.id)
+        .collect::<Vec<_>>()
+        .join(",")
+});
 
 /// The most players one run holds (one process; the open-file limit is 20,000).
 pub const MAX_PLAYERS: usize = 19_000;
@@ -47,7 +54,7 @@ pub struct PairArgs {
     #[arg(long, default_value_t = 10.0)]
     pub ramp_secs: f64,
     /// The presets to seek, comma-separated; player `i` seeks the `i mod n`-th.
-    #[arg(long, value_delimiter = ',', default_value = DEFAULT_PRESETS)]
+    #[arg(long, value_delimiter = ',', default_value = DEFAULT_PRESETS.as_str())]
     pub presets: Vec<String>,
     /// The fraction of players that leave the queue before being paired: half of them with `cancel_quick`,
     /// half by closing the connection.
@@ -383,7 +390,8 @@ mod tests {
     #[test]
     fn players_are_spread_over_every_preset_and_one_address_per_400() {
         let cli = Cli::parse_from(["x", "--players", "5000"]);
-        assert_eq!(cli.args.presets.len(), 7);
+        // Every game's presets: Gomoku's 7, Othello's 3, draughts' 2, insect chess's 2.
+        assert_eq!(cli.args.presets.len(), 14);
         assert_eq!(cli.args.spread(), 13);
         let cli = Cli::parse_from(["x", "--presets", "renju-5+3,freestyle-3+2"]);
         assert_eq!(cli.args.presets, ["renju-5+3", "freestyle-3+2"]);

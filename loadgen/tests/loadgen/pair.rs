@@ -109,3 +109,18 @@ async fn an_unknown_preset_fails_the_run_with_its_code() {
     assert_eq!(report.sought, 0);
     drop(server);
 }
+
+#[test]
+fn the_default_presets_are_every_preset_the_server_serves_for_every_game() {
+    let defaults: Vec<&str> = pair::DEFAULT_PRESETS.split(',').collect();
+    let served: Vec<&str> = server::pairing::presets().iter().map(|p| p.id).collect();
+    assert_eq!(defaults, served);
+    for kind in games::GameKind::ALL {
+        assert!(
+            served
+                .iter()
+                .any(|id| kind.quick_presets().iter().any(|p| p.id == *id)),
+            "{kind} has a default preset"
+        );
+    }
+}

@@ -1039,13 +1039,16 @@ fn every_forbidden_kind_has_its_exact_wire_text() {
 }
 
 #[test]
-fn points_are_their_coordinate_text_at_the_corners_of_both_boards() {
+fn points_are_their_coordinate_text_at_the_corners_of_every_board() {
     value(p("a1"), r#""a1""#);
     value(p("h8"), r#""h8""#);
     value(p("o15"), r#""o15""#);
     value(p("s19"), r#""s19""#);
-    // One past the largest board, and not a point at all: typed refusals, not panics.
-    assert!(serde_json::from_str::<Point>(r#""t20""#).is_err());
+    value(p("t20"), r#""t20""#);
+    // One past the largest board (20x20), and not a point at all: typed refusals, not panics.
+    assert!(serde_json::from_str::<Point>(r#""u21""#).is_err());
+    assert!(serde_json::from_str::<Point>(r#""t21""#).is_err());
+    assert!(serde_json::from_str::<Point>(r#""u1""#).is_err());
     assert!(serde_json::from_str::<Point>(r#""a0""#).is_err());
     assert!(serde_json::from_str::<Point>(r#""h""#).is_err());
     assert!(serde_json::from_str::<Point>("[7,7]").is_err());
