@@ -144,7 +144,12 @@ test('Othello: a game to its wipe-out through clicks with a spectator, then a re
   await s.page.waitForSelector('#record-result', { timeout: 15_000 });
   assert.equal(await s.page.textContent('#record-transcript'), line.join(''));
   const exported = await (await fetch(`${server.url}${await s.page.getAttribute('#record-export', 'href')}`)).text();
-  assert.equal(exported.trim(), line.join(''));
+  // A PGN-like header (players, date, result, scoring, final discs), a blank line, then the move list.
+  const [tags, moves] = exported.split('\n\n');
+  assert.match(tags, /^\[Event "Casual game"\]\n/);
+  assert.match(tags, /\[Result "1-0"\]/);
+  assert.match(tags, /\[Scoring "european"\]/);
+  assert.equal(moves.trim(), line.join(''));
   assert.equal(await s.page.locator('#record-moves li').count(), 9);
   await shot(s.page, 'served-othello-record');
 
@@ -299,9 +304,9 @@ test('the computer at level 1: a Gomoku game from the lobby through clicks to a 
   // The level labels are the server's, in the page's language.
   await a.page.waitForFunction(() => document.querySelector('#computer-level option')?.textContent === 'Computer · level 1');
   assert.equal(await a.page.locator('#computer-form input[name="rated"]').count(), 0, 'never rated');
-  // The game choice holds the games GET /api/computer lists (draughts is not one).
+  // The game choice holds the games GET /api/computer lists (every game now).
   await a.page.waitForSelector('#computer-form input[name="game"]', { state: 'attached' });
-  assert.deepEqual(await a.page.$$eval('#computer-form input[name="game"]', (els) => els.map((e) => e.value)), ['gomoku', 'othello', 'insect']);
+  assert.deepEqual(await a.page.$$eval('#computer-form input[name="game"]', (els) => els.map((e) => e.value)), ['gomoku', 'othello', 'draughts', 'insect']);
   await shot(a.page, 'served-computer-form-desktop-en-light');
   // In Chinese the labels are the server's Chinese ones (the lobby is drawn again, so the form opened again).
   await look(a.page, PHONE, 'dark', 'zh');
@@ -369,7 +374,7 @@ test('the computer at level 1: a Gomoku game from the lobby through clicks to a 
   assert.deepEqual(a.errors, []);
 });
 
-test("the computer invited into one's waiting Gomoku room takes the free seat and the game starts; Othello rooms offer it, draughts rooms not", async (t) => {
+test("the computer invited into one's waiting Gomoku room takes the free seat and the game starts; Othello and draughts rooms offer it at their levels", async (t) => {
   if (!(await setup(t))) return;
   const a = await person(t, 'ann');
   await a.page.click('#new-game');
@@ -382,13 +387,14 @@ test("the computer invited into one's waiting Gomoku room takes the free seat an
   await a.page.waitForSelector('#room[data-state="playing"]', { timeout: 15_000 });
   assert.equal(await a.page.textContent('.pcard.top .pname'), 'Computer · level 3');
   assert.match(await a.page.textContent('#vs-computer'), /unrated/);
-  // The games the server's computer plays (GET /api/computer) are offered it too, at their own levels: Othello's
-  // 1–8; a draughts room, a game it does not play, has no computer to invite.
+  // The games the server's computer plays (GET /api/computer, every game now) are offered it too, at their own
+  // levels: Othello's and draughts' 1–8 (a game it did not play would offer none: the unit tests of computerGames).
   await createRoom(a.page, 'othello');
   await a.page.waitForSelector('#invite-computer');
   assert.equal(await a.page.locator('#invite-level option').count(), 8);
   await createRoom(a.page, 'draughts');
-  assert.equal(await a.page.locator('#invite-computer').count(), 0);
+  await a.page.waitForSelector('#invite-computer');
+  assert.equal(await a.page.locator('#invite-level option').count(), 8);
   // Every game's pool has its leaderboard tab; the pool's slash survives the link.
   await a.page.goto(`${server.url}/#/leaderboard`);
   await a.page.click('.tabs a:has-text("Othello")');
