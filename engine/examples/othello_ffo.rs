@@ -8,7 +8,7 @@ use std::time::Instant;
 use engine::othello::Engine;
 use rules::othello::Position;
 
-#[path = "../tests/support/ffo.rs"]
+#[path = "../tests/engine/ffo.rs"]
 mod ffo;
 use ffo::FFO;
 

@@ -4,7 +4,7 @@
 //! bit (10, 21, 32, 43), so the four diagonal neighbours are always at offsets −6, −5, +5 and +6 and a step off
 //! the board's side lands on a ghost. The rules' `Position::legal_moves` builds paths (vectors) and its `play`
 //! checks the move against a fresh generation; the search needs neither, so it keeps this copy, tested move for
-//! move against the rules' list (`tests/draughts.rs`).
+//! move against the rules' list (`tests/engine/draughts.rs`).
 
 use rules::draughts::{Position, Role, Square};
 use rules::Color;

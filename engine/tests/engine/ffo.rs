@@ -1,5 +1,5 @@
 //! The FFO endgame test positions #40–#49 (Marc Tastet's suite for the French Othello Federation, as published
-//! with their exact scores and best moves), shared by `tests/othello_ffo.rs` and `examples/othello_ffo.rs`.
+//! with their exact scores and best moves), shared by `tests/engine/othello_ffo.rs` and `examples/othello_ffo.rs`.
 
 /// Number, board (a1..h8 row by row, `X` black, `O` white, `-` empty), side to move, exact final disc
 /// difference for the side to move, best moves.

@@ -1,12 +1,10 @@
 //! Time: a move never takes more than the clock allows (Fischer, byo-yomi, per move), and the cancel flag
 //! stops a search at once.
 
-mod common;
-
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use common::game;
+use crate::common::game;
 use engine::{Engine, Limits, TimeBudget};
 use rules::Rules;
 

@@ -8,9 +8,7 @@ use std::sync::atomic::AtomicBool;
 use engine::othello::Engine;
 use rules::othello::{Move, Position};
 
-#[path = "support/ffo.rs"]
-mod ffo;
-use ffo::FFO;
+use crate::ffo::FFO;
 
 fn position(number: u32) -> (Position, i32, &'static [&'static str]) {
     let &(_, board, side, score, best) = FFO.iter().find(|c| c.0 == number).unwrap();

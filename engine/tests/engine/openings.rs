@@ -1,9 +1,7 @@
 //! Opening decisions: the centre and the touching second stone, the swap decision after move 3 judged by a
 //! search of the position, black's two non-symmetric fifth-move options, and white's choice between them.
 
-mod common;
-
-use common::{game, p, think};
+use crate::common::{game, p, think};
 use rules::{points_equivalent, Action, Color, ForbiddenPolicy, Opening, Phase, Rules, Status};
 
 fn swap_rules() -> Rules {

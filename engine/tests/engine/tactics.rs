@@ -3,9 +3,7 @@
 //! answers. And the Renju cases: a four-three whose four square is forbidden is no threat, white aims black's
 //! forced block at a forbidden point, and white claims a forbidden stone at once.
 
-mod common;
-
-use common::{exhaustive_vcf, game, p, think};
+use crate::common::{exhaustive_vcf, game, p, think};
 use engine::search::WIN_BOUND;
 use rules::{Action, Color, ForbiddenPolicy, Game, Rules, Status};
 
@@ -146,7 +144,7 @@ fn under_claim_white_claims_a_forbidden_stone_at_once() {
 #[test]
 fn level_8_finds_every_vcf_the_exhaustive_search_finds() {
     let mut found = 0;
-    let mut rng = common::Rng(17);
+    let mut rng = crate::common::Rng(17);
     for (k, rules) in [
         Rules::freestyle(),
         Rules::standard(),
@@ -160,7 +158,7 @@ fn level_8_finds_every_vcf_the_exhaustive_search_finds() {
         let mut g = Game::new(rules);
         let plies = 10 + rng.below(14);
         for _ in 0..plies {
-            match common::random_action(&g, &mut rng) {
+            match crate::common::random_action(&g, &mut rng) {
                 Some(a) => {
                     g.apply(a).unwrap();
                 }

@@ -2,9 +2,7 @@
 //! forbidden-move policy; the engine never misses the block of a four; black never plays a forbidden point; a
 //! seed fixes every decision.
 
-mod common;
-
-use common::{random_action, think, Rng};
+use crate::common::{random_action, think, Rng};
 use proptest::prelude::*;
 use rules::{Action, Color, ForbiddenPolicy, Game, Opening, RuleSet, Rules, Status};
 
@@ -131,7 +129,7 @@ fn a_whole_game_between_two_levels_stays_legal() {
 #[test]
 fn level_1_overlooks_a_four_now_and_then_but_level_4_never() {
     // White's four e5–h5 (d5 black): black must block i5.
-    let g = common::game(
+    let g = crate::common::game(
         Rules::standard(),
         &["h8", "e5", "d5", "f5", "h9", "g5", "a15", "h5"],
     );
@@ -157,7 +155,7 @@ fn every_level_plays_legal_moves_on_the_20x20_board() {
     for (set, seed) in [(RuleSet::Freestyle, 7u64), (RuleSet::Standard, 8)] {
         let rules = Rules::new(20, set, ForbiddenPolicy::Reject, Opening::None).unwrap();
         // Stones in the far corners first, where an index of the 19x19 board would wrap.
-        let mut g = common::game(rules, &["t20", "a1", "t1", "a20"]);
+        let mut g = crate::common::game(rules, &["t20", "a1", "t1", "a20"]);
         let mut plies = 0;
         while !g.status().is_over() && plies < 40 {
             let level = [1u8, 3, 5, 8][plies % 4];
