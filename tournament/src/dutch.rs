@@ -34,8 +34,11 @@
 //!   pairing (PSD, A.8) are not evaluated beyond C.6.
 //! - The visiting order approximates D.1/D.2; on very large brackets the budgets may stop the search before the
 //!   optimum (it still never breaks an absolute criterion or C.4).
-//! - The bye goes to the player left over in the lowest bracket, which by C.5/C.6 and the visiting order is the
-//!   lowest-ranked player of the lowest score that may have it (C.2).
+//! - The pairing-allocated bye is chosen before the brackets, as the 2025 revision of C.04.3 does (and as the
+//!   published bbpPairings cases for it show): the lowest score, then the fewest unplayed rounds, then the
+//!   lowest rank, among the players allowed one (C.2) whose absence leaves the others completely pairable. The
+//!   rest of the method follows the 2017 text (Baku 2016 / Goynuk 2017); the other changes of the 2025 revision
+//!   are not implemented.
 
 use crate::matching::Graph;
 use crate::score::Outcome;
@@ -124,6 +127,8 @@ pub struct PairingState {
     pub may_get_bye: bool,
     /// A topscorer (A.7): more than half the maximum score, when pairing the final round.
     pub topscorer: bool,
+    /// Rounds without a game over the board: byes of every kind, absences, forfeits.
+    pub unplayed: u32,
 }
 
 /// The pairing state of every player, as of the rounds recorded.
@@ -146,6 +151,7 @@ pub fn states(swiss: &Swiss) -> Vec<PairingState> {
             let mut floats = Vec::new();
             let mut opponents = HashSet::new();
             let mut may_get_bye = true;
+            let mut unplayed = 0;
             for (r, e) in p.history.iter().enumerate() {
                 match *e {
                     RoundEntry::Game {
@@ -155,6 +161,7 @@ pub fn states(swiss: &Swiss) -> Vec<PairingState> {
                         kind,
                     } => {
                         if kind == GameKind::Forfeit {
+                            unplayed += 1;
                             if outcome == Outcome::Win {
                                 may_get_bye = false;
                             }
@@ -172,6 +179,7 @@ pub fn states(swiss: &Swiss) -> Vec<PairingState> {
                         });
                     }
                     RoundEntry::Bye(b) => {
+                        unplayed += 1;
                         if b == Bye::PairingAllocated {
                             may_get_bye = false;
                         }
@@ -196,6 +204,7 @@ pub fn states(swiss: &Swiss) -> Vec<PairingState> {
                 opponents,
                 may_get_bye,
                 topscorer: final_round && score > rounds as u32,
+                unplayed,
             }
         })
         .collect()
@@ -244,6 +253,30 @@ pub fn pair(swiss: &Swiss, absent: &[PlayerId]) -> Result<Round, PairingError> {
     if !ctx.completes(&pool) {
         return Err(PairingError::NoLegalPairing);
     }
+    // The pairing-allocated bye first: the lowest score, then the fewest unplayed rounds, then the lowest rank,
+    // among the players allowed one (C.2) whose absence leaves the rest completely pairable (C.4).
+    let mut bye = None;
+    if pool.len() % 2 == 1 {
+        let mut candidates: Vec<usize> = (0..pool.len()).filter(|&i| pool[i].may_get_bye).collect();
+        candidates.sort_by(|&a, &b| {
+            let (x, y) = (pool[a], pool[b]);
+            x.score
+                .cmp(&y.score)
+                .then(x.unplayed.cmp(&y.unplayed))
+                .then(y.id.cmp(&x.id))
+        });
+        let chosen = candidates.into_iter().find(|&c| {
+            let rest: Vec<&PairingState> = pool
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i != c)
+                .map(|(_, s)| *s)
+                .collect();
+            ctx.completes(&rest)
+        });
+        let c = chosen.ok_or(PairingError::NoLegalPairing)?;
+        bye = Some(pool.remove(c).id);
+    }
 
     let mut pairs: Vec<(usize, usize)> = Vec::new(); // indices into `pool`
     let mut moved_down: Vec<usize> = Vec::new();
@@ -264,11 +297,9 @@ pub fn pair(swiss: &Swiss, absent: &[PlayerId]) -> Result<Round, PairingError> {
         moved_down = chosen.floaters;
         start = end;
     }
-    let bye = match moved_down.as_slice() {
-        [] => None,
-        [one] => Some(pool[*one].id),
-        _ => return Err(PairingError::SearchExhausted),
-    };
+    if !moved_down.is_empty() {
+        return Err(PairingError::SearchExhausted);
+    }
     let mut boards: Vec<(Board, u32, u32, usize)> = pairs
         .iter()
         .map(|&(a, b)| {
@@ -619,8 +650,8 @@ impl Search<'_> {
         }
         let mut rest: Vec<&PairingState> = self.floaters.iter().map(|&f| self.pool[f]).collect();
         if self.lower.is_empty() {
-            // The lowest bracket: at most one player is left, and only for the bye (C.2).
-            if rest.len() > 1 || rest.iter().any(|s| !s.may_get_bye) {
+            // The lowest bracket: the bye is already given, so nobody may be left over.
+            if !rest.is_empty() {
                 return;
             }
         } else {

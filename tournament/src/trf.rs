@@ -86,6 +86,12 @@ fn halves_text(h: u32) -> String {
 
 /// Writes the tournament as TRF text (lines end with `\n`).
 pub fn export(swiss: &Swiss) -> String {
+    export_with_pending(swiss, &[])
+}
+
+/// Writes the tournament with the players already known to miss the next round (their `Z`, `H` or `F` entry
+/// one round beyond the others, as JaVaFo and bbpPairings read it before pairing that round).
+pub fn export_with_pending(swiss: &Swiss, pending: &[(PlayerId, Bye)]) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "012 {}", swiss.name);
     let _ = writeln!(out, "XXR {}", swiss.rounds);
@@ -141,6 +147,10 @@ pub fn export(swiss: &Swiss) -> String {
         for e in &p.history {
             line.push_str("  ");
             line.push_str(&round_text(e));
+        }
+        if let Some((_, bye)) = pending.iter().find(|(id, _)| *id == p.id) {
+            line.push_str("  ");
+            line.push_str(&round_text(&RoundEntry::Bye(*bye)));
         }
         out.push_str(&line);
         out.push('\n');
@@ -202,8 +212,18 @@ fn parse_halves(text: &str, line: usize) -> Result<u32, TrfError> {
         .ok_or(err(line, TrfErrorKind::BadNumber))
 }
 
-/// Reads a TRF text.
+/// Reads a TRF text of a tournament between rounds (every player with the same number of rounds).
 pub fn import(text: &str) -> Result<Swiss, TrfError> {
+    let (swiss, pending) = import_with_pending(text)?;
+    if !pending.is_empty() {
+        return Err(err(0, TrfErrorKind::RaggedRounds));
+    }
+    Ok(swiss)
+}
+
+/// Reads a TRF text in which some players may have one round more than the others: a `Z`, `H` or `F` entry
+/// declaring them absent from the round about to be paired. Those entries are returned apart.
+pub fn import_with_pending(text: &str) -> Result<(Swiss, Vec<(PlayerId, Bye)>), TrfError> {
     let mut swiss = Swiss {
         name: String::new(),
         rounds: 0,
@@ -262,15 +282,24 @@ pub fn import(text: &str) -> Result<Swiss, TrfError> {
         }
     }
     let rounds_played = player_lines
-        .first()
+        .iter()
         .map(|(_, p)| p.history.len())
+        .min()
         .unwrap_or(0);
-    for (ln, p) in &player_lines {
-        if p.history.len() != rounds_played {
+    let mut pending = Vec::new();
+    for (ln, p) in player_lines.iter_mut() {
+        if p.history.len() == rounds_played + 1 {
+            match p.history.pop() {
+                Some(RoundEntry::Bye(b)) if b != Bye::PairingAllocated => pending.push((p.id, b)),
+                _ => return Err(err(*ln, TrfErrorKind::RaggedRounds)),
+            }
+        } else if p.history.len() != rounds_played {
             return Err(err(*ln, TrfErrorKind::RaggedRounds));
         }
     }
-    if swiss.rounds == 0 || (swiss.rounds as usize) < rounds_played {
+    if swiss.rounds == 0
+        || (swiss.rounds as usize) < rounds_played + usize::from(!pending.is_empty())
+    {
         return Err(err(0, TrfErrorKind::BadRounds));
     }
     swiss.players = player_lines.iter().map(|(_, p)| p.clone()).collect();
@@ -322,7 +351,7 @@ pub fn import(text: &str) -> Result<Swiss, TrfError> {
         }
         swiss.players[a as usize - 1].withdrawn = true;
     }
-    Ok(swiss)
+    Ok((swiss, pending))
 }
 
 fn parse_player(line: &str, ln: usize) -> Result<Player, TrfError> {
