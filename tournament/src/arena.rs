@@ -18,8 +18,9 @@ pub struct Waiting {
 }
 
 /// Pairs the waiting players: sorted by score, then rating (highest first), each takes the nearest player below
-/// who was not its last opponent; only when none is left does it take its last opponent. The pairs are `(a, b)`
-/// with `a` the higher-ranked; an odd player out stays waiting (returned last).
+/// who was not its last opponent (in either direction); only when none is left does it take its last opponent.
+/// Greedy, so in rare orders the last two left may be a rematch another order would have avoided. The pairs are
+/// `(a, b)` with `a` the higher-ranked; an odd player out stays waiting (returned second).
 pub fn pair(waiting: &[Waiting]) -> (Vec<(u64, u64)>, Option<u64>) {
     let mut order: Vec<Waiting> = waiting.to_vec();
     order.sort_by(|a, b| {
@@ -45,8 +46,6 @@ pub fn pair(waiting: &[Waiting]) -> (Vec<(u64, u64)>, Option<u64>) {
             .find(|&j| !rematch(j))
             .or_else(|| free.first().copied());
         let Some(j) = pick else { break };
-        // Taking a later player must not strand the one skipped with only its own last opponent: when exactly
-        // the skipped player and one more are left, pairing out of order cannot help anyone, so it is fine.
         taken[i] = true;
         taken[j] = true;
         pairs.push((order[i].id, order[j].id));

@@ -6,9 +6,10 @@
 //! This reproduces the FIDE tables board for board. With an odd number of players a dummy number `n + 1` is
 //! added; whoever meets it has the round off (the bye).
 //!
-//! A double round robin repeats the cycle with colours reversed. FIDE advises swapping the last two rounds of the
-//! first cycle so that nobody plays three games in a row with the same colour across the cycles' seam; we do
-//! that ([`double_round_robin`]).
+//! A double round robin repeats the cycle with colours reversed. FIDE recommends swapping the last two rounds of
+//! the first cycle, which spares players 1 and n/2 + 1 three games in a row with one colour across the cycles'
+//! seam (it cannot spare everyone: with 4 players, player 2 then has three blacks); we do that
+//! ([`double_round_robin`]).
 
 /// One game of a round robin: pairing numbers, 1-based.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

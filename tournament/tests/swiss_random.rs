@@ -2,6 +2,7 @@
 //! system, independently of the pairing code: no player twice in a round, no repeat pairing, no forbidden pair,
 //! at most one pairing-allocated bye per player and to the lowest score that can take it, the colour limits for
 //! non-topscorers (difference within ±2, never three in a row), and the top score group's downfloaters minimal.
+//! Each finished tournament also goes through the TRF export and import unchanged.
 //! A failing case prints its seed.
 
 use std::collections::HashSet;
@@ -346,6 +347,13 @@ fn run_with(seed: u64, mut rng: Rng, n: usize, rounds: u32) -> u32 {
         s.record(&round, &results, &absent_entries).unwrap();
         check_colours_after(seed, &s, &topscorers_ever, last);
     }
+    // Every tournament also survives the TRF round trip exactly.
+    let text = tournament::trf::export(&s);
+    assert_eq!(
+        tournament::trf::import(&text).as_ref(),
+        Ok(&s),
+        "seed {seed}: TRF round trip"
+    );
     unpairable
 }
 
