@@ -232,6 +232,7 @@ fn preference(colours: &[Colour], cd: i32) -> Option<(Strength, Colour)> {
 /// Pairs the next round of `swiss` by the Dutch system; `absent` players (known not to play this round) and
 /// withdrawn players are left out.
 pub fn pair(swiss: &Swiss, absent: &[PlayerId]) -> Result<Round, PairingError> {
+    swiss.validate().map_err(PairingError::Swiss)?;
     if swiss.rounds_played() >= swiss.rounds {
         return Err(PairingError::Finished);
     }

@@ -141,6 +141,9 @@ pub enum SwissError {
     BadName,
     /// A rating above [`MAX_RATING`] (the TRF's four digits).
     BadRating,
+    /// The tournament's fields contradict each other (ids out of order, histories of different lengths, a game
+    /// whose two sides disagree); see [`Swiss::validate`].
+    Inconsistent,
 }
 
 impl SwissError {
@@ -156,6 +159,7 @@ impl SwissError {
             SwissError::Withdrawn(_) => "withdrawn",
             SwissError::BadName => "bad_name",
             SwissError::BadRating => "bad_rating",
+            SwissError::Inconsistent => "inconsistent",
         }
     }
 }
@@ -211,6 +215,9 @@ impl Swiss {
         if rounds == 0 {
             return Err(SwissError::NoRounds);
         }
+        if name.chars().any(char::is_control) {
+            return Err(SwissError::BadName);
+        }
         let mut swiss = Swiss {
             name: name.to_owned(),
             rounds,
@@ -230,6 +237,68 @@ impl Swiss {
             });
         }
         Ok(swiss)
+    }
+
+    /// Checks what the public fields cannot enforce by themselves: players numbered 1, 2, … in order, every
+    /// history as long as the others and no longer than the rounds, both sides of every game agreeing (opponent,
+    /// colours, results), forbidden pairs naming players. [`crate::dutch::pair`] runs it first.
+    pub fn validate(&self) -> Result<(), SwissError> {
+        let n = self.players.len();
+        let rounds = self.rounds_played() as usize;
+        if self.rounds == 0 || rounds > self.rounds as usize {
+            return Err(SwissError::Inconsistent);
+        }
+        for (i, p) in self.players.iter().enumerate() {
+            if p.id as usize != i + 1 || p.history.len() != rounds {
+                return Err(SwissError::Inconsistent);
+            }
+            for (r, e) in p.history.iter().enumerate() {
+                let RoundEntry::Game {
+                    opponent,
+                    colour,
+                    outcome,
+                    kind,
+                } = *e
+                else {
+                    continue;
+                };
+                if opponent == 0 || opponent as usize > n || opponent == p.id {
+                    return Err(SwissError::Inconsistent);
+                }
+                let agrees = match self.players[opponent as usize - 1].history[r] {
+                    RoundEntry::Game {
+                        opponent: o,
+                        colour: c,
+                        outcome: x,
+                        kind: k,
+                    } => {
+                        let double_forfeit = kind == GameKind::Forfeit
+                            && x == Outcome::Loss
+                            && outcome == Outcome::Loss;
+                        let no_forfeit_draw =
+                            !(kind == GameKind::Forfeit && outcome == Outcome::Draw);
+                        o == p.id
+                            && c == colour.opposite()
+                            && k == kind
+                            && (x == outcome.reversed() || double_forfeit)
+                            && no_forfeit_draw
+                    }
+                    RoundEntry::Bye(_) => false,
+                };
+                if !agrees {
+                    return Err(SwissError::Inconsistent);
+                }
+            }
+        }
+        let known = |id: PlayerId| id >= 1 && id as usize <= n;
+        if self
+            .forbidden
+            .iter()
+            .any(|&(a, b)| !known(a) || !known(b) || a == b)
+        {
+            return Err(SwissError::Inconsistent);
+        }
+        Ok(())
     }
 
     /// Rounds completed so far.

@@ -351,6 +351,10 @@ pub fn import_with_pending(text: &str) -> Result<(Swiss, Vec<(PlayerId, Bye)>), 
         }
         swiss.players[a as usize - 1].withdrawn = true;
     }
+    // Whatever the checks above let through, the tournament must be one `pair` accepts.
+    if swiss.validate().is_err() {
+        return Err(err(0, TrfErrorKind::InconsistentGame));
+    }
     Ok((swiss, pending))
 }
 

@@ -218,3 +218,35 @@ fn results_that_do_not_match_the_pairing_are_refused() {
     );
     assert_eq!(swiss.rounds_played(), 0, "a refused round records nothing");
 }
+
+#[test]
+fn a_tournament_whose_fields_contradict_each_other_is_refused_not_paired() {
+    let mut swiss = field(4);
+    let r = pair(&swiss, &[]).unwrap();
+    swiss
+        .record(&r, &[BoardResult::Draw, BoardResult::Draw], &[])
+        .unwrap();
+    let mut broken = swiss.clone();
+    broken.players[0].history[0] = tournament::RoundEntry::Game {
+        opponent: 42,
+        colour: Colour::White,
+        outcome: tournament::Outcome::Win,
+        kind: tournament::swiss::GameKind::Rated,
+    };
+    assert_eq!(
+        pair(&broken, &[]),
+        Err(PairingError::Swiss(SwissError::Inconsistent))
+    );
+    let mut short = swiss.clone();
+    short.players[2].history.clear();
+    assert_eq!(
+        pair(&short, &[]),
+        Err(PairingError::Swiss(SwissError::Inconsistent))
+    );
+    let mut renumbered = swiss;
+    renumbered.players[1].id = 7;
+    assert_eq!(
+        pair(&renumbered, &[]),
+        Err(PairingError::Swiss(SwissError::Inconsistent))
+    );
+}

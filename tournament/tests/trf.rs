@@ -182,3 +182,46 @@ fn broken_files_get_a_typed_error_with_the_line() {
         TrfErrorKind::RaggedRounds
     );
 }
+
+/// splitmix64, for reproducible mutations.
+fn next(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[test]
+fn mutated_files_are_refused_or_read_and_never_panic_the_reader_or_the_pairing() {
+    let good = export(&eventful()).into_bytes();
+    let alphabet = b" 0123456789wb-=+UFHZWDLX.\n";
+    let mut read = 0;
+    for seed in 0..3000u64 {
+        let mut state = seed;
+        let mut bytes = good.clone();
+        for _ in 0..1 + next(&mut state) % 4 {
+            let at = (next(&mut state) % bytes.len() as u64) as usize;
+            match next(&mut state) % 3 {
+                0 => bytes[at] = alphabet[(next(&mut state) % alphabet.len() as u64) as usize],
+                1 => {
+                    bytes.remove(at);
+                }
+                _ => bytes.insert(
+                    at,
+                    alphabet[(next(&mut state) % alphabet.len() as u64) as usize],
+                ),
+            }
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        if let Ok(s) = import(&text) {
+            read += 1;
+            // Whatever was read pairs or says why not.
+            let _ = pair(&s, &[]);
+        }
+    }
+    assert!(
+        read > 0,
+        "some mutations (in names, points, ranks) still read"
+    );
+}
