@@ -252,6 +252,8 @@ impl Swiss {
             if p.id as usize != i + 1 || p.history.len() != rounds {
                 return Err(SwissError::Inconsistent);
             }
+        }
+        for p in &self.players {
             for (r, e) in p.history.iter().enumerate() {
                 let RoundEntry::Game {
                     opponent,
