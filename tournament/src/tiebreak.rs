@@ -17,7 +17,7 @@
 //! Values are points as `f64`: every value is a multiple of ¼, exact in binary floating point.
 
 use crate::score::Outcome;
-use crate::swiss::{GameKind, PlayerId, RoundEntry, Swiss};
+use crate::swiss::{GameKind, PlayerId, RoundEntry, Swiss, SwissError};
 use std::cmp::Ordering;
 
 /// One tie-break.
@@ -83,13 +83,32 @@ fn contributions(swiss: &Swiss, id: PlayerId) -> Vec<(f64, f64)> {
     out
 }
 
+/// Checks the tournament and the players named before reading their histories.
+fn check(swiss: &Swiss, ids: &[PlayerId]) -> Result<(), SwissError> {
+    swiss.validate()?;
+    for &id in ids {
+        swiss.player(id)?;
+    }
+    Ok(())
+}
+
 /// Buchholz of a player.
-pub fn buchholz(swiss: &Swiss, id: PlayerId) -> f64 {
+pub fn buchholz(swiss: &Swiss, id: PlayerId) -> Result<f64, SwissError> {
+    check(swiss, &[id])?;
+    Ok(buchholz_of(swiss, id))
+}
+
+fn buchholz_of(swiss: &Swiss, id: PlayerId) -> f64 {
     contributions(swiss, id).iter().map(|c| c.0).sum()
 }
 
 /// Buchholz cut 1 of a player.
-pub fn buchholz_cut1(swiss: &Swiss, id: PlayerId) -> f64 {
+pub fn buchholz_cut1(swiss: &Swiss, id: PlayerId) -> Result<f64, SwissError> {
+    check(swiss, &[id])?;
+    Ok(buchholz_cut1_of(swiss, id))
+}
+
+fn buchholz_cut1_of(swiss: &Swiss, id: PlayerId) -> f64 {
     let c = contributions(swiss, id);
     let lowest = c.iter().map(|c| c.0).fold(f64::INFINITY, f64::min);
     if c.is_empty() {
@@ -100,7 +119,12 @@ pub fn buchholz_cut1(swiss: &Swiss, id: PlayerId) -> f64 {
 }
 
 /// Sonneborn–Berger of a player.
-pub fn sonneborn_berger(swiss: &Swiss, id: PlayerId) -> f64 {
+pub fn sonneborn_berger(swiss: &Swiss, id: PlayerId) -> Result<f64, SwissError> {
+    check(swiss, &[id])?;
+    Ok(sonneborn_berger_of(swiss, id))
+}
+
+fn sonneborn_berger_of(swiss: &Swiss, id: PlayerId) -> f64 {
     contributions(swiss, id)
         .iter()
         .map(|(s, got)| s * got)
@@ -108,14 +132,17 @@ pub fn sonneborn_berger(swiss: &Swiss, id: PlayerId) -> f64 {
 }
 
 /// Points each of `group` scored in games played among them; all zeros unless every pair of them has played.
-pub fn direct_encounter(swiss: &Swiss, group: &[PlayerId]) -> Vec<f64> {
+pub fn direct_encounter(swiss: &Swiss, group: &[PlayerId]) -> Result<Vec<f64>, SwissError> {
+    check(swiss, group)?;
+    Ok(direct_encounter_of(swiss, group))
+}
+
+fn direct_encounter_of(swiss: &Swiss, group: &[PlayerId]) -> Vec<f64> {
     let mut pts = vec![0.0; group.len()];
-    let mut met = 0;
     for (i, &id) in group.iter().enumerate() {
         for e in &swiss.players[id as usize - 1].history {
             if let Some((o, outcome)) = played(e) {
                 if group.contains(&o) && o != id {
-                    met += 1;
                     pts[i] += match outcome {
                         Outcome::Win => 1.0,
                         Outcome::Draw => 0.5,
@@ -125,9 +152,7 @@ pub fn direct_encounter(swiss: &Swiss, group: &[PlayerId]) -> Vec<f64> {
             }
         }
     }
-    let pairs = group.len() * (group.len().saturating_sub(1)) / 2;
-    // Each game is seen from both sides; a pair may have met more than once (a double round robin).
-    if met < 2 * pairs || !all_met(swiss, group) {
+    if !all_met(swiss, group) {
         return vec![0.0; group.len()];
     }
     pts
@@ -158,7 +183,13 @@ pub struct Standing {
 }
 
 /// The standings: by score, then by each tie-break in order, then by starting rank.
-pub fn standings(swiss: &Swiss, order: &[TieBreak]) -> Vec<Standing> {
+pub fn standings(swiss: &Swiss, order: &[TieBreak]) -> Result<Vec<Standing>, SwissError> {
+    swiss.validate()?;
+    Ok(standings_of(swiss, order))
+}
+
+/// The standings of a tournament already validated.
+pub(crate) fn standings_of(swiss: &Swiss, order: &[TieBreak]) -> Vec<Standing> {
     let mut rows: Vec<Standing> = swiss
         .players
         .iter()
@@ -186,7 +217,7 @@ pub fn standings(swiss: &Swiss, order: &[TieBreak]) -> Vec<Standing> {
                         .collect();
                     let ids: Vec<PlayerId> = group.iter().map(|&j| rows[j].id).collect();
                     let de = if ids.len() > 1 {
-                        direct_encounter(swiss, &ids)
+                        direct_encounter_of(swiss, &ids)
                     } else {
                         vec![0.0]
                     };
@@ -199,9 +230,9 @@ pub fn standings(swiss: &Swiss, order: &[TieBreak]) -> Vec<Standing> {
             _ => {
                 for r in rows.iter_mut() {
                     let v = match tb {
-                        TieBreak::Buchholz => buchholz(swiss, r.id),
-                        TieBreak::BuchholzCut1 => buchholz_cut1(swiss, r.id),
-                        _ => sonneborn_berger(swiss, r.id),
+                        TieBreak::Buchholz => buchholz_of(swiss, r.id),
+                        TieBreak::BuchholzCut1 => buchholz_cut1_of(swiss, r.id),
+                        _ => sonneborn_berger_of(swiss, r.id),
                     };
                     r.tie_breaks.push(v);
                 }

@@ -22,7 +22,7 @@ use crate::score::Outcome;
 use crate::swiss::{
     Bye, Colour, GameKind, Player, PlayerId, RoundEntry, Swiss, MAX_NAME_CHARS, MAX_RATING,
 };
-use crate::tiebreak::{standings, TieBreak};
+use crate::tiebreak::{standings_of, TieBreak};
 use std::fmt;
 use std::fmt::Write as _;
 
@@ -113,18 +113,22 @@ pub fn export_with_pending(swiss: &Swiss, pending: &[(PlayerId, Bye)]) -> String
     for p in swiss.players.iter().filter(|p| p.withdrawn) {
         let _ = writeln!(out, "XXW {}", p.id);
     }
-    let table = standings(
-        swiss,
-        &[
-            TieBreak::BuchholzCut1,
-            TieBreak::Buchholz,
-            TieBreak::SonnebornBerger,
-        ],
-    );
+    // An inconsistent tournament has no meaningful ranks: they are written as 0.
+    let order = [
+        TieBreak::BuchholzCut1,
+        TieBreak::Buchholz,
+        TieBreak::SonnebornBerger,
+    ];
+    let table = if swiss.validate().is_ok() {
+        standings_of(swiss, &order)
+    } else {
+        Vec::new()
+    };
     let mut rank = vec![0u32; swiss.players.len()];
     for s in &table {
         rank[s.id as usize - 1] = s.place;
     }
+    let score = |p: &Player| -> u32 { p.history.iter().map(|e| swiss.entry_halves(e)).sum() };
     for p in &swiss.players {
         let rating = if p.rating == 0 {
             String::new()
@@ -141,7 +145,7 @@ pub fn export_with_pending(swiss: &Swiss, pending: &[(PlayerId, Bye)]) -> String
             "",
             "",
             "",
-            halves_text(swiss.score_halves(p.id)),
+            halves_text(score(p)),
             rank[p.id as usize - 1]
         );
         for e in &p.history {

@@ -13,7 +13,7 @@
 use tournament::tiebreak::{
     buchholz, buchholz_cut1, direct_encounter, sonneborn_berger, standings, TieBreak,
 };
-use tournament::{Board, BoardResult, Round, Swiss};
+use tournament::{Board, BoardResult, Round, Swiss, SwissError};
 
 fn crosstable() -> Swiss {
     let mut s = Swiss::new(
@@ -60,31 +60,31 @@ fn scores_count_the_byes_as_wins() {
 #[test]
 fn buchholz_uses_adjusted_scores_and_virtual_opponents() {
     let s = crosstable();
-    let values: Vec<f64> = (1..=5).map(|p| buchholz(&s, p)).collect();
+    let values: Vec<f64> = (1..=5).map(|p| buchholz(&s, p).unwrap()).collect();
     assert_eq!(values, vec![4.0, 4.0, 4.5, 4.5, 4.5]);
 }
 
 #[test]
 fn buchholz_cut_1_drops_the_lowest_contribution() {
     let s = crosstable();
-    let values: Vec<f64> = (1..=5).map(|p| buchholz_cut1(&s, p)).collect();
+    let values: Vec<f64> = (1..=5).map(|p| buchholz_cut1(&s, p).unwrap()).collect();
     assert_eq!(values, vec![3.5, 3.5, 3.5, 4.5, 3.5]);
 }
 
 #[test]
 fn sonneborn_berger_weighs_each_opponent_by_the_result() {
     let s = crosstable();
-    let values: Vec<f64> = (1..=5).map(|p| sonneborn_berger(&s, p)).collect();
+    let values: Vec<f64> = (1..=5).map(|p| sonneborn_berger(&s, p).unwrap()).collect();
     assert_eq!(values, vec![3.0, 2.25, 2.0, 0.0, 2.0]);
 }
 
 #[test]
 fn direct_encounter_counts_only_when_everyone_in_the_group_has_met() {
     let s = crosstable();
-    assert_eq!(direct_encounter(&s, &[1, 2]), vec![0.5, 0.5]);
-    assert_eq!(direct_encounter(&s, &[3, 5]), vec![1.0, 0.0]);
+    assert_eq!(direct_encounter(&s, &[1, 2]).unwrap(), vec![0.5, 0.5]);
+    assert_eq!(direct_encounter(&s, &[3, 5]).unwrap(), vec![1.0, 0.0]);
     assert_eq!(
-        direct_encounter(&s, &[1, 2, 3]),
+        direct_encounter(&s, &[1, 2, 3]).unwrap(),
         vec![0.0, 0.0, 0.0],
         "2 and 3 never met"
     );
@@ -100,7 +100,8 @@ fn standings_order_by_score_then_each_tie_break() {
             TieBreak::Buchholz,
             TieBreak::SonnebornBerger,
         ],
-    );
+    )
+    .unwrap();
     let order: Vec<(u32, u32)> = table.iter().map(|r| (r.place, r.id)).collect();
     assert_eq!(order, vec![(1, 1), (2, 3), (3, 2), (4, 5), (5, 4)]);
     assert_eq!(table[1].tie_breaks, vec![3.5, 4.5, 2.0]);
@@ -109,7 +110,25 @@ fn standings_order_by_score_then_each_tie_break() {
 #[test]
 fn players_equal_on_everything_share_a_place() {
     let s = crosstable();
-    let table = standings(&s, &[TieBreak::DirectEncounter]);
+    let table = standings(&s, &[TieBreak::DirectEncounter]).unwrap();
     let order: Vec<(u32, u32)> = table.iter().map(|r| (r.place, r.id)).collect();
     assert_eq!(order, vec![(1, 1), (2, 2), (2, 3), (4, 5), (5, 4)]);
+}
+
+#[test]
+fn unknown_players_and_broken_tournaments_are_typed_errors() {
+    let s = crosstable();
+    assert_eq!(buchholz(&s, 6), Err(SwissError::UnknownPlayer(6)));
+    assert_eq!(buchholz(&s, 0), Err(SwissError::UnknownPlayer(0)));
+    assert_eq!(
+        direct_encounter(&s, &[1, 9]),
+        Err(SwissError::UnknownPlayer(9))
+    );
+    let mut broken = s.clone();
+    broken.players[4].history.pop();
+    assert_eq!(
+        standings(&broken, &[TieBreak::Buchholz]),
+        Err(SwissError::Inconsistent)
+    );
+    assert_eq!(sonneborn_berger(&broken, 1), Err(SwissError::Inconsistent));
 }
