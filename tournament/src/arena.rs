@@ -5,6 +5,7 @@
 use crate::score::Outcome;
 
 /// A player waiting to be paired.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Waiting {
     /// The player's id (any numbering the caller uses).

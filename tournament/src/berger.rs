@@ -12,6 +12,7 @@
 //! ([`double_round_robin`]).
 
 /// One game of a round robin: pairing numbers, 1-based.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Pairing {
     /// White's number.
@@ -21,6 +22,7 @@ pub struct Pairing {
 }
 
 /// One round: its games (board order of the FIDE table) and the player with the round off, if any.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RoundRobinRound {
     /// The games, first board first.

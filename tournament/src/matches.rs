@@ -4,6 +4,7 @@ use crate::score::{Outcome, ScoreSystem};
 use crate::swiss::Colour;
 
 /// A match between player A and player B.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Match {
     /// Number of games (at least 1; even by default for Othello and draughts).
@@ -29,6 +30,7 @@ pub enum MatchError {
 pub const MAX_GAMES: u32 = 100;
 
 /// Who won a match.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MatchWinner {
     /// Player A.
@@ -40,6 +42,7 @@ pub enum MatchWinner {
 }
 
 /// The state of a match after some games.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MatchScore {
     /// A's score in units of the score system.

@@ -3,6 +3,7 @@
 use std::fmt;
 
 /// The result of one game for one player.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
     /// The player won.
@@ -28,6 +29,7 @@ impl Outcome {
 ///
 /// The chess system (1, ½, 0) is `{ win: 2, draw: 1, loss: 0, denominator: 2 }`; the draughts source's
 /// ladder scores +2, 0, −2.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ScoreSystem {
     /// Units for a win.
@@ -87,6 +89,7 @@ impl ScoreSystem {
 }
 
 /// A score with its denominator, displayed as `3½`, `-4` or `0`.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Score {
     /// The score in units.

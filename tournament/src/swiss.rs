@@ -10,6 +10,7 @@ pub type PlayerId = u32;
 
 /// A colour. In every game of this crate the first mover is "white" (black in Gomoku and draughts sources:
 /// the room maps the seats; pairing only needs two sides).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Colour {
     /// The first side.
@@ -29,6 +30,7 @@ impl Colour {
 }
 
 /// How a game counted: played and rated, played unrated, or not played (a forfeit).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameKind {
     /// Played (TRF `1`, `=`, `0`).
@@ -40,6 +42,7 @@ pub enum GameKind {
 }
 
 /// A round without a game.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Bye {
     /// The pairing-allocated bye of an odd round (TRF `U`): the points of a win unless configured otherwise.
@@ -53,6 +56,7 @@ pub enum Bye {
 }
 
 /// One round of one player's history.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RoundEntry {
     /// A game (possibly forfeited) against `opponent` with `colour`.
@@ -71,6 +75,7 @@ pub enum RoundEntry {
 }
 
 /// One player of a Swiss.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Player {
     /// Starting rank, the pairing number (A.2 b). Late entrants get the next free number.
@@ -86,6 +91,7 @@ pub struct Player {
 }
 
 /// A board of a pairing.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Board {
     /// The player with white.
@@ -95,6 +101,7 @@ pub struct Board {
 }
 
 /// The pairing of one round.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Round {
     /// The boards, sorted as C.04.2 asks (highest score, then score sum, then the higher player's rank).
@@ -104,6 +111,7 @@ pub struct Round {
 }
 
 /// The result of one board.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BoardResult {
     /// White won.
@@ -176,6 +184,7 @@ impl std::error::Error for SwissError {}
 pub const MAX_NAME_CHARS: usize = 33;
 
 /// A Swiss tournament: the input of the Dutch pairing and of the tie-breaks.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Swiss {
     /// Event name (TRF 012).

@@ -21,6 +21,7 @@ use crate::swiss::{GameKind, PlayerId, RoundEntry, Swiss, SwissError};
 use std::cmp::Ordering;
 
 /// One tie-break.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TieBreak {
     /// Sum of the opponents' scores.
@@ -170,6 +171,7 @@ fn all_met(swiss: &Swiss, group: &[PlayerId]) -> bool {
 }
 
 /// One line of the standings.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq)]
 pub struct Standing {
     /// 1-based place; equal players (on score and every tie-break) share it.
