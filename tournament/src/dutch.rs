@@ -17,7 +17,7 @@
 //! the same absolute colour preference do not meet, and the organiser's forbidden pairs), and the completion
 //! criterion C.4: the downfloaters together with every lower player must still be pairable with the same absolute
 //! criteria, with one pairing-allocated bye to a player allowed one (C.2) when the count is odd. C.4 is checked
-//! exactly by a maximum-matching oracle (Edmonds' blossom algorithm, [`crate::matching`]), so a bracket never
+//! exactly by a maximum-matching oracle (Edmonds' blossom algorithm, in the private `matching` module), so a bracket never
 //! chooses floaters that leave the round unpairable and no backtracking between brackets is needed.
 //!
 //! Candidates are visited depth first in an order close to the Dutch one (D.1 transpositions of S2, then D.2

@@ -7,7 +7,7 @@
 //! - [`tiebreak`]: Buchholz, Buchholz cut 1, Sonneborn–Berger, direct encounter, standings;
 //! - [`berger`]: round robins by the FIDE Berger tables, single or double;
 //! - [`arena`]: lichess-like arena pairing and streak scoring;
-//! - [`score`]: score systems (1/½/0, 2/1/0, +2/0/−2); [`matches`]: N-game matches;
+//! - [`score`]: score systems (1/½/0, 2/1/0, +2/0/−2); [`matches`](mod@matches): N-game matches;
 //! - [`trf`]: the FIDE TRF-16 file with the TRF(x) extension lines, export and import.
 
 pub mod arena;
