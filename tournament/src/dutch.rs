@@ -40,7 +40,7 @@
 //!   rest of the method follows the 2017 text (Baku 2016 / Goynuk 2017); the other changes of the 2025 revision
 //!   are not implemented.
 
-use crate::matching::Graph;
+use crate::matching::{Graph, NONE};
 use crate::score::Outcome;
 use crate::swiss::{Board, Bye, Colour, GameKind, PlayerId, Round, RoundEntry, Swiss, SwissError};
 use std::cmp::Ordering;
@@ -251,11 +251,10 @@ pub fn pair(swiss: &Swiss, absent: &[PlayerId]) -> Result<Round, PairingError> {
         initial: swiss.initial_colour,
         last_round: swiss.rounds_played() + 1 == swiss.rounds,
     };
-    if !ctx.completes(&pool) {
-        return Err(PairingError::NoLegalPairing);
-    }
-    // The pairing-allocated bye first: the lowest score, then the fewest unplayed rounds, then the lowest rank,
-    // among the players allowed one (C.2) whose absence leaves the rest completely pairable (C.4).
+    // Bye candidates, in order: the lowest score, then the fewest unplayed rounds, then the lowest rank, among
+    // the players allowed one (C.2).
+    let graph = ctx.graph(&pool);
+    let everyone = vec![true; pool.len()];
     let mut bye = None;
     if pool.len() % 2 == 1 {
         let mut candidates: Vec<usize> = (0..pool.len()).filter(|&i| pool[i].may_get_bye).collect();
@@ -266,18 +265,25 @@ pub fn pair(swiss: &Swiss, absent: &[PlayerId]) -> Result<Round, PairingError> {
                 .then(x.unplayed.cmp(&y.unplayed))
                 .then(y.id.cmp(&x.id))
         });
+        // The first whose absence leaves everyone else completely pairable (C.4).
         let chosen = candidates.into_iter().find(|&c| {
-            let rest: Vec<&PairingState> = pool
-                .iter()
-                .enumerate()
-                .filter(|&(i, _)| i != c)
-                .map(|(_, s)| *s)
-                .collect();
-            ctx.completes(&rest)
+            let mut active = everyone.clone();
+            active[c] = false;
+            perfect(&graph.matching_within(&active), &active)
         });
-        let c = chosen.ok_or(PairingError::NoLegalPairing)?;
+        let Some(c) = chosen else {
+            return Err(PairingError::NoLegalPairing);
+        };
         bye = Some(pool.remove(c).id);
+    } else if !perfect(&graph.matching_within(&everyone), &everyone) {
+        return Err(PairingError::NoLegalPairing);
     }
+    // The compatibility graph of the players to pair, built once for every bracket's completion checks.
+    let graph = if bye.is_some() {
+        ctx.graph(&pool)
+    } else {
+        graph
+    };
 
     let mut pairs: Vec<(usize, usize)> = Vec::new(); // indices into `pool`
     let mut moved_down: Vec<usize> = Vec::new();
@@ -292,7 +298,7 @@ pub fn pair(swiss: &Swiss, absent: &[PlayerId]) -> Result<Round, PairingError> {
         bracket.extend(start..end);
         let lower: Vec<usize> = (end..pool.len()).collect();
         let chosen = ctx
-            .pair_bracket(&pool, &bracket, moved_down.len(), &lower)
+            .pair_bracket(&pool, &graph, &bracket, moved_down.len(), &lower)
             .ok_or(PairingError::SearchExhausted)?;
         pairs.extend(chosen.pairs);
         moved_down = chosen.floaters;
@@ -326,6 +332,11 @@ struct Context {
     forbidden: HashSet<(PlayerId, PlayerId)>,
     initial: Colour,
     last_round: bool,
+}
+
+/// Whether a matching covers every active vertex.
+fn perfect(mate: &[usize], active: &[bool]) -> bool {
+    mate.iter().zip(active).all(|(&m, &a)| !a || m != NONE)
 }
 
 /// A bracket's chosen pairs and downfloaters (indices into the pool).
@@ -366,22 +377,18 @@ impl Context {
         true
     }
 
-    /// C.4: whether these players can all be paired (one bye to an allowed player if their number is odd).
-    fn completes(&self, players: &[&PairingState]) -> bool {
-        let n = players.len();
-        let odd = n % 2 == 1;
-        let mut g = Graph::new(n + usize::from(odd));
+    /// The graph of the pairs the absolute criteria allow, over pool indices.
+    fn graph(&self, pool: &[&PairingState]) -> Graph {
+        let n = pool.len();
+        let mut g = Graph::new(n);
         for i in 0..n {
             for j in i + 1..n {
-                if self.compatible(players[i], players[j]) {
+                if self.compatible(pool[i], pool[j]) {
                     g.add_edge(i, j);
                 }
             }
-            if odd && players[i].may_get_bye {
-                g.add_edge(i, n);
-            }
         }
-        g.has_perfect_matching()
+        g
     }
 
     /// E.1–E.5: the colour of `hi`, the higher-ranked player of a pair.
@@ -500,21 +507,29 @@ impl Context {
     fn pair_bracket(
         &self,
         pool: &[&PairingState],
+        graph: &Graph,
         bracket: &[usize],
         mdps: usize,
         lower: &[usize],
     ) -> Option<Chosen> {
         let n = bracket.len();
         // An upper bound on the pairs: a maximum matching inside the bracket.
-        let mut g = Graph::new(n);
-        for i in 0..n {
-            for j in i + 1..n {
-                if self.compatible(pool[bracket[i]], pool[bracket[j]]) {
-                    g.add_edge(i, j);
-                }
-            }
+        let mut inside = vec![false; pool.len()];
+        for &b in bracket {
+            inside[b] = true;
         }
-        let max_pairs = g.max_matching();
+        let max_pairs = graph
+            .matching_within(&inside)
+            .iter()
+            .filter(|&&m| m != NONE)
+            .count()
+            / 2;
+        // A maximum matching of the players below, which each candidate's floaters then extend (C.4).
+        let mut below = vec![false; pool.len()];
+        for &l in lower {
+            below[l] = true;
+        }
+        let lower_mate = graph.matching_within(&below);
         for p in (0..=max_pairs).rev() {
             let mut search = Search {
                 ctx: self,
@@ -522,6 +537,9 @@ impl Context {
                 bracket,
                 mdps,
                 lower,
+                graph,
+                below: &below,
+                lower_mate: &lower_mate,
                 target: p,
                 used: vec![false; n],
                 pairs: Vec::new(),
@@ -554,6 +572,9 @@ struct Search<'a> {
     bracket: &'a [usize],
     mdps: usize,
     lower: &'a [usize],
+    graph: &'a Graph,
+    below: &'a [bool],
+    lower_mate: &'a [usize],
     target: usize,
     used: Vec<bool>,
     pairs: Vec<(usize, usize)>,
@@ -649,15 +670,21 @@ impl Search<'_> {
         if self.best.as_ref().is_some_and(|(b, _)| q >= *b) {
             return;
         }
-        let mut rest: Vec<&PairingState> = self.floaters.iter().map(|&f| self.pool[f]).collect();
         if self.lower.is_empty() {
             // The lowest bracket: the bye is already given, so nobody may be left over.
-            if !rest.is_empty() {
+            if !self.floaters.is_empty() {
                 return;
             }
         } else {
-            rest.extend(self.lower.iter().map(|&l| self.pool[l]));
-            if !self.ctx.completes(&rest) {
+            // C.4: the floaters and everyone below still pair completely. The players below have a maximum
+            // matching already; each floater extends it by one augmenting search.
+            let mut active = self.below.to_vec();
+            let mut mate = self.lower_mate.to_vec();
+            for &f in &self.floaters {
+                active[f] = true;
+                self.graph.extend(f, &mut mate, &active);
+            }
+            if !perfect(&mate, &active) {
                 return;
             }
         }

@@ -5,6 +5,9 @@
 
 use std::collections::VecDeque;
 
+/// No mate.
+pub(crate) const NONE: usize = usize::MAX;
+
 /// An undirected graph on `n` vertices given by an adjacency matrix.
 #[derive(Clone, Debug)]
 pub(crate) struct Graph {
@@ -30,35 +33,50 @@ impl Graph {
     }
 
     /// The size of a maximum matching.
-    pub(crate) fn max_matching(&self) -> usize {
+    #[cfg(test)]
+    fn max_matching(&self) -> usize {
+        let mate = self.matching_within(&vec![true; self.n]);
+        mate.iter().filter(|&&m| m != NONE).count() / 2
+    }
+
+    /// Whether every vertex can be matched.
+    #[cfg(test)]
+    fn has_perfect_matching(&self) -> bool {
+        self.n.is_multiple_of(2) && self.max_matching() * 2 == self.n
+    }
+
+    /// A maximum matching of the subgraph induced by the `active` vertices, as each vertex's mate (`NONE` when
+    /// unmatched or inactive).
+    pub(crate) fn matching_within(&self, active: &[bool]) -> Vec<usize> {
         let n = self.n;
-        let mut mate = vec![usize::MAX; n];
+        let mut mate = vec![NONE; n];
         // A greedy start makes the augmenting searches few.
-        for v in 0..n {
-            if mate[v] == usize::MAX {
-                if let Some(&u) = self.adj[v].iter().find(|&&u| mate[u] == usize::MAX) {
+        for v in (0..n).filter(|&v| active[v]) {
+            if mate[v] == NONE {
+                if let Some(&u) = self.adj[v].iter().find(|&&u| active[u] && mate[u] == NONE) {
                     mate[v] = u;
                     mate[u] = v;
                 }
             }
         }
-        let mut size = mate.iter().filter(|&&m| m != usize::MAX).count() / 2;
         for root in 0..n {
-            if mate[root] == usize::MAX && self.augment(root, &mut mate) {
-                size += 1;
+            if active[root] && mate[root] == NONE {
+                self.augment(root, &mut mate, active);
             }
         }
-        size
+        mate
     }
 
-    /// Whether every vertex can be matched.
-    pub(crate) fn has_perfect_matching(&self) -> bool {
-        self.n.is_multiple_of(2) && self.max_matching() * 2 == self.n
+    /// Grows `mate`, a maximum matching of the active vertices but `root`, by one augmenting search from the
+    /// newly active `root`; the result is a maximum matching of the active vertices (an augmenting path of the
+    /// larger graph must end at `root`). Returns whether `root` got matched.
+    pub(crate) fn extend(&self, root: usize, mate: &mut [usize], active: &[bool]) -> bool {
+        mate[root] != NONE || self.augment(root, mate, active)
     }
 
-    /// One breadth-first search for an augmenting path from `root`, shrinking odd cycles (blossoms) by their base.
-    fn augment(&self, root: usize, mate: &mut [usize]) -> bool {
-        const NONE: usize = usize::MAX;
+    /// One breadth-first search for an augmenting path from `root` through active vertices, shrinking odd cycles
+    /// (blossoms) by their base.
+    fn augment(&self, root: usize, mate: &mut [usize], active: &[bool]) -> bool {
         let n = self.n;
         let mut parent = vec![NONE; n];
         let mut base: Vec<usize> = (0..n).collect();
@@ -68,7 +86,7 @@ impl Graph {
         queue.push_back(root);
         while let Some(v) = queue.pop_front() {
             for &u in &self.adj[v] {
-                if base[v] == base[u] || mate[v] == u {
+                if !active[u] || base[v] == base[u] || mate[v] == u {
                     continue;
                 }
                 if u == root || (mate[u] != NONE && parent[mate[u]] != NONE) {
@@ -170,6 +188,21 @@ mod tests {
         }
         assert_eq!(g.max_matching(), 1);
         assert!(!g.has_perfect_matching());
+    }
+
+    #[test]
+    fn extending_a_maximum_matching_one_vertex_at_a_time_stays_maximum() {
+        // A path 0-1-2-3-4-5: the first five vertices match two pairs; adding 5 makes it perfect.
+        let mut g = Graph::new(6);
+        for v in 0..5 {
+            g.add_edge(v, v + 1);
+        }
+        let mut active = vec![true, true, true, true, true, false];
+        let mut mate = g.matching_within(&active);
+        assert_eq!(mate.iter().filter(|&&m| m != NONE).count(), 4);
+        active[5] = true;
+        assert!(g.extend(5, &mut mate, &active));
+        assert!(mate.iter().all(|&m| m != NONE));
     }
 
     #[test]
