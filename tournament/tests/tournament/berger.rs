@@ -1,4 +1,4 @@
-//! Round robins against the FIDE Berger tables (C.05 Annex 1; `tests/data/berger.txt`) and their properties.
+//! Round robins against the FIDE Berger tables (C.05 Annex 1; `tests/tournament/data/berger.txt`) and their properties.
 
 use std::collections::{BTreeMap, HashSet};
 use tournament::berger::{double_round_robin, round_robin, BergerError, Pairing, MAX_PLAYERS};

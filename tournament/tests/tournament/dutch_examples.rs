@@ -1,4 +1,4 @@
-//! Published and hand-derived examples of the Dutch system; each example's source is in `tests/data/README.md`.
+//! Published and hand-derived examples of the Dutch system; each example's source is in `tests/tournament/data/README.md`.
 
 use tournament::trf;
 use tournament::{pair, Board, BoardResult, Bye, Colour, PairingError, Round, Swiss, SwissError};
