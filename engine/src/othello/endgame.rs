@@ -14,6 +14,9 @@ use super::table::{Table, NO_MOVE};
 pub const ORDER_MIN: u32 = 7;
 /// From this many empty squares on, positions go through the transposition table.
 pub const TABLE_MIN: u32 = 8;
+/// From this many empty squares on, a node first looks its children up in the table (enhanced transposition
+/// cut-off): about 5 % fewer nodes on FFO #40–#42.
+pub const ETC_MIN: u32 = 12;
 /// From this many empty squares on, the stable discs bound the score.
 const STABILITY_MIN: u32 = 8;
 
@@ -123,6 +126,28 @@ impl<'a> Solver<'a> {
         Some((best, best_move))
     }
 
+    /// The exact score and a best move, as [`Solver::solve`] with the full window, found in two steps: first
+    /// win, loss or draw (the window (−1, 1)), then the exact score inside the half the first step proved, with
+    /// its best move tried first. The cheap first step fills the table with best moves for the second: about
+    /// 20 % fewer nodes on FFO #40–#42 than one full-window search.
+    pub fn solve_exact(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        hint: Option<u8>,
+    ) -> Option<(i32, Option<u8>)> {
+        let (wld, best) = self.solve(player, opponent, -1, 1, hint)?;
+        if best.is_none() {
+            // A pass or a finished game: nothing to order.
+            return self.solve(player, opponent, -64, 64, hint);
+        }
+        match wld.signum() {
+            1 => self.solve(player, opponent, 0, 64, best),
+            -1 => self.solve(player, opponent, -64, 0, best),
+            _ => Some((0, best)),
+        }
+    }
+
     /// The principal variation from a solved position, read back from the table (as far as it holds).
     pub fn principal_variation(&self, mut player: u64, mut opponent: u64) -> Vec<Option<u8>> {
         let mut line = Vec::new();
@@ -202,6 +227,18 @@ impl<'a> Solver<'a> {
             }
         }
         let alpha_in = alpha;
+        if n >= ETC_MIN {
+            // Enhanced transposition cut-off: a child the table already bounds below -beta refutes this node.
+            for square in squares(mine) {
+                let flipped = flips(player, opponent, square);
+                let (p, o) = (player | flipped | (1 << square), opponent & !flipped);
+                if let Some(e) = self.table.probe(o, p) {
+                    if -i32::from(e.upper) >= beta {
+                        return -i32::from(e.upper);
+                    }
+                }
+            }
+        }
         let mut list = MoveList::new();
         list.fill(player, opponent, mine, tt);
         let (mut best, mut best_move) = (-65, NO_MOVE);

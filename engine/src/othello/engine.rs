@@ -211,7 +211,7 @@ impl Engine {
 
         if solve && !cancel.load(Ordering::Relaxed) && Instant::now() < deadline {
             let mut solver = Solver::new(&mut self.end, Some(deadline), cancel);
-            let solved = solver.solve(player, opponent, -64, 64, Some(chosen.square));
+            let solved = solver.solve_exact(player, opponent, Some(chosen.square));
             nodes += solver.nodes;
             if let Some((exact, Some(square))) = solved {
                 chosen.square = square;
@@ -256,7 +256,7 @@ impl Engine {
         self.tables(Level::MAX.settings().table_bits);
         let (player, opponent) = position.sides();
         let mut solver = Solver::new(&mut self.end, budget.map(|b| start + b), cancel);
-        let (score, best) = solver.solve(player, opponent, -64, 64, None)?;
+        let (score, best) = solver.solve_exact(player, opponent, None)?;
         let game_over = moves(player, opponent) == 0 && moves(opponent, player) == 0;
         let pv: Vec<Move> = solver
             .principal_variation(player, opponent)
