@@ -70,11 +70,17 @@ fn the_web_client_works_end_to_end_in_a_real_browser() {
             "npm ci in e2e/ failed (output above)"
         );
     }
-    // The browser tests skip loudly when Chromium is missing, and fail in CI.
+    // The browser tests skip loudly when Chromium is missing, and fail in CI. Two files at a time: each file
+    // has its own server (its own port and database) and its own Chromium, and a file's tests wait for events,
+    // never for fixed times, so the two cores are shared between them (`BROWSER_TEST_CONCURRENCY` overrides).
+    let concurrency = format!(
+        "--test-concurrency={}",
+        std::env::var("BROWSER_TEST_CONCURRENCY").unwrap_or_else(|_| "2".into())
+    );
     assert!(
         run(
             "node",
-            &["--test", "--test-concurrency=1", "browser/"],
+            &["--test", &concurrency, "browser/"],
             &[("SERVER_BIN", env!("CARGO_BIN_EXE_server"))]
         ),
         "web client browser tests failed (output above)"
