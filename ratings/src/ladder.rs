@@ -67,13 +67,28 @@ pub const POINTS_TITLES: &[Title] = &[
     title(0, "newcomer", "Newcomer", "新手"),
     title(20, "initiate", "Initiate", "入门"),
     title(40, "junior_player", "Junior Player", "初级棋手"),
-    title(100, "intermediate_player", "Intermediate Player", "中级棋手"),
+    title(
+        100,
+        "intermediate_player",
+        "Intermediate Player",
+        "中级棋手",
+    ),
     title(200, "senior_player", "Senior Player", "高级棋手"),
     title(400, "junior_expert", "Junior Expert", "初级棋士"),
-    title(1000, "intermediate_expert", "Intermediate Expert", "中级棋士"),
+    title(
+        1000,
+        "intermediate_expert",
+        "Intermediate Expert",
+        "中级棋士",
+    ),
     title(2000, "senior_expert", "Senior Expert", "高级棋士"),
     title(4000, "junior_master", "Junior Master", "初级大师"),
-    title(10000, "intermediate_master", "Intermediate Master", "中级大师"),
+    title(
+        10000,
+        "intermediate_master",
+        "Intermediate Master",
+        "中级大师",
+    ),
     title(20000, "senior_master", "Senior Master", "高级大师"),
     title(40000, "grandmaster", "Grandmaster", "宗师"),
     title(100000, "sage", "Sage", "棋圣"),
@@ -247,7 +262,10 @@ mod tests {
             let min = level * DAN_POINTS_PER_LEVEL;
             assert_eq!(Ladder::Dan.title(min).zh, format!("{level}段"));
             assert_eq!(Ladder::Dan.title(min).en, format!("{level} Dan"));
-            assert_eq!(Ladder::Dan.title(min - 1).code, DAN_TITLES[level as usize - 1].code);
+            assert_eq!(
+                Ladder::Dan.title(min - 1).code,
+                DAN_TITLES[level as usize - 1].code
+            );
         }
         assert_eq!(Ladder::Dan.title(999).zh, "9段");
         assert_eq!(Ladder::Dan.title(1000).zh, "棋圣");
@@ -274,9 +292,19 @@ mod tests {
         assert_eq!(Ladder::Points.step(0, 0, Score::Loss), (-2, 2));
         assert_eq!(Ladder::Points.step(10, 4, Score::Draw), (10, 4));
         // A loss at 0 goes below 0: 菜鸟.
-        assert_eq!(Ladder::Points.title(Ladder::Points.step(0, 0, Score::Loss).0).code, "rookie");
+        assert_eq!(
+            Ladder::Points
+                .title(Ladder::Points.step(0, 0, Score::Loss).0)
+                .code,
+            "rookie"
+        );
         // 18 + 2 reaches 入门.
-        assert_eq!(Ladder::Points.title(Ladder::Points.step(18, 0, Score::Win).0).zh, "入门");
+        assert_eq!(
+            Ladder::Points
+                .title(Ladder::Points.step(18, 0, Score::Win).0)
+                .zh,
+            "入门"
+        );
     }
 
     #[test]
