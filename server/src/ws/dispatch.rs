@@ -466,6 +466,15 @@ fn refuse_rated_guest(identity: &Identity, rated: bool) -> Result<(), RoomError>
     Ok(())
 }
 
+/// A challenge's game terms as the client sent them (before they become the room's `Settings`).
+struct ChallengeTerms {
+    rules: Option<protocol::RulesSpec>,
+    game: Option<protocol::GameSpec>,
+    time_control: protocol::TimeControl,
+    rated: bool,
+    colour: protocol::ColourChoice,
+}
+
 #[cfg(test)]
 mod tests {
     use std::net::IpAddr;
@@ -550,13 +559,4 @@ mod tests {
         assert!(conn.rooms.is_empty());
         conn.close().await;
     }
-}
-
-/// A challenge's game terms as the client sent them (before they become the room's `Settings`).
-struct ChallengeTerms {
-    rules: Option<protocol::RulesSpec>,
-    game: Option<protocol::GameSpec>,
-    time_control: protocol::TimeControl,
-    rated: bool,
-    colour: protocol::ColourChoice,
 }
