@@ -497,6 +497,7 @@ async fn challenges(target: &Target, args: &FloodArgs) -> anyhow::Result<FloodRe
         time_control: TimeControl::default(),
         rated: false,
         colour: Default::default(),
+        games: None,
     })
     .await;
     // The last notices may still be on their way: wait (a while at most) for one per accepted challenge.

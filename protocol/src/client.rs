@@ -316,9 +316,13 @@ pub enum ClientMessage {
         /// Rated or casual (default casual).
         #[serde(default)]
         rated: bool,
-        /// The challenger's colour (default black).
+        /// The challenger's colour (default black): in a match, the colour of the first game.
         #[serde(default)]
         colour: ColourChoice,
+        /// A match of this many games (issue #34): 1 to 20, even for every game but Gomoku (colours
+        /// alternate); absent or 1 is one game, as before. Refused with `invalid_field` outside those.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        games: Option<u32>,
     },
     /// The challenged player accepts (a room opens with both seated: both get `paired` with preset
     /// `challenge`) or declines, with one of the reasons `generic`, `later`, `time_control`, `rated`, `casual`,

@@ -424,6 +424,10 @@ pub struct RoomSnapshot {
     /// carry it in `moves`, `phase`, `forbidden` and the fields beside them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub view: Option<GameView>,
+    /// The room's match (issue #34: `GET /api/matches/{id}`), when its games are one: the room starts each next
+    /// game itself until all are played.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub match_id: Option<i64>,
 }
 
 /// One line of a room's chat history (in a [`RoomSnapshot`]).
@@ -528,6 +532,9 @@ pub struct ChallengeView {
     pub rated: bool,
     /// The challenger's colour.
     pub colour: ColourChoice,
+    /// A match of this many games (absent: one game).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub games: Option<u32>,
     /// Milliseconds until it expires.
     pub expires_in_ms: u64,
 }

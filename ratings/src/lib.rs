@@ -8,12 +8,14 @@
 
 pub mod established;
 pub mod glicko2;
+pub mod ladder;
 pub mod tier;
 
 use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
+pub use ladder::{Ladder, Score, Title};
 pub use tier::{Tier, PROVISIONAL_DEVIATION, TIERS};
 
 /// A rating pool: one rating per player per pool. A pool is named by its game and the game's variant

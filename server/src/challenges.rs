@@ -67,6 +67,8 @@ pub struct NewChallenge {
     pub settings: Settings,
     /// The request id the `challenge` answer carries.
     pub rid: Option<u64>,
+    /// How many games (a match when more than 1; checked by `crate::matches::check_games`).
+    pub games: u32,
 }
 
 struct Open {
@@ -75,6 +77,7 @@ struct Open {
     to: Identity,
     settings: Settings,
     expires: Instant,
+    games: u32,
 }
 
 enum Command {
@@ -287,6 +290,7 @@ impl Challenges {
             time_control: open.settings.time_control,
             rated: open.settings.rated,
             colour: open.settings.colour,
+            games: (open.games > 1).then_some(open.games),
             expires_in_ms: open
                 .expires
                 .saturating_duration_since(self.state.clock.now())
@@ -398,6 +402,7 @@ impl Challenges {
             to: new.to,
             settings: new.settings,
             expires: now + Duration::from_secs(self.state.config.challenge_expiry_secs),
+            games: new.games,
         };
         let msg = ServerMessage::Challenge {
             challenge: self.view(id, &open),
@@ -503,7 +508,7 @@ impl Challenges {
         let handle = match self
             .state
             .rooms
-            .create(&self.state, settings, &open.from, open.reach.ip)
+            .create_match(&self.state, settings, open.games, &open.from, open.reach.ip)
             .await
         {
             Ok(h) => h,

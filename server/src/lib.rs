@@ -15,6 +15,7 @@ pub mod http;
 pub mod identity;
 pub mod limits;
 pub mod lobby;
+pub mod matches;
 pub mod metrics;
 pub mod pairing;
 pub mod room;

@@ -339,6 +339,21 @@ mod tests {
         async fn user_by_id(&self, _: UserId) -> Result<Option<User>, StoreError> {
             Err(unused())
         }
+        async fn create_match(&self, _: &crate::NewMatch) -> Result<crate::MatchId, StoreError> {
+            Err(unused())
+        }
+        async fn match_by_id(
+            &self,
+            _: crate::MatchId,
+        ) -> Result<Option<crate::MatchRecord>, StoreError> {
+            Err(unused())
+        }
+        async fn match_of_room(&self, _: &str) -> Result<Option<crate::MatchRecord>, StoreError> {
+            Err(unused())
+        }
+        async fn match_games(&self, _: &str) -> Result<Vec<crate::MatchGame>, StoreError> {
+            Err(unused())
+        }
         async fn create_session(
             &self,
             _: &[u8],

@@ -77,6 +77,30 @@ macro_rules! store_impl {
             })
         }
 
+        const MATCH_COLUMNS: &str = "id, room, game, games, rated, first_name, first_user_id, second_name, \
+            second_user_id, created_at";
+
+        fn match_row(row: &$row) -> Result<crate::MatchRecord, StoreError> {
+            Ok(crate::MatchRecord {
+                id: row.try_get("id")?,
+                new: crate::NewMatch {
+                    room: row.try_get("room")?,
+                    game: row.try_get("game")?,
+                    games: codec::count(row.try_get("games")?),
+                    rated: row.try_get("rated")?,
+                    first: PlayerRef {
+                        name: row.try_get("first_name")?,
+                        user_id: row.try_get("first_user_id")?,
+                    },
+                    second: PlayerRef {
+                        name: row.try_get("second_name")?,
+                        user_id: row.try_get("second_user_id")?,
+                    },
+                    created_at: row.try_get("created_at")?,
+                },
+            })
+        }
+
         fn action_row(row: &$row) -> Result<StoredAction, StoreError> {
             let seq: i64 = row.try_get("seq")?;
             let black: Option<i64> = row.try_get("remaining_black_ms")?;
@@ -117,11 +141,18 @@ macro_rules! store_impl {
                 established: row.try_get("established")?,
                 established_opponents: codec::count(row.try_get("established_opponents")?),
                 last_game_at: row.try_get("updated_at")?,
+                ladder_points: row.try_get("ladder_points")?,
             })
         }
 
         const STANDING_COLUMNS: &str = "r.user_id, u.name, r.pool, r.rating, r.deviation, r.volatility, r.games, \
-            r.wins, r.losses, r.draws, r.established, r.established_opponents, r.updated_at";
+            r.wins, r.losses, r.draws, r.established, r.established_opponents, r.updated_at, \
+            COALESCE(l.points, 0) AS ladder_points";
+
+        /// The standing's game's ladder row (`ratings::ladder`): a pool names its game before a `/`, and a pool
+        /// without one is Gomoku's (`ratings::Pool::name`).
+        const JOIN_LADDER: &str = "LEFT JOIN ladders l ON l.user_id = r.user_id AND \
+            (r.pool LIKE l.game || '/%' OR (l.game = 'gomoku' AND r.pool NOT LIKE '%/%'))";
 
         impl $store {
             /// Loads the full records of these game rows: actions and rating changes.
@@ -446,6 +477,42 @@ macro_rules! store_impl {
                     .bind(u.established_opponents)
                     .bind(u.user)
                     .bind(u.pool)
+                    .execute(&mut **self.0)
+                    .await?;
+                Ok(())
+            }
+
+            async fn ensure_ladder(&mut self, user: UserId, game: &str, at: Millis) -> Result<(), StoreError> {
+                sqlx::query(statements::ENSURE_LADDER)
+                    .bind(user)
+                    .bind(game)
+                    .bind(at)
+                    .execute(&mut **self.0)
+                    .await?;
+                Ok(())
+            }
+
+            async fn ladders_of(&mut self, game: &str, [low, high]: [UserId; 2]) -> Result<HashMap<UserId, i64>, StoreError> {
+                let sql = format!("{}{LOCK_RATINGS}", statements::LADDERS_OF_TWO);
+                let rows = sqlx::query(&sql)
+                    .bind(game)
+                    .bind(low)
+                    .bind(high)
+                    .fetch_all(&mut **self.0)
+                    .await?;
+                let mut points = HashMap::new();
+                for row in &rows {
+                    points.insert(row.try_get::<UserId, _>("user_id")?, row.try_get::<i64, _>("points")?);
+                }
+                Ok(points)
+            }
+
+            async fn update_ladder(&mut self, user: UserId, game: &str, points: i64, at: Millis) -> Result<(), StoreError> {
+                sqlx::query(statements::UPDATE_LADDER)
+                    .bind(points)
+                    .bind(at)
+                    .bind(user)
+                    .bind(game)
                     .execute(&mut **self.0)
                     .await?;
                 Ok(())
@@ -890,7 +957,7 @@ macro_rules! store_impl {
 
             async fn standings(&self, user: UserId) -> Result<Vec<PoolStanding>, StoreError> {
                 let sql = format!(
-                    "SELECT {STANDING_COLUMNS} FROM ratings r JOIN users u ON u.id = r.user_id \
+                    "SELECT {STANDING_COLUMNS} FROM ratings r JOIN users u ON u.id = r.user_id {JOIN_LADDER} \
                      WHERE r.user_id = $1 AND r.games > 0"
                 );
                 let rows = sqlx::query(&sql).bind(user).fetch_all(self.reader()).await?;
@@ -909,7 +976,7 @@ macro_rules! store_impl {
                 // `r.established` is the condition of the partial index `ratings_board`, written alike so both
                 // databases can prove the index applies; it walks the pool's established players best first.
                 let sql = format!(
-                    "SELECT {STANDING_COLUMNS} FROM ratings r JOIN users u ON u.id = r.user_id \
+                    "SELECT {STANDING_COLUMNS} FROM ratings r JOIN users u ON u.id = r.user_id {JOIN_LADDER} \
                      WHERE r.pool = $1 AND r.established AND r.games >= $2 AND r.established_opponents >= $3 \
                      AND r.deviation <= $4 AND r.updated_at >= $5 \
                      ORDER BY r.rating DESC, r.user_id LIMIT $6 OFFSET $7"
@@ -975,6 +1042,56 @@ macro_rules! store_impl {
                 filter: &crate::GameFilter,
             ) -> Result<Vec<GameRecord>, StoreError> {
                 self.games_listed_filtered(user, before, limit, private, filter).await
+            }
+
+            async fn create_match(&self, new: &crate::NewMatch) -> Result<crate::MatchId, StoreError> {
+                let (_gate, mut tx) = self.begin_write().await?;
+                let id: crate::MatchId = sqlx::query_scalar(
+                    "INSERT INTO matches (room, game, games, rated, first_name, first_user_id, second_name, \
+                     second_user_id, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
+                )
+                .bind(&new.room)
+                .bind(&new.game)
+                .bind(i64::from(new.games))
+                .bind(new.rated)
+                .bind(&new.first.name)
+                .bind(new.first.user_id)
+                .bind(&new.second.name)
+                .bind(new.second.user_id)
+                .bind(new.created_at)
+                .fetch_one(&mut *tx)
+                .await?;
+                tx.commit().await?;
+                Ok(id)
+            }
+
+            async fn match_by_id(&self, id: crate::MatchId) -> Result<Option<crate::MatchRecord>, StoreError> {
+                let sql = format!("SELECT {MATCH_COLUMNS} FROM matches WHERE id = $1");
+                sqlx::query(&sql).bind(id).fetch_optional(self.reader()).await?.as_ref().map(match_row).transpose()
+            }
+
+            async fn match_of_room(&self, room: &str) -> Result<Option<crate::MatchRecord>, StoreError> {
+                let sql = format!("SELECT {MATCH_COLUMNS} FROM matches WHERE room = $1 ORDER BY id DESC LIMIT 1");
+                sqlx::query(&sql).bind(room).fetch_optional(self.reader()).await?.as_ref().map(match_row).transpose()
+            }
+
+            async fn match_games(&self, room: &str) -> Result<Vec<crate::MatchGame>, StoreError> {
+                let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE room = $1 ORDER BY id");
+                let rows = sqlx::query(&sql).bind(room).fetch_all(self.reader()).await?;
+                rows.iter()
+                    .map(|row| {
+                        let r = game_row(row)?;
+                        Ok(crate::MatchGame {
+                            id: r.id,
+                            public_id: r.game.public_id,
+                            black: r.game.black,
+                            white: r.game.white,
+                            swapped: r.swapped,
+                            end: r.end,
+                            started_at: r.game.started_at,
+                        })
+                    })
+                    .collect()
             }
 
             fn batches_in_flight(&self) -> usize {

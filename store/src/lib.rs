@@ -273,6 +273,76 @@ pub struct GameRecord {
     pub rating_changes: Option<[RatingChange; 2]>,
 }
 
+/// A match's id.
+pub type MatchId = i64;
+
+/// A new match (issue #34): two players and how many games they play in one room. `first` is the challenger,
+/// who sits in the room's seat 0 when it opens.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewMatch {
+    /// The room its games are played in.
+    pub room: String,
+    /// The game's kind (`gomoku`, `othello`, …).
+    pub game: String,
+    /// How many games.
+    pub games: u32,
+    /// Whether its games are rated.
+    pub rated: bool,
+    /// The challenger.
+    pub first: PlayerRef,
+    /// The challenged player.
+    pub second: PlayerRef,
+    /// When it was made.
+    pub created_at: Millis,
+}
+
+/// A stored match: [`NewMatch`] with its id. Its games are its room's ([`Store::match_games`]); the score and
+/// the result are read from them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchRecord {
+    /// Id.
+    pub id: MatchId,
+    /// The match as made.
+    pub new: NewMatch,
+}
+
+/// One game of a match as the match reads it: who held black and white at the start, whether they exchanged
+/// colours (a swap opening), and how it ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchGame {
+    /// The game's id.
+    pub id: GameId,
+    /// The game's public id (its record's address).
+    pub public_id: String,
+    /// Black at the start.
+    pub black: PlayerRef,
+    /// White at the start.
+    pub white: PlayerRef,
+    /// Whether the players exchanged colours during the game (known once it ended).
+    pub swapped: bool,
+    /// How it ended; `None` while it is played.
+    pub end: Option<GameEnd>,
+    /// When it started.
+    pub started_at: Millis,
+}
+
+impl MatchGame {
+    /// The player who won (`None`: a draw, an aborted or an unfinished game).
+    pub fn winner(&self) -> Option<&PlayerRef> {
+        let end = self.end.as_ref().filter(|e| !e.aborted)?;
+        let seats = if self.swapped {
+            SeatsAtEnd::Exchanged
+        } else {
+            SeatsAtEnd::AsStarted
+        };
+        let (black, white) = seats.arrange(&self.black, &self.white);
+        Some(match end.winner? {
+            Side::Black => black,
+            Side::White => white,
+        })
+    }
+}
+
 /// A registered user.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct User {
@@ -330,6 +400,8 @@ pub struct PoolStanding {
     pub established_opponents: u32,
     /// When the player's last rated game in the pool ended.
     pub last_game_at: Millis,
+    /// The player's points on the pool's game's ladder ([`ratings::ladder`]; every Gomoku pool shares one).
+    pub ladder_points: i64,
 }
 
 /// Whom a leaderboard lists: established players with at least `min_games` rated games in the pool, at least
@@ -630,6 +702,15 @@ pub trait Store: Send + Sync + 'static {
         private: bool,
         filter: &GameFilter,
     ) -> Result<Vec<GameRecord>, StoreError>;
+
+    /// Stores a new match before its first game starts; returns its id.
+    async fn create_match(&self, new: &NewMatch) -> Result<MatchId, StoreError>;
+    /// A match by id.
+    async fn match_by_id(&self, id: MatchId) -> Result<Option<MatchRecord>, StoreError>;
+    /// The match played in a room (the latest, should a room id ever come back), if any.
+    async fn match_of_room(&self, room: &str) -> Result<Option<MatchRecord>, StoreError>;
+    /// A room's games in the order they started: a match's games.
+    async fn match_games(&self, room: &str) -> Result<Vec<MatchGame>, StoreError>;
 
     /// How many [`BatchWriter`] batches may be in their transactions at once. More than one helps only a store
     /// whose transactions can overlap (Postgres: several pooled connections, each batch mostly waiting on the

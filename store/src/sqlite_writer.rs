@@ -27,7 +27,7 @@ use crate::write::{
     self, EndColumns, Ended, GameColumns, HistoryRow, NewRating, Rated, RatingUpdate, Statements,
 };
 use crate::{codec, statements};
-use crate::{GameId, StoreError, UserId, Write, Written};
+use crate::{GameId, Millis, StoreError, UserId, Write, Written};
 
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> StoreError {
@@ -362,6 +362,48 @@ impl Statements for Rusqlite<'_> {
                 u.user,
                 u.pool
             ])?;
+        Ok(())
+    }
+
+    async fn ensure_ladder(
+        &mut self,
+        user: UserId,
+        game: &str,
+        at: Millis,
+    ) -> Result<(), StoreError> {
+        self.tx
+            .prepare_cached(statements::ENSURE_LADDER)?
+            .execute(params![user, game, at])?;
+        Ok(())
+    }
+
+    async fn ladders_of(
+        &mut self,
+        game: &str,
+        [low, high]: [UserId; 2],
+    ) -> Result<HashMap<UserId, i64>, StoreError> {
+        let mut read = self.tx.prepare_cached(statements::LADDERS_OF_TWO)?;
+        let rows = read.query_map(params![game, low, high], |row| {
+            Ok((row.get::<_, UserId>(0)?, row.get::<_, i64>(1)?))
+        })?;
+        let mut points = HashMap::new();
+        for row in rows {
+            let (user, p) = row?;
+            points.insert(user, p);
+        }
+        Ok(points)
+    }
+
+    async fn update_ladder(
+        &mut self,
+        user: UserId,
+        game: &str,
+        points: i64,
+        at: Millis,
+    ) -> Result<(), StoreError> {
+        self.tx
+            .prepare_cached(statements::UPDATE_LADDER)?
+            .execute(params![points, at, user, game])?;
         Ok(())
     }
 

@@ -56,3 +56,16 @@ pub(crate) const INSERT_RATING_CHANGE: &str =
     "INSERT INTO rating_changes (game_id, user_id, pool, rating_before, deviation_before, \
      volatility_before, rating_after, deviation_after, volatility_after, tier_after, at) \
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
+
+/// Creates a player's ladder row in a game (`$1` user, `$2` game, `$3` at) at 0 points if there is none.
+pub(crate) const ENSURE_LADDER: &str =
+    "INSERT INTO ladders (user_id, game, points, games, updated_at) \
+     VALUES ($1, $2, 0, 0, $3) ON CONFLICT (user_id, game) DO NOTHING";
+
+/// Two players' ladder points in a game (`$1`), lower user id first; Postgres appends its row lock.
+pub(crate) const LADDERS_OF_TWO: &str =
+    "SELECT user_id, points FROM ladders WHERE game = $1 AND user_id IN ($2, $3) ORDER BY user_id";
+
+/// A player's ladder points after a rated game (`$1` points, `$2` at, `$3` user, `$4` game), the game counted.
+pub(crate) const UPDATE_LADDER: &str =
+    "UPDATE ladders SET points = $1, games = games + 1, updated_at = $2 WHERE user_id = $3 AND game = $4";

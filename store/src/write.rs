@@ -17,7 +17,7 @@
 use std::collections::{HashMap, VecDeque};
 
 use ratings::established::{self, Standing};
-use ratings::{glicko2, Pool, Rating, Tier};
+use ratings::{glicko2, Ladder, Pool, Rating, Score, Tier};
 
 use crate::append::{self, Head, HeadCache, Retry, Row};
 use crate::{
@@ -173,6 +173,28 @@ pub(crate) trait Statements {
     async fn update_rating(&mut self, update: &RatingUpdate<'_>) -> Result<(), StoreError>;
     /// Adds a line of rating history.
     async fn insert_rating_change(&mut self, row: &HistoryRow<'_>) -> Result<(), StoreError>;
+    /// Creates a player's ladder row in a game at 0 points if there is none
+    /// ([`crate::statements::ENSURE_LADDER`]).
+    async fn ensure_ladder(
+        &mut self,
+        user: UserId,
+        game: &str,
+        at: Millis,
+    ) -> Result<(), StoreError>;
+    /// Two players' ladder points in a game, read (Postgres: and locked) in ascending user id.
+    async fn ladders_of(
+        &mut self,
+        game: &str,
+        users: [UserId; 2],
+    ) -> Result<HashMap<UserId, i64>, StoreError>;
+    /// Writes a player's ladder points after a rated game ([`crate::statements::UPDATE_LADDER`]).
+    async fn update_ladder(
+        &mut self,
+        user: UserId,
+        game: &str,
+        points: i64,
+        at: Millis,
+    ) -> Result<(), StoreError>;
 }
 
 /// Runs a batch of game writes in the backend's open transaction (the caller commits): creations first, then the
@@ -420,10 +442,38 @@ async fn rate<S: Statements>(
             after,
         });
     }
+    climb(s, &pool, [low, high], (black, white, score_black), at).await?;
     let [b, w]: [RatingChange; 2] = changes
         .try_into()
         .map_err(|_| StoreError::Database("two rating changes".to_owned()))?;
     Ok([b, w])
+}
+
+/// Moves both players' points on their game's ladder ([`ratings::ladder`]) after a rated game, in the transaction
+/// that rates it: rows created first and read in ascending user order, as the ratings are.
+async fn climb<S: Statements>(
+    s: &mut S,
+    pool: &Pool,
+    [low, high]: [UserId; 2],
+    (black, white, score_black): (UserId, UserId, f64),
+    at: Millis,
+) -> Result<(), StoreError> {
+    let game = pool.game();
+    for user in [low, high] {
+        s.ensure_ladder(user, game, at).await?;
+    }
+    let points = s.ladders_of(game, [low, high]).await?;
+    let score = match tally(score_black) {
+        (1, _, _) => Score::Win,
+        (_, 1, _) => Score::Loss,
+        _ => Score::Draw,
+    };
+    let before = |user| points.get(&user).copied().unwrap_or(0);
+    let (black_after, white_after) =
+        Ladder::of_game(game).step(before(black), before(white), score);
+    s.update_ladder(black, game, black_after, at).await?;
+    s.update_ladder(white, game, white_after, at).await?;
+    Ok(())
 }
 
 /// Black's score (1, 0.5 or 0) when `winner` won (`None`: a draw).

@@ -24,8 +24,15 @@ export const SETTINGS = ['all', 'accounts', 'none'];
  * game is named, and without an opening the rule set's default (Soosõrv-8 under renju).
  */
 export function challengeMessage(to, v) {
-  return { t: 'challenge', to, ...gameSpecOf(v), time_control: timeControlOf(v), rated: v.rated === 'rated', colour: v.colour || 'random' };
+  const msg = { t: 'challenge', to, ...gameSpecOf(v), time_control: timeControlOf(v), rated: v.rated === 'rated', colour: v.colour || 'random' };
+  // A match (issue #34) when more than one game; one game is the challenge as before.
+  const games = Number(v.games);
+  if (Number.isInteger(games) && games > 1) msg.games = games;
+  return msg;
 }
+
+/** The match sizes the form offers: even, so every game's colours alternate fairly. */
+export const MATCH_SIZES = [1, 2, 4, 6, 10];
 
 /** The colour the challenged player gets: the opposite of the challenger's, random stays random. */
 export function colourFor(challenge, me) {
@@ -39,7 +46,7 @@ export function colourFor(challenge, me) {
  */
 export function describeChallenge(c) {
   const game = memberOf(c).describe({ rules: c.rules, game: c.game }) || t(`game.${memberOf(c).name}`);
-  return [game, describeTimeControl(c.time_control, t), t(c.rated ? 'create.rated' : 'create.casual')].filter(Boolean).join(' · ');
+  return [game, describeTimeControl(c.time_control, t), t(c.rated ? 'create.rated' : 'create.casual'), c.games > 1 ? t('match.card', { n: c.games }) : null].filter(Boolean).join(' · ');
 }
 
 /** What the challenger reads when a challenge closes (the i18n key and its parameters); null when accepted. */
@@ -89,6 +96,7 @@ export function openChallengeForm(app, name, initial = null) {
     field(t('create.rated'), seg('rated', [['casual', t('create.casual')], ['rated', t('create.rated')]], 'casual')),
     guest ? h('p', { class: 'hint' }, t('create.rated_guest'), ' ', h('a', { href: href('login') }, t('nav.login'))) : null,
     field(t('create.colour'), seg('colour', [['random', t('colour.random')], ['black', t('colour.black')], ['white', t('colour.white')]], 'random')),
+    field(t('match.games'), seg('games', MATCH_SIZES.map((n) => [String(n), n === 1 ? t('match.games_one') : t('match.games_n', { n })]), '1')),
     err,
     h('div', { class: 'actions' },
       h('button', { type: 'button', class: 'btn ghost', onclick: () => dialog.remove() }, t('create.cancel')),

@@ -1,5 +1,5 @@
 // Hash routes, so the server needs no fallback for deep links: #/ (lobby), #/room/ID, #/room/ID/watch,
-// #/game/ID, #/game/ID/MOVE, #/leaderboard/POOL, #/player/NAME (with the game list's filters as a query:
+// #/game/ID, #/game/ID/MOVE, #/match/ID, #/leaderboard/POOL, #/player/NAME (with the game list's filters as a query:
 // #/player/NAME?pool=renju&rated=true&result=win), #/login, #/register, #/reset (a password reset code), #/analysis, #/rules (every game's) and #/rules/GAME.
 
 import { pools, GAMES } from './games/index.js';
@@ -23,6 +23,9 @@ export function parseRoute(hash) {
       return { name: 'leaderboard', params: { pool: pools().includes(a) ? a : null } };
     case 'player':
       if (a) return { name: 'player', params: { name: a, ...playerQuery(rawQuery) } };
+      break;
+    case 'match':
+      if (a && /^\d+$/.test(a)) return { name: 'match', params: { id: a } };
       break;
     case 'login':
       return { name: 'login', params: { mode: 'login' } };
@@ -58,6 +61,8 @@ export function href(name, params = {}) {
       const qs = q.toString();
       return `#/player/${enc(params.name)}${qs ? `?${qs}` : ''}`;
     }
+    case 'match':
+      return `#/match/${enc(params.id)}`;
     case 'login':
       return '#/login';
     case 'analysis':

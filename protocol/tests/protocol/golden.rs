@@ -202,6 +202,7 @@ fn snapshot() -> RoomSnapshot {
             spectator: true,
         }],
         view: None,
+        match_id: None,
     }
 }
 
@@ -469,6 +470,7 @@ fn every_client_message_kind_has_its_exact_wire_text() {
                 time_control: TimeControl::None,
                 rated: false,
                 colour: ColourChoice::Random,
+                games: None,
             },
             Some(11),
             r#"{"rid":11,"t":"challenge","to":"bo","rules":{"size":15,"rule_set":"renju","forbidden_policy":"reject","opening":"none"},"time_control":{"kind":"none"},"rated":false,"colour":"random"}"#,
@@ -674,6 +676,7 @@ fn every_server_message_kind_has_its_exact_wire_text() {
                     time_control: TimeControl::None,
                     rated: true,
                     colour: ColourChoice::Black,
+                    games: None,
                     expires_in_ms: 60000,
                 },
             },

@@ -197,6 +197,7 @@ fn all_client_messages() -> Vec<ClientMessage> {
             time_control: TimeControl::None,
             rated: true,
             colour: ColourChoice::White,
+            games: Some(2),
         },
         AnswerChallenge {
             id: 9,
@@ -428,6 +429,7 @@ fn snapshot() -> RoomSnapshot {
             },
         ],
         view: None,
+        match_id: Some(3),
     }
 }
 
@@ -489,6 +491,7 @@ fn all_server_messages() -> Vec<ServerMessage> {
                 time_control: TimeControl::None,
                 rated: false,
                 colour: ColourChoice::Random,
+                games: Some(4),
                 expires_in_ms: 1,
             },
         },

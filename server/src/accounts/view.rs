@@ -52,6 +52,39 @@ pub struct StandingView {
     pub draws: u32,
     /// Where the player stands against the leaderboard's rule.
     pub leaderboard: LeaderboardProgress,
+    /// The player's place on the pool's game's ladder (every Gomoku pool shares one).
+    pub ladder: LadderView,
+}
+
+/// A player's points on a game's cumulative ladder and the title they earn ([`ratings::ladder`],
+/// docs/ratings.md "Ladders").
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LadderView {
+    /// Which ladder: `points` (the draughts source's +2/0/−2) or `dan` (Gomoku's 段位).
+    pub kind: &'static str,
+    /// Points.
+    pub points: i64,
+    /// The title's stable code (`junior_player`, `dan_3`).
+    pub title_code: &'static str,
+    /// The title in English.
+    pub title: &'static str,
+    /// The title in Chinese, the source's.
+    pub title_zh: &'static str,
+}
+
+impl LadderView {
+    /// The ladder of `game` at `points`.
+    pub fn of(game: &str, points: i64) -> LadderView {
+        let ladder = ratings::Ladder::of_game(game);
+        let title = ladder.title(points);
+        LadderView {
+            kind: ladder.code(),
+            points,
+            title_code: title.code,
+            title: title.en,
+            title_zh: title.zh,
+        }
+    }
 }
 
 impl StandingView {
@@ -65,6 +98,7 @@ impl StandingView {
             losses: s.losses,
             draws: s.draws,
             leaderboard: LeaderboardProgress::of(s, now_ms),
+            ladder: LadderView::of(s.pool.game(), s.ladder_points),
         }
     }
 }

@@ -39,6 +39,7 @@ pub fn router(state: AppState) -> Router {
         .merge(rooms::router())
         .merge(quick::router())
         .merge(games::router())
+        .merge(crate::matches::router())
         .merge(schemas::router())
         .merge(crate::accounts::router(
             crate::accounts::Accounts::from_app(&state),

@@ -202,6 +202,22 @@ struct StandingView {
     losses: u32,
     draws: u32,
     leaderboard: LeaderboardProgress,
+    ladder: LadderView,
+}
+
+/// A player's points on the pool's game's cumulative ladder and its title (docs/ratings.md, "Ladders").
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct LadderView {
+    /// `points` (the draughts source's +2/0/−2 ladder) or `dan` (Gomoku's 段位).
+    kind: String,
+    points: i64,
+    /// The title's stable code (`junior_player`, `dan_3`).
+    title_code: String,
+    /// The title in English.
+    title: String,
+    /// The title in Chinese.
+    title_zh: String,
 }
 
 /// `GET /api/me`: a registered user with their standings, or a guest.
@@ -568,6 +584,25 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
                 .build(),
         ),
         (
+            "/api/matches/{id}",
+            Get,
+            op(
+                "match",
+                "A match (issue #34): its players, every game with its record's id, the running score and the result.",
+                "games",
+            )
+            .parameter(param(
+                "id",
+                ParameterIn::Path,
+                Type::Integer,
+                "The match's id (a room's snapshot names it: `match_id`).",
+            ))
+            .response("200", json_response("The match.", Some("MatchView")))
+            .response("404", error("`no_such_match`."))
+            .response("500", internal())
+            .build(),
+        ),
+        (
             "/api/games/{id}/export",
             Get,
             op(
@@ -799,6 +834,7 @@ fn component_schemas() -> serde_json::Map<String, Value> {
     generator.subschema_for::<Health>();
     generator.subschema_for::<ErrorBody>();
     generator.subschema_for::<GameView>();
+    generator.subschema_for::<crate::matches::MatchView>();
     generator.subschema_for::<ImportedPsq>();
     generator.subschema_for::<ComputerView>();
     generator.subschema_for::<super::quick::QuickPresets>();

@@ -302,5 +302,6 @@ impl Room {
             .fetch_add(1, Ordering::Relaxed);
         self.emit(RoomEvent::GameOver { result, clocks }, actor, None);
         self.publish_lobby();
+        self.match_game_over(ending.winner, ending.aborted);
     }
 }

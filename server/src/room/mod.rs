@@ -9,6 +9,7 @@ pub(crate) mod fanout;
 mod finish;
 mod gomoku_form;
 mod live;
+mod matched;
 mod offers;
 mod play;
 mod projection;
@@ -577,6 +578,19 @@ impl Rooms {
         creator: &Identity,
         ip: IpAddr,
     ) -> Result<RoomHandle, RoomError> {
+        self.create_match(state, settings, 1, creator, ip).await
+    }
+
+    /// Opens a room as [`Rooms::create`] does, for a match of `games` games (1: an ordinary room; issue #34,
+    /// `crate::matches`): the room stores the match before its first game and starts each next game itself.
+    pub async fn create_match(
+        &self,
+        state: &AppState,
+        settings: Settings,
+        games: u32,
+        creator: &Identity,
+        ip: IpAddr,
+    ) -> Result<RoomHandle, RoomError> {
         let config = &state.config;
         if self.len() >= config.max_rooms {
             return Err(RoomError::new(
@@ -637,6 +651,7 @@ impl Rooms {
         );
         // Opened in the store already: the task does not claim it again.
         room.fence = fence;
+        room.match_games = games;
         tokio::spawn(room.run(rx));
         if let Some(cluster) = self.inner.cluster.get() {
             cluster.serve(handle.clone()).await;
@@ -652,7 +667,8 @@ impl Rooms {
         record: store::GameRecord,
         players: [Identity; 2],
     ) -> Result<RoomHandle, String> {
-        let room = task::Room::restore(record, players, RoomEnv::of(state))?;
+        let mut room = task::Room::restore(record, players, RoomEnv::of(state))?;
+        room.resume_match().await;
         let (tx, rx) = mpsc::channel(QUEUE);
         let handle = RoomHandle { id: room.id(), tx };
         self.inner

@@ -184,6 +184,7 @@ impl Room {
 
     /// Records a new game in the store and makes it the room's game (both seats are filled).
     pub(super) async fn create_live(&mut self) -> Result<(), RoomError> {
+        self.store_match().await?;
         let player = |s: usize| {
             self.seats[s]
                 .as_ref()

@@ -121,6 +121,7 @@ impl Room {
             result: live.and_then(|l| l.result.clone()),
             chat: self.chat_history.lines(with_spectators),
             view,
+            match_id: self.matched.map(|m| m.id),
         }
     }
 

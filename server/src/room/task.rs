@@ -66,6 +66,12 @@ pub(crate) struct Room {
     pub(super) closed: bool,
     /// Cluster mode: this node's claim on the room, under which its games are written.
     pub(super) fence: Option<store::Fence>,
+    /// How many games the room's match has (1: no match; `matched.rs`).
+    pub(super) match_games: u32,
+    /// The room's match, once stored (before its first game).
+    pub(super) matched: Option<crate::matches::MatchState>,
+    /// A match game ended and the next one is due (started by the task loop).
+    pub(super) match_next: bool,
 }
 
 impl Room {
@@ -123,6 +129,9 @@ impl Room {
             env,
             closed: false,
             fence: None,
+            match_games: 1,
+            matched: None,
+            match_next: false,
         }
     }
 
@@ -177,6 +186,9 @@ impl Room {
             self.publish_lobby();
         }
         while !self.closed {
+            if self.match_next {
+                Box::pin(self.continue_match()).await;
+            }
             let sleep = match self.next_deadline() {
                 Some(at) => self.env.clock.sleep_until(at),
                 None => Box::pin(std::future::pending()),

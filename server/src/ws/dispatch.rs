@@ -182,9 +182,19 @@ impl Conn {
                 time_control,
                 rated,
                 colour,
+                games,
             } => {
-                self.challenge(identity, &to, rules, game, time_control, rated, colour, rid)
-                    .await
+                let (settings, games) = (
+                    ChallengeTerms {
+                        rules,
+                        game,
+                        time_control,
+                        rated,
+                        colour,
+                    },
+                    games.unwrap_or(1),
+                );
+                self.challenge(identity, &to, settings, games, rid).await
             }
             C::AnswerChallenge { id, accept, reason } => {
                 let reach = self.reach();
@@ -321,21 +331,25 @@ impl Conn {
     }
 
     /// Challenges the registered player `to` (the challenges task answers with the `challenge`).
-    #[allow(clippy::too_many_arguments)]
     async fn challenge(
         &mut self,
         identity: Identity,
         to: &str,
-        rules: Option<protocol::RulesSpec>,
-        game: Option<protocol::GameSpec>,
-        time_control: protocol::TimeControl,
-        rated: bool,
-        colour: protocol::ColourChoice,
+        terms: ChallengeTerms,
+        games: u32,
         rid: Option<u64>,
     ) -> Result<(), RoomError> {
+        let ChallengeTerms {
+            rules,
+            game,
+            time_control,
+            rated,
+            colour,
+        } = terms;
         let game = requested_game(rules, game)?;
         // Public, as every game is unless made private on purpose: watchable and on both profiles.
         let settings = Settings::new(game, time_control, rated, true, colour)?;
+        crate::matches::check_games(games::GameConfig::kind(&settings.config), games)?;
         refuse_rated_guest(&identity, rated)?;
         let internal = |e: store::StoreError| {
             tracing::error!(error = %e, "could not look a challenged player up");
@@ -368,6 +382,7 @@ impl Conn {
             to: Identity::user(user.id, user.name),
             settings,
             rid,
+            games,
         };
         self.state.challenges.create(new).await
     }
@@ -449,6 +464,15 @@ fn refuse_rated_guest(identity: &Identity, rated: bool) -> Result<(), RoomError>
         ));
     }
     Ok(())
+}
+
+/// A challenge's game terms as the client sent them (before they become the room's `Settings`).
+struct ChallengeTerms {
+    rules: Option<protocol::RulesSpec>,
+    game: Option<protocol::GameSpec>,
+    time_control: protocol::TimeControl,
+    rated: bool,
+    colour: protocol::ColourChoice,
 }
 
 #[cfg(test)]

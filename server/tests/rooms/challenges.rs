@@ -21,6 +21,7 @@ fn challenge(to: &str) -> ClientMessage {
         },
         rated: false,
         colour: ColourChoice::White,
+        games: None,
     }
 }
 
@@ -282,6 +283,7 @@ async fn a_guest_challenges_casually_only() {
         time_control: TimeControl::None,
         rated: true,
         colour: ColourChoice::Random,
+        games: None,
     };
     assert_eq!(error_code(guest.request(rated).await), "account_required");
     let c = sent(guest.request(challenge("bob")).await);

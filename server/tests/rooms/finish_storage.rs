@@ -105,6 +105,21 @@ impl Store for FlakyStore {
     async fn user_by_id(&self, id: UserId) -> Result<Option<User>, StoreError> {
         self.inner.user_by_id(id).await
     }
+    async fn create_match(&self, new: &store::NewMatch) -> Result<store::MatchId, StoreError> {
+        self.inner.create_match(new).await
+    }
+    async fn match_by_id(
+        &self,
+        id: store::MatchId,
+    ) -> Result<Option<store::MatchRecord>, StoreError> {
+        self.inner.match_by_id(id).await
+    }
+    async fn match_of_room(&self, room: &str) -> Result<Option<store::MatchRecord>, StoreError> {
+        self.inner.match_of_room(room).await
+    }
+    async fn match_games(&self, room: &str) -> Result<Vec<store::MatchGame>, StoreError> {
+        self.inner.match_games(room).await
+    }
     async fn create_session(
         &self,
         token_hash: &[u8],

@@ -23,6 +23,7 @@ mod insect_rooms;
 mod join_answer;
 mod leaderboard;
 mod lifecycle;
+mod matches;
 mod offers;
 mod opening_rules;
 mod othello_rooms;

@@ -173,6 +173,7 @@ async fn an_accepted_challenge_opens_a_public_game_anyone_can_watch() {
         time_control: TimeControl::None,
         rated: false,
         colour: ColourChoice::Black,
+        games: None,
     };
     let ServerMessage::Challenge { challenge } = alice.request(challenge).await else {
         panic!("a challenge")

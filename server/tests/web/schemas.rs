@@ -431,7 +431,31 @@ async fn every_documented_route_answers_as_the_openapi_document_says() {
     .await
     .unwrap();
 
+    // A match over the Othello room's game (as a challenge's room would store it).
+    let match_id = server
+        .state
+        .store
+        .create_match(&store::NewMatch {
+            room: othello_room.id.clone(),
+            game: "othello".into(),
+            games: 2,
+            rated: false,
+            first: store::PlayerRef {
+                name: "alice".into(),
+                user_id: Some(alice.user_id),
+            },
+            second: store::PlayerRef {
+                name: b.name.clone(),
+                user_id: None,
+            },
+            created_at: 0,
+        })
+        .await
+        .unwrap();
+
     let mut gets = vec![
+        format!("/api/matches/{match_id}"),
+        "/api/matches/123456".to_owned(),
         format!("/api/games/{othello_record}"),
         format!("/api/games/{othello_record}/export"),
         format!("/api/games/{record}/export"),

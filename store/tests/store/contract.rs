@@ -180,6 +180,8 @@ contract!(
     a_game_is_found_by_its_public_id_and_only_by_the_whole_of_it,
     public_games_of_leaves_out_private_games,
     a_players_games_filter_by_pool_rated_and_their_own_result,
+    rated_games_move_each_games_ladder_and_casual_ones_do_not,
+    a_match_is_stored_and_reads_its_rooms_games_and_winners,
 );
 
 // ---------------------------------------------------------------------------------------------------- helpers
@@ -2041,4 +2043,135 @@ async fn a_players_games_filter_by_pool_rated_and_their_own_result(store: Arc<dy
         [g4, g2, g1, g0]
     );
     assert_eq!(list(ann.id, None, 10, false, finished(true)).await, [g4]);
+}
+
+const OTHELLO: Pool = Pool::new("othello", "standard");
+const OTHELLO_GAME: Config = Config {
+    text: "scoring=japanese",
+    pool: &OTHELLO,
+};
+
+/// Plays one rated game of `config` to a result, the seats as started.
+async fn play_in(
+    store: &Arc<dyn Store>,
+    config: Config,
+    (black, white): (&User, &User),
+    winner: Option<Side>,
+    at: i64,
+) {
+    let id = rated_game(store, config, black, white).await;
+    store
+        .finish_game(id, &end(winner, at))
+        .await
+        .expect("finish")
+        .expect("first finish");
+}
+
+async fn rated_games_move_each_games_ladder_and_casual_ones_do_not(store: Arc<dyn Store>) {
+    let ann = user(&store, "ann").await;
+    let bob = user(&store, "bob").await;
+    // Othello climbs the points ladder: +2 a win, -2 a loss, 0 a draw.
+    play_in(&store, OTHELLO_GAME, (&ann, &bob), Some(Side::Black), 1_000).await;
+    play_in(&store, OTHELLO_GAME, (&bob, &ann), Some(Side::White), 2_000).await;
+    play_in(&store, OTHELLO_GAME, (&ann, &bob), None, 3_000).await;
+    let points = |s: Option<store::PoolStanding>| s.expect("a standing").ladder_points;
+    assert_eq!(points(standing(&store, &ann, OTHELLO).await), 4);
+    assert_eq!(points(standing(&store, &bob, OTHELLO).await), -4);
+
+    // A casual game moves nothing.
+    let casual = store
+        .create_game(&new_game(OTHELLO_GAME, false, seat(&ann), seat(&bob)))
+        .await
+        .unwrap();
+    store
+        .finish_game(casual, &end(Some(Side::White), 4_000))
+        .await
+        .unwrap();
+    assert_eq!(points(standing(&store, &ann, OTHELLO).await), 4);
+
+    // Gomoku climbs 段位, one ladder for every rule set: 10 a game between equals, the loser never below 0.
+    play_in(&store, RENJU_GAME, (&ann, &bob), Some(Side::Black), 5_000).await;
+    assert_eq!(points(standing(&store, &ann, RENJU).await), 10);
+    assert_eq!(points(standing(&store, &bob, RENJU).await), 0);
+    play_in(
+        &store,
+        FREESTYLE_GAME,
+        (&bob, &ann),
+        Some(Side::Black),
+        6_000,
+    )
+    .await;
+    assert_eq!(points(standing(&store, &bob, FREESTYLE).await), 10);
+    assert_eq!(
+        points(standing(&store, &bob, RENJU).await),
+        10,
+        "one Gomoku ladder"
+    );
+    assert_eq!(points(standing(&store, &ann, RENJU).await), 0);
+    // The Othello ladder is untouched by Gomoku games.
+    assert_eq!(points(standing(&store, &ann, OTHELLO).await), 4);
+
+    // The leaderboard carries the same points: seven drawn games more make both established (10 games while the
+    // pool seeds) without moving the ladder.
+    for i in 0..7 {
+        play_in(&store, OTHELLO_GAME, (&ann, &bob), None, 7_000 + i).await;
+    }
+    let board = store
+        .leaderboard(OTHELLO, &any_established(0), 50, 0)
+        .await
+        .unwrap();
+    let listed: Vec<_> = board.iter().map(|s| (s.user_id, s.ladder_points)).collect();
+    assert_eq!(listed.len(), 2);
+    assert!(listed.contains(&(ann.id, 4)) && listed.contains(&(bob.id, -4)));
+}
+
+async fn a_match_is_stored_and_reads_its_rooms_games_and_winners(store: Arc<dyn Store>) {
+    let ann = user(&store, "ann").await;
+    let new = store::NewMatch {
+        room: "r-match".to_owned(),
+        game: "othello".to_owned(),
+        games: 2,
+        rated: false,
+        first: seat(&ann),
+        second: guest("guest-b"),
+        created_at: 1_000,
+    };
+    let id = store.create_match(&new).await.unwrap();
+    let found = store.match_by_id(id).await.unwrap().expect("stored");
+    assert_eq!((found.id, &found.new), (id, &new));
+    assert_eq!(store.match_of_room("r-match").await.unwrap(), Some(found));
+    assert_eq!(store.match_of_room("r-other").await.unwrap(), None);
+    assert_eq!(store.match_by_id(id + 1000).await.unwrap(), None);
+
+    // The room's games in order: the first won by black (ann), the second won by black after an exchange of
+    // colours (so by the player who started as white: ann again), a third still played.
+    let mut game = new_game(RENJU_SWAP, false, seat(&ann), guest("guest-b"));
+    game.room = "r-match".to_owned();
+    let first = store.create_game(&game).await.unwrap();
+    store
+        .finish_game(first, &end(Some(Side::Black), 2_000))
+        .await
+        .unwrap();
+    let mut second_game = again(&game);
+    (second_game.black, second_game.white) = (guest("guest-b"), seat(&ann));
+    let second = store.create_game(&second_game).await.unwrap();
+    store
+        .finish_game(second, &exchanged(end(Some(Side::Black), 3_000)))
+        .await
+        .unwrap();
+    let third = store.create_game(&again(&game)).await.unwrap();
+    let mut elsewhere = again(&game);
+    elsewhere.room = "r-other".to_owned();
+    store.create_game(&elsewhere).await.unwrap();
+
+    let games = store.match_games("r-match").await.unwrap();
+    assert_eq!(
+        games.iter().map(|g| g.id).collect::<Vec<_>>(),
+        [first, second, third]
+    );
+    assert_eq!(games[0].winner().map(|p| p.name.as_str()), Some("ann"));
+    assert!(games[1].swapped);
+    assert_eq!(games[1].winner().map(|p| p.name.as_str()), Some("ann"));
+    assert_eq!((games[2].end.clone(), games[2].winner()), (None, None));
+    assert_eq!(games[0].public_id, game.public_id);
 }

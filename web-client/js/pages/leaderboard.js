@@ -5,6 +5,7 @@ import { t, errorText } from '../i18n.js';
 import { href } from '../router.js';
 import { accounts } from '../api.js';
 import { tierBadge } from '../tier.js';
+import { ladderBadge } from '../ladder.js';
 import { challengeButton } from '../challenges.js';
 import { pools } from '../games/index.js';
 const PAGE = 50;
@@ -55,7 +56,7 @@ export function render(view, params, app) {
         rows.forEach((e, i) => body.append(h('tr', {},
           h('td', { class: 'num rank' }, e.rank ?? offset + i + 1),
           h('td', { class: 'name' }, h('a', { href: href('player', { name: e.name }) }, e.name), ' ', h('span', { class: 'challenge-slot', dataset: { name: e.name } }, challengeButton(app, { name: e.name, guest: false }, { small: true }))),
-          h('td', {}, tierBadge(e.tier, e.tier_code, e.provisional)),
+          h('td', {}, tierBadge(e.tier, e.tier_code, e.provisional), ' ', ladderBadge(e.ladder)),
           h('td', { class: 'num rating' }, Math.round(e.rating) + (e.provisional ? '?' : '')),
           h('td', { class: 'num hide-sm' }, e.games ?? (e.wins ?? 0) + (e.losses ?? 0) + (e.draws ?? 0)),
           h('td', { class: 'num hide-sm wld' }, `${e.wins ?? 0} / ${e.losses ?? 0} / ${e.draws ?? 0}`))));

@@ -9,6 +9,7 @@ import { pools as knownPools, seatIcon } from '../games/index.js';
 import { accounts } from '../api.js';
 import { ratingChart } from '../chart.js';
 import { tierBadge } from '../tier.js';
+import { ladderBadge } from '../ladder.js';
 import { challengeButton, challengeSetting } from '../challenges.js';
 import { changePasswordForm } from '../password.js';
 
@@ -226,6 +227,7 @@ export function render(view, params, app) {
           h('div', { class: 'muted' }, poolLabel(r.pool)),
           h('div', { class: 'big-rating' }, Math.round(r.rating) + (r.provisional ? '?' : '')),
           tierBadge(r.tier, r.tier_code, r.provisional),
+          h('div', { class: 'ladder-line' }, ladderBadge(r.ladder)),
           h('div', { class: 'muted small' }, t('profile.record', { w: r.wins ?? 0, l: r.losses ?? 0, d: r.draws ?? 0 })),
           leaderboardProgress(r)))),
         pools.some((r) => r.history?.length)

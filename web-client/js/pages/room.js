@@ -414,12 +414,13 @@ export function render(view, params, app) {
     layout.dataset.version = room.version;
     layout.dataset.ply = member.ply(room);
     const vsComputer = isComputer(room.seats.black) || isComputer(room.seats.white);
-    section(info, [room.rules, room.game, room.time_control, room.rated, room.spectators, vsComputer], () => [
+    section(info, [room.rules, room.game, room.time_control, room.rated, room.spectators, vsComputer, room.match_id], () => [
       h('span', { class: 'rules', id: 'room-rules' }, member.describe(room)),
       h('a', { class: 'rules-link', id: 'room-rules-link', href: href('rules', { game: member.name }) }, t('rules.link')),
       h('span', { class: 'tc' }, describeTimeControl(room.time_control, t)),
       room.rated ? h('span', { class: 'badge rated' }, t('create.rated')) : null,
       vsComputer ? h('span', { class: 'badge computer', id: 'vs-computer' }, t('computer.unrated')) : null,
+      room.match_id != null ? h('a', { class: 'badge match-link', id: 'room-match', href: href('match', { id: room.match_id }) }, t('match.link')) : null,
       h('span', { class: 'spectators', id: 'spectators', hidden: !room.spectators }, t('room.spectators', { n: room.spectators })),
     ]);
     const names = { black: room.seats.black?.name, white: room.seats.white?.name };
