@@ -5,8 +5,9 @@ use std::time::Duration;
 
 use games::{AnyAction, AnyGame, Game};
 
-use super::{accepted, first_legal, Brain, BrainInfo};
-use crate::insect::{Engine, Level};
+use super::evaluation::through_forced;
+use super::{accepted, first_legal, legal_line, Brain, BrainInfo, Evaluation, Score, MAX_LINE};
+use crate::insect::{Engine, Level, MATE_BOUND};
 
 /// Its registry entry.
 pub(super) const INFO: BrainInfo = BrainInfo {
@@ -61,5 +62,40 @@ impl Brain for InsectBrain {
         chosen
             .filter(|a| accepted(game, a))
             .or_else(|| first_legal(game))
+    }
+
+    /// The search's score in the evaluation's units (a scorpion is worth 1,000); a food win or a mate found
+    /// is a win or a loss.
+    fn analyse(
+        &mut self,
+        game: &AnyGame,
+        budget: Duration,
+        cancel: &AtomicBool,
+    ) -> Option<Evaluation> {
+        if !matches!(game, AnyGame::Insect(_)) || game.status().is_over() {
+            return None;
+        }
+        through_forced(game, |position| {
+            let AnyGame::Insect(insect) = position else {
+                return None;
+            };
+            let report =
+                self.engine
+                    .think(insect.rules_game(), Level::new(self.level), budget, cancel)?;
+            let score = match report.score {
+                s if s > MATE_BOUND => Score::Win,
+                s if s < -MATE_BOUND => Score::Loss,
+                s => Score::Units(s),
+            };
+            let pv = report.pv.into_iter().take(MAX_LINE).map(AnyAction::Insect);
+            Some(Evaluation {
+                score,
+                pv: legal_line(position, pv),
+                best: AnyAction::Insect(report.best),
+                depth: u32::try_from(report.depth).unwrap_or(0),
+                nodes: report.nodes,
+                vcf: false,
+            })
+        })
     }
 }

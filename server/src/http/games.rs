@@ -422,7 +422,7 @@ fn site_of(headers: &HeaderMap) -> String {
 }
 
 /// The record a path names: a public id, or the integer id of a public game.
-async fn record_of(state: &AppState, id: &str) -> Result<GameRecord, ApiError> {
+pub(super) async fn record_of(state: &AppState, id: &str) -> Result<GameRecord, ApiError> {
     let not_found = || ApiError::not_found("unknown_game", "no such game");
     match id.parse::<GameId>() {
         // Sequential ids can be walked: they reach public games only, and a private one is as unknown.
