@@ -184,7 +184,8 @@ impl Analyses {
         })
     }
 
-    async fn stored(&self, game: GameId) -> Result<Option<Analysis>, store::StoreError> {
+    /// A game's stored analysis, if it has one that reads back.
+    pub async fn stored(&self, game: GameId) -> Result<Option<Analysis>, store::StoreError> {
         let Some(row) = self.inner.store.analysis(game).await? else {
             return Ok(None);
         };
@@ -434,4 +435,63 @@ fn queued_view(total: u32) -> AnalysisView {
         ahead: Some(0),
         result: None,
     }
+}
+
+/// A PDN record (tags, then the movetext) with the analysis as comments: the engine first, then after each
+/// judged move its judgment, why, what it lost and the engine's best move (`{?? blunder: material_loss 250;
+/// best 32-28}`). Move numbers and the result are kept as they are; the k-th move token is the k-th action.
+pub fn annotate_pdn(record: &str, analysis: &Analysis) -> String {
+    let (tags, movetext): (Vec<&str>, Vec<&str>) = record
+        .lines()
+        .partition(|l| l.trim_start().starts_with('['));
+    let mut out = String::new();
+    for tag in tags {
+        out.push_str(tag);
+        out.push('\n');
+    }
+    out.push('\n');
+    out.push_str(&format!(
+        "{{Computer analysis: {}, {} ms a position}}",
+        analysis.engine, analysis.ms_per_position
+    ));
+    let mut k = 0;
+    for token in movetext.iter().flat_map(|l| l.split_whitespace()) {
+        out.push(' ');
+        out.push_str(token);
+        let is_number = token.ends_with('.');
+        let is_result = ["2-0", "0-2", "1-1", "*"].contains(&token);
+        if is_number || is_result {
+            continue;
+        }
+        if let Some(m) = analysis.moves.get(k) {
+            if let (Some(judgment), Some(reason)) = (m.judgment, m.reason) {
+                fn words(v: impl serde::Serialize) -> String {
+                    serde_json::to_value(v)
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_owned))
+                        .unwrap_or_default()
+                }
+                let symbol = match judgment {
+                    report::Judgment::Inaccuracy => "?!",
+                    report::Judgment::Mistake => "?",
+                    report::Judgment::Blunder => "??",
+                };
+                out.push_str(&format!(
+                    " {{{symbol} {}: {}",
+                    words(judgment),
+                    words(reason)
+                ));
+                if let Some(loss) = m.loss {
+                    out.push_str(&format!(" {loss}"));
+                }
+                if let Some(best) = &m.best {
+                    out.push_str(&format!("; best {best}"));
+                }
+                out.push('}');
+            }
+        }
+        k += 1;
+    }
+    out.push('\n');
+    out
 }

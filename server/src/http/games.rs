@@ -464,11 +464,26 @@ async fn export(
         )
     };
     let (text, extension) = match query.format.as_deref() {
-        None => (
-            export_text(&record, &site).map_err(ApiError::internal)?,
-            kind.parse::<games::GameKind>()
-                .map_or("txt", |k| k.record_format().extension),
-        ),
+        None => {
+            let mut text = export_text(&record, &site).map_err(ApiError::internal)?;
+            // A draughts record carries its computer analysis as PDN comments (issue #33); the other games'
+            // formats have no place for one.
+            if kind == games::GameKind::Draughts.as_str() {
+                if let Some(analysis) = state
+                    .analyses
+                    .stored(record.id)
+                    .await
+                    .map_err(ApiError::internal)?
+                {
+                    text = crate::analysis::annotate_pdn(&text, &analysis);
+                }
+            }
+            (
+                text,
+                kind.parse::<games::GameKind>()
+                    .map_or("txt", |k| k.record_format().extension),
+            )
+        }
         Some("psq") => {
             let (size, moves, times) = stones_of(&record).ok_or_else(not_gomoku)?;
             let (black, white) = (&record.game.black.name, &record.game.white.name);

@@ -562,3 +562,51 @@ fn an_insect_chess_game_of_random_moves_against_the_engine_has_a_marked_evaluati
             .collect::<Vec<_>>()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_draughts_export_carries_its_analysis_as_pdn_comments() {
+    let app = App::start(Db::Sqlite, analysis_config(20)).await.unwrap();
+    let token = app.register("pdnreader", "correct horse battery").await;
+    let (config, actions) = random_game(GameKind::Draughts, 11, 40);
+    let (_, public_id) = stored_game(app.store.as_ref(), config, &actions, true).await;
+    let export = format!("/api/games/{public_id}/export");
+    let plain = app.get(&export, None).await.text().await.unwrap();
+    assert!(
+        !plain.contains('{'),
+        "no comments before the analysis: {plain}"
+    );
+    assert_eq!(ask(&app, &public_id, &token).await.0, 202);
+    let done = until_status(&app, &public_id, "done").await;
+    let annotated = app.get(&export, None).await.text().await.unwrap();
+    assert!(
+        annotated.contains("{Computer analysis: engine 8"),
+        "{annotated}"
+    );
+    // The tags and every move are kept; each judged move gets its comment.
+    let strip = |text: &str| -> String {
+        let mut out = String::new();
+        let mut depth = 0;
+        for c in text.chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ if depth == 0 => out.push(c),
+                _ => {}
+            }
+        }
+        out.split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    assert_eq!(strip(&annotated), strip(&plain));
+    let judged = done["result"]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| !m["judgment"].is_null())
+        .count();
+    assert!(judged > 0, "random moves are judged");
+    assert_eq!(
+        annotated.matches("material_loss").count() + annotated.matches("_win").count(),
+        judged
+    );
+    app.stop().await;
+}
