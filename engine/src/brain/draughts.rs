@@ -6,7 +6,9 @@ use std::time::Duration;
 use games::{AnyAction, AnyGame, DraughtsAction, Game};
 
 use super::evaluation::through_forced;
-use super::{accepted, first_legal, legal_line, Brain, BrainInfo, Evaluation, Score, MAX_LINE};
+use super::{
+    accepted, first_legal, legal_line, Brain, BrainInfo, Evaluation, Judging, Score, MAX_LINE,
+};
 use crate::draughts::{Engine, Level};
 
 /// Its registry entry.
@@ -15,6 +17,12 @@ pub(super) const INFO: BrainInfo = BrainInfo {
     about: "the draughts engine: PVS with capture extensions and the rules' draws",
     levels: 1..=8,
     make: |level, seed| Box::new(DraughtsBrain::new(level, seed)),
+    // Hundredths of a man (a king about three): material lost; two men draw at half the graph.
+    judging: Judging {
+        drop: Some(("material_loss", [60, 100, 250])),
+        exact: [2, 4, 8],
+        scale: 200.0,
+    },
 };
 
 /// The draughts engine at a level; its transposition table stays between the moves of a game.

@@ -30,6 +30,29 @@ impl Score {
     }
 }
 
+/// How a game's analysis judges a move by its score's drop (`docs/engine.md`, "Computer analysis"): given by the
+/// game's brain, which knows its units.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Judging {
+    /// What a drop of [`Score::Units`] is called (`eval_drop`, `material_loss`) and the drops, in hundredths of
+    /// the game's unit, from which a move is an inaccuracy, a mistake and a blunder; `None` when the units mean
+    /// nothing to a player (Gomoku: judged by its threats alone).
+    pub drop: Option<(&'static str, [i32; 3])>,
+    /// The same for [`Score::Exact`] drops (Othello's discs against the solver), called `disc_loss`.
+    pub exact: [i32; 3],
+    /// The score (in hundredths of the unit) the evaluation graph draws at half its height.
+    pub scale: f64,
+}
+
+impl Judging {
+    /// Judged by proved wins and losses only.
+    pub const THREATS_ONLY: Judging = Judging {
+        drop: None,
+        exact: [2, 4, 8],
+        scale: 2_000.0,
+    };
+}
+
 /// A brain's analysis of one position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Evaluation {

@@ -12,7 +12,9 @@ use std::time::{Duration, Instant};
 use games::{AnyAction, AnyGame, Game};
 use rules::{Action, Opening, Phase};
 
-use super::{accepted, first_legal, legal_line, Brain, BrainInfo, Evaluation, Score, MAX_LINE};
+use super::{
+    accepted, first_legal, legal_line, Brain, BrainInfo, Evaluation, Judging, Score, MAX_LINE,
+};
 use crate::position::{class, point, Position};
 use crate::search::{Budget, WIN_BOUND};
 use crate::threat::Threats;
@@ -27,6 +29,8 @@ pub(super) const INFO: BrainInfo = BrainInfo {
     about: "the Gomoku/Renju engine: threat search and PVS",
     levels: 1..=8,
     make: |level, seed| Box::new(GomokuBrain::new(Limits::level(level), seed)),
+    // Its evaluation's points have no unit a player reads: a VCF or a proved win missed or allowed is judged.
+    judging: Judging::THREATS_ONLY,
 };
 
 /// The Gomoku engine at a level; its tables stay between the moves of a game (and are cleared when the rules

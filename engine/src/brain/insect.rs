@@ -6,7 +6,9 @@ use std::time::Duration;
 use games::{AnyAction, AnyGame, Game};
 
 use super::evaluation::through_forced;
-use super::{accepted, first_legal, legal_line, Brain, BrainInfo, Evaluation, Score, MAX_LINE};
+use super::{
+    accepted, first_legal, legal_line, Brain, BrainInfo, Evaluation, Judging, Score, MAX_LINE,
+};
 use crate::insect::{Engine, Level, MATE_BOUND};
 
 /// Its registry entry.
@@ -15,6 +17,12 @@ pub(super) const INFO: BrainInfo = BrainInfo {
     about: "the insect-chess engine: alpha-beta with a capture search and food threats",
     levels: 1..=4,
     make: |level, seed| Box::new(InsectBrain::new(level, seed)),
+    // The evaluation's points (a tiger beetle 380, a scorpion 1,000).
+    judging: Judging {
+        drop: Some(("eval_drop", [150, 300, 700])),
+        exact: [2, 4, 8],
+        scale: 800.0,
+    },
 };
 
 /// The insect-chess engine at a level; its transposition table stays between the moves of a game.

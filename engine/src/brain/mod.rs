@@ -35,7 +35,7 @@ mod othello;
 mod random;
 
 pub use draughts::DraughtsBrain;
-pub use evaluation::{legal_line, Evaluation, Score, MAX_LINE};
+pub use evaluation::{legal_line, Evaluation, Judging, Score, MAX_LINE};
 pub use gomoku::GomokuBrain;
 pub use insect::InsectBrain;
 pub use othello::OthelloBrain;
@@ -98,6 +98,8 @@ pub struct BrainInfo {
     pub levels: RangeInclusive<u8>,
     /// Builds it at a level (within [`BrainInfo::levels`]) with a seed for its random choices.
     pub make: fn(level: u8, seed: u64) -> Box<dyn Brain>,
+    /// How an analysis by this brain judges moves.
+    pub judging: Judging,
 }
 
 /// The brains each game has, strongest first (the first is what a game's computer opponent plays by default).

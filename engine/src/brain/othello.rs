@@ -6,7 +6,9 @@ use std::time::Duration;
 use games::{AnyAction, AnyGame, Game};
 
 use super::evaluation::through_forced;
-use super::{accepted, first_legal, legal_line, Brain, BrainInfo, Evaluation, Score, MAX_LINE};
+use super::{
+    accepted, first_legal, legal_line, Brain, BrainInfo, Evaluation, Judging, Score, MAX_LINE,
+};
 use crate::othello::{Engine, Evaluation as OthelloScore, Level};
 
 /// Its registry entry.
@@ -15,6 +17,12 @@ pub(super) const INFO: BrainInfo = BrainInfo {
     about: "the Othello engine: midgame search, then the exact endgame solver",
     levels: 1..=8,
     make: |level, seed| Box::new(OthelloBrain::new(level, seed)),
+    // Hundredths of a disc; the solver's exact discs from 2, 4 and 8; ten discs draw at half the graph.
+    judging: Judging {
+        drop: Some(("eval_drop", [400, 800, 1600])),
+        exact: [2, 4, 8],
+        scale: 1_000.0,
+    },
 };
 
 /// The Othello engine at a level; its transposition tables stay between the moves of a game.

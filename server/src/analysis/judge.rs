@@ -1,9 +1,10 @@
 //! Judging each move of an analysed game from the engine's scores of the positions before and after it, with
-//! each game's thresholds (`docs/engine.md`, "Analysis"): Gomoku by its threats (a VCF or a proved win missed
-//! or allowed), Othello by the discs lost against the exact solver near the end and by the evaluation's drop
-//! before, draughts by the material lost, insect chess by the evaluation's drop.
+//! the thresholds its game's brain gives ([`Judging`]; the table is in `docs/engine.md`, "Computer analysis"):
+//! a proved win missed or allowed (in Gomoku, a VCF) is a blunder in every game; a drop of the exact score
+//! (Othello's solver near the end) counts discs; a drop of the estimate counts the game's units, where they mean
+//! something to a player (Gomoku is judged by its threats alone).
 
-use engine::brain::Score;
+use engine::brain::{Judging, Score};
 use games::{AnyAction, GameKind};
 use rules::Color;
 
@@ -49,41 +50,18 @@ impl Seen {
     }
 }
 
-/// The drops, in a game's unit, from which a move is an inaccuracy, a mistake and a blunder.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Thresholds {
-    /// What the drop is called.
-    pub reason: Reason,
-    /// Inaccuracy, mistake, blunder, each at least.
-    pub at_least: [i32; 3],
+/// The judging of a game's analysis: its first brain's ([`engine::brain::BrainInfo::judging`]).
+pub fn judging(kind: GameKind) -> Judging {
+    engine::brain::brains(kind)
+        .first()
+        .map_or(Judging::THREATS_ONLY, |info| info.judging)
 }
 
-/// Othello's thresholds in discs when both positions were solved exactly.
-pub const OTHELLO_EXACT: Thresholds = Thresholds {
-    reason: Reason::DiscLoss,
-    at_least: [2, 4, 8],
-};
-
-/// A game's thresholds on its evaluation's drop (hundredths of its unit); `None` for Gomoku, judged by its
-/// threats alone (its evaluation's points have no unit a player could read).
-pub fn thresholds(kind: GameKind) -> Option<Thresholds> {
-    match kind {
-        GameKind::Gomoku => None,
-        // Hundredths of a disc.
-        GameKind::Othello => Some(Thresholds {
-            reason: Reason::EvalDrop,
-            at_least: [400, 800, 1600],
-        }),
-        // Hundredths of a man (a king is worth about three).
-        GameKind::Draughts => Some(Thresholds {
-            reason: Reason::MaterialLoss,
-            at_least: [60, 100, 250],
-        }),
-        // The evaluation's points: a tiger beetle is worth 380, a scorpion 1,000.
-        GameKind::Insect => Some(Thresholds {
-            reason: Reason::EvalDrop,
-            at_least: [150, 300, 700],
-        }),
+/// The reason a drop of a game's units is called.
+fn drop_reason(name: &str) -> Reason {
+    match name {
+        "material_loss" => Reason::MaterialLoss,
+        _ => Reason::EvalDrop,
     }
 }
 
@@ -142,37 +120,27 @@ pub fn judge(m: &MoveSeen<'_>) -> Option<Verdict> {
             Reason::AllowedWin
         });
     }
-    let drop_by = |t: Thresholds, drop: i32| {
-        let level = t.at_least.iter().rposition(|&x| drop >= x)?;
+    let drop_by = |reason, at_least: [i32; 3], drop: i32| {
+        let level = at_least.iter().rposition(|&x| drop >= x)?;
         Some(Verdict {
             judgment: [Judgment::Inaccuracy, Judgment::Mistake, Judgment::Blunder][level],
-            reason: t.reason,
+            reason,
             loss: Some(drop),
         })
     };
-    if m.kind == GameKind::Othello {
-        if let (Seen::Exact(before), Seen::Exact(after)) = (m.before, m.after) {
-            return drop_by(OTHELLO_EXACT, before - after);
-        }
+    let judging = judging(m.kind);
+    if let (Seen::Exact(before), Seen::Exact(after)) = (m.before, m.after) {
+        return drop_by(Reason::DiscLoss, judging.exact, before - after);
     }
-    let t = thresholds(m.kind)?;
+    let (name, at_least) = judging.drop?;
     let (before, after) = (m.before.units()?, m.after.units()?);
-    drop_by(t, before - after)
+    drop_by(drop_reason(name), at_least, before - after)
 }
 
 /// The advantage of the first colour in -1…1, from the score it sees: what the graph draws. A win is ±1; an
-/// estimate `x` (in the game's units) is `x / (|x| + s)` with `s` the game's scale, so that `s` is a half.
+/// estimate `x` (in the game's units) is `x / (|x| + s)` with the game's scale `s`, so that `s` is a half.
 pub fn advantage(kind: GameKind, seen: Seen) -> f64 {
-    let scale = match kind {
-        // Ten discs.
-        GameKind::Othello => 1_000.0,
-        // Two men.
-        GameKind::Draughts => 200.0,
-        // About a scorpion.
-        GameKind::Insect => 800.0,
-        // The evaluation's points of a strong attack.
-        GameKind::Gomoku => 2_000.0,
-    };
+    let scale = judging(kind).scale;
     match seen {
         Seen::Win => 1.0,
         Seen::Loss => -1.0,
@@ -206,8 +174,8 @@ mod tests {
 
     #[test]
     fn each_threshold_starts_a_judgment_at_its_value() {
-        let t = thresholds(GameKind::Draughts).unwrap();
-        for (k, &x) in t.at_least.iter().enumerate() {
+        let (_, at_least) = judging(GameKind::Draughts).drop.unwrap();
+        for (k, &x) in at_least.iter().enumerate() {
             let judged = seen(GameKind::Draughts, Seen::Units(x), Seen::Units(0)).unwrap();
             assert_eq!(judged.judgment as usize, k);
             let below = seen(GameKind::Draughts, Seen::Units(x - 1), Seen::Units(0));

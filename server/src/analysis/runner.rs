@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::Duration;
 
 use engine::brain::{self, Evaluation};
-use games::{AnyAction, AnyConfig, AnyDetail, AnyGame, Game, GameKind};
+use games::{AnyAction, AnyConfig, AnyGame, Game, GameKind};
 use rules::Color;
 
 use super::judge::{self, MoveSeen, Seen};
@@ -54,18 +54,11 @@ fn positions(task: &Task) -> Option<Vec<AnyGame>> {
     Some(all)
 }
 
-/// A finished position's score for `side`: the result, and Othello's final disc difference.
+/// A finished position's score for `side`: the result (a win, a loss, or a draw as an even score).
 fn final_seen(game: &AnyGame, side: Color) -> Seen {
     let Some(outcome) = game.status().outcome().cloned() else {
         return Seen::Units(0);
     };
-    if let AnyDetail::Othello(detail) = &outcome.detail {
-        let (b, w) = (
-            i32::from(detail.scored.black),
-            i32::from(detail.scored.white),
-        );
-        return Seen::Exact(if side == Color::Black { b - w } else { w - b });
-    }
     match outcome.winner {
         Some(w) if w == side => Seen::Win,
         Some(_) => Seen::Loss,

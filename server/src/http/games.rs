@@ -466,9 +466,12 @@ async fn export(
     let (text, extension) = match query.format.as_deref() {
         None => {
             let mut text = export_text(&record, &site).map_err(ApiError::internal)?;
-            // A draughts record carries its computer analysis as PDN comments (issue #33); the other games'
+            // A PDN record (draughts') carries its computer analysis as comments (issue #33); the other games'
             // formats have no place for one.
-            if kind == games::GameKind::Draughts.as_str() {
+            let pdn = kind
+                .parse::<games::GameKind>()
+                .is_ok_and(|k| k.record_format().extension == "pdn");
+            if pdn {
                 if let Some(analysis) = state
                     .analyses
                     .stored(record.id)
