@@ -290,6 +290,26 @@ pub struct Config {
     /// Games against the computer the server plays at once; more are refused with `computer_busy`.
     #[arg(long, env = "COMPUTER_MAX_GAMES", default_value_t = 200)]
     pub computer_max_games: usize,
+    /// Computer analyses of finished games run at once (issue #33), each on a thread of its own at the lowest
+    /// scheduling priority, never the computer opponent's search threads; the others wait in turn.
+    #[arg(long, env = "ANALYSIS_JOBS", default_value_t = 1)]
+    pub analysis_jobs: usize,
+    /// Analyses that may wait for their turn; one more request is refused with `analysis_busy`.
+    #[arg(long, env = "ANALYSIS_MAX_QUEUED", default_value_t = 32)]
+    pub analysis_max_queued: usize,
+    /// Analyses one player (an account, or a guest) may request in 24 hours; one more is `429 analysis_limit`.
+    #[arg(long, env = "ANALYSIS_PER_DAY", default_value_t = 20)]
+    pub analysis_per_day: u32,
+    /// Milliseconds the engine thinks about each position of an analysed game.
+    #[arg(long, env = "ANALYSIS_MS_PER_POSITION", default_value_t = 400)]
+    pub analysis_ms_per_position: u64,
+    /// Milliseconds the analysis board's engine (`POST /api/analysis/evaluate`) thinks about a posted
+    /// position, at most.
+    #[arg(long, env = "ANALYSIS_EVALUATE_MS", default_value_t = 1000)]
+    pub analysis_evaluate_ms: u64,
+    /// Positions one address may have evaluated by the analysis board's engine in a minute (a burst of as many).
+    #[arg(long, env = "ANALYSIS_EVALUATES_PER_MINUTE", default_value_t = 30)]
+    pub analysis_evaluates_per_minute: u32,
     /// Games against the computer (its levels and external engines together) one player (an account, or a guest)
     /// plays at once; one more is refused with `too_many_computer_games`.
     #[arg(long, env = "COMPUTER_MAX_GAMES_PER_PLAYER", default_value_t = 2)]
@@ -833,6 +853,15 @@ impl fmt::Debug for Config {
             .field("chat_history_bytes", &self.chat_history_bytes)
             .field("computer_threads", &self.computer_threads)
             .field("computer_max_queued", &self.computer_max_queued)
+            .field("analysis_jobs", &self.analysis_jobs)
+            .field("analysis_max_queued", &self.analysis_max_queued)
+            .field("analysis_per_day", &self.analysis_per_day)
+            .field("analysis_ms_per_position", &self.analysis_ms_per_position)
+            .field("analysis_evaluate_ms", &self.analysis_evaluate_ms)
+            .field(
+                "analysis_evaluates_per_minute",
+                &self.analysis_evaluates_per_minute,
+            )
             .field("computer_max_games", &self.computer_max_games)
             .field(
                 "computer_max_games_per_player",

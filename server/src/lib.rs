@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 
 pub mod accounts;
+pub mod analysis;
 pub mod challenges;
 pub mod cluster;
 pub mod computer;
@@ -78,6 +79,8 @@ pub struct AppState {
     pub challenges: challenges::ChallengesHandle,
     /// Cluster mode (`--nats-url`): this node's link to the others; `None` on a single node.
     pub cluster: Option<cluster::Cluster>,
+    /// Computer analyses of finished games and the analysis board's engine (issue #33).
+    pub analyses: analysis::Analyses,
     connections: Arc<ConnectionTracker>,
 }
 
@@ -165,7 +168,13 @@ impl AppState {
         let computer = computer::Computers::new(&config, &store).await?;
         let (pairing, pairing_inbox) = pairing::PairingHandle::channel();
         let (challenges, challenges_inbox) = challenges::ChallengesHandle::channel();
+        let analyses = analysis::Analyses::new(
+            store.clone(),
+            analysis::Settings::from_config(&config),
+            clock.clone(),
+        );
         let state = AppState {
+            analyses,
             computer,
             identities: Identities::new(store.clone(), &config, clock.clone()),
             config: Arc::new(config),

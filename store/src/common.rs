@@ -587,6 +587,72 @@ macro_rules! store_impl {
 
         #[async_trait]
         impl Store for $store {
+            async fn save_analysis(
+                &self,
+                game: GameId,
+                engine: &str,
+                body: &str,
+                at: Millis,
+            ) -> Result<(), StoreError> {
+                let (_gate, mut tx) = self.begin_write().await?;
+                sqlx::query(
+                    "INSERT INTO game_analyses (game_id, engine, body, created_at) VALUES ($1, $2, $3, $4) \
+                     ON CONFLICT (game_id) DO UPDATE SET engine = excluded.engine, body = excluded.body, \
+                     created_at = excluded.created_at",
+                )
+                .bind(game)
+                .bind(engine)
+                .bind(body)
+                .bind(at)
+                .execute(&mut *tx)
+                .await?;
+                tx.commit().await?;
+                Ok(())
+            }
+
+            async fn analysis(&self, game: GameId) -> Result<Option<crate::StoredAnalysis>, StoreError> {
+                let row: Option<(String, String, i64)> = sqlx::query_as(
+                    "SELECT engine, body, created_at FROM game_analyses WHERE game_id = $1",
+                )
+                .bind(game)
+                .fetch_optional(self.reader())
+                .await?;
+                Ok(row.map(|(engine, body, created_at)| crate::StoredAnalysis {
+                    game,
+                    engine,
+                    body,
+                    created_at,
+                }))
+            }
+
+            async fn take_analysis_request(
+                &self,
+                player: &str,
+                game: GameId,
+                now: Millis,
+                since: Millis,
+                limit: u32,
+            ) -> Result<bool, StoreError> {
+                let (_gate, mut tx) = self.begin_write().await?;
+                // The count and the insert in one statement, in one transaction.
+                let taken = sqlx::query(
+                    "INSERT INTO analysis_requests (player, game_id, requested_at) \
+                     SELECT $1, $2, $3 WHERE (SELECT COUNT(*) FROM analysis_requests \
+                     WHERE player = $1 AND requested_at > $4) < $5",
+                )
+                .bind(player)
+                .bind(game)
+                .bind(now)
+                .bind(since)
+                .bind(i64::from(limit))
+                .execute(&mut *tx)
+                .await?
+                .rows_affected()
+                    == 1;
+                tx.commit().await?;
+                Ok(taken)
+            }
+
             // The game writes are batches of one, so each store has one code path for them.
             async fn create_game(&self, game: &NewGame) -> Result<GameId, StoreError> {
                 match self.write_batch_routed(&[Write::Create(game.clone())]).await?.pop() {

@@ -804,7 +804,54 @@ pub trait Store: Send + Sync + 'static {
         Err(StoreError::NoOwnership)
     }
 
+    /// Stores a game's computer analysis (issue #33), replacing any earlier one: `engine` names what analysed
+    /// it, `body` is the server's JSON, kept as given.
+    async fn save_analysis(
+        &self,
+        _game: GameId,
+        _engine: &str,
+        _body: &str,
+        _at: Millis,
+    ) -> Result<(), StoreError> {
+        Err(StoreError::Database(
+            "this store keeps no analyses".to_owned(),
+        ))
+    }
+
+    /// A game's stored analysis, if it has one.
+    async fn analysis(&self, _game: GameId) -> Result<Option<StoredAnalysis>, StoreError> {
+        Ok(None)
+    }
+
+    /// Takes one of `player`'s analysis requests for `game` if fewer than `limit` were taken since `since`
+    /// (the daily limit), in one write; says whether it was taken.
+    async fn take_analysis_request(
+        &self,
+        _player: &str,
+        _game: GameId,
+        _now: Millis,
+        _since: Millis,
+        _limit: u32,
+    ) -> Result<bool, StoreError> {
+        Err(StoreError::Database(
+            "this store keeps no analyses".to_owned(),
+        ))
+    }
+
     /// Closes the connections, waiting for those in use (at shutdown, after the last write). Calls made after it
     /// fail with [`StoreError::Database`].
     async fn close(&self);
+}
+
+/// A game's computer analysis as stored ([`Store::save_analysis`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredAnalysis {
+    /// The game.
+    pub game: GameId,
+    /// What analysed it (the server's words: the brain, its level, the time per position).
+    pub engine: String,
+    /// The evaluations, as the server's JSON.
+    pub body: String,
+    /// When it was stored.
+    pub created_at: Millis,
 }

@@ -5,7 +5,10 @@ use std::time::Duration;
 
 use games::{AnyAction, AnyGame, DraughtsAction, Game};
 
-use super::{accepted, first_legal, Brain, BrainInfo};
+use super::evaluation::through_forced;
+use super::{
+    accepted, first_legal, legal_line, Brain, BrainInfo, Evaluation, Judging, Score, MAX_LINE,
+};
 use crate::draughts::{Engine, Level};
 
 /// Its registry entry.
@@ -14,6 +17,12 @@ pub(super) const INFO: BrainInfo = BrainInfo {
     about: "the draughts engine: PVS with capture extensions and the rules' draws",
     levels: 1..=8,
     make: |level, seed| Box::new(DraughtsBrain::new(level, seed)),
+    // Hundredths of a man (a king about three): material lost; two men draw at half the graph.
+    judging: Judging {
+        drop: Some(("material_loss", [60, 100, 250])),
+        exact: [2, 4, 8],
+        scale: 200.0,
+    },
 };
 
 /// The draughts engine at a level; its transposition table stays between the moves of a game.
@@ -61,5 +70,45 @@ impl Brain for DraughtsBrain {
         chosen
             .filter(|a| accepted(game, a))
             .or_else(|| first_legal(game))
+    }
+
+    /// The search's score in hundredths of a man (a forced win or loss beyond ±29,000); a forced move (one
+    /// legal capture) is analysed after it, as the search would answer it unsearched.
+    fn analyse(
+        &mut self,
+        game: &AnyGame,
+        budget: Duration,
+        cancel: &AtomicBool,
+    ) -> Option<Evaluation> {
+        if !matches!(game, AnyGame::Draughts(_)) || game.status().is_over() {
+            return None;
+        }
+        through_forced(game, |position| {
+            let AnyGame::Draughts(draughts) = position else {
+                return None;
+            };
+            let report = self
+                .engine
+                .think(draughts.rules_game(), self.level, budget, cancel)?;
+            let score = match report.score {
+                s if s > 29_000 => Score::Win,
+                s if s < -29_000 => Score::Loss,
+                s => Score::Units(s),
+            };
+            let best = AnyAction::Draughts(DraughtsAction::of(&report.best));
+            let pv = report
+                .pv
+                .iter()
+                .take(MAX_LINE)
+                .map(|mv| AnyAction::Draughts(DraughtsAction::of(mv)));
+            Some(Evaluation {
+                score,
+                pv: legal_line(position, pv),
+                best,
+                depth: report.depth,
+                nodes: report.nodes,
+                vcf: false,
+            })
+        })
     }
 }

@@ -28,12 +28,14 @@ use std::time::Duration;
 use games::{AnyAction, AnyGame, Game, GameKind};
 
 mod draughts;
+mod evaluation;
 mod gomoku;
 mod insect;
 mod othello;
 mod random;
 
 pub use draughts::DraughtsBrain;
+pub use evaluation::{legal_line, Evaluation, Judging, Score, MAX_LINE};
 pub use gomoku::GomokuBrain;
 pub use insect::InsectBrain;
 pub use othello::OthelloBrain;
@@ -62,6 +64,27 @@ pub trait Brain: Send {
         budget: Duration,
         cancel: &AtomicBool,
     ) -> Option<AnyAction>;
+
+    /// What the brain thinks of `game` for the side to act: a score, its best action and the line it expects,
+    /// searched without the level's noise within `budget` (a raised `cancel` stops it promptly). `None` exactly
+    /// when the game is over or not this brain's game. A brain without an evaluation of its own (the random
+    /// one) answers with its choice and a score of 0.
+    fn analyse(
+        &mut self,
+        game: &AnyGame,
+        budget: Duration,
+        cancel: &AtomicBool,
+    ) -> Option<Evaluation> {
+        let best = self.choose(game, budget, cancel)?;
+        Some(Evaluation {
+            score: Score::Units(0),
+            pv: vec![best.clone()],
+            best,
+            depth: 0,
+            nodes: 0,
+            vcf: false,
+        })
+    }
 }
 
 /// One registered brain: its name, its levels, and how to build it.
@@ -75,6 +98,8 @@ pub struct BrainInfo {
     pub levels: RangeInclusive<u8>,
     /// Builds it at a level (within [`BrainInfo::levels`]) with a seed for its random choices.
     pub make: fn(level: u8, seed: u64) -> Box<dyn Brain>,
+    /// How an analysis by this brain judges moves.
+    pub judging: Judging,
 }
 
 /// The brains each game has, strongest first (the first is what a game's computer opponent plays by default).

@@ -5,8 +5,11 @@ use std::time::Duration;
 
 use games::{AnyAction, AnyGame, Game};
 
-use super::{accepted, first_legal, Brain, BrainInfo};
-use crate::othello::{Engine, Level};
+use super::evaluation::through_forced;
+use super::{
+    accepted, first_legal, legal_line, Brain, BrainInfo, Evaluation, Judging, Score, MAX_LINE,
+};
+use crate::othello::{Engine, Evaluation as OthelloScore, Level};
 
 /// Its registry entry.
 pub(super) const INFO: BrainInfo = BrainInfo {
@@ -14,6 +17,12 @@ pub(super) const INFO: BrainInfo = BrainInfo {
     about: "the Othello engine: midgame search, then the exact endgame solver",
     levels: 1..=8,
     make: |level, seed| Box::new(OthelloBrain::new(level, seed)),
+    // Hundredths of a disc; the solver's exact discs from 2, 4 and 8; ten discs draw at half the graph.
+    judging: Judging {
+        drop: Some(("eval_drop", [400, 800, 1600])),
+        exact: [2, 4, 8],
+        scale: 1_000.0,
+    },
 };
 
 /// The Othello engine at a level; its transposition tables stay between the moves of a game.
@@ -62,5 +71,43 @@ impl Brain for OthelloBrain {
         chosen
             .filter(|a| accepted(game, a))
             .or_else(|| first_legal(game))
+    }
+
+    /// The midgame search's score in hundredths of a disc, or the solver's exact disc difference once the
+    /// ending is within its reach; a pass is analysed after it.
+    fn analyse(
+        &mut self,
+        game: &AnyGame,
+        budget: Duration,
+        cancel: &AtomicBool,
+    ) -> Option<Evaluation> {
+        if !matches!(game, AnyGame::Othello(_)) || game.status().is_over() {
+            return None;
+        }
+        through_forced(game, |position| {
+            let AnyGame::Othello(othello) = position else {
+                return None;
+            };
+            let report =
+                self.engine
+                    .think(othello.rules_game().position(), self.level, budget, cancel)?;
+            let score = match report.evaluation {
+                // Beyond ±15,000 the search saw the game's end.
+                OthelloScore::Heuristic(s) if s > 15_000 => Score::Win,
+                OthelloScore::Heuristic(s) if s < -15_000 => Score::Loss,
+                OthelloScore::Heuristic(s) => Score::Units(s),
+                OthelloScore::Exact(d) => Score::Exact(d),
+            };
+            let best = AnyAction::Othello(report.best);
+            let pv = report.pv.into_iter().take(MAX_LINE).map(AnyAction::Othello);
+            Some(Evaluation {
+                score,
+                pv: legal_line(position, pv),
+                best,
+                depth: report.depth,
+                nodes: report.nodes,
+                vcf: false,
+            })
+        })
     }
 }

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use games::{AnyAction, AnyGame, Game};
 
-use super::{Brain, BrainInfo};
+use super::{Brain, BrainInfo, Judging};
 
 /// Its registry entry (every game's list has it).
 pub(super) const INFO: BrainInfo = BrainInfo {
@@ -14,6 +14,7 @@ pub(super) const INFO: BrainInfo = BrainInfo {
     about: "a uniformly random legal action",
     levels: 1..=1,
     make: |_, seed| Box::new(RandomBrain::new(seed)),
+    judging: Judging::THREATS_ONLY,
 };
 
 /// Picks uniformly among the listed legal actions; the same seed and positions give the same choices.

@@ -322,3 +322,39 @@ fn the_random_brain_is_the_same_for_the_same_seed() {
         assert_ne!(play(4), play(5), "{kind}");
     }
 }
+
+#[test]
+fn every_brain_analyses_positions_with_an_accepted_best_action_a_legal_line_and_none_when_over() {
+    let never = AtomicBool::new(false);
+    for kind in GameKind::ALL {
+        for info in brain::brains(kind) {
+            let mut b = (info.make)(*info.levels.end(), 5);
+            for config in configs(kind) {
+                for game in positions(config, 21) {
+                    let who = format!("{kind} {} analysing", info.name);
+                    let Some(e) = b.analyse(&game, BUDGET, &never) else {
+                        assert!(game.status().is_over(), "{who}: None while not over");
+                        continue;
+                    };
+                    assert_accepted(&game, &e.best, &who);
+                    assert_eq!(
+                        e.pv.first(),
+                        Some(&e.best),
+                        "{who}: the line starts with the best"
+                    );
+                    assert_eq!(
+                        brain::legal_line(&game, e.pv.clone()),
+                        e.pv,
+                        "{who}: the line plays"
+                    );
+                    assert!(e.pv.len() <= brain::MAX_LINE, "{who}");
+                }
+            }
+            assert_eq!(
+                b.analyse(&finished(kind), BUDGET, &never),
+                None,
+                "{kind} over"
+            );
+        }
+    }
+}

@@ -422,7 +422,7 @@ fn site_of(headers: &HeaderMap) -> String {
 }
 
 /// The record a path names: a public id, or the integer id of a public game.
-async fn record_of(state: &AppState, id: &str) -> Result<GameRecord, ApiError> {
+pub(super) async fn record_of(state: &AppState, id: &str) -> Result<GameRecord, ApiError> {
     let not_found = || ApiError::not_found("unknown_game", "no such game");
     match id.parse::<GameId>() {
         // Sequential ids can be walked: they reach public games only, and a private one is as unknown.
@@ -464,11 +464,29 @@ async fn export(
         )
     };
     let (text, extension) = match query.format.as_deref() {
-        None => (
-            export_text(&record, &site).map_err(ApiError::internal)?,
-            kind.parse::<games::GameKind>()
-                .map_or("txt", |k| k.record_format().extension),
-        ),
+        None => {
+            let mut text = export_text(&record, &site).map_err(ApiError::internal)?;
+            // A PDN record (draughts') carries its computer analysis as comments (issue #33); the other games'
+            // formats have no place for one.
+            let pdn = kind
+                .parse::<games::GameKind>()
+                .is_ok_and(|k| k.record_format().extension == "pdn");
+            if pdn {
+                if let Some(analysis) = state
+                    .analyses
+                    .stored(record.id)
+                    .await
+                    .map_err(ApiError::internal)?
+                {
+                    text = crate::analysis::annotate_pdn(&text, &analysis);
+                }
+            }
+            (
+                text,
+                kind.parse::<games::GameKind>()
+                    .map_or("txt", |k| k.record_format().extension),
+            )
+        }
         Some("psq") => {
             let (size, moves, times) = stones_of(&record).ok_or_else(not_gomoku)?;
             let (black, white) = (&record.game.black.name, &record.game.white.name);

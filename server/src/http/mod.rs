@@ -2,6 +2,7 @@
 //! and the embedded web client, under the layers every request passes: security headers, the cross-site check
 //! for state-changing requests, and a deadline. [`serve`] is the accept loop that feeds it.
 
+mod analysis;
 mod assets;
 pub mod client_addr;
 mod computer;
@@ -23,6 +24,7 @@ use std::time::Duration;
 use axum::middleware::{from_fn, from_fn_with_state};
 use axum::Router;
 
+pub use analysis::MAX_EVALUATE_ACTIONS;
 pub use client_addr::{ClientAddr, TrustedProxies};
 pub use error::ApiError;
 pub use metrics::standalone as metrics_router;
@@ -40,6 +42,7 @@ pub fn router(state: AppState) -> Router {
         .merge(quick::router())
         .merge(games::router())
         .merge(crate::matches::router())
+        .merge(analysis::router())
         .merge(schemas::router())
         .merge(crate::accounts::router(
             crate::accounts::Accounts::from_app(&state),

@@ -490,6 +490,16 @@ fn component(name: &str) -> Value {
     json!({"$ref": format!("#/components/schemas/{name}")})
 }
 
+/// The `{id}` of a game's routes.
+fn game_id() -> ParameterBuilder {
+    param(
+        "id",
+        ParameterIn::Path,
+        Type::String,
+        "The game's public id (or, for a public game, its integer id).",
+    )
+}
+
 fn op(id: &str, summary: &str, tag: &str) -> OperationBuilder {
     OperationBuilder::new()
         .operation_id(Some(id))
@@ -537,7 +547,7 @@ fn json_body(schema: &str) -> utoipa::openapi::request_body::RequestBody {
 
 /// Every `/api/*` route the router serves, with its operation.
 fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
-    use HttpMethod::{Get, Post, Put};
+    use HttpMethod::{Delete, Get, Post, Put};
     let internal = || error("Something failed inside the server (details are logged).");
     vec![
         (
@@ -626,6 +636,69 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
             .response("400", error("`unknown_format`, `unsupported_format`, `invalid_query`."))
             .response("404", error("`unknown_game`."))
             .response("500", internal())
+            .build(),
+        ),
+        (
+            "/api/games/{id}/analysis",
+            Get,
+            op(
+                "game_analysis",
+                "Where a game's computer analysis stands (none, queued, running, done), with the analysis once done.",
+                "analysis",
+            )
+            .parameter(game_id())
+            .response("200", json_response("The analysis or its progress.", Some("AnalysisView")))
+            .response("404", error("`unknown_game`."))
+            .response("500", internal())
+            .build(),
+        ),
+        (
+            "/api/games/{id}/analysis",
+            Post,
+            op(
+                "request_analysis",
+                "Asks for a finished game's computer analysis (a session's player, within the daily limit). A stored one answers at once; a repeated request answers the job under way and costs nothing.",
+                "analysis",
+            )
+            .parameter(game_id())
+            .response("200", json_response("Done: the stored analysis.", Some("AnalysisView")))
+            .response("202", json_response("Queued or running.", Some("AnalysisView")))
+            .response("401", error("`not_authenticated`."))
+            .response("404", error("`unknown_game`."))
+            .response("409", error("`game_not_finished`."))
+            .response("422", error("`no_engine`."))
+            .response("429", error("`analysis_limit` (with `limit`: the requests a player has in 24 hours)."))
+            .response("503", error("`analysis_busy` (with `Retry-After`)."))
+            .response("500", internal())
+            .build(),
+        ),
+        (
+            "/api/games/{id}/analysis",
+            Delete,
+            op("cancel_analysis", "Cancels the caller's queued or running analysis of a game.", "analysis")
+                .parameter(game_id())
+                .response("200", json_response("Cancelled (`status`: `cancelled`).", Some("AnalysisView")))
+                .response("401", error("`not_authenticated`."))
+                .response("403", error("`not_requester`."))
+                .response("404", error("`unknown_game`, `no_analysis_job`."))
+                .build(),
+        ),
+        (
+            "/api/analysis/evaluate",
+            Post,
+            op(
+                "evaluate_position",
+                "The analysis board's engine: the best action and line of a posted position, thinking at most `--analysis-evaluate-ms`.",
+                "analysis",
+            )
+            .request_body(Some(json_body("EvaluateRequest")))
+            .response("200", json_response("The engine's view.", Some("EvaluateAnswer")))
+            .response(
+                "400",
+                error("`invalid_body`, `unknown_game`, `invalid_config`, `invalid_action`, `illegal_action`, `too_many_actions`."),
+            )
+            .response("429", error("`rate_limited` (with `Retry-After`)."))
+            .response("503", error("`analysis_busy`."))
             .build(),
         ),
         (
@@ -836,6 +909,9 @@ fn component_schemas() -> serde_json::Map<String, Value> {
     generator.subschema_for::<GameView>();
     generator.subschema_for::<crate::matches::MatchView>();
     generator.subschema_for::<ImportedPsq>();
+    generator.subschema_for::<crate::analysis::report::AnalysisView>();
+    generator.subschema_for::<super::analysis::EvaluateRequest>();
+    generator.subschema_for::<super::analysis::EvaluateAnswer>();
     generator.subschema_for::<ComputerView>();
     generator.subschema_for::<super::quick::QuickPresets>();
     generator.subschema_for::<Credentials>();

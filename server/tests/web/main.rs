@@ -2,6 +2,7 @@
 //! against the server, stored games read back, and the web client in a real browser. One test binary (one
 //! link) for the area; each file is a module.
 
+mod analysis;
 #[path = "../common/mod.rs"]
 mod common;
 mod computer_doc;

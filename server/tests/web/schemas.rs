@@ -654,6 +654,53 @@ async fn every_documented_route_answers_as_the_openapi_document_says() {
         );
     }
     assert_eq!(statuses, [403, 401, 400]);
+    // The computer analysis (issue #33): asked for, looked at, cancelled, and the analysis board's engine.
+    let analysis = format!("/api/games/{record}/analysis");
+    let mut statuses = Vec::new();
+    for (method, path, body, token) in [
+        ("post", analysis.as_str(), None, None),
+        ("post", analysis.as_str(), None, Some(dora.token.clone())),
+        ("get", analysis.as_str(), None, None),
+        ("delete", analysis.as_str(), None, Some(dora.token.clone())),
+        ("delete", analysis.as_str(), None, Some(dora.token.clone())),
+        (
+            "post",
+            "/api/analysis/evaluate",
+            Some(json!({"game":"othello","actions":["f5"],"ms":20})),
+            None,
+        ),
+        (
+            "post",
+            "/api/analysis/evaluate",
+            Some(json!({"game":"othello","actions":["a1"]})),
+            None,
+        ),
+    ] {
+        let url = server.url(path);
+        let mut req = match method {
+            "get" => http.get(url),
+            "delete" => http.delete(url),
+            _ => http.post(url),
+        };
+        if let Some(body) = body {
+            req = req.json(&body);
+        }
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        let r = req.send().await.unwrap();
+        let status = r.status().as_u16();
+        statuses.push(status);
+        check(
+            &doc,
+            method,
+            path,
+            status,
+            &r.text().await.unwrap(),
+            &mut covered,
+        );
+    }
+    assert_eq!(statuses, [401, 202, 200, 200, 404, 200, 400]);
 
     let documented: BTreeSet<String> = doc["paths"]
         .as_object()

@@ -1,12 +1,14 @@
 // The analysis board (issue #18): a record imported from a `.psq` file (or opened from a game's record) on a local
 // board where anyone steps through the moves and plays variations from any position, with black's forbidden
-// points shown under renju. Nothing goes to the server but the import itself.
+// points shown under renju. Nothing goes to the server but the import itself and, when the user turns the engine
+// on (issue #33), the position shown for the engine to evaluate.
 
 import { h, mount, toast } from '../dom.js';
 import { t, errorText } from '../i18n.js';
 import { href } from '../router.js';
 import { moveItems } from '../movelist.js';
 import { createBoardView } from '../games/gomoku/view.js';
+import { enginePanel } from '../analysis/engine.js';
 import { start, goTo, goToMain, goToVariation, play, backToMain, onVariation, variationOf, stonesAt, toPlay, forbiddenAt, winLine } from '../analysis/line.js';
 
 const KEY = 'gomoku.analysis';
@@ -121,6 +123,8 @@ export function render(view, _params, app) {
       h('input', { type: 'radio', name: 'analysis-rules', value: r, checked: r === ruleSet, disabled: r === 'renju' && (saved.size || 15) !== 15 ? true : null, onchange: () => { ruleSet = r; storeAnalysis({ ...saved, rule_set: r }); draw(); } }),
       h('span', {}, t(`rule.${r}`)))));
   // An empty board has no record to go back to: its own first line is the main line.
+  // The engine (issue #33): the best move and line of the position shown, when the user turns it on.
+  const engine = enginePanel();
   const mainButton = h('button', { class: 'btn', type: 'button', id: 'analysis-main', onclick: () => { a = backToMain(a); draw(); } }, t(a.own ? 'analysis.back_to_line' : 'analysis.back_to_main'));
   mount(view, h('div', { class: 'room-layout record analysis' },
     h('div', { class: 'board-col' }, board.el, controls),
@@ -130,6 +134,7 @@ export function render(view, _params, app) {
         h('p', { class: 'muted small', id: 'analysis-source' }, saved.title || ''),
         h('div', { class: 'field' }, h('span', { class: 'flabel' }, t('create.rule_set')), rules),
         status,
+        engine.el,
         h('p', { class: 'muted small' }, t('analysis.hint')),
         h('div', { class: 'buttons' }, mainButton, importControl(app.navigate))),
       h('div', { class: 'card' }, h('h3', {}, t('room.moves')), list))));
@@ -163,6 +168,7 @@ export function render(view, _params, app) {
       items.splice(Math.min(v.from + 1, items.length), 0, row);
     }
     mount(list, items);
+    engine.update({ game: 'gomoku', config: `size=${a.size},rule_set=${ruleSet},forbidden_policy=reject,opening=none`, actions: stones });
   }
   const onKey = (e) => {
     if (e.target.closest?.('input, textarea, select')) return;

@@ -12,6 +12,7 @@ import { playerName, displayName } from '../player.js';
 import { gameName } from '../games/index.js';
 import { entryItems, formatUsed } from '../movelist.js';
 import { importControl, storeAnalysis } from './analysis.js';
+import { analysisPanel } from '../analysis/panel.js';
 
 /**
  * The downloads a record offers (issue #18): the game's own (Gomoku's `.psq` for Piskvork and RenLib's move
@@ -100,9 +101,11 @@ export function render(view, params, app) {
   );
   const head = h('div', { class: 'record-head' });
   const list = h('ol', { class: 'movelist clickable', id: 'record-moves' });
+  // The computer analysis (issue #33): asked for here, shown under the board once stored.
+  const analysis = analysisPanel({ go: (p) => go(p), marksIn: list });
   mount(view, h('div', { class: 'room-layout record' },
-    h('div', { class: 'board-col' }, board.el, controls),
-    h('aside', { class: 'side-col' }, h('div', { class: 'card' }, head), h('div', { class: 'card' }, h('h3', {}, t('room.moves')), list, h('p', { class: 'muted small' }, t('record.keys')))),
+    h('div', { class: 'board-col' }, board.el, controls, analysis.graphEl),
+    h('aside', { class: 'side-col' }, h('div', { class: 'card' }, head), analysis.el, h('div', { class: 'card' }, h('h3', {}, t('room.moves')), list, h('p', { class: 'muted small' }, t('record.keys')))),
   ));
   mount(head, h('p', { class: 'muted' }, t('conn.connecting')));
 
@@ -111,6 +114,7 @@ export function render(view, params, app) {
     const own = memberOf(rec).counterText;
     counter.textContent = own ? own(ply, rec.moves.length, t) : t('record.move', { n: ply, total: rec.moves.length });
     for (const li of list.querySelectorAll('[data-ply]')) li.classList.toggle('current', Number(li.dataset.ply) === ply);
+    analysis.show(rec, ply);
   }
 
   function drawHead() {
@@ -187,10 +191,14 @@ export function render(view, params, app) {
       ply = clampPly(params.ply, rec.moves.length);
       drawHead();
       draw();
+      if (rec.link != null && !rec.live) analysis.load(rec);
     },
     (e) => {
       mount(head, h('p', { class: 'notice' }, e.code === 'unavailable' ? t('record.not_found') : errorText(e.code, e.message)));
     },
   );
-  return () => document.removeEventListener('keydown', onKey);
+  return () => {
+    document.removeEventListener('keydown', onKey);
+    analysis.stop();
+  };
 }
