@@ -4,6 +4,7 @@
 
 mod assets;
 pub mod client_addr;
+pub mod community;
 mod computer;
 mod error;
 mod games;
@@ -38,6 +39,7 @@ pub fn router(state: AppState) -> Router {
         .merge(computer::router())
         .merge(rooms::router())
         .merge(quick::router())
+        .merge(community::router())
         .merge(games::router())
         .merge(schemas::router())
         .merge(crate::accounts::router(
