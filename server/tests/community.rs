@@ -405,6 +405,48 @@ async fn a_moderator_mutes_from_a_report_and_the_audit_log_keeps_who_when_and_wh
     app.stop().await;
 }
 
+async fn the_report_queue_filters_by_the_documented_statuses_only(db: Db) {
+    let app = app(db).await;
+    let alice = app.register("alice", PASSWORD).await;
+    app.register("bob", PASSWORD).await;
+    let mia = app.register("mia", PASSWORD).await;
+    grant(&app, "mia", Role::Moderator).await;
+    let (_, report) = call(
+        &app,
+        "POST",
+        "/api/reports",
+        &alice,
+        Some(json!({"target": "bob", "reason": "cheating"})),
+    )
+    .await;
+    call(
+        &app,
+        "POST",
+        "/api/mod/actions",
+        &mia,
+        Some(json!({"action": "dismiss", "report": report["id"], "reason": "no evidence"})),
+    )
+    .await;
+
+    for (status, expected) in [("open", 0), ("dismissed", 1), ("resolved", 0), ("all", 1)] {
+        let (code, list) = call(
+            &app,
+            "GET",
+            &format!("/api/mod/reports?status={status}"),
+            &mia,
+            None,
+        )
+        .await;
+        assert_eq!(code, 200);
+        assert_eq!(list.as_array().unwrap().len(), expected, "{status}");
+    }
+    let (code, body) = call(&app, "GET", "/api/mod/reports?status=closed", &mia, None).await;
+    assert_eq!((code, body["code"].as_str()), (400, Some("invalid_body")));
+    let (_, mine) = call(&app, "GET", "/api/me/reports", &alice, None).await;
+    assert_eq!(mine[0]["status"], "dismissed");
+    app.stop().await;
+}
+
 async fn a_mute_is_between_one_minute_and_thirty_days(db: Db) {
     let app = app(db).await;
     app.register("bob", PASSWORD).await;
@@ -701,6 +743,7 @@ on_both_stores!(
     a_player_may_make_ten_reports_a_day_and_the_eleventh_is_rate_limited,
     a_moderator_mutes_from_a_report_and_the_audit_log_keeps_who_when_and_why,
     a_mute_is_between_one_minute_and_thirty_days,
+    the_report_queue_filters_by_the_documented_statuses_only,
     a_guest_is_muted_by_address_range_and_a_removed_line_is_marked_in_the_evidence,
     a_moderator_renames_a_bad_name_and_closes_an_account,
     a_warning_reaches_the_player_as_a_notice,
