@@ -97,3 +97,14 @@ export function myCommunity(app) {
   }, (e) => mount(box, h('p', { class: 'notice' }, errorText(e.code, e.message))));
   return box;
 }
+
+/**
+ * A small "report" button beside another account's chat line in room `room` (nothing for one's own lines, for
+ * guests' or for a guest reader): it opens the report form in `slot`, the room attached.
+ */
+export function chatReportButton(app, from, room, slot) {
+  const you = app?.you;
+  if (!you || you.guest || from === you.name || /^guest-/.test(from) || /^computer-/.test(from)) return null;
+  return h('button', { class: 'btn tiny ghost chat-report', type: 'button', title: t('community.report'), 'aria-label': t('community.report'),
+    onclick: () => mount(slot, reportForm(from, { room, onDone: () => mount(slot) })) }, '\u2691');
+}
