@@ -19,17 +19,23 @@ fn now() -> store::Millis {
     crate::time::unix_ms()
 }
 
-/// The account ids of a room's seated players.
-async fn seated_users(room: &RoomHandle) -> Vec<store::UserId> {
-    match room.summary().await {
-        Ok(summary) => summary
-            .seated
-            .iter()
-            .flatten()
-            .filter_map(|key| key.strip_prefix('u')?.parse().ok())
-            .collect(),
-        Err(_) => Vec::new(),
-    }
+/// The account ids of a room's seated players: the room's own summary, or, for a room another node of a cluster
+/// owns (whose relay gives no summary), its lobby entry (every node lists every public room).
+async fn seated_users(state: &AppState, room: &RoomHandle) -> Vec<store::UserId> {
+    let keys: Vec<String> = match room.summary().await {
+        Ok(summary) => summary.seated.into_iter().flatten().collect(),
+        Err(_) => state
+            .lobby
+            .list()
+            .await
+            .into_iter()
+            .find(|entry| *entry.id == *room.id)
+            .map(|entry| entry.players.into_iter().map(|p| p.id).collect())
+            .unwrap_or_default(),
+    };
+    keys.iter()
+        .filter_map(|key| key.strip_prefix('u')?.parse().ok())
+        .collect()
 }
 
 /// Until when (ms) the sender is under a sanction of `kind`, if it is: an account by its id, a guest by its
@@ -119,7 +125,7 @@ async fn blocked_by_seated(
     let (Some(me), Some(tables)) = (identity.user_id, state.store.community()) else {
         return Ok(());
     };
-    for seated in seated_users(room).await {
+    for seated in seated_users(state, room).await {
         if seated != me && tables.blocks(seated, me).await.map_err(internal)? {
             return Err(RoomError::new(
                 code::BLOCKED,
