@@ -106,5 +106,6 @@ export function chatReportButton(app, from, room, slot) {
   const you = app?.you;
   if (!you || you.guest || from === you.name || /^guest-/.test(from) || /^computer-/.test(from)) return null;
   return h('button', { class: 'btn tiny ghost chat-report', type: 'button', title: t('community.report'), 'aria-label': t('community.report'),
-    onclick: () => mount(slot, reportForm(from, { room, onDone: () => mount(slot) })) }, '\u2691');
+    // The flag is drawn by CSS (::before), so the line's text stays the line's.
+    onclick: () => mount(slot, reportForm(from, { room, onDone: () => mount(slot) })) });
 }
