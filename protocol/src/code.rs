@@ -133,3 +133,12 @@ pub const OUTSIDE_RATING_RANGE: &str = "outside_rating_range";
 pub const PARTITIONED: &str = "partitioned";
 /// Something failed inside the server (details are logged, never sent).
 pub const INTERNAL: &str = "internal";
+
+// community (issue #38)
+/// A block stands between the two players: a `challenge` to, a `chat` before or a `join` of a room of a player
+/// who blocked the sender (blocks are private: the message does not say who blocked whom).
+pub const BLOCKED: &str = "blocked";
+/// `chat` by a player a moderator muted; the message says until when.
+pub const MUTED: &str = "muted";
+/// Anything but watching by a player (or a guest from an address range) a moderator banned.
+pub const BANNED: &str = "banned";

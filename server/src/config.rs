@@ -407,6 +407,29 @@ pub enum Command {
               value_parser = clap::value_parser!(u64).range(1..=7 * 24 * 60))]
         valid_mins: u64,
     },
+    /// Roles (issue #38): `admin grant NAME` makes an existing account an administrator (how the first one is
+    /// made: there is no default account or password), `--role moderator` a moderator; `admin revoke NAME` makes
+    /// it a player again.
+    #[command(subcommand)]
+    Admin(AdminCommand),
+}
+
+/// `server admin …`: an account's role.
+#[derive(Clone, Debug, PartialEq, Eq, Subcommand)]
+pub enum AdminCommand {
+    /// Gives the account a role (administrator unless `--role` says otherwise).
+    Grant {
+        /// The account's name (any case).
+        name: String,
+        /// `administrator` or `moderator`.
+        #[arg(long, default_value = "administrator", value_parser = ["administrator", "moderator"])]
+        role: String,
+    },
+    /// Makes the account a player again.
+    Revoke {
+        /// The account's name (any case).
+        name: String,
+    },
 }
 
 /// Why the cluster settings cannot start a node.

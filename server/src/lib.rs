@@ -8,6 +8,7 @@ pub mod accounts;
 pub mod analysis;
 pub mod challenges;
 pub mod cluster;
+pub mod community;
 pub mod computer;
 pub mod config;
 pub mod export;

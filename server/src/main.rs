@@ -97,6 +97,19 @@ async fn run_command(config: &Config, command: Command) -> anyhow::Result<()> {
                     ));
                 })
         }
+        Command::Admin(admin) => {
+            use server::community::{admin::grant, Role};
+            let (name, role) = match admin {
+                server::config::AdminCommand::Grant { name, role } => {
+                    (name, Role::named(&role).unwrap_or(Role::Administrator))
+                }
+                server::config::AdminCommand::Revoke { name } => (name, Role::Player),
+            };
+            grant(&*store, &name, role)
+                .await
+                .map(|stored| announce(&format!("{stored} is now {}\n", role.as_str())))
+                .map_err(|e| anyhow::anyhow!(e))
+        }
     };
     store.close().await;
     outcome

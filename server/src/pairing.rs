@@ -183,6 +183,8 @@ pub struct Seeker {
     pub spec: SeekSpec,
     /// The request id of its `seek_quick`, answered by the pairing task's `ack` before any `paired`.
     pub rid: Option<u64>,
+    /// The identity keys it must never be paired with: everyone it blocks or is blocked by (issue #38).
+    pub unpairable: Vec<String>,
 }
 
 struct Waiting {
@@ -192,7 +194,7 @@ struct Waiting {
 
 enum Command {
     Seek {
-        seeker: Seeker,
+        seeker: Box<Seeker>,
         reply: oneshot::Sender<Result<(), RoomError>>,
     },
     Cancel {
@@ -229,7 +231,10 @@ impl PairingHandle {
     pub async fn seek(&self, seeker: Seeker) -> Result<(), RoomError> {
         let (reply, answer) = oneshot::channel();
         self.tx
-            .send(Command::Seek { seeker, reply })
+            .send(Command::Seek {
+                seeker: Box::new(seeker),
+                reply,
+            })
             .map_err(|_| RoomError::new(code::INTERNAL, "pairing is not running"))?;
         answer
             .await
@@ -321,6 +326,9 @@ fn compatible(
     if pa == pb || a.seeker.outbox.is_closed() || b.seeker.outbox.is_closed() {
         return false;
     }
+    if a.seeker.unpairable.contains(pb) || b.seeker.unpairable.contains(pa) {
+        return false;
+    }
     let diff = (a.seeker.rating - b.seeker.rating).abs();
     let range_a = range_after(now.saturating_duration_since(a.since));
     let range_b = range_after(now.saturating_duration_since(b.since));
@@ -370,7 +378,7 @@ async fn run(mut rx: mpsc::UnboundedReceiver<Command>, mut pairing: Pairing) {
             Command::Seek { seeker, reply } => {
                 let outbox = seeker.outbox.clone();
                 let rid = seeker.rid;
-                let r = pairing.enter(seeker);
+                let r = pairing.enter(*seeker);
                 let entered = r.as_ref().ok().copied();
                 if entered.is_some() {
                     let ack = ServerMessage::Ack {
@@ -687,6 +695,7 @@ mod tests {
             rating,
             spec: SeekSpec::new("renju-5+3", None, None, false).unwrap(),
             rid: None,
+            unpairable: Vec::new(),
         };
         (Waiting { seeker, since }, rx)
     }
@@ -725,6 +734,17 @@ mod tests {
             t0 + Duration::from_secs(14),
             false
         ));
+    }
+
+    #[test]
+    fn players_who_block_one_another_are_never_compatible() {
+        let t0 = Instant::now();
+        let (mut a, _ra) = waiting(1, "u1", 1500.0, t0);
+        let (b, _rb) = waiting(2, "u2", 1500.0, t0);
+        assert!(compatible(&HashMap::new(), &a, &b, t0, false));
+        a.seeker.unpairable.push("u2".to_owned());
+        assert!(!compatible(&HashMap::new(), &a, &b, t0, false));
+        assert!(!compatible(&HashMap::new(), &b, &a, t0, false));
     }
 
     #[test]

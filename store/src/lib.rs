@@ -10,6 +10,7 @@ mod batch;
 mod buckets;
 mod codec;
 mod common;
+pub mod community;
 mod ownership;
 mod postgres;
 mod skeleton;
@@ -24,6 +25,7 @@ use async_trait::async_trait;
 
 pub use batch::BatchWriter;
 pub use buckets::{BucketAnswer, BucketShape, BucketUse};
+pub use community::CommunityStore;
 pub use ownership::{Fence, RoomOpening};
 pub use postgres::PostgresStore;
 pub use skeleton::name_skeleton;
@@ -841,6 +843,12 @@ pub trait Store: Send + Sync + 'static {
     /// Closes the connections, waiting for those in use (at shutdown, after the last write). Calls made after it
     /// fail with [`StoreError::Database`].
     async fn close(&self);
+
+    /// The community's tables (issue #38): roles, follows, blocks, reports, sanctions, the audit log. `None` for
+    /// a store without them (test doubles).
+    fn community(&self) -> Option<&dyn CommunityStore> {
+        None
+    }
 }
 
 /// A game's computer analysis as stored ([`Store::save_analysis`]).

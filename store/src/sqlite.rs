@@ -276,3 +276,4 @@ impl SqliteStore {
 }
 
 crate::common::store_impl!(SqliteStore, Sqlite, SqliteRow);
+crate::community::community_impl!(SqliteStore, Sqlite, SqliteRow);

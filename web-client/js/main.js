@@ -15,13 +15,14 @@ import * as login from './pages/login.js';
 import * as analysis from './pages/analysis.js';
 import * as rules from './pages/rules.js';
 import * as match from './pages/match.js';
+import * as moderation from './pages/moderation.js';
 import { installChallenges } from './challenges.js';
 import { installAttention, notifyButton, refreshTitle, setChallenges } from './attention.js';
 import { installLive } from './live.js';
 import { playChime } from './sound.js';
 import { gameChoices } from './games/index.js';
 
-const pages = { lobby, room, game: record, leaderboard, player: profile, login, analysis, rules, match };
+const pages = { lobby, room, game: record, leaderboard, player: profile, login, analysis, rules, match, mod: moderation };
 
 /** Shared by every page: the connection, who we are, and a way to re-render the header. */
 const app = {

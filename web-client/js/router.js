@@ -1,6 +1,6 @@
 // Hash routes, so the server needs no fallback for deep links: #/ (lobby), #/room/ID, #/room/ID/watch,
 // #/game/ID, #/game/ID/MOVE, #/match/ID, #/leaderboard/POOL, #/player/NAME (with the game list's filters as a query:
-// #/player/NAME?pool=renju&rated=true&result=win), #/login, #/register, #/reset (a password reset code), #/analysis, #/rules (every game's) and #/rules/GAME.
+// #/player/NAME?pool=renju&rated=true&result=win), #/login, #/register, #/reset (a password reset code), #/analysis, #/mod (the moderators' console, #38), #/rules (every game's) and #/rules/GAME.
 
 import { pools, GAMES } from './games/index.js';
 
@@ -31,6 +31,8 @@ export function parseRoute(hash) {
       return { name: 'login', params: { mode: 'login' } };
     case 'analysis':
       return { name: 'analysis', params: {} };
+    case 'mod':
+      return { name: 'mod', params: {} };
     case 'rules':
       // An unknown game gets the list of every game's rules.
       return { name: 'rules', params: { game: Object.hasOwn(GAMES, a ?? '') ? a : null } };
@@ -67,6 +69,8 @@ export function href(name, params = {}) {
       return '#/login';
     case 'analysis':
       return '#/analysis';
+    case 'mod':
+      return '#/mod';
     case 'rules':
       return params.game ? `#/rules/${enc(params.game)}` : '#/rules';
     case 'register':

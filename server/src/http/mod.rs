@@ -5,6 +5,7 @@
 mod analysis;
 mod assets;
 pub mod client_addr;
+pub mod community;
 mod computer;
 mod error;
 mod games;
@@ -40,6 +41,7 @@ pub fn router(state: AppState) -> Router {
         .merge(computer::router())
         .merge(rooms::router())
         .merge(quick::router())
+        .merge(community::router())
         .merge(games::router())
         .merge(crate::matches::router())
         .merge(analysis::router())

@@ -549,7 +549,7 @@ fn json_body(schema: &str) -> utoipa::openapi::request_body::RequestBody {
 fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
     use HttpMethod::{Delete, Get, Post, Put};
     let internal = || error("Something failed inside the server (details are logged).");
-    vec![
+    let mut ops = vec![
         (
             "/api/health",
             Get,
@@ -898,6 +898,152 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
                 .response("500", internal())
                 .build(),
         ),
+    ];
+    ops.extend(community_operations());
+    ops
+}
+
+/// The community's routes (issue #38, `http/community.rs`).
+fn community_operations() -> Vec<(&'static str, HttpMethod, Operation)> {
+    use super::community as c;
+    use HttpMethod::{Delete, Get, Post, Put};
+    let internal = || error("Something failed inside the server (details are logged).");
+    let unauthenticated =
+        || error("`not_authenticated` (no session, or a guest's: this is an account's).");
+    let forbidden = || error("`forbidden`: the signed-in account is not a moderator.");
+    let name = || {
+        required(param(
+            "name",
+            ParameterIn::Path,
+            Type::String,
+            "The other player's username.",
+        ))
+    };
+    let on_player = |id: &str, summary: &str| {
+        op(id, summary, "community")
+            .parameter(name())
+            .response(
+                "204",
+                json_response("Done (doing it again changes nothing).", None),
+            )
+            .response("400", error("`self_target`: not oneself."))
+            .response("401", unauthenticated())
+            .response("404", error("`not_found`: no such open account."))
+            .response("500", internal())
+            .build()
+    };
+    vec![
+        (
+            "/api/me/community",
+            Get,
+            op("community", "The signed-in player's role, privacy setting, follows, blocks (private to them) and the moderators' notices.", "community")
+                .response("200", json_response("The player's community settings.", Some("CommunityView")))
+                .response("401", unauthenticated())
+                .response("500", internal())
+                .build(),
+        ),
+        ("/api/me/follows/{name}", Put, on_player("follow", "Follows a player.")),
+        ("/api/me/follows/{name}", Delete, on_player("unfollow", "Stops following a player.")),
+        ("/api/me/blocks/{name}", Put, on_player("block", "Blocks a player: they cannot challenge the blocker, chat or watch in the rooms the blocker sits in, or be paired with them; also ends a follow of them. Nobody else learns of it.")),
+        ("/api/me/blocks/{name}", Delete, on_player("unblock", "Lifts a block.")),
+        (
+            "/api/me/privacy",
+            Put,
+            op("set_privacy", "Whether followers see the games the player is playing.", "community")
+                .request_body(Some(json_body("Privacy")))
+                .response("200", json_response("The setting as stored.", Some("Privacy")))
+                .response("400", error("`invalid_body`."))
+                .response("401", unauthenticated())
+                .response("500", internal())
+                .build(),
+        ),
+        (
+            "/api/me/friends",
+            Get,
+            op("friends", "The players the signed-in player follows: whether each is online and the games they are playing (when they share them).", "community")
+                .response("200", json_response("The followed players, by name.", Some("FriendViews")))
+                .response("401", unauthenticated())
+                .response("500", internal())
+                .build(),
+        ),
+        (
+            "/api/reports",
+            Post,
+            op("report", &format!("Reports a player; from a room, the player's last {} chat lines there are attached. At most {} reports a day.", c::EVIDENCE_LINES, c::REPORTS_PER_DAY), "community")
+                .request_body(Some(json_body("NewReportBody")))
+                .response("201", json_response("The report as stored (`open`).", Some("ReportView")))
+                .response("400", error("`invalid_body` (an unknown reason, details over 1000 characters), `self_target`."))
+                .response("401", unauthenticated())
+                .response("404", error("`not_found`: no such player or game."))
+                .response("429", error("`rate_limited`, with `retry_after`."))
+                .response("500", internal())
+                .build(),
+        ),
+        (
+            "/api/me/reports",
+            Get,
+            op("my_reports", "The reports the signed-in player made, newest first, with their status.", "community")
+                .response("200", json_response("The reports.", Some("ReportViews")))
+                .response("401", unauthenticated())
+                .response("500", internal())
+                .build(),
+        ),
+        (
+            "/api/mod/reports",
+            Get,
+            op("report_queue", "The moderators' report queue, oldest first, with the evidence.", "moderation")
+                .parameter(param_with("status", ParameterIn::Query, one_of(&["open", "resolved", "dismissed", "all"]), "Which reports (default `open`)."))
+                .response("200", json_response("The reports.", Some("ReportViews")))
+                .response("400", error("`invalid_body`: an unknown status."))
+                .response("401", unauthenticated())
+                .response("403", forbidden())
+                .response("500", internal())
+                .build(),
+        ),
+        (
+            "/api/mod/actions",
+            Post,
+            op("moderate", "A moderator's action (warn, mute, unmute, remove a chat line, ban a guests' address range, close an account, rename, dismiss a report; administrators also grant and revoke the moderator role), kept in the audit log.", "moderation")
+                .request_body(Some(json_body("ActionBody")))
+                .response("200", json_response("What was done, as logged.", Some("ActionDone")))
+                .response("400", error("`invalid_body`: an unknown action, no reason, no target, minutes out of 1–43200."))
+                .response("401", unauthenticated())
+                .response("403", forbidden())
+                .response("404", error("`not_found`: no such player, line or report."))
+                .response("409", error("`bad_name`: a rename to an invalid, reserved, taken or confusable name."))
+                .response("500", internal())
+                .build(),
+        ),
+        (
+            "/api/mod/log",
+            Get,
+            op("moderation_log", "The audit log: who did what to whom, when and why; newest first.", "moderation")
+                .response("200", json_response("The entries.", Some("LogViews")))
+                .response("401", unauthenticated())
+                .response("403", forbidden())
+                .response("500", internal())
+                .build(),
+        ),
+        (
+            "/api/me/export",
+            Get,
+            op("export_my_data", "Everything stored about the signed-in player as one JSON file: profile, ratings and their history, games, chat lines, reports made, follows, blocks, notices.", "community")
+                .response("200", json_response("The player's data (an attachment, `my-data.json`).", Some("JsonDocument")))
+                .response("401", unauthenticated())
+                .response("500", internal())
+                .build(),
+        ),
+        (
+            "/api/me/close",
+            Post,
+            op("close_account", "Closes the signed-in account (docs/security.md: games stay, as \"deleted player\"; opponents' ratings untouched).", "community")
+                .request_body(Some(json_body("CloseBody")))
+                .response("204", json_response("Closed; every session ended.", None))
+                .response("400", error("`invalid_body`: `confirm` is not the account's name."))
+                .response("401", unauthenticated())
+                .response("500", internal())
+                .build(),
+        ),
     ]
 }
 
@@ -926,10 +1072,23 @@ fn component_schemas() -> serde_json::Map<String, Value> {
     generator.subschema_for::<TiersView>();
     generator.subschema_for::<ProfileView>();
     generator.subschema_for::<GamesPage>();
+    generator.subschema_for::<super::community::CommunityView>();
+    generator.subschema_for::<super::community::Privacy>();
+    generator.subschema_for::<super::community::NewReportBody>();
+    generator.subschema_for::<super::community::ReportView>();
+    generator.subschema_for::<super::community::ActionBody>();
+    generator.subschema_for::<super::community::ActionDone>();
+    generator.subschema_for::<super::community::CloseBody>();
+    let friends = generator.subschema_for::<Vec<super::community::FriendView>>();
+    let reports = generator.subschema_for::<Vec<super::community::ReportView>>();
+    let log = generator.subschema_for::<Vec<super::community::LogView>>();
     let rooms = generator.subschema_for::<Vec<protocol::LobbyRoom>>();
     let mut schemas: serde_json::Map<String, Value> =
         generator.take_definitions(true).into_iter().collect();
     schemas.insert("LobbyRooms".to_owned(), Value::from(rooms));
+    schemas.insert("FriendViews".to_owned(), Value::from(friends));
+    schemas.insert("ReportViews".to_owned(), Value::from(reports));
+    schemas.insert("LogViews".to_owned(), Value::from(log));
     schemas.insert(
         "JsonDocument".to_owned(),
         json!({"type": "object", "description": "A JSON document (a schema)."}),

@@ -34,6 +34,8 @@ use rules::{Action, Point};
 use store::UserId;
 use tokio::sync::{mpsc, oneshot};
 
+/// The chat text as rooms show it (the community's stored lines keep the same).
+pub use chat::clean as clean_chat;
 pub use clock::{lag_credit_ms, GameClock, LAG_CREDIT_CAP_MS};
 pub(crate) use gomoku_form::result_marks;
 pub use offers::Offers;

@@ -145,7 +145,7 @@ impl Conn {
             C::AnswerRematch { room, accept } => {
                 self.act(&room, rid, Act::AnswerRematch(accept)).await
             }
-            C::Chat { room, text } => self.act(&room, rid, Act::Chat(text)).await,
+            C::Chat { room, text } => self.chat(&identity, &room, text, rid).await,
             C::ShowSpectatorChat { room, show } => {
                 self.act(&room, rid, Act::ShowSpectatorChat(show)).await
             }
@@ -255,6 +255,25 @@ impl Conn {
             .await
     }
 
+    /// A chat line, once the community's checks pass (mutes, bans, blocks: issue #38); kept once said.
+    async fn chat(
+        &self,
+        identity: &Identity,
+        room: &str,
+        text: String,
+        rid: Option<u64>,
+    ) -> Result<(), RoomError> {
+        let handle = self.room(room)?;
+        crate::community::gate::chat(&self.state, identity, self.peer, &handle).await?;
+        let line =
+            crate::community::gate::saying(&self.state, identity, self.peer, room, &text).await;
+        let said = self.act(room, rid, Act::Chat(text)).await;
+        if said.is_err() {
+            crate::community::gate::refused(&self.state, line).await;
+        }
+        said
+    }
+
     /// Joins a room, within the connection's limit of rooms.
     async fn join(
         &mut self,
@@ -265,6 +284,7 @@ impl Conn {
         rid: Option<u64>,
     ) -> Result<(), RoomError> {
         let handle = self.room(room)?;
+        crate::community::gate::join(&self.state, &identity, self.peer, &handle).await?;
         self.forget_closed_rooms();
         if !self.rooms.contains(&handle.id)
             && self.rooms.len() >= self.state.config.max_rooms_per_connection
@@ -369,6 +389,7 @@ impl Conn {
             .challenge_policy(user.id)
             .await
             .map_err(internal)?;
+        crate::community::gate::challenge(&self.state, &identity, self.peer, user.id).await?;
         if policy == "none" || (policy == "accounts" && identity.is_guest()) {
             return Err(RoomError::new(
                 code::CHALLENGES_REFUSED,
@@ -414,7 +435,10 @@ impl Conn {
             }
             None => 1500.0,
         };
+        let unpairable =
+            crate::community::gate::unpairable(&self.state, &identity, self.peer).await?;
         let seeker = crate::pairing::Seeker {
+            unpairable,
             identity,
             outbox: self.outbox.clone(),
             adopt: self.adopted.0.clone(),

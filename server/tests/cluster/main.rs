@@ -6,6 +6,7 @@
 
 mod cluster;
 mod cluster_auth;
+mod cluster_community;
 mod cluster_failover;
 mod cluster_limits;
 mod cluster_partition;

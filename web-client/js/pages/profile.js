@@ -12,6 +12,7 @@ import { tierBadge } from '../tier.js';
 import { ladderBadge } from '../ladder.js';
 import { challengeButton, challengeSetting } from '../challenges.js';
 import { changePasswordForm } from '../password.js';
+import { communityBar, myCommunity } from '../community.js';
 
 /**
  * Where a pool's rating stands against the leaderboard's rule (docs/ratings.md: rated games, different established
@@ -145,9 +146,11 @@ export function render(view, params, app) {
     mount(signOut,
       mine ? h('button', { class: 'btn ghost', type: 'button', id: 'profile-signout', onclick: () => app.logout() }, t('nav.logout')) : null,
       // Issue #18: challenge this player (not oneself), and on one's own profile who may challenge.
-      mine ? null : challengeButton(app, { name }));
-    // Issue #35: one's own profile is where the password changes.
-    mount(settings, mine ? [challengeSetting(), changePasswordForm()] : null);
+      mine ? null : challengeButton(app, { name }),
+      // Issue #38: follow, block, report.
+      mine ? null : communityBar(app, name));
+    // Issue #35: one's own profile is where the password changes; #38: follows, blocks, reports, one's data.
+    mount(settings, mine ? [challengeSetting(), changePasswordForm(), myCommunity(app)] : null);
   };
   drawOwn();
   const offWelcome = app?.conn?.on('welcome', drawOwn);

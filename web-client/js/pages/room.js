@@ -17,6 +17,7 @@ import { playStone } from '../sound.js';
 import { resultHeadline, resultSentence } from '../result.js';
 import { roomTurn } from '../attention.js';
 import { challengeButton } from '../challenges.js';
+import { chatReportButton } from '../community.js';
 
 /** The room page rebuilds its own labels on a language change instead of being remounted (which would rejoin). */
 export const relabels = true;
@@ -161,6 +162,8 @@ export function render(view, params, app) {
       drawChat();
     } }),
     h('span', { 'data-l': 'room.mute_chat' }));
+  // Issue #38: a signed-in player reports another's chat line from here; the server attaches the lines.
+  const reportSlot = h('div', { class: 'chat-report-slot' });
   const chatInput = h('input', { type: 'text', maxlength: 500, name: 'chat', autocomplete: 'off' });
   const chatForm = h('form', { class: 'chatform' }, chatInput, h('button', { class: 'btn', type: 'submit' }));
   const info = h('div', { class: 'roominfo' });
@@ -173,7 +176,7 @@ export function render(view, params, app) {
     h('aside', { class: 'side-col' },
       h('div', { class: 'card status' }, info, prompt, actions),
       h('div', { class: 'card' }, h('h3', { 'data-l': 'room.moves' }), movesBox, settingsBox),
-      h('div', { class: 'card chat' }, h('h3', { 'data-l': 'room.chat' }), muteToggle, spectatorToggle, chatLog, chatForm),
+      h('div', { class: 'card chat' }, h('h3', { 'data-l': 'room.chat' }), muteToggle, spectatorToggle, chatLog, chatForm, reportSlot),
     ),
   );
   mount(view, layout);
@@ -371,7 +374,7 @@ export function render(view, params, app) {
     const withSpectators = !seated || showSpectators;
     const changed = section(chatLog, [muted, room.chat, withSpectators && spectatorChat], () => {
       if (muted) return h('p', { class: 'muted', id: 'chat-muted' }, t('room.chat_muted'));
-      const lines = room.chat.map((m) => h('div', { class: 'msg' }, h('b', {}, m.from), ' ', m.text));
+      const lines = room.chat.map((m) => h('div', { class: 'msg' }, h('b', {}, m.from), ' ', m.text, chatReportButton(app, m.from, id, reportSlot)));
       // Players' and spectators' chat are kept apart; the spectators' comes below, marked as theirs.
       if (withSpectators) {
         for (const m of spectatorChat) lines.push(h('div', { class: 'msg spec' }, h('b', {}, m.from), ' ', m.text));
