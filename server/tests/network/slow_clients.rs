@@ -108,9 +108,9 @@ async fn a_client_behind_gets_a_snapshot_when_it_has_room_and_is_closed_when_it_
     )
     .await
     .unwrap();
-    let place = Act::Place {
-        point: "h8".parse().unwrap(),
-        ply: 1,
+    let place = Act::Notation {
+        text: "h8".into(),
+        at: 0,
     };
     room.act(1, None, place).await.unwrap();
 
@@ -122,9 +122,9 @@ async fn a_client_behind_gets_a_snapshot_when_it_has_room_and_is_closed_when_it_
     room.act(
         4,
         None,
-        Act::Place {
-            point: "a1".parse().unwrap(),
-            ply: 2,
+        Act::Notation {
+            text: "a1".into(),
+            at: 1,
         },
     )
     .await
@@ -132,7 +132,10 @@ async fn a_client_behind_gets_a_snapshot_when_it_has_room_and_is_closed_when_it_
     let ServerMessage::Room { room: snapshot } = message(slow.rx.recv().await.unwrap()) else {
         panic!("expected a resync snapshot")
     };
-    assert_eq!(snapshot.moves.len(), 2);
+    let Some(view) = &snapshot.view else {
+        panic!("a snapshot of a started game carries its view")
+    };
+    assert_eq!(view.actions(), ["h8", "a1"]);
     // The players were never held up.
     // Each as its wire type, the event's kind and the move's point, so the whole sequence is compared.
     let mut seen = Vec::new();
