@@ -390,7 +390,11 @@ mod tests {
 
     /// A Gomoku stone's `action` event: `at` the actions before it.
     fn stone(version: u64, point: &str, at: u32, to_act: &str) -> (u64, RoomEvent) {
-        let by = if at.is_multiple_of(2) { "black" } else { "white" };
+        let by = if at.is_multiple_of(2) {
+            "black"
+        } else {
+            "white"
+        };
         let ply = at + 1;
         event(&format!(
             r#"{{"t":"event","room":"r1","version":{version},"event":{{"kind":"action","at":{at},"by":"{by}",
