@@ -100,6 +100,13 @@ impl Conn {
             },
             C::Join { room, role, since } => {
                 // A first-version connection catches up only in rooms whose form it knows (`ws/v1.rs`).
+                if self.outbox.edge().needs_config(&room, since) {
+                    if let Ok(handle) = self.room(&room) {
+                        if let Ok(summary) = handle.summary().await {
+                            self.outbox.edge().learn(&room, &summary.config);
+                        }
+                    }
+                }
                 let since = self.outbox.edge().since(&room, since);
                 self.join(identity, &room, role, since, rid).await
             }

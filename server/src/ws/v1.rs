@@ -39,6 +39,10 @@ pub struct Edge {
 struct Known {
     /// A Gomoku room under a classic opening: the rooms whose form changed.
     classic: bool,
+    /// Whether its opening has a swap (`swap_decided` then names the players).
+    swaps: bool,
+    /// Whether `names` come from a snapshot or `game_started` (not only from the room's configuration).
+    named: bool,
     /// Who holds black and who white, by name (`swap_decided` names them).
     names: [String; 2],
 }
@@ -54,13 +58,36 @@ impl Edge {
         self.v1.load(Ordering::Relaxed)
     }
 
-    /// The `since` of a `join` as the room should get it: a version-1 connection that has not seen the room's
-    /// snapshot asks for one instead of the missed events (it could not translate them).
+    /// Whether a version-1 `join` with `since` needs the room's configuration first ([`Edge::learn`]): the
+    /// connection has not seen the room.
+    pub fn needs_config(&self, room: &str, since: Option<u64>) -> bool {
+        self.is_v1() && since.is_some() && !self.rooms().contains_key(room)
+    }
+
+    /// What a room's configuration tells of its form, for a connection that has not seen the room.
+    pub fn learn(&self, room: &str, config: &games::AnyConfig) {
+        let rules = protocol::GameSpec::from(*config).rules();
+        self.rooms().entry(room.to_owned()).or_insert(Known {
+            classic: classic(rules.as_ref()),
+            swaps: rules.is_some_and(|r| r.opening != Opening::None),
+            named: false,
+            names: Default::default(),
+        });
+    }
+
+    /// The `since` of a `join` as the room should get it: a version-1 connection that does not know the room's
+    /// form, or who holds which colour in a room whose missed events may hold a swap, asks for a snapshot
+    /// instead of the missed events (it could not translate them).
     pub fn since(&self, room: &str, since: Option<u64>) -> Option<u64> {
         if !self.is_v1() {
             return since;
         }
-        since.filter(|_| self.rooms().contains_key(room))
+        let rooms = self.rooms();
+        since.filter(|_| {
+            rooms
+                .get(room)
+                .is_some_and(|k| !k.classic || !k.swaps || k.named)
+        })
     }
 
     /// A frame as this connection gets it: unchanged for version 2; for version 1, translated, or `None` when
@@ -146,6 +173,8 @@ impl Edge {
             snap.id.clone(),
             Known {
                 classic,
+                swaps: snap.rules.is_some_and(|r| r.opening != Opening::None),
+                named: true,
                 names: [name(&snap.seats.black), name(&snap.seats.white)],
             },
         );
@@ -174,6 +203,7 @@ impl Edge {
             }
             RoomEvent::GameStarted { black, white, .. } => {
                 known.names = [black.name.clone(), white.name.clone()];
+                known.named = true;
             }
             _ => {}
         }
@@ -211,7 +241,6 @@ impl Edge {
                 }
             }
             RoomEvent::Action {
-                by,
                 change: GameChange::Gomoku(change),
                 to_act,
                 phase,
@@ -220,8 +249,14 @@ impl Edge {
             } => {
                 let phase = room_phase(phase.as_ref());
                 if let Some(point) = change.placed {
+                    // The stone's colour (stones alternate, black first): a fifth move chosen by white is black's.
+                    let colour = if change.ply % 2 == 1 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
                     RoomEvent::Move {
-                        colour: by,
+                        colour,
                         point,
                         ply: change.ply,
                         claimable: change.claimable,
