@@ -954,10 +954,21 @@ impl<'a> Session<'a> {
 
     /// Whether the sender follows `room`'s game in the generic form (every game but Gomoku under the older
     /// openings, whose rooms speak the v1 form).
+    /// Whether the room's game is picked from its listed actions (`act`): every game but Gomoku under the classic
+    /// openings, whose scripts name points and whose `place`, `decide_swap`, … the server still reads.
     fn generic(&self, slot: usize, room: RoomPick) -> bool {
         let room = self.room_id(room);
-        self.game_view(slot, &room)
-            .is_some_and(|v| v.game.is_some())
+        self.game_view(slot, &room).is_some_and(|v| {
+            v.game.is_some()
+                && !v.rules.is_some_and(|r| {
+                    matches!(
+                        r.opening,
+                        rules::Opening::None
+                            | rules::Opening::SwapAfterThree
+                            | rules::Opening::SwapAfterThreeFifthTwoOptions
+                    )
+                })
+        })
     }
 
     fn game_view(&self, slot: usize, room: &str) -> Option<&Replica> {
@@ -1593,16 +1604,18 @@ impl Session<'_> {
                     *r.games_by_rule.entry(rule).or_default() += 1;
                 }
             }
-            RoomEvent::Action { .. } => {
+            RoomEvent::Action { change, .. } => {
                 r.actions += 1;
                 if let Some(rule) = rule {
                     *r.actions_by_rule.entry(rule).or_default() += 1;
                 }
+                if let protocol::GameChange::Gomoku(c) = change {
+                    r.stones += usize::from(c.placed.is_some());
+                    r.swaps_decided += usize::from(c.swapped.is_some());
+                    r.fifths_proposed += usize::from(c.proposed.is_some());
+                }
             }
-            RoomEvent::Move { .. } => r.stones += 1,
-            RoomEvent::SwapDecided { .. } => r.swaps_decided += 1,
-            RoomEvent::FifthProposed { .. } => r.fifths_proposed += 1,
-            RoomEvent::TakenBack { .. } => r.takebacks += 1,
+            RoomEvent::ActionsTakenBack { .. } => r.takebacks += 1,
             RoomEvent::GameOver { result, .. } => {
                 *r.results.entry(result.reason.clone()).or_default() += 1
             }
@@ -1753,7 +1766,11 @@ fn check_event(event: &RoomEvent, first: Color) -> Result<(), String> {
         RoomEvent::GameStarted { to_act, .. } if *to_act != Some(first) => {
             Err(format!("game_started says {to_act:?} acts first"))
         }
-        RoomEvent::FifthProposed { to_act, .. } if *to_act != Some(Color::White) => {
+        RoomEvent::Action {
+            change: protocol::GameChange::Gomoku(c),
+            to_act,
+            ..
+        } if c.proposed.is_some() && *to_act != Some(Color::White) => {
             Err(format!("fifth_proposed says {to_act:?} chooses"))
         }
         _ => Ok(()),
