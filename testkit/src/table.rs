@@ -106,6 +106,25 @@ impl Client {
         Client::on(Connection::open(request).await.expect("connect"))
     }
 
+    /// Connects and says hello in protocol version 2 (the generic form for every game, which the typed client's
+    /// replica follows), as a new guest.
+    pub async fn hello_v2(addr: SocketAddr) -> Client {
+        let mut c = Client::connect(addr).await;
+        let hello = ClientMessage::Hello {
+            version: protocol::PROTOCOL_VERSION,
+            token: None,
+        };
+        match c.request(hello).await {
+            ServerMessage::Welcome { you, token, .. } => {
+                c.id = you.id;
+                c.name = you.name;
+                c.token = token;
+            }
+            other => panic!("expected welcome, got {other:?}"),
+        }
+        c
+    }
+
     /// Connects and says hello (resuming `token` when given).
     pub async fn hello(addr: SocketAddr, token: Option<&str>) -> Client {
         let mut c = Client::connect(addr).await;

@@ -675,7 +675,8 @@ async fn play_out(
 async fn the_computer_plays_renju_through_the_swap_and_the_fifth_move_options() {
     let server = server(config()).await;
     for colour in [ColourChoice::Black, ColourChoice::White] {
-        let mut human = server.client().await;
+        // The person's side follows the room with the typed client's replica: protocol version 2.
+        let mut human = Client::hello_v2(server.addr).await;
         let renju = rules(
             rules::RuleSet::Renju,
             rules::ForbiddenPolicy::Reject,
