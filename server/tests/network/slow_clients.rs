@@ -137,14 +137,14 @@ async fn a_client_behind_gets_a_snapshot_when_it_has_room_and_is_closed_when_it_
     };
     assert_eq!(view.actions(), ["h8", "a1"]);
     // The players were never held up.
-    // Each as its wire type, the event's kind and the move's point, so the whole sequence is compared.
+    // Each as its wire type, the event's kind and the action's notation, so the whole sequence is compared.
     let mut seen = Vec::new();
     while let Ok(out) = black.rx.try_recv() {
         let v: serde_json::Value =
             serde_json::from_str(&protocol::encode(&message(out), None)).unwrap();
         let event = &v["event"];
         seen.push(
-            [&v["t"], &event["kind"], &event["count"], &event["point"]]
+            [&v["t"], &event["kind"], &event["count"], &event["action"]]
                 .into_iter()
                 .filter(|x| !x.is_null())
                 .map(|x| x.to_string().trim_matches('"').to_owned())
@@ -160,8 +160,8 @@ async fn a_client_behind_gets_a_snapshot_when_it_has_room_and_is_closed_when_it_
             "event spectators 2",
             "event player_joined",
             "event game_started",
-            "event move h8",
-            "event move a1",
+            "event action h8",
+            "event action a1",
         ],
         "the black player got every event, in order, while the spectators fell behind"
     );
