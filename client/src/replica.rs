@@ -293,7 +293,8 @@ impl Replica {
                         let config = spec.to_config().map_err(ReplicaError::Config)?;
                         self.game = Some(AnyGame::new(config, Seat::Zero));
                     }
-                    (None, _) => return Err(ReplicaError::NoGame),
+                    // A room described without its game (a version-1 snapshot of classic Gomoku): no game to keep.
+                    (None, _) => self.game = None,
                 }
             }
             RoomEvent::ActionsTakenBack { view, to_act, .. } => {
