@@ -1,11 +1,13 @@
 //! One room as a client follows it: a snapshot, then every event after it, each checked to be the next version.
+//! The replica speaks protocol version 2: its one model of the position is the game itself ([`Replica::game`]),
+//! replayed from the snapshot's `view` and kept by the `action` events, for every game.
 
 use games::{AnyGame, AnyIllegal, Coded, Game, NotationError, Seat};
 use protocol::{
-    GameResult, GameSpec, GameSpecError, GameView, RoomEvent, RoomPhase, RoomSnapshot, RoomState,
-    RulesSpec, VersionedEvent,
+    GameResult, GameSpec, GameSpecError, GameView, RoomEvent, RoomSnapshot, RoomState, RulesSpec,
+    VersionedEvent,
 };
-use rules::{Color, Point};
+use rules::Color;
 
 /// A room's game as its client was told it. Built from a snapshot ([`Replica::from_snapshot`]), kept current
 /// with [`Replica::apply`] (or [`Replica::catch_up`]); an event that does not follow from what the replica holds
@@ -29,22 +31,14 @@ pub struct Replica {
     pub you: Option<Color>,
     /// Which colour must act.
     pub to_act: Option<Color>,
-    /// What it must do.
-    pub phase: RoomPhase,
-    /// The stones in order.
-    pub moves: Vec<Point>,
-    /// Whether the players exchanged colours after move 3.
-    pub swapped: bool,
-    /// The two proposed fifth moves while white chooses.
-    pub fifth_options: Option<[Point; 2]>,
     /// The result, once over.
     pub result: Option<GameResult>,
-    /// The game itself, in rooms that send the generic form (a snapshot with `game` and `view`, then `action`
-    /// events): replayed from the snapshot's actions and kept by applying each event's action. Its seats are not
-    /// the room's (actions are applied for whoever is to act); colours come from the events.
+    /// The game itself, once one started (a snapshot with `game` and `view`, then `action` events): replayed from
+    /// the snapshot's actions and kept by applying each event's action. Its seats are not the room's (actions
+    /// are applied for whoever is to act); colours come from the events.
     pub game: Option<AnyGame>,
-    /// The game and configuration of a room of another game than Gomoku (the snapshot's `game`), so that the
-    /// replica can start its game when a `game_started` brings the first position.
+    /// The room's game and configuration (the snapshot's `game`), so that the replica can start its game when a
+    /// `game_started` brings the first position.
     pub spec: Option<GameSpec>,
     /// The client's own name, so that its colour follows swaps and rematches.
     me: Option<String>,
@@ -69,13 +63,6 @@ pub enum ReplicaError {
         /// The event's.
         got: u64,
     },
-    /// A stone count that does not match the stones held.
-    Ply {
-        /// The ply the event names.
-        ply: u32,
-        /// Stones the replica holds after it.
-        stones: usize,
-    },
     /// A `catch_up` that does not start where the replica is.
     CatchUpFrom {
         /// The replica's version.
@@ -83,7 +70,7 @@ pub enum ReplicaError {
         /// The `since` the answer continues from.
         since: u64,
     },
-    /// An `action` event for a room the replica follows without a game (a Gomoku room's snapshot).
+    /// An `action` event for a room the replica follows without a game (a snapshot without `game`).
     NoGame,
     /// An `action` event that is not the next action: `at` is not the number of actions the replica holds.
     At {
@@ -119,9 +106,6 @@ impl std::fmt::Display for ReplicaError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ReplicaError::Gap { have, got } => write!(f, "version {got} follows {have}"),
-            ReplicaError::Ply { ply, stones } => {
-                write!(f, "an event says ply {ply} but leaves {stones} stones")
-            }
             ReplicaError::CatchUpFrom { have, since } => {
                 write!(f, "a catch_up from {since} for a replica at {have}")
             }
@@ -165,10 +149,6 @@ impl Replica {
             ],
             you: snap.you,
             to_act: snap.to_act,
-            phase: snap.phase,
-            moves: snap.moves.clone(),
-            swapped: snap.swapped,
-            fifth_options: snap.fifth_options,
             result: snap.result.clone(),
             game,
             spec: snap.game,
@@ -225,9 +205,9 @@ impl Replica {
         self.names[self.to_act? as usize].as_deref()
     }
 
-    /// The next stone's ply.
+    /// The next move's ply: the moves the game holds, plus one.
     pub fn next_ply(&self) -> u32 {
-        self.moves.len() as u32 + 1
+        self.game.as_ref().map_or(0, |g| g.ply()) + 1
     }
 
     /// Follows one event of version `version`.
@@ -277,15 +257,6 @@ impl Replica {
         }
     }
 
-    /// Checks that an event's ply is the count of the stones it leaves.
-    fn check_ply(ply: u32, stones: usize) -> Result<(), ReplicaError> {
-        if ply as usize == stones {
-            Ok(())
-        } else {
-            Err(ReplicaError::Ply { ply, stones })
-        }
-    }
-
     fn follow(&mut self, event: &RoomEvent) -> Result<(), ReplicaError> {
         match event {
             RoomEvent::PlayerJoined { colour, player } => {
@@ -301,7 +272,6 @@ impl Replica {
                 black,
                 white,
                 to_act,
-                phase,
                 view,
                 ..
             } => {
@@ -310,20 +280,21 @@ impl Replica {
                 self.names = [Some(black.name.clone()), Some(white.name.clone())];
                 self.seat_me();
                 self.to_act = *to_act;
-                self.phase = *phase;
-                self.moves.clear();
-                self.swapped = false;
-                self.fifth_options = None;
                 self.result = None;
-                match (&self.spec, view) {
+                let spec = self
+                    .spec
+                    .or_else(|| self.game.as_ref().map(|g| GameSpec::from(g.config())));
+                match (spec, view) {
                     (Some(spec), Some(view)) => {
-                        self.game = Some(Replica::replay(spec, view, false)?);
+                        self.game = Some(Replica::replay(&spec, view, false)?);
                     }
-                    _ => {
-                        if let Some(game) = &mut self.game {
-                            *game = AnyGame::new(game.config(), Seat::Zero);
-                        }
+                    // A start without its view is the game's own starting position.
+                    (Some(spec), None) => {
+                        let config = spec.to_config().map_err(ReplicaError::Config)?;
+                        self.game = Some(AnyGame::new(config, Seat::Zero));
                     }
+                    // A room described without its game (a version-1 snapshot of classic Gomoku): no game to keep.
+                    (None, _) => self.game = None,
                 }
             }
             RoomEvent::ActionsTakenBack { view, to_act, .. } => {
@@ -369,64 +340,9 @@ impl Replica {
                     }
                 }
             }
-            RoomEvent::Move {
-                point,
-                ply,
-                to_act,
-                phase,
-                ..
-            } => {
-                Replica::check_ply(*ply, self.moves.len() + 1)?;
-                self.moves.push(*point);
-                self.to_act = *to_act;
-                self.phase = *phase;
-                self.fifth_options = None;
-            }
-            RoomEvent::SwapDecided {
-                swapped,
-                black,
-                white,
-                to_act,
-                phase,
-                ..
-            } => {
-                self.names = [Some(black.clone()), Some(white.clone())];
-                if self.me.is_some() {
-                    self.seat_me();
-                } else if *swapped {
-                    self.you = self.you.map(Color::opposite);
-                }
-                self.swapped = *swapped;
-                self.to_act = *to_act;
-                self.phase = *phase;
-            }
-            RoomEvent::FifthProposed {
-                points,
-                to_act,
-                phase,
-                ..
-            } => {
-                self.fifth_options = Some(*points);
-                self.to_act = *to_act;
-                self.phase = *phase;
-            }
-            RoomEvent::TakenBack {
-                ply,
-                moves,
-                to_act,
-                phase,
-                ..
-            } => {
-                Replica::check_ply(*ply, moves.len())?;
-                self.moves.clone_from(moves);
-                self.to_act = *to_act;
-                self.phase = *phase;
-                self.fifth_options = None;
-            }
             RoomEvent::GameOver { result, .. } => {
                 self.state = RoomState::Over;
                 self.to_act = None;
-                self.phase = RoomPhase::None;
                 self.result = Some(result.clone());
             }
             _ => {}
@@ -447,6 +363,7 @@ mod tests {
     fn waiting_room() -> RoomSnapshot {
         let text = r#"{"t":"room","room":{"id":"r1","version":1,
             "rules":{"size":15,"rule_set":"freestyle","forbidden_policy":"reject","opening":"none"},
+            "game":{"game":"gomoku","size":15,"rule_set":"freestyle","forbidden_policy":"reject","opening":"none"},
             "time_control":{"kind":"none"},"rated":false,"public":true,"game_id":null,"state":"waiting",
             "seats":{"black":{"id":"p1","name":"ann","guest":true,"connected":true},"white":null},"you":"black","phase":"none",
             "to_act":null,"moves":[],"swapped":false,"clocks":null,"forbidden":[],"claimable":null,
@@ -472,11 +389,26 @@ mod tests {
         ))
     }
 
-    fn stone(version: u64, point: &str, ply: u32, to_act: &str) -> (u64, RoomEvent) {
+    /// A Gomoku stone's `action` event: `at` the actions before it.
+    fn stone(version: u64, point: &str, at: u32, to_act: &str) -> (u64, RoomEvent) {
+        let by = if at.is_multiple_of(2) {
+            "black"
+        } else {
+            "white"
+        };
+        let ply = at + 1;
         event(&format!(
-            r#"{{"t":"event","room":"r1","version":{version},"event":{{"kind":"move","colour":"black",
-            "point":"{point}","ply":{ply},"to_act":"{to_act}","phase":"place","clocks":null,"forbidden":[]}}}}"#
+            r#"{{"t":"event","room":"r1","version":{version},"event":{{"kind":"action","at":{at},"by":"{by}",
+            "action":"{point}","change":{{"game":"gomoku","placed":"{point}","ply":{ply},"forbidden":[]}},
+            "to_act":"{to_act}","phase":"place","clocks":null}}}}"#
         ))
+    }
+
+    /// The stones the replica's game holds, in order.
+    fn stones(r: &Replica) -> Vec<String> {
+        r.game.as_ref().map_or_else(Vec::new, |g| {
+            g.actions().iter().map(|a| a.notation()).collect()
+        })
     }
 
     #[test]
@@ -487,26 +419,27 @@ mod tests {
         assert_eq!(r.apply(v, &e), Ok(Applied::Applied));
         assert_eq!((r.state, r.game_id), (RoomState::Playing, Some(7)));
         assert!(r.my_turn());
-        let (v, e) = stone(3, "h8", 1, "white");
+        let (v, e) = stone(3, "h8", 0, "white");
         assert_eq!(r.apply(v, &e), Ok(Applied::Applied));
-        assert_eq!(r.moves, vec!["h8".parse().unwrap()]);
+        assert_eq!(stones(&r), ["h8"]);
         assert_eq!(r.next_ply(), 2);
+        assert_eq!(r.next_at(), Some(1));
         assert!(!r.my_turn());
         assert_eq!(r.apply(v, &e), Ok(Applied::Stale), "the same version again");
-        assert_eq!(r.moves.len(), 1);
+        assert_eq!(stones(&r).len(), 1);
     }
 
     #[test]
-    fn a_skipped_version_or_a_wrong_ply_is_an_error_and_changes_nothing_it_should_not() {
+    fn a_skipped_version_or_a_wrong_count_is_an_error_and_changes_nothing_it_should_not() {
         let mut r = Replica::from_snapshot(&waiting_room(), Some("ann")).unwrap();
         let (_, e) = started(2, "ann", "bob");
         assert_eq!(r.apply(3, &e), Err(ReplicaError::Gap { have: 1, got: 3 }));
         assert_eq!(r.version, 1);
         r.apply(2, &e).unwrap();
-        let (v, e) = stone(3, "h8", 2, "white");
-        assert_eq!(r.apply(v, &e), Err(ReplicaError::Ply { ply: 2, stones: 1 }));
+        let (v, e) = stone(3, "h8", 1, "white");
+        assert_eq!(r.apply(v, &e), Err(ReplicaError::At { at: 1, actions: 0 }));
         assert_eq!(r.version, 2, "a refused event does not move the version");
-        assert!(r.moves.is_empty(), "nor add its stone");
+        assert!(stones(&r).is_empty(), "nor add its stone");
     }
 
     #[test]
@@ -521,7 +454,7 @@ mod tests {
     #[test]
     fn a_catch_up_continues_from_its_since_and_refuses_to_start_past_the_replica() {
         let mut r = Replica::from_snapshot(&waiting_room(), Some("ann")).unwrap();
-        let events: Vec<VersionedEvent> = [started(2, "ann", "bob"), stone(3, "h8", 1, "white")]
+        let events: Vec<VersionedEvent> = [started(2, "ann", "bob"), stone(3, "h8", 0, "white")]
             .into_iter()
             .map(|(version, event)| VersionedEvent { version, event })
             .collect();
@@ -530,10 +463,10 @@ mod tests {
             Err(ReplicaError::CatchUpFrom { have: 1, since: 2 })
         );
         r.catch_up(1, &events).unwrap();
-        assert_eq!((r.version, r.moves.len()), (3, 1));
+        assert_eq!((r.version, stones(&r).len()), (3, 1));
         r.catch_up(1, &events).unwrap();
         assert_eq!(
-            (r.version, r.moves.len()),
+            (r.version, stones(&r).len()),
             (3, 1),
             "events already held are stale"
         );
@@ -697,7 +630,7 @@ mod tests {
         let (v, e) = started(2, "ann", "bob");
         r.apply(v, &e).unwrap();
         assert_eq!(r.acting_name(), Some("ann"));
-        let (v, e) = stone(3, "h8", 1, "white");
+        let (v, e) = stone(3, "h8", 0, "white");
         r.apply(v, &e).unwrap();
         assert_eq!(r.acting_name(), Some("bob"));
         let (v, e) = event(

@@ -315,10 +315,10 @@ async fn person(
             let Some(point) = position.pick(Color::Black, rng) else {
                 return Err("no move to pick".into());
             };
-            let place = ClientMessage::Place {
+            let place = ClientMessage::Act {
                 room: room.clone(),
-                point,
-                ply: replica.next_ply(),
+                action: point.to_string(),
+                at: replica.next_at().unwrap_or(0),
             };
             let sent = Instant::now();
             let rid = conn.send(&place).await.map_err(|e| format!("send: {e}"))?;
@@ -356,8 +356,8 @@ async fn person(
             }
             let computer_moved = matches!(
                 event,
-                RoomEvent::Move {
-                    colour: Color::White,
+                RoomEvent::Action {
+                    by: Color::White,
                     ..
                 }
             );
@@ -384,10 +384,16 @@ fn follow(
     replica
         .apply(version, event)
         .map_err(|e| format!("replica: {e}"))?;
-    if let RoomEvent::Move { point, .. } = event {
-        position
-            .place(*point)
-            .map_err(|e| format!("position: {e}"))?;
+    if let RoomEvent::Action {
+        change: protocol::GameChange::Gomoku(change),
+        ..
+    } = event
+    {
+        if let Some(point) = change.placed {
+            position
+                .place(point)
+                .map_err(|e| format!("position: {e}"))?;
+        }
     }
     Ok(())
 }

@@ -34,8 +34,15 @@ pub use types::{
     RoomSnapshot, RoomState, RulesSpec, Seat, Seats, SideClock, TimeControl, You,
 };
 
-/// The protocol version a client announces in `hello`.
-pub const PROTOCOL_VERSION: u32 = 1;
+/// The protocol version a client announces in `hello`: 2, in which every game, Gomoku too, speaks the generic
+/// form (`act`, the `action` and `actions_taken_back` events, the snapshot's `game` and `view`).
+pub const PROTOCOL_VERSION: u32 = 2;
+
+/// The first protocol version, still served: a connection whose `hello` says it gets Gomoku rooms under the
+/// classic openings in their old form (`place`, `move`, `swap_decided`, `fifth_proposed`, `taken_back`, the
+/// snapshot's `moves` and `phase`), translated at the server's WebSocket edge (docs/protocol.md, "Changes from
+/// version 1").
+pub const PROTOCOL_VERSION_1: u32 = 1;
 
 /// The default largest frame, in bytes, that a server accepts (16 KiB).
 pub const DEFAULT_MAX_FRAME: usize = 16 * 1024;

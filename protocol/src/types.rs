@@ -549,3 +549,33 @@ pub struct QuickCount {
     /// Games it paired that are still being played.
     pub playing: u32,
 }
+
+impl GameResult {
+    /// What a result shows beside its winner and reason, from the rules' outcome detail (`None`: the room ended
+    /// the game): the winning `line` and the `forbidden` stone a Gomoku result carries, or another game's
+    /// `detail`.
+    pub fn marks(
+        detail: Option<&games::AnyDetail>,
+    ) -> (
+        Option<Vec<Point>>,
+        Option<ForbiddenPoint>,
+        Option<GameDetail>,
+    ) {
+        use games::{AnyDetail, GomokuDetail};
+        match detail {
+            Some(AnyDetail::Gomoku(GomokuDetail::Five { line })) => {
+                (Some(line.clone()), None, None)
+            }
+            Some(AnyDetail::Gomoku(GomokuDetail::Forbidden { point, kind })) => (
+                None,
+                Some(ForbiddenPoint {
+                    point: *point,
+                    kind: *kind,
+                }),
+                None,
+            ),
+            Some(detail) => (None, None, GameDetail::of(detail)),
+            None => (None, None, None),
+        }
+    }
+}

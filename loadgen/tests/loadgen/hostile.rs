@@ -163,11 +163,17 @@ async fn wait_move(ws: &mut Conn, ply: u32, mut view: Option<&mut Replica>) -> P
             Next::Frame(Frame {
                 msg:
                     ServerMessage::Event {
-                        event: RoomEvent::Move { ply: p, point, .. },
+                        event:
+                            RoomEvent::Action {
+                                change: protocol::GameChange::Gomoku(change),
+                                ..
+                            },
                         ..
                     },
                 ..
-            }) if p == ply => return point,
+            }) if change.ply == ply && change.placed.is_some() => {
+                return change.placed.expect("a stone")
+            }
             Next::Frame(Frame {
                 msg: ServerMessage::Error { code, message, .. },
                 ..
@@ -275,7 +281,10 @@ async fn honest_game(
     // Both replicas, kept from the snapshot and the events alone, hold the game as played.
     for view in [&black_view, &white_view] {
         assert_eq!(view.game_id, Some(game_id));
-        assert_eq!(view.moves, game.moves());
+        let Some(games::AnyGame::Gomoku(seen)) = &view.game else {
+            panic!("the replica holds the Gomoku game: {view:?}");
+        };
+        assert_eq!(seen.rules_game().moves(), game.moves());
         assert_eq!(view.state, protocol::RoomState::Over);
         assert_eq!(
             view.result.as_ref().map(|r| r.reason.as_str()),

@@ -108,9 +108,11 @@ async fn handle_request(
         } => {
             // A socket that never joined gets the room's own answer to a stranger.
             let conn = conn_of(&from).unwrap_or_else(|| cluster.next_remote_conn());
-            Some(Reply::of(
-                handle.act_lagged(conn, rid, act.into(), rtt_ms).await,
-            ))
+            let answer = match act.into_act() {
+                Ok(act) => handle.act_lagged(conn, rid, act, rtt_ms).await,
+                Err(e) => Err(e),
+            };
+            Some(Reply::of(answer))
         }
         Request::Disconnected { from } => {
             if let Some(conn) = conn_of(&from) {

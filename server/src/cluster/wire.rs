@@ -2,8 +2,8 @@
 //! owner's publications on `gomoku.room.<id>.out` (each versioned event once, and the frames meant for one
 //! member on another node), and a draining node's hand-over on `gomoku.cluster.handover`.
 
+use games::{AnyAction, GameKind};
 use protocol::JoinRole;
-use rules::{Action, Point};
 use serde::{Deserialize, Serialize};
 
 use crate::identity::Identity;
@@ -64,8 +64,8 @@ impl From<WireIdentity> for Identity {
 /// computer player and never crosses).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) enum WireAct {
-    Place { point: Point, ply: u32 },
-    Rules(Action),
+    Ply { action: WireAction, ply: u32 },
+    Unnumbered(WireAction),
     Notation { text: String, at: u32 },
     Resign,
     OfferDraw,
@@ -83,8 +83,11 @@ impl WireAct {
     /// The wire form of an action, or why it cannot cross nodes.
     pub(crate) fn of(act: Act) -> Result<WireAct, RoomError> {
         Ok(match act {
-            Act::Place { point, ply } => WireAct::Place { point, ply },
-            Act::Rules(a) => WireAct::Rules(a),
+            Act::Ply { action, ply } => WireAct::Ply {
+                action: WireAction::of(&action),
+                ply,
+            },
+            Act::Unnumbered(a) => WireAct::Unnumbered(WireAction::of(&a)),
             Act::Notation { text, at } => WireAct::Notation { text, at },
             Act::Game { .. } => {
                 return Err(RoomError::new(
@@ -106,11 +109,41 @@ impl WireAct {
     }
 }
 
-impl From<WireAct> for Act {
-    fn from(w: WireAct) -> Act {
-        match w {
-            WireAct::Place { point, ply } => Act::Place { point, ply },
-            WireAct::Rules(a) => Act::Rules(a),
+/// A game's action as it crosses nodes: the game and the action's stored text.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct WireAction {
+    game: String,
+    text: String,
+}
+
+impl WireAction {
+    fn of(action: &AnyAction) -> WireAction {
+        WireAction {
+            game: action.kind().as_str().to_owned(),
+            text: action.encode(),
+        }
+    }
+
+    /// The action back, or `bad_notation` when this node does not read it.
+    fn action(&self) -> Result<AnyAction, RoomError> {
+        let bad = |e: String| RoomError::new(protocol::code::BAD_NOTATION, e);
+        let kind: GameKind = self
+            .game
+            .parse()
+            .map_err(|e: games::NotationError| bad(e.to_string()))?;
+        AnyAction::decode(kind, &self.text).map_err(|e| bad(e.to_string()))
+    }
+}
+
+impl WireAct {
+    /// The room's action, or why this node cannot read it.
+    pub(crate) fn into_act(self) -> Result<Act, RoomError> {
+        Ok(match self {
+            WireAct::Ply { action, ply } => Act::Ply {
+                action: action.action()?,
+                ply,
+            },
+            WireAct::Unnumbered(a) => Act::Unnumbered(a.action()?),
             WireAct::Notation { text, at } => Act::Notation { text, at },
             WireAct::Resign => Act::Resign,
             WireAct::OfferDraw => Act::OfferDraw,
@@ -122,7 +155,7 @@ impl From<WireAct> for Act {
             WireAct::Chat(t) => Act::Chat(t),
             WireAct::ShowSpectatorChat(b) => Act::ShowSpectatorChat(b),
             WireAct::ClaimWin => Act::ClaimWin,
-        }
+        })
     }
 }
 

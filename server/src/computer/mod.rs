@@ -7,7 +7,7 @@
 //!   profiles.
 //! - [`player`]: one task per game against the computer: an in-process connection (`ws::loopback`) that says
 //!   hello with the level's token, joins the room and plays through the typed client's request ids and replica.
-//! - [`position`]: the engine's game rebuilt from the replica; [`answers`]: how it answers offers.
+//! - [`answers`]: how it answers offers.
 //!
 //! [`Computers`] is the handle in `AppState`: admission (level, the caps per player and per address, saturation),
 //! seating a player in a room, and the players of restored games.
@@ -17,7 +17,6 @@ pub mod answers;
 pub mod external;
 pub mod player;
 pub mod pool;
-pub mod position;
 
 use std::collections::HashMap;
 use std::net::IpAddr;

@@ -3,7 +3,7 @@
 //! acknowledgements after the durable write), follows the room with the typed client's [`Requests`] and
 //! [`Replica`], and plays the engine's decisions.
 //!
-//! - When it must act, it rebuilds the position ([`super::position`]) and queues a search on the pool with a
+//! - When it must act, it takes the position from the replica's game and queues a search on the pool with a
 //!   cancel flag; any event that changes the position (a takeback, the end of the game, a new game) sets the flag
 //!   and forgets the search, so a stale result is never played.
 //! - It reads every frame as it comes (its queue never fills, so it is never kicked as a slow client).
@@ -16,18 +16,18 @@ use std::time::{Duration, Instant};
 
 use client::{Replica, Requests};
 use engine::{Engine, Limits, TimeBudget};
+use games::Game;
 use protocol::{
-    ClientMessage, Clocks, Frame, JoinRole, OfferKind, RoomEvent, RoomPhase, RoomSnapshot,
-    RoomState, ServerMessage, TimeControl,
+    ClientMessage, Clocks, Frame, JoinRole, OfferKind, RoomEvent, RoomSnapshot, RoomState,
+    ServerMessage, TimeControl,
 };
-use rules::{Action, Color, Point, Rules};
+use rules::{Action, Color, Rules};
 use tokio::sync::oneshot;
 
 use super::account::Account;
 use super::answers;
 use super::external::{Piskvork, Setup};
 use super::pool::{AnySearch, AnySearched, Search, Searched};
-use super::position::rebuild;
 use super::{Opponent, Ticket};
 use crate::room::RoomError;
 use crate::ws::loopback::{Loopback, Received};
@@ -57,12 +57,11 @@ pub struct Player {
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Key {
     game_id: Option<i64>,
-    /// The game's action count, in a room of the generic form (the modern openings' decisions lay no stone).
+    /// The game's action count.
     at: Option<u32>,
-    moves: Vec<Point>,
-    phase: RoomPhase,
+    /// Every action so far (a takeback and other actions can come back to the same count).
+    actions: Vec<String>,
     to_act: Option<Color>,
-    fifth_options: Option<[Point; 2]>,
 }
 
 /// What thinks for the computer, moved into each search and back.
@@ -342,7 +341,10 @@ impl Player {
                         continue;
                     }
                     last_score = Some(score);
-                    let msg = self.message(action, table.replica.next_ply(), table.replica.next_at());
+                    let Some(at) = table.replica.next_at() else {
+                        continue;
+                    };
+                    let msg = self.message(action, at);
                     session.last_action = session.send(&msg).await;
                     sent = Some(key);
                 }
@@ -360,27 +362,11 @@ impl Player {
         {
             return self.think_any(table, key, game.clone(), brain);
         }
-        let rules = table.rules?;
         let r = &table.replica;
-        // The generic form keeps the game itself; the Gomoku form is rebuilt from its stones and decisions.
-        let kept = match &r.game {
-            Some(games::AnyGame::Gomoku(g)) => Some(g.rules_game().clone()),
-            _ => None,
-        };
-        let game = match kept.map(Ok).unwrap_or_else(|| {
-            rebuild(
-                rules,
-                &r.moves,
-                r.swapped,
-                r.phase == RoomPhase::SwapDecision,
-                r.fifth_options,
-            )
-        }) {
-            Ok(game) => game,
-            Err(e) => {
-                tracing::error!(room = %self.room, error = %e.0, "the computer could not rebuild the position");
-                return None;
-            }
+        // The replica keeps the game itself, for Gomoku as for every game.
+        let game = match &r.game {
+            Some(games::AnyGame::Gomoku(g)) => g.rules_game().clone(),
+            _ => return None,
         };
         let time = budget(&table.time_control, table.clocks.as_ref(), r.you?);
         let cancel = Arc::new(AtomicBool::new(false));
@@ -425,8 +411,8 @@ impl Player {
                 // The engine's own time, within what the room's clock leaves.
                 let turn = limits.move_time.min(time.allot(limits.move_time));
                 let setup = Setup {
-                    size: rules.size(),
-                    rule_set: rules.rule_set(),
+                    size: game.rules().size(),
+                    rule_set: game.rules().rule_set(),
                     limits: limits.process,
                 };
                 let process = match brain.take() {
@@ -569,30 +555,12 @@ impl Player {
     }
 
     /// The wire message of an engine's action, as a person's client sends it: the generic `act` at the game's
-    /// action count `at` in a room of the generic form, the Gomoku form's messages otherwise.
-    fn message(&self, action: Action, ply: u32, at: Option<u32>) -> ClientMessage {
-        let room = self.room.clone();
-        if let Some(at) = at {
-            return ClientMessage::Act {
-                room,
-                action: <games::Gomoku as games::Game>::notation(&action),
-                at,
-            };
-        }
-        match action {
-            Action::Place { point } => ClientMessage::Place { room, point, ply },
-            Action::DecideSwap { swap } => ClientMessage::DecideSwap { room, swap },
-            Action::ProposeFifth { points } => ClientMessage::ProposeFifth { room, points },
-            Action::ChooseFifth { point } => ClientMessage::ChooseFifth { room, point },
-            Action::ClaimForbidden => ClientMessage::ClaimForbidden { room },
-            // Only under the modern openings, whose rooms send the generic form (above).
-            Action::PlaceTwo { .. } | Action::DeclareOffers { .. } | Action::OfferFifths { .. } => {
-                ClientMessage::Act {
-                    room,
-                    action: <games::Gomoku as games::Game>::notation(&action),
-                    at: ply,
-                }
-            }
+    /// action count `at`.
+    fn message(&self, action: Action, at: u32) -> ClientMessage {
+        ClientMessage::Act {
+            room: self.room.clone(),
+            action: <games::Gomoku as games::Game>::notation(&action),
+            at,
         }
     }
 
@@ -646,9 +614,8 @@ impl Player {
         let me = table.replica.you;
         let theirs = |colour: &Color| me.is_some_and(|m| m != *colour);
         let clocks = match event {
-            RoomEvent::Move { clocks, .. }
-            | RoomEvent::SwapDecided { clocks, .. }
-            | RoomEvent::TakenBack { clocks, .. }
+            RoomEvent::Action { clocks, .. }
+            | RoomEvent::ActionsTakenBack { clocks, .. }
             | RoomEvent::GameStarted { clocks, .. } => *clocks,
             _ => None,
         };
@@ -683,7 +650,7 @@ impl Player {
                         room,
                         accept: answers::accept_draw(
                             table.rules.map_or(15, |r| r.size()),
-                            table.replica.moves.len(),
+                            table.replica.next_ply() as usize - 1,
                             *last_score,
                         ),
                     },
@@ -770,10 +737,10 @@ fn key_of(r: &Replica) -> Key {
     Key {
         game_id: r.game_id,
         at: r.next_at(),
-        moves: r.moves.clone(),
-        phase: r.phase,
+        actions: r.game.as_ref().map_or_else(Vec::new, |g| {
+            g.actions().iter().map(|a| a.notation()).collect()
+        }),
         to_act: r.to_act,
-        fifth_options: r.fifth_options,
     }
 }
 

@@ -304,7 +304,7 @@ fn view(record: GameRecord) -> Result<GameView, RecordError> {
     let swapped = seats == SeatsAtEnd::Exchanged;
     let (black, white) = seats.arrange(&record.game.black, &record.game.white);
     let outcome = replay.as_ref().and_then(|g| g.status().outcome().cloned());
-    let (line, _, detail) = crate::room::result_marks(outcome.as_ref().map(|o| &o.detail));
+    let (line, _, detail) = protocol::GameResult::marks(outcome.as_ref().map(|o| &o.detail));
     let winner_name = |c: Color| match c {
         Color::Black => black.name.clone(),
         Color::White => white.name.clone(),

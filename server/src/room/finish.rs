@@ -10,7 +10,6 @@ use rules::Color;
 use store::{Finish, Finished, GameEnd};
 
 use super::fanout::Actor;
-use super::gomoku_form;
 use super::task::Room;
 use super::RoomError;
 use crate::accounts::seat::SeatRating;
@@ -270,7 +269,7 @@ impl Room {
                 })
                 .collect()
         });
-        let (line, forbidden, detail) = gomoku_form::result_marks(ending.detail.as_ref());
+        let (line, forbidden, detail) = GameResult::marks(ending.detail.as_ref());
         let result = GameResult {
             winner,
             winner_name: winner.map(name_of),

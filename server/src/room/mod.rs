@@ -7,7 +7,6 @@ mod deadlines;
 mod env;
 pub(crate) mod fanout;
 mod finish;
-mod gomoku_form;
 mod live;
 mod matched;
 mod offers;
@@ -30,14 +29,12 @@ use std::time::{Duration, Instant};
 use games::{AnyAction, AnyIllegal, Coded};
 use protocol::{code, JoinRole};
 use rand::Rng;
-use rules::{Action, Point};
 use store::UserId;
 use tokio::sync::{mpsc, oneshot};
 
 /// The chat text as rooms show it (the community's stored lines keep the same).
 pub use chat::clean as clean_chat;
 pub use clock::{lag_credit_ms, GameClock, LAG_CREDIT_CAP_MS};
-pub(crate) use gomoku_form::result_marks;
 pub use offers::Offers;
 pub(crate) use restore::stored_time_control;
 pub use settings::Settings;
@@ -121,15 +118,19 @@ impl From<AnyIllegal> for RoomError {
 /// What a player (or, for chat, anyone in the room) asks a room to do.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Act {
-    /// Place a stone for a given ply (idempotent for the same player, stone and ply).
-    Place {
-        /// Where.
-        point: Point,
+    /// Any game's move for the ply it is meant to be (the moves on the board after it; the first move is ply 1):
+    /// at the next ply it plays; the same move by the same seat at an earlier ply is a retry and acknowledged;
+    /// anything else is `stale_ply`. Version-1 clients' `place` arrives so (`ws/v1.rs`).
+    Ply {
+        /// The move.
+        action: AnyAction,
         /// The ply it is meant to be.
         ply: u32,
     },
-    /// Any other Gomoku rules action (swap decision, fifth proposal and choice, forbidden claim).
-    Rules(Action),
+    /// Any game's action without a number: applied where the game stands, except that one the game takes at most
+    /// once a seat and this seat already made is a retry and acknowledged. Version-1 clients' swap decision,
+    /// fifth proposal and choice and forbidden claim arrive so (`ws/v1.rs`).
+    Unnumbered(AnyAction),
     /// Any game's action, for the number of actions the game had accepted before it (`at`): at the count it is
     /// applied; below it, the same action by the same seat at `at` is a retry and acknowledged, anything else is
     /// `stale_ply`.

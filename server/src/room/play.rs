@@ -4,13 +4,12 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use games::{AnyAction, AnyGame, Game, GameConfig};
-use protocol::{code, OfferKind, RoomEvent, RoomState};
+use protocol::{code, GamePhase, GameView, OfferKind, RoomEvent, RoomState};
 use rules::Color;
 use store::{NewGame, StoredAction};
 
 use super::fanout::Actor;
 use super::finish::{Ending, UNRATED_REPEATED};
-use super::gomoku_form::{self, Board};
 use super::live::{self, Live};
 use super::seats::other;
 use super::task::Room;
@@ -63,12 +62,8 @@ impl Room {
         }
         let actor = Some((conn, rid));
         match act {
-            Act::Place { point, ply } => {
-                self.place(seat, actor, gomoku_form::place(point), ply)
-                    .await
-            }
-            Act::Rules(action) => {
-                let action = gomoku_form::action(action);
+            Act::Ply { action, ply } => self.place(seat, actor, action, ply).await,
+            Act::Unnumbered(action) => {
                 if self.already_made(seat, &action) {
                     // A retry of a decision or claim that already stands (its answer was lost on the way): the
                     // same action is made at most once a game, so answering `ack` is safe, as for a `place`
@@ -282,18 +277,19 @@ impl Room {
         let now = self.env.clock.now();
         let live = self.live.as_ref().expect("a game started");
         let seats = self.seats_by_colour(now);
-        let board = Board::of(live.game.view(!live.running()));
+        let view = live.game.view(!live.running());
         let event = RoomEvent::GameStarted {
             game_id: live.id,
             record: Some(live.public_id.clone()),
             black: seats.black.expect("black seated"),
             white: seats.white.expect("white seated"),
             clocks: live.clocks(now),
-            forbidden: board.forbidden,
+            // The position is in `view`, for every game.
+            forbidden: Vec::new(),
             to_act: live.to_act(),
-            phase: board.phase,
+            phase: Default::default(),
             unrated: live.unrated.map(str::to_owned),
-            view: gomoku_form::started_view(&live.game, !live.running()),
+            view: Some(GameView::from_view(&view, &live.game.actions())),
         };
         self.emit(event, actor, skip);
     }
@@ -465,20 +461,14 @@ impl Room {
         live.actors.push(seat);
         live.last_action = now;
         let clocks = live.clocks(now);
-        let seats = &self.seats;
-        let name = |c: Color| {
-            seats[live.seat_of(c)]
-                .as_ref()
-                .map(|h| h.identity.name.clone())
-                .unwrap_or_default()
-        };
-        let event = gomoku_form::event(delta, &live.game, by, clocks, name);
+        // Announced under the action as the game recorded it (a draughts move under its listed path).
+        let at = live.game.action_count() - 1;
+        let recorded = live.game.actions().pop().expect("the action just applied");
+        let event = RoomEvent::action(at as u32, by, &recorded, &delta, &live.game, clocks);
         if is_move {
             self.offers.stone_played();
         }
-        if let Some(event) = event {
-            self.emit(event, actor, None);
-        }
+        self.emit(event, actor, None);
         // An action that is no move yet ends the game is a claim: its result is its answer, and a result that
         // cannot be stored takes the claim back.
         let ending = self.decided_ending();
@@ -691,8 +681,21 @@ impl Room {
             c.freeze(now);
             c.start(next, now);
         }
-        let event =
-            gomoku_form::taken_back(&live.game, !live.running(), live.to_act(), live.clocks(now));
+        let to_act = live.to_act();
+        let event = RoomEvent::ActionsTakenBack {
+            at: live.game.action_count() as u32,
+            ply: live.game.ply(),
+            view: GameView::from_view(&live.game.view(!live.running()), &live.game.actions()),
+            to_act,
+            // Nobody acts once the room holds a result.
+            phase: live
+                .game
+                .status()
+                .phase()
+                .filter(|_| to_act.is_some())
+                .map(GamePhase::of),
+            clocks: live.clocks(now),
+        };
         self.offers.stone_played();
         self.emit(event, None, None);
         self.play_forced().await;

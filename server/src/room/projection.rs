@@ -3,13 +3,13 @@
 
 use std::time::Instant;
 
+use games::Game;
 use protocol::{
-    LobbyPlayer, LobbyRoom, OfferState, RoomSnapshot, RoomState, Seat, Seats, ServerMessage,
-    TimeControl,
+    GameSpec, GameView, LobbyPlayer, LobbyRoom, OfferState, RoomSnapshot, RoomState, Seat, Seats,
+    ServerMessage, TimeControl,
 };
 use rules::Color;
 
-use super::gomoku_form;
 use super::live::Live;
 use super::task::Room;
 use crate::lobby::{Listing, Standing};
@@ -81,15 +81,15 @@ impl Room {
     pub(super) fn snapshot(&self, you: Option<usize>, with_spectators: bool) -> RoomSnapshot {
         let now = self.env.clock.now();
         let live = self.current();
-        // One view of the game for every field of the position.
-        let (board, view) = live.map_or_else(Default::default, |l| {
-            gomoku_form::position(&l.game, !l.running())
-        });
+        // The position is the generic `view`, for every game (the fields of the first protocol version's Gomoku
+        // form stay empty; `ws/v1.rs` fills them for connections that speak it).
+        let view = live.map(|l| GameView::from_view(&l.game.view(!l.running()), &l.game.actions()));
+        let game = GameSpec::from(self.config);
         RoomSnapshot {
             id: self.id.to_string(),
             version: self.fanout.version(),
-            rules: gomoku_form::rules_spec(&self.config),
-            game: gomoku_form::game_spec(&self.config),
+            rules: game.rules(),
+            game: Some(game),
             time_control: self.time_control,
             rated: self.rated,
             public: self.public,
@@ -98,16 +98,16 @@ impl Room {
             state: self.room_state(),
             seats: self.seats_by_colour(now),
             you: you.map(|s| self.seat_colour(s)),
-            phase: board.phase,
+            phase: Default::default(),
             to_act: live.and_then(Live::to_act),
-            moves: board.moves,
-            swapped: board.swapped,
+            moves: Vec::new(),
+            swapped: false,
             clocks: live.and_then(|l| l.clocks(now)),
-            forbidden: board.forbidden,
-            claimable: board.claimable,
+            forbidden: Vec::new(),
+            claimable: None,
             idle_claim_ms: self.idle_claim_ms(),
             claim_win_in_ms: self.claim_win_in(now),
-            fifth_options: board.fifth_options,
+            fifth_options: None,
             offers: self
                 .offers
                 .pending()
@@ -148,8 +148,8 @@ impl Room {
     pub(super) fn lobby_entry(&self) -> LobbyRoom {
         LobbyRoom {
             id: self.id.to_string(),
-            rules: gomoku_form::rules_spec(&self.config),
-            game: gomoku_form::game_spec(&self.config),
+            rules: GameSpec::from(self.config).rules(),
+            game: Some(GameSpec::from(self.config)),
             time_control: self.time_control,
             rated: self.rated,
             state: self.room_state(),

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use games::{AnyAction, AnyConfig, Game, GameKind};
 use protocol::{
-    code, ColourChoice, Frame, JoinRole, RoomEvent, RoomState, RulesSpec, ServerMessage,
-    TimeControl, VersionedEvent,
+    code, ColourChoice, Frame, GameChange, GameView, JoinRole, RoomEvent, RoomState, RulesSpec,
+    ServerMessage, TimeControl, VersionedEvent,
 };
 use rules::{Point, Rules};
 use store::{BatchWriter, Store};
@@ -150,13 +150,33 @@ fn point(text: &str) -> Point {
     text.parse().expect("a point")
 }
 
+/// The stone an `action` event announces: its colour, the stones on the board after it and its point.
+fn placed(event: &RoomEvent) -> Option<(rules::Color, u32, Point)> {
+    match event {
+        RoomEvent::Action {
+            by,
+            change: GameChange::Gomoku(c),
+            ..
+        } => c.placed.map(|p| (*by, c.ply, p)),
+        _ => None,
+    }
+}
+
+/// A Gomoku snapshot's position (its generic `view`).
+fn gomoku_view(snapshot: &protocol::RoomSnapshot) -> &protocol::GomokuPosition {
+    match &snapshot.view {
+        Some(GameView::Gomoku(p)) => p,
+        other => panic!("a Gomoku view, not {other:?}"),
+    }
+}
+
 async fn place(h: &mut Harness, conn: &Conn, at: &str, ply: u32) -> Result<(), super::RoomError> {
     h.room
         .act(
             conn.id(),
             None,
-            Act::Place {
-                point: point(at),
+            Act::Ply {
+                action: AnyAction::Gomoku(rules::Action::Place { point: point(at) }),
                 ply,
             },
         )
@@ -243,12 +263,8 @@ async fn a_move_is_stored_and_fanned_out_with_increasing_versions() {
         let events = conn.events();
         let versions: Vec<u64> = events.iter().map(|(v, _)| *v).collect();
         assert_eq!(versions, vec![before + 1, before + 2]);
-        assert!(
-            matches!(&events[0].1, RoomEvent::Move { ply: 1, point: p, .. } if *p == point("h8"))
-        );
-        assert!(
-            matches!(&events[1].1, RoomEvent::Move { ply: 2, point: p, .. } if *p == point("h9"))
-        );
+        assert!(placed(&events[0].1) == Some((rules::Color::Black, 1, point("h8"))));
+        assert!(placed(&events[1].1) == Some((rules::Color::White, 2, point("h9"))));
     }
 }
 
@@ -435,7 +451,14 @@ async fn a_snapshot_after_moves_holds_the_moves_and_whose_turn_it_is() {
 
     let snapshot = h.room.snapshot(Some(1), false);
 
-    assert_eq!(snapshot.moves, vec![point("h8"), point("h9"), point("j10")]);
+    assert_eq!(
+        gomoku_view(&snapshot).moves,
+        vec![point("h8"), point("h9"), point("j10")]
+    );
+    assert!(
+        snapshot.moves.is_empty(),
+        "the position is in the view only"
+    );
     assert_eq!(snapshot.to_act, Some(rules::Color::White));
     assert_eq!(snapshot.you, Some(rules::Color::White));
     assert_eq!(snapshot.version, h.room.fanout.version());
@@ -496,7 +519,7 @@ async fn a_member_whose_queue_is_full_is_resynchronised_with_a_snapshot() {
     let frames = slow.frames();
     assert!(
         matches!(&frames[..], [Frame { msg: ServerMessage::Room { room }, .. }]
-        if room.moves == vec![point("h8"), point("h9")])
+        if gomoku_view(room).moves == vec![point("h8"), point("h9")])
     );
     assert_eq!(white.events().len(), 2, "the others missed nothing");
 }
@@ -637,13 +660,13 @@ async fn a_room_reaches_its_members_only_through_its_fanout() {
         .map(|(e, _)| match e {
             RoomEvent::PlayerJoined { .. } => "player_joined",
             RoomEvent::GameStarted { .. } => "game_started",
-            RoomEvent::Move { .. } => "move",
+            RoomEvent::Action { .. } => "action",
             _ => "other",
         })
         .collect();
     assert_eq!(
         emitted,
-        vec!["player_joined", "player_joined", "game_started", "move"]
+        vec!["player_joined", "player_joined", "game_started", "action"]
     );
     // Each joiner is skipped in the events its own joining caused, and answered with a snapshot of its own.
     assert_eq!(calls.emitted[1].1, Some(2));
@@ -697,17 +720,29 @@ async fn a_generic_gomoku_action_plays_and_is_announced_as_a_move() {
         .collect();
     assert_eq!(stored, [("h8", Some(1)), ("h9", Some(2)), ("j10", Some(3))]);
     let heard = white.events();
-    assert!(
-        matches!(&heard[0].1, RoomEvent::Move { colour: rules::Color::Black, ply: 1, point: p, to_act: Some(rules::Color::White), .. } if *p == point("h8"))
+    assert_eq!(
+        placed(&heard[0].1),
+        Some((rules::Color::Black, 1, point("h8")))
     );
-    assert!(matches!(&heard[2].1, RoomEvent::Move { ply: 3, point: p, .. } if *p == point("j10")));
+    assert!(matches!(
+        &heard[0].1,
+        RoomEvent::Action {
+            at: 0,
+            to_act: Some(rules::Color::White),
+            ..
+        }
+    ));
+    assert_eq!(
+        placed(&heard[2].1),
+        Some((rules::Color::Black, 3, point("j10")))
+    );
     // The actor's copy of its move answers its request.
     assert!(matches!(
         &black.frames()[0],
         Frame {
             rid: Some(40),
             msg: ServerMessage::Event {
-                event: RoomEvent::Move { ply: 1, .. },
+                event: RoomEvent::Action { at: 0, .. },
                 ..
             }
         }
@@ -796,31 +831,29 @@ async fn a_swap_through_the_generic_action_exchanges_the_colours_the_room_shows(
 
     act_at(&mut h, &white, "swap", 3).await.unwrap();
 
-    assert!(
-        matches!(&white.events()[..], [(_, RoomEvent::SwapDecided { swapped: true, black, white, .. })]
-        if black == "guest-2" && white == "guest-1")
-    );
+    assert!(matches!(
+        &white.events()[..],
+        [(_, RoomEvent::Action { action, change: GameChange::Gomoku(c), .. })]
+        if action == "swap" && c.swapped == Some(true)
+    ));
     let game = h.room.live.as_ref().unwrap().id;
     let stored = h.store.game(game).await.unwrap().unwrap();
     let last = stored.actions.last().unwrap();
     assert_eq!((last.text.as_str(), last.ply), ("swap", None), "no move");
     let snapshot = h.room.snapshot(Some(1), false);
-    assert!(snapshot.swapped);
+    assert!(gomoku_view(&snapshot).swapped);
     assert_eq!(snapshot.you, Some(rules::Color::Black));
     assert_eq!(snapshot.seats.black.unwrap().name, "guest-2");
+    assert_eq!(snapshot.seats.white.unwrap().name, "guest-1");
     // The same decision again is a retry; the creator (seat 0) now holds white and places the fourth stone.
     act_at(&mut h, &white, "swap", 3).await.unwrap();
     let e = act_at(&mut h, &white, "k11", 4).await.unwrap_err();
     assert_eq!(e.code, "not_your_turn");
     act_at(&mut h, &black, "k11", 4).await.unwrap();
-    assert!(matches!(
-        &white.events().last().unwrap().1,
-        RoomEvent::Move {
-            colour: rules::Color::White,
-            ply: 4,
-            ..
-        }
-    ));
+    assert_eq!(
+        placed(&white.events().last().unwrap().1),
+        Some((rules::Color::White, 4, point("k11")))
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -854,7 +887,7 @@ async fn a_restored_game_after_a_swap_knows_who_holds_each_colour_and_who_took_e
     assert_eq!(live.to_act(), Some(rules::Color::Black));
     assert_eq!(live.ply(), 4);
     let snapshot = restored.snapshot(Some(1), false);
-    assert!(snapshot.swapped);
+    assert!(gomoku_view(&snapshot).swapped);
     assert_eq!(snapshot.seats.black.unwrap().name, "guest-2");
     assert_eq!(snapshot.you, Some(rules::Color::Black));
 }

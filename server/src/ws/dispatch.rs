@@ -98,7 +98,18 @@ impl Conn {
                     .map(drop),
                 Err(e) => Err(e),
             },
-            C::Join { room, role, since } => self.join(identity, &room, role, since, rid).await,
+            C::Join { room, role, since } => {
+                // A first-version connection catches up only in rooms whose form it knows (`ws/v1.rs`).
+                if self.outbox.edge().needs_config(&room, since) {
+                    if let Ok(handle) = self.room(&room) {
+                        if let Ok(summary) = handle.summary().await {
+                            self.outbox.edge().learn(&room, &summary.config);
+                        }
+                    }
+                }
+                let since = self.outbox.edge().since(&room, since);
+                self.join(identity, &room, role, since, rid).await
+            }
             C::Leave { room } => match self.room(&room) {
                 Ok(handle) => {
                     let r = handle.leave(self.outbox.id, rid).await;
@@ -109,26 +120,13 @@ impl Conn {
                 }
                 Err(e) => Err(e),
             },
-            C::Place { room, point, ply } => self.act(&room, rid, Act::Place { point, ply }).await,
-            C::DecideSwap { room, swap } => {
-                self.act(&room, rid, Act::Rules(rules::Action::DecideSwap { swap }))
-                    .await
-            }
-            C::ProposeFifth { room, points } => {
-                self.act(
-                    &room,
-                    rid,
-                    Act::Rules(rules::Action::ProposeFifth { points }),
-                )
-                .await
-            }
-            C::ChooseFifth { room, point } => {
-                self.act(&room, rid, Act::Rules(rules::Action::ChooseFifth { point }))
-                    .await
-            }
-            C::ClaimForbidden { room } => {
-                self.act(&room, rid, Act::Rules(rules::Action::ClaimForbidden))
-                    .await
+            ref first @ (C::Place { .. }
+            | C::DecideSwap { .. }
+            | C::ProposeFifth { .. }
+            | C::ChooseFifth { .. }
+            | C::ClaimForbidden { .. }) => {
+                let (room, act) = super::v1::act(first).expect("a first-version Gomoku message");
+                self.act(room, rid, act).await
             }
             C::Act { room, action, at } => {
                 self.act(&room, rid, Act::Notation { text: action, at })

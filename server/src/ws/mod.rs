@@ -8,6 +8,7 @@ pub mod loopback;
 pub mod outbox;
 mod reader;
 mod resume;
+pub mod v1;
 // A connection without a socket, for the fuzz harness in the `testkit` crate: not in the production build.
 #[cfg(feature = "testkit")]
 pub mod virtual_conn;

@@ -5,6 +5,8 @@ use std::sync::Arc;
 use axum::extract::ws::Utf8Bytes;
 use tokio::sync::{mpsc, Notify};
 
+use super::v1::Edge;
+
 /// A connection's id, unique for the life of the process.
 pub type ConnId = u64;
 
@@ -33,16 +35,32 @@ pub struct Outbox {
     pub id: ConnId,
     tx: mpsc::Sender<Out>,
     kick: Arc<Notify>,
+    /// The protocol version it speaks: every frame queued goes through it (a version-1 connection's is
+    /// translated to that version's Gomoku form).
+    edge: Arc<Edge>,
 }
 
 impl Outbox {
     /// A handle over a writer queue and the writer's kick signal.
     pub fn new(id: ConnId, tx: mpsc::Sender<Out>, kick: Arc<Notify>) -> Outbox {
-        Outbox { id, tx, kick }
+        Outbox {
+            id,
+            tx,
+            kick,
+            edge: Arc::default(),
+        }
+    }
+
+    /// The connection's protocol dialect (shared by every clone of this handle).
+    pub fn edge(&self) -> &Edge {
+        &self.edge
     }
 
     /// Queues a text frame without waiting (rooms never wait for a client).
     pub fn try_send(&self, text: Utf8Bytes) -> Result<(), SendError> {
+        let Some(text) = self.edge.outgoing(text) else {
+            return Ok(());
+        };
         self.tx.try_send(Out::Text(text)).map_err(|e| match e {
             mpsc::error::TrySendError::Full(_) => SendError::Full,
             mpsc::error::TrySendError::Closed(_) => SendError::Closed,
@@ -59,6 +77,13 @@ impl Outbox {
 
     /// Queues a frame, waiting for space (only the connection's own reader does this).
     pub async fn send(&self, out: Out) -> Result<(), SendError> {
+        let out = match out {
+            Out::Text(text) => match self.edge.outgoing(text) {
+                Some(text) => Out::Text(text),
+                None => return Ok(()),
+            },
+            close => close,
+        };
         self.tx.send(out).await.map_err(|_| SendError::Closed)
     }
 

@@ -11,14 +11,22 @@ impl Conn {
     /// Answers `hello`: the identity of the first token that resumes a session, or a new guest when none was
     /// offered; `invalid_token` when one was offered and none resumed.
     pub(super) async fn hello(&mut self, version: u32, token: Option<String>, rid: Option<u64>) {
-        if version != protocol::PROTOCOL_VERSION {
+        if version != protocol::PROTOCOL_VERSION && version != protocol::PROTOCOL_VERSION_1 {
             self.error(
                 code::UNSUPPORTED_VERSION,
-                &format!("this server speaks protocol {}", protocol::PROTOCOL_VERSION),
+                &format!(
+                    "this server speaks protocol {} (and {})",
+                    protocol::PROTOCOL_VERSION,
+                    protocol::PROTOCOL_VERSION_1
+                ),
                 rid,
             )
             .await;
             return;
+        }
+        if version == protocol::PROTOCOL_VERSION_1 {
+            // Set before anything is answered: the `welcome` is the same in both versions, the rooms' frames not.
+            self.outbox.edge().speak_v1();
         }
         // The token in `hello` first, then the upgrade request's; a cookie's token is never echoed back to scripts.
         let candidates = [(token, true), (self.ambient_token.take(), false)];

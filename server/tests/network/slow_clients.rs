@@ -108,9 +108,9 @@ async fn a_client_behind_gets_a_snapshot_when_it_has_room_and_is_closed_when_it_
     )
     .await
     .unwrap();
-    let place = Act::Place {
-        point: "h8".parse().unwrap(),
-        ply: 1,
+    let place = Act::Notation {
+        text: "h8".into(),
+        at: 0,
     };
     room.act(1, None, place).await.unwrap();
 
@@ -122,9 +122,9 @@ async fn a_client_behind_gets_a_snapshot_when_it_has_room_and_is_closed_when_it_
     room.act(
         4,
         None,
-        Act::Place {
-            point: "a1".parse().unwrap(),
-            ply: 2,
+        Act::Notation {
+            text: "a1".into(),
+            at: 1,
         },
     )
     .await
@@ -132,16 +132,19 @@ async fn a_client_behind_gets_a_snapshot_when_it_has_room_and_is_closed_when_it_
     let ServerMessage::Room { room: snapshot } = message(slow.rx.recv().await.unwrap()) else {
         panic!("expected a resync snapshot")
     };
-    assert_eq!(snapshot.moves.len(), 2);
+    let Some(view) = &snapshot.view else {
+        panic!("a snapshot of a started game carries its view")
+    };
+    assert_eq!(view.actions(), ["h8", "a1"]);
     // The players were never held up.
-    // Each as its wire type, the event's kind and the move's point, so the whole sequence is compared.
+    // Each as its wire type, the event's kind and the action's notation, so the whole sequence is compared.
     let mut seen = Vec::new();
     while let Ok(out) = black.rx.try_recv() {
         let v: serde_json::Value =
             serde_json::from_str(&protocol::encode(&message(out), None)).unwrap();
         let event = &v["event"];
         seen.push(
-            [&v["t"], &event["kind"], &event["count"], &event["point"]]
+            [&v["t"], &event["kind"], &event["count"], &event["action"]]
                 .into_iter()
                 .filter(|x| !x.is_null())
                 .map(|x| x.to_string().trim_matches('"').to_owned())
@@ -157,8 +160,8 @@ async fn a_client_behind_gets_a_snapshot_when_it_has_room_and_is_closed_when_it_
             "event spectators 2",
             "event player_joined",
             "event game_started",
-            "event move h8",
-            "event move a1",
+            "event action h8",
+            "event action a1",
         ],
         "the black player got every event, in order, while the spectators fell behind"
     );

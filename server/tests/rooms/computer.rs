@@ -618,7 +618,6 @@ async fn play_out(
     level: u8,
     plies: usize,
 ) -> (client::Replica, Option<protocol::GameResult>) {
-    let rules = snap.rules.expect("a Gomoku room").to_rules().unwrap();
     // A fresh snapshot: `start` read the events after the first one.
     let snap = &human.join(&snap.id, JoinRole::Player).await;
     let mut replica = client::Replica::from_snapshot(snap, Some(&human.name)).unwrap();
@@ -630,39 +629,30 @@ async fn play_out(
         },
         11,
     );
-    let mut acted_at: Option<(usize, protocol::RoomPhase)> = None;
+    let mut acted_at: Option<u32> = None;
     loop {
-        if replica.moves.len() >= plies {
+        if replica.next_ply() as usize > plies {
             return (replica, None);
         }
-        let here = (replica.moves.len(), replica.phase);
-        if replica.my_turn() && acted_at != Some(here) {
-            let game = server::computer::position::rebuild(
-                rules,
-                &replica.moves,
-                replica.swapped,
-                replica.phase == protocol::RoomPhase::SwapDecision,
-                replica.fifth_options,
-            )
-            .unwrap();
+        let here = replica.next_at();
+        if replica.my_turn() && acted_at != here {
+            let Some(games::AnyGame::Gomoku(game)) = &replica.game else {
+                panic!("a Gomoku room's replica holds its game: {replica:?}");
+            };
             let decision = mine
-                .think(&game, &TimeBudget::Unlimited, &Default::default())
+                .think(
+                    game.rules_game(),
+                    &TimeBudget::Unlimited,
+                    &Default::default(),
+                )
                 .unwrap();
-            let room = snap.id.clone();
-            let msg = match decision.action {
-                Action::Place { point } => ClientMessage::Place {
-                    room,
-                    point,
-                    ply: replica.next_ply(),
-                },
-                Action::DecideSwap { swap } => ClientMessage::DecideSwap { room, swap },
-                Action::ProposeFifth { points } => ClientMessage::ProposeFifth { room, points },
-                Action::ChooseFifth { point } => ClientMessage::ChooseFifth { room, point },
-                Action::ClaimForbidden => ClientMessage::ClaimForbidden { room },
-                other => panic!("not an action of this game's opening: {other:?}"),
+            let msg = ClientMessage::Act {
+                room: snap.id.clone(),
+                action: <games::Gomoku as games::Game>::notation(&decision.action),
+                at: here.expect("a game"),
             };
             human.send(msg).await;
-            acted_at = Some(here);
+            acted_at = here;
         }
         let msg = human.recv().await.msg;
         if std::env::var_os("SHOW_FRAMES").is_some() {
@@ -685,7 +675,8 @@ async fn play_out(
 async fn the_computer_plays_renju_through_the_swap_and_the_fifth_move_options() {
     let server = server(config()).await;
     for colour in [ColourChoice::Black, ColourChoice::White] {
-        let mut human = server.client().await;
+        // The person's side follows the room with the typed client's replica: protocol version 2.
+        let mut human = Client::hello_v2(server.addr).await;
         let renju = rules(
             rules::RuleSet::Renju,
             rules::ForbiddenPolicy::Reject,
@@ -695,7 +686,7 @@ async fn the_computer_plays_renju_through_the_swap_and_the_fifth_move_options() 
         let (snap, _) = start(&mut human, msg).await;
         let (replica, result) = play_out(&mut human, &snap, 3, 9).await;
         assert!(
-            replica.moves.len() >= 9 || result.is_some(),
+            replica.next_ply() >= 10 || result.is_some(),
             "the opening is played through: {replica:?}"
         );
     }

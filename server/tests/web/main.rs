@@ -11,4 +11,5 @@ mod http;
 mod protocol_doc;
 mod schemas;
 mod stored_games;
+mod v1_edge;
 mod web_client;
