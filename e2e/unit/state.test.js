@@ -169,10 +169,10 @@ test('catch-up events are folded in order', () => {
   assert.equal(r.version, 4);
 });
 
-test("the whole-game transcript in docs/protocol.md folds into A's final position", () => {
-  const doc = readFileSync(new URL('../../docs/protocol.md', import.meta.url), 'utf8');
-  const from = doc.indexOf('## A whole game\n');
-  const section = doc.slice(from, doc.indexOf('\n## ', from + 1));
+// The client still speaks protocol version 1 (its Gomoku form); docs/protocol.md's "A whole game" is version 2
+// now, and the version-1 transcript the server's edge is held to (server/tests/web/v1_edge.rs) is the one to fold.
+test("the version-1 whole-game transcript (server/tests/web/v1_whole_game.txt) folds into A's final position", () => {
+  const section = readFileSync(new URL('../../server/tests/web/v1_whole_game.txt', import.meta.url), 'utf8');
   const lines = section.split('\n').filter((l) => l.startsWith('← {')).map((l) => JSON.parse(l.slice(2)));
   const welcome = lines.find((m) => m.t === 'welcome');
   let room = null;
