@@ -110,7 +110,7 @@ impl Brain for GomokuBrain {
     }
 
     /// The engine's score in its evaluation's points (a proved win or loss beyond ±999,000). While stones are
-    /// played, a threat search first looks for a VCF of the side to act (at most [`ANALYSIS_VCF_DEPTH`] fours,
+    /// played, a threat search first looks for a VCF of the side to act (at most `ANALYSIS_VCF_DEPTH` fours,
     /// within half the budget): one found is a win, its first four the best move, and `vcf` says so.
     fn analyse(
         &mut self,
