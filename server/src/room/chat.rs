@@ -11,7 +11,7 @@ use crate::ws::outbox::ConnId;
 
 /// The message as others will see it: control characters (line breaks included), bidirectional overrides and
 /// isolates, zero-width and other invisible format characters removed, combining marks beyond
-/// [`MAX_MARKS_PER_CHAR`] on one character dropped, the ends trimmed. `bad_chat` when nothing visible is left
+/// `MAX_MARKS_PER_CHAR` on one character dropped, the ends trimmed. `bad_chat` when nothing visible is left
 /// (only spaces, blank-looking letters such as the Hangul filler, or marks with nothing to sit on) or it is longer
 /// than [`MAX_CHAT_CHARS`].
 ///
