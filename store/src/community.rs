@@ -155,7 +155,7 @@ pub struct Notice {
     pub created_at: Millis,
 }
 
-/// The community's storage; both stores implement it over the same SQL ([`community_impl!`]).
+/// The community's storage; both stores implement it over the same SQL (`community_impl!`).
 #[async_trait]
 pub trait CommunityStore: Send + Sync {
     /// A user's role (`player` when unknown).
