@@ -36,6 +36,15 @@ SEMANTIC_REFUSALS = {
     ("POST", "/api/password/reset"): {"invalid_reset_code"} | _PASSWORD,
     # The stones of a .psq file must be on the board and on distinct points.
     ("POST", "/api/import/psq"): {"off_board", "occupied"},
+    # A player cannot follow or block themselves (the fuzzer's account is signed in: its own name is a valid path).
+    ("PUT", "/api/me/follows/{name}"): {"self_target"},
+    ("PUT", "/api/me/blocks/{name}"): {"self_target"},
+    # Closing an account is confirmed by typing the account's own name.
+    ("POST", "/api/me/close"): {"invalid_body"},
+    # A report names someone else, with a room or game that exists (the reason and length are in the schema).
+    ("POST", "/api/reports"): {"self_target"},
+    # A posted position's configuration and actions must be the game's and legal in it.
+    ("POST", "/api/analysis/evaluate"): {"invalid_config", "invalid_action", "illegal_action"},
 }
 
 

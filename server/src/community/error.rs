@@ -25,6 +25,9 @@ pub enum CommunityError {
     /// The body is not the expected JSON, or a value is out of range.
     #[error("invalid body: {0}")]
     InvalidBody(String),
+    /// The query string does not parse (a parameter twice, say).
+    #[error("invalid query: {0}")]
+    InvalidQuery(String),
     /// Too many reports: one more after the given time.
     #[error("you have sent as many reports as allowed for now; try again later")]
     RateLimited(Duration),
@@ -48,6 +51,7 @@ impl CommunityError {
             CommunityError::NotFound => "not_found",
             CommunityError::SelfTarget => "self_target",
             CommunityError::InvalidBody(_) => "invalid_body",
+            CommunityError::InvalidQuery(_) => "invalid_query",
             CommunityError::RateLimited(_) => "rate_limited",
             CommunityError::BadName(_) => "bad_name",
             CommunityError::WrongPassword => "wrong_password",
@@ -61,7 +65,9 @@ impl CommunityError {
             CommunityError::NotAuthenticated => StatusCode::UNAUTHORIZED,
             CommunityError::Forbidden | CommunityError::WrongPassword => StatusCode::FORBIDDEN,
             CommunityError::NotFound => StatusCode::NOT_FOUND,
-            CommunityError::SelfTarget | CommunityError::InvalidBody(_) => StatusCode::BAD_REQUEST,
+            CommunityError::SelfTarget
+            | CommunityError::InvalidBody(_)
+            | CommunityError::InvalidQuery(_) => StatusCode::BAD_REQUEST,
             CommunityError::BadName(_) => StatusCode::CONFLICT,
             CommunityError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
             CommunityError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,

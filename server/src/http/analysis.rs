@@ -175,16 +175,42 @@ async fn cancel(
 #[serde(deny_unknown_fields)]
 pub struct EvaluateRequest {
     /// The game (`gomoku`, `othello`, `draughts`, `insect`).
+    #[schemars(schema_with = "game_names")]
     pub game: String,
     /// Its configuration as a record stores it (`size=15,rule_set=renju,forbidden_policy=reject,opening=none`);
     /// none for the game's default.
     #[serde(default)]
     pub config: Option<String>,
     /// The actions from the start, in the game's notation (at most 1,000).
+    #[schemars(length(max = 1000))]
     pub actions: Vec<String>,
     /// Milliseconds to think, at most the server's cap (`--analysis-evaluate-ms`, the default).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "whole_ms")]
     pub ms: Option<u64>,
+}
+
+/// A whole number of milliseconds, written as JSON allows one (`400` or `400.0`: JSON Schema's integers
+/// include a number with a zero fraction, so the document cannot refuse the second).
+fn whole_ms<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    use serde::de::Error;
+    let Some(n) = Option::<serde_json::Number>::deserialize(d)? else {
+        return Ok(None);
+    };
+    if let Some(n) = n.as_u64() {
+        return Ok(Some(n));
+    }
+    match n.as_f64() {
+        Some(f) if f >= 0.0 && f.fract() == 0.0 && f <= u64::MAX as f64 => Ok(Some(f as u64)),
+        _ => Err(D::Error::custom(format!(
+            "ms: {n} is not a whole number of milliseconds"
+        ))),
+    }
+}
+
+/// The schema of a game's name: one of the games' list ([`games::GameKind::ALL`]).
+fn game_names(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let names: Vec<&str> = games::GameKind::ALL.iter().map(|k| k.as_str()).collect();
+    schemars::json_schema!({ "type": "string", "enum": names })
 }
 
 /// The engine's view of a posted position.
@@ -282,4 +308,29 @@ async fn evaluate(
         },
     };
     Ok(Json(answer).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EvaluateRequest;
+
+    fn ms(text: &str) -> Result<Option<u64>, String> {
+        serde_json::from_str::<EvaluateRequest>(&format!(
+            r#"{{"game":"gomoku","actions":[],"ms":{text}}}"#
+        ))
+        .map(|r| r.ms)
+        .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_think_time_is_any_whole_number_json_can_write() {
+        assert_eq!(ms("400"), Ok(Some(400)));
+        assert_eq!(ms("400.0"), Ok(Some(400)));
+        assert_eq!(ms("0"), Ok(Some(0)));
+        assert_eq!(ms("null"), Ok(None));
+        assert!(ms("400.5").is_err());
+        assert!(ms("-1").is_err());
+        assert!(ms("-1.0").is_err());
+        assert!(ms("\"400\"").is_err());
+    }
 }

@@ -294,6 +294,7 @@ pub struct NewReportBody {
     /// The reported player's name.
     pub target: String,
     /// `cheating`, `chat_abuse`, `sandbagging` or `bad_name`.
+    #[schemars(regex(pattern = r"^(cheating|chat_abuse|sandbagging|bad_name)$"))]
     pub reason: String,
     /// The reporter's words (at most 1000 characters).
     #[serde(default)]
@@ -435,9 +436,11 @@ pub struct QueueQuery {
 async fn queue(
     State(state): State<AppState>,
     headers: HeaderMap,
-    Query(q): Query<QueueQuery>,
+    query: Result<Query<QueueQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Vec<ReportView>>, CommunityError> {
     moderator(&state, &headers).await?;
+    // A query that does not parse (`status` twice, say) is JSON `invalid_query` as on the other routes.
+    let Query(q) = query.map_err(|e| CommunityError::InvalidQuery(e.body_text()))?;
     let status = q.status.unwrap_or_else(|| "open".to_owned());
     let status = match status.as_str() {
         "all" => None,
