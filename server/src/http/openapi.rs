@@ -886,7 +886,7 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
             Get,
             op("player_games", "A page of a player's games, newest first.", "players")
                 .parameter(param("name", ParameterIn::Path, Type::String, "The username."))
-                .parameter(param("before", ParameterIn::Query, Type::Integer, "Only games with a smaller id (`next_before` of the previous page)."))
+                .parameter(param_with("before", ParameterIn::Query, json!({"type": "integer", "minimum": i64::MIN, "maximum": i64::MAX}), "Only games with a smaller id (`next_before` of the previous page)."))
                 .parameter(param_with("limit", ParameterIn::Query, bounded(1, players::MAX_PAGE, players::DEFAULT_PAGE), &format!("Games per page, 1–{} (default {}).", players::MAX_PAGE, players::DEFAULT_PAGE)))
                 .parameter(param_with("pool", ParameterIn::Query, component("PoolName"), "Only games of this rating pool (as the leaderboard's `pool`)."))
                 .parameter(param("rated", ParameterIn::Query, Type::Boolean, "Only rated (`true`) or casual (`false`) games."))
