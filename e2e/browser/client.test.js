@@ -1,11 +1,11 @@
 // The web client in a real Chromium against a scripted server: every frame the page receives is written
 // here, and every frame it sends is checked. This pins the client's side of the protocol (clicks become the
-// right `place`, prompts appear for the right phase) independently of the real server, which game.test.js
+// right `act`, prompts appear for the right phase) independently of the real server, which game.test.js
 // drives end to end.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserOrSkip, launch, serveClient, watchedPage, waitFor, shot, clickPoint, stones, pointPosition, SHOTS as SHOTS_DIR } from './harness.js';
+import { browserOrSkip, launch, serveClient, watchedPage, waitFor, shot, clickPoint, stones, pointPosition, gomokuSnapshot, SHOTS as SHOTS_DIR } from './harness.js';
 import { mkdirSync } from 'node:fs';
 
 const ORIGIN = 'http://gomoku.test';
@@ -25,22 +25,34 @@ const renju = { size: 15, rule_set: 'renju', forbidden_policy: 'reject', opening
 const fischer = { kind: 'fischer', base_ms: 600_000, increment_ms: 5000 };
 const clocks = (running) => ({ black: { remaining_ms: 431_000 }, white: { remaining_ms: 502_000 }, running });
 
+/** A room's snapshot as the server sends it (harness.js `gomokuSnapshot`); `over` as the room holds it. */
 function snapshot(id, over) {
-  return {
+  return gomokuSnapshot({
     id, version: 20, rules: renju, time_control: fischer, rated: true, public: true, game_id: 3, state: 'playing',
     seats: { black: seat('lin_yue'), white: seat('kenta', { rating: 1588, tier: 'Amateur' }) }, you: 'black',
     phase: 'place', to_act: 'black', moves: ['h8', 'g9', 'i8', 'k11', 'j10', 'f6', 'j9', 'l12'], swapped: false,
     clocks: clocks('black'), forbidden: [{ point: 'j8', kind: 'double_three' }], claimable: null, fifth_options: null,
     offers: [], spectators: 4, result: null, ...over,
-  };
+  });
 }
+
+/** A stone sent with `act`. */
+const STONE = /^[a-s]\d{1,2}$/;
+const placed = (m) => m.t === 'act' && STONE.test(m.action);
+/** An `act` with an action text of the opening (`swap`, `keep`, `propose:…`, `choose:…`) or the claim. */
+const acted = (m, text) => m.t === 'act' && (typeof text === 'string' ? m.action === text : text.test(m.action));
+/** The `action` event of a stone (`at` actions before it), as the real server announces it. */
+const stoneEvent = (at, by, point, to_act, extra = {}) => ({
+  kind: 'action', at, by, action: point, change: { game: 'gomoku', placed: point, ply: at + 1, forbidden: [], ...(extra.claimable ? { claimable: extra.claimable } : {}) },
+  to_act, phase: 'place', clocks: clocks(to_act),
+});
 
 const ROOMS = {
   r1: snapshot('r1', {}),
   r2: snapshot('r2', { you: 'white', phase: 'swap_decision', to_act: 'white', moves: ['h8', 'h9', 'j10'], forbidden: [], clocks: clocks('white'), rated: false, seats: { black: seat('kenta'), white: seat('lin_yue') } }),
   r7: snapshot('r7', { rules: { ...renju, forbidden_policy: 'lose' } }),
-  r4: snapshot('r4', { rules: { ...renju, opening: 'swap_after_three_fifth_two_options' }, phase: 'propose_fifth', moves: ['h8', 'h9', 'j10', 'g9'], forbidden: [] }),
-  r5: snapshot('r5', { rules: { ...renju, opening: 'swap_after_three_fifth_two_options' }, you: 'white', phase: 'choose_fifth', to_act: 'white', moves: ['h8', 'h9', 'j10', 'g9'], fifth_options: ['k11', 'f7'], forbidden: [], seats: { black: seat('kenta'), white: seat('lin_yue') } }),
+  r4: snapshot('r4', { rules: { ...renju, opening: 'swap_after_three_fifth_two_options' }, phase: 'propose_fifth', moves: ['h8', 'h9', 'j10', 'g9'], actions: ['h8', 'h9', 'j10', 'keep', 'g9'], forbidden: [] }),
+  r5: snapshot('r5', { rules: { ...renju, opening: 'swap_after_three_fifth_two_options' }, you: 'white', phase: 'choose_fifth', to_act: 'white', moves: ['h8', 'h9', 'j10', 'g9'], fifth_options: ['k11', 'f7'], actions: ['h8', 'h9', 'j10', 'keep', 'g9', 'propose:k11,f7'], forbidden: [], seats: { black: seat('kenta'), white: seat('lin_yue') } }),
   r6: snapshot('r6', { rules: { ...renju, forbidden_policy: 'claim' }, you: 'white', to_act: 'white', forbidden: [], moves: ['h8', 'g9', 'i8', 'k11', 'j10', 'f6', 'j9', 'l12', 'j8'], claimable: { point: 'j8', kind: 'double_three' }, seats: { black: seat('kenta'), white: seat('lin_yue') } }),
   r3: snapshot('r3', {
     state: 'over', phase: 'none', to_act: null, forbidden: [], clocks: { ...clocks(null) },
@@ -62,7 +74,7 @@ const ROOMS = {
 };
 
 /**
- * A scripted server: answers hello, lobby and join from ROOMS, echoes places as moves, records every frame.
+ * A scripted server: answers hello, lobby and join from ROOMS, echoes stones as black's `action` events, records every frame.
  * `you(n)` says who the n-th hello (from 0) is; `handle(m, reply, ws)` may answer a frame first (true: handled).
  */
 async function scripted(context, { you = () => ({ id: 'lin_yue', name: 'lin_yue', guest: false }), handle = () => false, closeAfterMs = 0 } = {}) {
@@ -89,9 +101,9 @@ async function scripted(context, { you = () => ({ id: 'lin_yue', name: 'lin_yue'
       } else if (m.t === 'join') {
         if (ROOMS[m.room]) reply({ t: 'room', room: ROOMS[m.room] });
         else reply({ t: 'error', code: 'unknown_room', message: 'no such room' });
-      } else if (m.t === 'place') {
+      } else if (placed(m)) {
         const room = ROOMS[m.room];
-        reply({ t: 'event', room: m.room, version: room.version + 1, event: { kind: 'move', colour: 'black', point: m.point, ply: m.ply, to_act: 'white', phase: 'place', clocks: clocks('white'), forbidden: [] } });
+        reply({ t: 'event', room: m.room, version: room.version + 1, event: stoneEvent(m.at, 'black', m.action, 'white') });
       } else if (m.rid !== undefined) reply({ t: 'ack' });
     });
   });
@@ -137,8 +149,8 @@ test('a click on the board sends place for that point and the next ply; forbidde
   assert.match(await s.p.textContent('.board-tip'), /double three/);
   await shot(s.p, 'scripted-room');
   await clickPoint(s.p, 'k9');
-  const place = await waitFor(() => s.sent.find((m) => m.t === 'place'), 'a place frame');
-  assert.deepEqual({ point: place.point, ply: place.ply, room: place.room }, { point: 'k9', ply: 9, room: 'r1' });
+  const place = await waitFor(() => s.sent.find(placed), 'an act frame');
+  assert.deepEqual({ action: place.action, at: place.at, room: place.room }, { action: 'k9', at: 8, room: 'r1' });
   await s.p.waitForSelector('.board .stone[data-point="k9"].black.last');
   assert.equal(Object.keys(await stones(s.p)).length, 9);
 });
@@ -149,8 +161,8 @@ test('the player holding white after move 3 is asked to swap, and the answer is 
   await s.p.goto(`${ORIGIN}/#/room/r2`);
   await s.p.waitForSelector('#swap-prompt');
   await s.p.click('#swap-yes');
-  const m = await waitFor(() => s.sent.find((x) => x.t === 'decide_swap'), 'decide_swap');
-  assert.equal(m.swap, true);
+  const m = await waitFor(() => s.sent.find((x) => acted(x, /^(swap|keep)$/)), 'the swap decision');
+  assert.deepEqual({ action: m.action, at: m.at }, { action: 'swap', at: 3 });
 });
 
 test('a finished game shows the result, the winning line and the rating changes', async (t) => {
@@ -189,16 +201,16 @@ test('on a phone in portrait the board fills the width and a tap needs a confirm
   const k9 = await pointPosition(s.p, 'k9');
   await s.p.touchscreen.tap(k9.x, k9.y);
   await s.p.waitForSelector('.board .pending[data-point="k9"]');
-  assert.equal(s.sent.filter((m) => m.t === 'place').length, 0, 'the first tap only marks the point');
+  assert.equal(s.sent.filter(placed).length, 0, 'the first tap only marks the point');
   await shot(s.p, 'scripted-room-phone');
   await s.p.touchscreen.tap(k9.x, k9.y);
-  await waitFor(() => s.sent.find((m) => m.t === 'place'), 'place after the confirming tap');
+  await waitFor(() => s.sent.find(placed), 'place after the confirming tap');
 });
 
 test('a game record replays with arrow keys and keeps the move in a shareable URL', async (t) => {
   const record = {
     id: 3, room: 'r3', rules: renju, time_control: fischer, rated: true, black: 'lin_yue', white: 'kenta', started_at: 0,
-    moves: ROOMS.r3.moves.map((p, i) => ({ seq: i, action: { action: 'place', point: p }, used_ms: 1000, at: i })),
+    moves: ROOMS.r3.view.moves.map((p, i) => ({ seq: i, action: { action: 'place', point: p }, used_ms: 1000, at: i })),
     result: ROOMS.r3.result,
   };
   const api = { '/api/games/3': (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(record) }) };
@@ -281,16 +293,16 @@ test('fifth move: black proposes two points by tapping them, white picks one of 
   await clickPoint(s.p, 'f7');
   await s.p.waitForSelector('.board .option[data-point="f7"]');
   await s.p.click('#fifth-send');
-  const m = await waitFor(() => s.sent.find((x) => x.t === 'propose_fifth'), 'propose_fifth');
-  assert.deepEqual(m.points, ['k11', 'f7']);
+  const m = await waitFor(() => s.sent.find((x) => acted(x, /^propose:/)), 'the fifth-move proposal');
+  assert.deepEqual({ action: m.action, at: m.at }, { action: 'propose:k11,f7', at: 5 });
 
   await s.p.goto(`${ORIGIN}/#/room/r5`);
   await s.p.waitForSelector('#fifth-choose');
   assert.equal(await s.p.locator('.board .option').count(), 2);
   await shot(s.p, 'scripted-fifth-choice');
   await clickPoint(s.p, 'f7');
-  const c = await waitFor(() => s.sent.find((x) => x.t === 'choose_fifth'), 'choose_fifth');
-  assert.equal(c.point, 'f7');
+  const c = await waitFor(() => s.sent.find((x) => acted(x, /^choose:/)), 'the fifth-move choice');
+  assert.deepEqual({ action: c.action, at: c.at }, { action: 'choose:f7', at: 6 });
 });
 
 test('under the claim rule white gets a claim button for black\'s forbidden stone', async (t) => {
@@ -300,7 +312,8 @@ test('under the claim rule white gets a claim button for black\'s forbidden ston
   await s.p.waitForSelector('#claim');
   assert.match(await s.p.textContent('.ask.claim'), /double three/);
   await s.p.click('#claim');
-  await waitFor(() => s.sent.find((x) => x.t === 'claim_forbidden'), 'claim_forbidden');
+  const claim = await waitFor(() => s.sent.find((x) => acted(x, 'claim')), 'the claim');
+  assert.equal(claim.at, 9);
 });
 
 test('under the lose policy a tap on a forbidden point asks first', async (t) => {
@@ -314,14 +327,14 @@ test('under the lose policy a tap on a forbidden point asks first', async (t) =>
   await s.p.fill('input[name="chat"]', 'marker');
   await s.p.press('input[name="chat"]', 'Enter');
   await waitFor(() => s.sent.find((x) => x.t === 'chat' && x.text === 'marker'), 'the chat line after the tap');
-  assert.equal(s.sent.filter((m) => m.t === 'place').length, 0, 'dismissed: nothing sent');
+  assert.equal(s.sent.filter(placed).length, 0, 'dismissed: nothing sent');
   s.p.once('dialog', (d) => {
     assert.match(d.message(), /j8 is forbidden for black \(double three\)/);
     d.accept();
   });
   await clickPoint(s.p, 'j8');
-  const m = await waitFor(() => s.sent.find((x) => x.t === 'place'), 'place after confirming');
-  assert.equal(m.point, 'j8');
+  const m = await waitFor(() => s.sent.find(placed), 'place after confirming');
+  assert.equal(m.action, 'j8');
 });
 
 /** Opens room r10 (a guest's win by resignation, watched) at a viewport in a language. */
@@ -422,14 +435,14 @@ ROOMS.r14 = snapshot('r14', {
 
 /** The scripted server's answer to a place on a forbidden point, by the room's policy (docs/protocol.md). */
 function forbiddenPlay(m, reply) {
-  if (m.t !== 'place') return false;
+  if (!placed(m)) return false;
   const room = ROOMS[m.room];
-  const f = room.forbidden.find((x) => x.point === m.point);
+  const f = room.view.forbidden.find((x) => x.point === m.action);
   if (!f) return false;
   const policy = room.rules.forbidden_policy;
   if (policy === 'reject') reply({ t: 'error', code: `forbidden_${f.kind}`, message: 'forbidden' });
-  else if (policy === 'claim') reply({ t: 'event', room: m.room, version: room.version + 1, event: { kind: 'move', colour: 'black', point: m.point, ply: m.ply, to_act: 'white', phase: 'place', clocks: clocks('white'), forbidden: [], claimable: f.kind } });
-  else reply({ t: 'event', room: m.room, version: room.version + 1, event: { kind: 'game_over', result: { winner: 'white', winner_name: 'kenta', reason: 'forbidden_move', forbidden: { point: m.point, kind: f.kind } }, clocks: clocks(null) } });
+  else if (policy === 'claim') reply({ t: 'event', room: m.room, version: room.version + 1, event: stoneEvent(m.at, 'black', m.action, 'white', { claimable: f.kind }) });
+  else reply({ t: 'event', room: m.room, version: room.version + 1, event: { kind: 'game_over', result: { winner: 'white', winner_name: 'kenta', reason: 'forbidden_move', forbidden: { point: m.action, kind: f.kind } }, clocks: clocks(null) } });
   return true;
 }
 
@@ -469,7 +482,7 @@ test('a long press on a forbidden mark shows its kind and leaves no pending ston
   await s.p.fill('input[name="chat"]', 'marker');
   await s.p.press('input[name="chat"]', 'Enter');
   await waitFor(() => s.sent.find((x) => x.t === 'chat' && x.text === 'marker'), 'the chat line after the tap');
-  assert.equal(s.sent.filter((m) => m.t === 'place').length, 0, 'the forbidden move was not sent');
+  assert.equal(s.sent.filter(placed).length, 0, 'the forbidden move was not sent');
   assert.equal(await s.p.locator('.board .pending').count(), 0);
 });
 
@@ -488,7 +501,7 @@ test('a tap waiting for its confirming tap says so next to the stone', async (t)
   assert.ok(Math.abs(hint.x + hint.width / 2 - k9.x) < 2, 'the hint is over the pending stone');
   await shot(s.p, 'scripted-confirm-hint-phone');
   await s.p.touchscreen.tap(k9.x, k9.y);
-  await waitFor(() => s.sent.find((m) => m.t === 'place'), 'place after the confirming tap');
+  await waitFor(() => s.sent.find(placed), 'place after the confirming tap');
   await s.p.waitForSelector('#confirm-hint', { state: 'hidden' });
 });
 
@@ -517,7 +530,7 @@ for (const [room, policy, warning, after] of [
       d.accept();
     });
     await clickPoint(s.p, 'j8');
-    await waitFor(() => s.sent.find((m) => m.t === 'place'), 'place after the warning');
+    await waitFor(() => s.sent.find(placed), 'place after the warning');
     assert.equal(dialogs.length, 1);
     assert.match(dialogs[0], /^j8 is forbidden for black \(double three\)/);
     assert.match(dialogs[0], warning);
@@ -595,9 +608,9 @@ test('no takeback is offered before the player has moved', async (t) => {
   await s.p.waitForSelector('#takeback');
   assert.equal(await s.p.isDisabled('#takeback'), true, 'white has no stone yet');
   await clickPoint(s.p, 'h9');
-  // The scripted server echoes a place as a black move; answer as the real one would, with white's stone.
-  await waitFor(() => s.sent.find((m) => m.t === 'place'), 'place');
-  push(s, 'r13', 22, { kind: 'move', colour: 'white', point: 'j9', ply: 2, to_act: 'black', phase: 'place', clocks: clocks('black'), forbidden: [] });
+  // The scripted server echoes a stone as black's; answer as the real one would, with white's stone.
+  await waitFor(() => s.sent.find(placed), 'place');
+  push(s, 'r13', 22, stoneEvent(1, 'white', 'j9', 'black'));
   await s.p.waitForFunction(() => !document.querySelector('#takeback').disabled);
 });
 
@@ -637,11 +650,11 @@ test('an event redraws only what it changed: keyboard focus stays, and hovering 
   assert.equal(await s.p.getAttribute('.pcard.top .pname', 'data-mark'), 'kept', 'and the player cards');
   // A move changes the board, not the buttons. (The scripted echo of the place carries a version already seen.)
   await clickPoint(s.p, 'k9');
-  await waitFor(() => s.sent.find((m) => m.t === 'place'), 'place');
-  push(s, 'r1', 23, { kind: 'move', colour: 'black', point: 'k9', ply: 9, to_act: 'white', phase: 'place', clocks: clocks('white'), forbidden: [] });
+  await waitFor(() => s.sent.find(placed), 'place');
+  push(s, 'r1', 23, stoneEvent(8, 'black', 'k9', 'white'));
   await s.p.waitForSelector('.board .stone[data-point="k9"]');
   await s.p.focus('#resign');
-  push(s, 'r1', 24, { kind: 'move', colour: 'white', point: 'm13', ply: 10, to_act: 'black', phase: 'place', clocks: clocks('black'), forbidden: [] });
+  push(s, 'r1', 24, stoneEvent(9, 'white', 'm13', 'black'));
   await s.p.waitForSelector('.board .stone[data-point="m13"]');
   assert.equal(await s.p.evaluate(() => document.activeElement?.id), 'resign', 'focus survives a move');
 });
@@ -917,7 +930,7 @@ for (const [room, policy] of [['r1', 'reject'], ['r7', 'lose']]) {
     await s.p.waitForSelector('.board-tip:not(.confirm-hint):not([hidden])');
     s.p.on('dialog', (d) => d.accept());
     await s.p.mouse.click(j8.x, j8.y);
-    await waitFor(() => s.sent.find((m) => m.t === 'place'), 'place after the warning');
+    await waitFor(() => s.sent.find(placed), 'place after the warning');
     if (policy === 'lose') await s.p.waitForSelector('#game-over');
     else await s.p.waitForSelector('.toast.error');
     assert.equal(await s.p.isVisible('.board-tip:not(.confirm-hint)'), false, 'the tooltip is gone');

@@ -27,12 +27,12 @@ const setup = browserAndServer({ args: ['--rated-repeat-limit', '1000'] }, (b, s
 /** A new registered player in a browser context of its own; page errors and console lines are collected. */
 const player = (t, label) => newPerson(t, browser, server.url, label, { register: true });
 
-/** Waits until a page's room shows `ply` stones. */
+/** Waits until a page's room has had `ply` actions (stones, and the opening's decisions). */
 async function plies(page, ply) {
   await page.waitForSelector(`#room[data-ply="${ply}"]`, { timeout: 15_000 });
 }
 
-/** Plays `point` on `page` as the ply-th stone and waits until every page shows it. */
+/** Plays `point` on `page` as the ply-th action and waits until every page shows it. */
 async function play(page, point, ply, everyone) {
   await page.waitForSelector('.board-wrap.playable', { timeout: 15_000 });
   await clickPoint(page, point);
@@ -84,13 +84,14 @@ test('two players play renju with swap after three to a five while a spectator w
   await b.page.waitForSelector('#swap-prompt', { timeout: 15_000 });
   assert.equal(await a.page.locator('#swap-prompt').count(), 0, 'only white is asked');
   await b.page.click('#swap-no');
-  await play(b.page, 'b2', 4, all);
-  await play(a.page, 'j8', 5, all);
-  await play(b.page, 'b4', 6, all);
+  // The decision is an action of the game too (the page's ply counts actions): stone 4 is action 5.
+  await play(b.page, 'b2', 5, all);
+  await play(a.page, 'j8', 6, all);
+  await play(b.page, 'b4', 7, all);
   await shot(a.page, 'room-mid-game');
-  await play(a.page, 'k8', 7, all);
-  await play(b.page, 'b6', 8, all);
-  await play(a.page, 'l8', 9, all);
+  await play(a.page, 'k8', 8, all);
+  await play(b.page, 'b6', 9, all);
+  await play(a.page, 'l8', 10, all);
 
   for (const p of all) await p.waitForSelector('#game-over', { timeout: 15_000 });
   assert.match(await a.page.textContent('#game-over'), /You win/);

@@ -241,3 +241,18 @@ export async function waitFor(fn, what, timeout = 5000) {
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/**
+ * A scripted Gomoku room's snapshot as the server sends it (protocol version 2), from the room as a test writes it
+ * (`moves`, `phase`, `forbidden`, … at the top, as the room holds them): `game` beside `rules`, the position in
+ * `view` (its `actions` one per stone unless the room gives `actions`), the snapshot's own Gomoku fields empty.
+ */
+export function gomokuSnapshot(r) {
+  const { moves = [], phase, swapped = false, forbidden = [], claimable = null, fifth_options = null, actions, ...rest } = r;
+  const on = r.state === 'playing' || r.state === 'over';
+  const view = on ? {
+    game: 'gomoku', size: r.rules.size, moves, to_act: r.to_act ?? null, phase: r.state === 'playing' ? phase ?? null : null,
+    swapped, forbidden, claimable, fifth_options, actions: actions || moves,
+  } : null;
+  return { ...rest, game: { game: 'gomoku', ...r.rules }, phase: 'none', moves: [], swapped: false, forbidden: [], claimable: null, fifth_options: null, view };
+}

@@ -4,7 +4,7 @@
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserOrSkip, launch, serveClient, shot, watchedPage } from './harness.js';
+import { browserOrSkip, launch, serveClient, shot, watchedPage, gomokuSnapshot } from './harness.js';
 
 const ORIGIN = 'http://gomoku.test';
 let browser;
@@ -97,7 +97,7 @@ async function phone(t, width, lang, you) {
       const reply = (msg) => ws.send(JSON.stringify({ ...msg, rid: m.rid }));
       if (m.t === 'hello') reply({ t: 'welcome', you, token: 'tok', server_version: 'test' });
       else if (m.t === 'subscribe_lobby') reply({ t: 'lobby', rooms: LOBBY, total: LOBBY.length });
-      else if (m.t === 'join') reply({ t: 'room', room: STATES[m.room] || ROOM });
+      else if (m.t === 'join') reply({ t: 'room', room: gomokuSnapshot(STATES[m.room] || ROOM) });
       else if (m.rid !== undefined) reply({ t: 'ack' });
     });
   });

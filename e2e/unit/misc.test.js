@@ -170,7 +170,7 @@ test('a dropped socket reconnects with the same token and rejoins its rooms from
   conn.connect();
   const s1 = FakeSocket.all[0];
   s1.onopen();
-  assert.deepEqual(s1.sent[0], { t: 'hello', version: 1 });
+  assert.deepEqual(s1.sent[0], { t: 'hello', version: 2 });
   welcome(s1, 'guest-a', 'tokA');
   const joined = conn.join('r1');
   const joinMsg = s1.sent[1];
@@ -183,7 +183,7 @@ test('a dropped socket reconnects with the same token and rejoins its rooms from
   t.mock.timers.tick(backoff(0));
   const s2 = FakeSocket.all[1];
   s2.onopen();
-  assert.deepEqual(s2.sent[0], { t: 'hello', version: 1, token: 'tokA' });
+  assert.deepEqual(s2.sent[0], { t: 'hello', version: 2, token: 'tokA' });
   welcome(s2, 'guest-a', 'tokA');
   const rejoin = s2.sent[1];
   assert.equal(rejoin.t, 'join');
@@ -207,7 +207,7 @@ test('a hello refused as rate_limited says hello again on a new socket after the
   t.mock.timers.tick(1);
   const s2 = FakeSocket.all[1];
   s2.onopen();
-  assert.deepEqual(s2.sent[0], { t: 'hello', version: 1 });
+  assert.deepEqual(s2.sent[0], { t: 'hello', version: 2 });
   welcome(s2, 'guest-a', 'tokA');
   assert.equal(conn.ready, true);
   conn.close();
@@ -230,7 +230,7 @@ test('a revoked session forgets its token, so the reconnect says hello without i
   t.mock.timers.tick(backoff(0));
   const s2 = FakeSocket.all[1];
   s2.onopen();
-  assert.deepEqual(s2.sent[0], { t: 'hello', version: 1 });
+  assert.deepEqual(s2.sent[0], { t: 'hello', version: 2 });
   conn.close();
 });
 
@@ -242,10 +242,10 @@ test('a stored token the server no longer accepts is forgotten and hello is said
   conn.connect();
   const s1 = FakeSocket.all[0];
   s1.onopen();
-  assert.deepEqual(s1.sent[0], { t: 'hello', version: 1, token: 'stale' });
+  assert.deepEqual(s1.sent[0], { t: 'hello', version: 2, token: 'stale' });
   s1.serve({ t: 'error', code: 'invalid_token', message: 'this token is unknown or expired' });
   assert.equal(conn.token(), undefined);
-  assert.deepEqual(s1.sent[1], { t: 'hello', version: 1 }, 'on the same socket, as a new guest');
+  assert.deepEqual(s1.sent[1], { t: 'hello', version: 2 }, 'on the same socket, as a new guest');
   assert.deepEqual(errors, ['invalid_token'], 'the page hears of it');
   welcome(s1, 'guest-b', 'tokB');
   assert.equal(conn.ready, true);

@@ -48,11 +48,12 @@ function action(r, by, text, change, toAct, phase) {
 const stone = (r, by, p, toAct, phase) => action(r, by, p, { placed: p, ply: r.moves.length + 1 }, toAct, phase);
 const as = (r, me) => ({ ...r, me, you: seatOf({ ...r, me }) });
 
-test('which rooms speak the generic form: the four modern openings, any N; the older ones keep the Gomoku form', () => {
+test('which openings are the modern ones (their own prompts and record steps): the four, any N', () => {
   for (const o of ['swap1', 'swap2', 'soosorv_8', 'soosorv_1', 'taraguchi_10']) assert.ok(isStaged(o), o);
   for (const o of ['none', 'swap_after_three', 'swap_after_three_fifth_two_options']) assert.ok(!isStaged(o), o);
   assert.ok(isStaged({ rules: rules('swap2') }));
-  assert.ok(isStaged({ rules: rules('none'), view: { game: 'gomoku' } }), 'a Gomoku view marks a generic room too');
+  assert.ok(isStaged({ game: { game: 'gomoku', ...rules('soosorv_3') } }), 'a room known by its game spec');
+  assert.ok(!isStaged({ rules: rules('none'), view: { game: 'gomoku' } }), 'every room has a view now: the opening decides');
   assert.deepEqual(parseOpening('soosorv_3'), { family: 'soosorv', n: 3 });
   assert.deepEqual(parseOpening('taraguchi'), { family: 'taraguchi', n: 10 });
   assert.deepEqual(parseOpening('swap2'), { family: 'swap2', n: null });

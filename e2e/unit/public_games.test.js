@@ -40,13 +40,19 @@ test('the archive asks for finished games only', () => {
 });
 
 const seat = (name) => ({ id: name, name, guest: true, connected: true });
-const snapshot = (over = {}) => ({
-  id: 'r1', version: 2, rules: RENJU, time_control: { kind: 'none' }, rated: false, public: true, game_id: 7,
-  state: 'playing', seats: { black: seat('ann'), white: seat('bob') }, phase: 'place', to_act: 'white', moves: ['h8'],
-  swapped: false, clocks: null, forbidden: [], claimable: null, fifth_options: null, offers: [], spectators: 0,
-  result: null, idle_claim_ms: 300_000, claim_win_in_ms: 120_000, ...over,
-});
-const move = (colour, point, ply, to_act) => ({ kind: 'move', colour, point, ply, to_act, phase: 'place', clocks: null, forbidden: [] });
+// A version-2 snapshot: one stone down, the position in `view`.
+const snapshot = (over = {}) => {
+  const to_act = 'to_act' in over ? over.to_act : 'white';
+  return {
+    id: 'r1', version: 2, rules: RENJU, game: { game: 'gomoku', ...RENJU }, time_control: { kind: 'none' }, rated: false, public: true, game_id: 7,
+    state: 'playing', seats: { black: seat('ann'), white: seat('bob') }, phase: 'none', to_act, moves: [],
+    swapped: false, clocks: null, forbidden: [], claimable: null, fifth_options: null, offers: [], spectators: 0,
+    result: null, idle_claim_ms: 300_000, claim_win_in_ms: 120_000, ...over,
+    view: { game: 'gomoku', size: 15, moves: ['h8'], to_act, phase: to_act ? 'place' : null, swapped: false, forbidden: [], claimable: null, fifth_options: null, actions: ['h8'] },
+  };
+};
+/** The `action` event of a stone: `at` actions before it. */
+const move = (at, colour, point, ply, to_act) => ({ kind: 'action', at, by: colour, action: point, change: { game: 'gomoku', placed: point, ply, forbidden: [] }, to_act, phase: 'place', clocks: null });
 
 test('the claim waits for the time the snapshot gives, then is offered', () => {
   const r = fromSnapshot(snapshot(), 'ann', 1_000);
@@ -61,7 +67,7 @@ test('every action starts the idle time again: right after its own stone a playe
   assert.deepEqual(claimWin(r, 10), { ready: true, leftMs: 0 }, 'black is to act and idle: white may claim');
   r = fromSnapshot(snapshot({ to_act: 'black', claim_win_in_ms: 0 }), 'ann', 0);
   assert.equal(claimWin(r, 10), null, 'the player to act has nothing to claim');
-  r = applyEvent(r, 3, move('black', 'h9', 2, 'white'), 50_000);
+  r = applyEvent(r, 3, move(1, 'black', 'h9', 2, 'white'), 50_000);
   assert.deepEqual(claimWin(r, 50_000), { ready: false, leftMs: 300_000 }, 'black, having just played, waits the idle time');
   assert.deepEqual(claimWin(r, 350_000), { ready: true, leftMs: 0 });
   // Chat and other events leave the idle time running.

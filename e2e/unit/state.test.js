@@ -7,18 +7,43 @@ import { visibleForbidden } from '../../web-client/js/games/gomoku/state.js';
 
 // Ids equal names here, so `me` reads as a name; the test of same-named guests gives them different ids.
 const seat = (name, id = name) => ({ id, name, guest: true, connected: true });
-const snapshot = (over = {}) => ({
-  id: 'r1', version: 0, rules: { size: 15, rule_set: 'renju', forbidden_policy: 'claim', opening: 'swap_after_three' },
-  time_control: { kind: 'none' }, rated: false, public: true, game_id: null, state: 'waiting',
-  seats: { black: seat('ann'), white: null }, you: 'black', phase: 'none', to_act: null, moves: [], swapped: false,
-  clocks: null, forbidden: [], claimable: null, fifth_options: null, offers: [], spectators: 0, result: null, ...over,
+const RULES = { size: 15, rule_set: 'renju', forbidden_policy: 'claim', opening: 'swap_after_three' };
+/** A Gomoku position as the server's view has it (protocol version 2); `actions` default to the stones. */
+const gomokuView = (v = {}) => ({
+  game: 'gomoku', size: 15, moves: [], to_act: null, phase: null, swapped: false, forbidden: [], claimable: null,
+  fifth_options: null, ...v, actions: v.actions || v.moves || [],
 });
-const move = (colour, point, ply, to_act, phase = 'place', extra = {}) => ({ kind: 'move', colour, point, ply, to_act, phase, clocks: null, forbidden: [], ...extra });
+/**
+ * A version-2 snapshot: `game` beside `rules`, the position in `view` once a game is on (the snapshot's own Gomoku
+ * fields empty); `over` may give the position's fields (`moves`, `phase`, `to_act`, …) as a playing room holds them.
+ */
+const snapshot = (over = {}) => {
+  const { moves, phase, to_act, swapped, forbidden, claimable, fifth_options, actions, ...rest } = over;
+  const rules = rest.rules || RULES;
+  const on = rest.state === 'playing' || rest.state === 'over';
+  return {
+    id: 'r1', version: 0, rules, game: { game: 'gomoku', ...rules },
+    time_control: { kind: 'none' }, rated: false, public: true, game_id: null, state: 'waiting',
+    seats: { black: seat('ann'), white: null }, you: 'black', phase: on ? phase ?? 'place' : 'none', to_act: on ? to_act ?? null : null, moves: [], swapped: false,
+    clocks: null, forbidden: [], claimable: null, fifth_options: null, offers: [], spectators: 0, result: null, ...rest,
+    view: on ? gomokuView({ moves, phase, to_act, swapped, forbidden, claimable, fifth_options, actions }) : null,
+  };
+};
+/** The `action` event of a stone: `at` actions before it, the game's `ply` after it. */
+const move = (at, colour, point, ply, to_act, phase = 'place', extra = {}) => ({
+  kind: 'action', at, by: colour, action: point,
+  change: { game: 'gomoku', placed: point, ply, forbidden: extra.forbidden || [], ...(extra.claimable ? { claimable: extra.claimable } : {}) },
+  to_act, phase, clocks: extra.clocks ?? null,
+});
+/** The `action` event of an action that places no stone (`swap`, `keep`, `propose:…`), with its change's fields. */
+const decided = (at, colour, action, ply, to_act, phase, change) => ({
+  kind: 'action', at, by: colour, action, change: { game: 'gomoku', placed: null, ply, forbidden: [], ...change }, to_act, phase, clocks: null,
+});
 
 function started() {
   let r = fromSnapshot(snapshot(), 'ann', 0);
   r = applyEvent(r, 1, { kind: 'player_joined', colour: 'white', player: seat('bob') }, 0);
-  r = applyEvent(r, 2, { kind: 'game_started', game_id: 7, record: 'k3m9q2x7w4p8z6c5', black: seat('ann'), white: seat('bob'), clocks: null, forbidden: [] }, 0);
+  r = applyEvent(r, 2, { kind: 'game_started', game_id: 7, record: 'k3m9q2x7w4p8z6c5', black: seat('ann'), white: seat('bob'), clocks: null, forbidden: [], view: gomokuView({ to_act: 'black', phase: 'place' }) }, 0);
   return r;
 }
 
@@ -44,24 +69,24 @@ test('our seat is found by id, never by name: a guest showing the same name hold
 
 test('events already seen are ignored and a gap asks for a resync', () => {
   let r = started();
-  r = applyEvent(r, 3, move('black', 'h8', 1, 'white'), 0);
-  const again = applyEvent(r, 3, move('black', 'h8', 1, 'white'), 0);
+  r = applyEvent(r, 3, move(0, 'black', 'h8', 1, 'white'), 0);
+  const again = applyEvent(r, 3, move(0, 'black', 'h8', 1, 'white'), 0);
   assert.equal(again, r);
   assert.deepEqual(r.moves, ['h8']);
-  const gap = applyEvent(r, 9, move('white', 'h9', 2, 'black'), 0);
+  const gap = applyEvent(r, 9, move(1, 'white', 'h9', 2, 'black'), 0);
   assert.equal(gap.needsResync, true);
   assert.deepEqual(gap.moves, ['h8']);
 });
 
 test('after a swap the names change colours and the old white player now holds black', () => {
   let r = started();
-  r = applyEvent(r, 3, move('black', 'h8', 1, 'white'), 0);
-  r = applyEvent(r, 4, move('white', 'h9', 2, 'black'), 0);
-  r = applyEvent(r, 5, move('black', 'j10', 3, 'white', 'swap_decision'), 0);
+  r = applyEvent(r, 3, move(0, 'black', 'h8', 1, 'white'), 0);
+  r = applyEvent(r, 4, move(1, 'white', 'h9', 2, 'black'), 0);
+  r = applyEvent(r, 5, move(2, 'black', 'j10', 3, 'white', 'swap_decision'), 0);
   const bobView = { ...r, me: 'bob' };
   assert.equal(controls(bobView).swap, true);
   assert.equal(controls(r).swap, false);
-  r = applyEvent(r, 6, { kind: 'swap_decided', swapped: true, black: 'bob', white: 'ann', to_act: 'white', phase: 'place', clocks: null }, 0);
+  r = applyEvent(r, 6, decided(3, 'white', 'swap', 3, 'white', 'place', { swapped: true }), 0);
   assert.equal(seatOf(r), 'white');
   assert.equal(r.seats.black.name, 'bob');
   assert.equal(controls(r).place, true, 'ann now holds white, who moves 4');
@@ -70,19 +95,21 @@ test('after a swap the names change colours and the old white player now holds b
 
 test('fifth-move proposals are shown to white to choose from', () => {
   let r = started();
-  r = applyEvent(r, 3, { kind: 'fifth_proposed', points: ['h9', 'j10'], clocks: null }, 0);
+  r = applyEvent(r, 3, decided(0, 'black', 'propose:h9,j10', 0, 'white', 'choose_fifth', { proposed: ['h9', 'j10'] }), 0);
   assert.deepEqual(r.fifth_options, ['h9', 'j10']);
   assert.equal(controls({ ...r, me: 'bob' }).chooseFifth, true);
-  r = applyEvent(r, 4, move('black', 'h9', 5, 'white'), 0);
+  assert.equal(controls(r).chooseFifth, false, 'only white chooses');
+  assert.equal(controls({ ...r, me: 'bob' }).input, true, 'the board takes the choice');
+  r = applyEvent(r, 4, move(1, 'white', 'h9', 1, 'white'), 0);
   assert.equal(r.fifth_options, null);
 });
 
 test('forbidden points show only while black is to place; a claimable stone offers white the claim', () => {
   let r = started();
-  r = applyEvent(r, 3, move('black', 'h8', 1, 'white'), 0);
-  r = applyEvent(r, 4, move('white', 'a1', 2, 'black', 'place', { forbidden: [{ point: 'c3', kind: 'double_three' }] }), 0);
+  r = applyEvent(r, 3, move(0, 'black', 'h8', 1, 'white'), 0);
+  r = applyEvent(r, 4, move(1, 'white', 'a1', 2, 'black', 'place', { forbidden: [{ point: 'c3', kind: 'double_three' }] }), 0);
   assert.deepEqual(visibleForbidden(r), [{ point: 'c3', kind: 'double_three' }]);
-  r = applyEvent(r, 5, move('black', 'c3', 3, 'white', 'place', { claimable: 'double_three' }), 0);
+  r = applyEvent(r, 5, move(2, 'black', 'c3', 3, 'white', 'place', { claimable: 'double_three' }), 0);
   assert.deepEqual(visibleForbidden(r), []);
   assert.equal(controls({ ...r, me: 'bob' }).claim, true);
   assert.equal(controls(r).claim, false);
@@ -101,11 +128,13 @@ test('offers can be answered by the opponent only, and an answer clears them', (
 
 test('a takeback restores the move list and the side to act', () => {
   let r = started();
-  r = applyEvent(r, 3, move('black', 'h8', 1, 'white'), 0);
-  r = applyEvent(r, 4, move('white', 'h9', 2, 'black'), 0);
-  r = applyEvent(r, 5, { kind: 'taken_back', ply: 1, moves: ['h8'], to_act: 'white', phase: 'place', clocks: null, forbidden: [] }, 0);
+  r = applyEvent(r, 3, move(0, 'black', 'h8', 1, 'white'), 0);
+  r = applyEvent(r, 4, move(1, 'white', 'h9', 2, 'black'), 0);
+  r = applyEvent(r, 5, { kind: 'actions_taken_back', at: 1, ply: 1, view: gomokuView({ moves: ['h8'], to_act: 'white', phase: 'place' }), to_act: 'white', phase: 'place', clocks: null }, 0);
   assert.deepEqual(r.moves, ['h8']);
   assert.equal(r.to_act, 'white');
+  r = applyEvent(r, 6, move(1, 'white', 'j9', 2, 'black'), 0);
+  assert.deepEqual(r.moves, ['h8', 'j9'], 'the next action is at the index the takeback left');
 });
 
 test('a disconnection shows a countdown until the player returns', () => {
@@ -121,7 +150,7 @@ test('a disconnection shows a countdown until the player returns', () => {
 test('clocks run for the side to move from the moment the figures arrived', () => {
   let r = started();
   const clocks = { black: { remaining_ms: 60_000 }, white: { remaining_ms: 50_000 }, running: 'white' };
-  r = applyEvent(r, 3, move('black', 'h8', 1, 'white', 'place', { clocks }), 10_000);
+  r = applyEvent(r, 3, move(0, 'black', 'h8', 1, 'white', 'place', { clocks }), 10_000);
   const f = clockFigures(r, 12_500);
   assert.equal(f.white.elapsed, 2500);
   assert.equal(f.black.elapsed, 0);
@@ -136,7 +165,7 @@ test('game over ends the controls, keeps the line and allows a rematch', () => {
   assert.equal(controls(r).rematch, true);
   r = applyEvent(r, 4, { kind: 'offered', offer: 'rematch', by: 'white' }, 0);
   assert.equal(controls(r).answerRematch, true);
-  r = applyEvent(r, 5, { kind: 'game_started', game_id: 8, black: seat('bob'), white: seat('ann'), clocks: null, forbidden: [] }, 0);
+  r = applyEvent(r, 5, { kind: 'game_started', game_id: 8, black: seat('bob'), white: seat('ann'), clocks: null, forbidden: [], view: gomokuView({ to_act: 'black', phase: 'place' }) }, 0);
   assert.equal(seatOf(r), 'white', 'the rematch exchanges colours');
   assert.equal(r.result, null);
 });
@@ -162,18 +191,20 @@ test('an unrated game over leaves the seat cards as they were', () => {
 
 test('catch-up events are folded in order', () => {
   const r = applyCatchUp(started(), [
-    { version: 3, event: move('black', 'h8', 1, 'white') },
-    { version: 4, event: move('white', 'h9', 2, 'black') },
+    { version: 3, event: move(0, 'black', 'h8', 1, 'white') },
+    { version: 4, event: move(1, 'white', 'h9', 2, 'black') },
   ], 0);
   assert.deepEqual(r.moves, ['h8', 'h9']);
   assert.equal(r.version, 4);
 });
 
-// The client still speaks protocol version 1 (its Gomoku form); docs/protocol.md's "A whole game" is version 2
-// now, and the version-1 transcript the server's edge is held to (server/tests/web/v1_edge.rs) is the one to fold.
-test("the version-1 whole-game transcript (server/tests/web/v1_whole_game.txt) folds into A's final position", () => {
-  const section = readFileSync(new URL('../../server/tests/web/v1_whole_game.txt', import.meta.url), 'utf8');
-  const lines = section.split('\n').filter((l) => l.startsWith('← {')).map((l) => JSON.parse(l.slice(2)));
+// docs/protocol.md's "A whole game" (protocol version 2, played against the real server by
+// server/tests/web/protocol_doc.rs): the frames A receives fold into A's final position.
+test("the protocol document's whole Gomoku game folds into A's final position", () => {
+  const doc = readFileSync(new URL('../../docs/protocol.md', import.meta.url), 'utf8');
+  const section = doc.slice(doc.indexOf('## A whole game'));
+  const block = section.slice(section.indexOf('```text'), section.indexOf('```', section.indexOf('```text') + 7));
+  const lines = block.split('\n').filter((l) => l.startsWith('← {')).map((l) => JSON.parse(l.slice(2)));
   const welcome = lines.find((m) => m.t === 'welcome');
   let room = null;
   for (const m of lines) {
@@ -183,8 +214,11 @@ test("the version-1 whole-game transcript (server/tests/web/v1_whole_game.txt) f
   assert.ok(room, 'the transcript has a room snapshot');
   assert.equal(seatOf(room), 'black', "A finds its seat by the welcome's id");
   assert.equal(room.state, 'over');
-  assert.equal(room.moves.length, 10);
-  assert.deepEqual(room.result.line, ['g7', 'g8', 'g9', 'g10', 'g11']);
+  assert.equal(room.result.winner, 'white', 'B wins with a five');
+  assert.ok(room.moves.length >= 9, `every stone folded: ${room.moves}`);
+  assert.deepEqual(room.moves, room.view.actions, 'one action per stone in a game without an opening');
+  assert.equal(room.result.line.length, 5);
+  assert.ok(room.result.line.every((p) => room.moves.includes(p)), 'the five is on the board');
   assert.equal(room.needsResync, false, 'versions in the transcript follow each other');
 });
 
@@ -250,12 +284,12 @@ test('a takeback never crosses the swap decision nor the chosen fifth', () => {
   // Three stones, white deciding: black may still take back its third.
   assert.equal(canTakeBack(playing({ rules: swap, moves: ['h8', 'h9', 'j10'], phase: 'swap_decision', to_act: 'white' }), 'black'), true);
   // Decided (kept): the third stone lies before the decision.
-  assert.equal(canTakeBack(playing({ rules: swap, moves: ['h8', 'h9', 'j10'], phase: 'place', to_act: 'white' }), 'black'), false);
-  assert.equal(canTakeBack(playing({ rules: swap, moves: ['h8', 'h9', 'j10', 'g9'], phase: 'place', to_act: 'black' }), 'white'), true, 'the fourth stone comes after it');
+  assert.equal(canTakeBack(playing({ rules: swap, moves: ['h8', 'h9', 'j10'], actions: ['h8', 'h9', 'j10', 'keep'], phase: 'place', to_act: 'white' }), 'black'), false);
+  assert.equal(canTakeBack(playing({ rules: swap, moves: ['h8', 'h9', 'j10', 'g9'], actions: ['h8', 'h9', 'j10', 'keep', 'g9'], phase: 'place', to_act: 'black' }), 'white'), true, 'the fourth stone comes after it');
   // Swapped: the player now holding white laid stones 1 and 3 as black; the new black laid stone 2.
-  assert.equal(canTakeBack(playing({ rules: swap, swapped: true, moves: ['h8', 'h9', 'j10'], phase: 'place', to_act: 'white' }), 'white'), false);
+  assert.equal(canTakeBack(playing({ rules: swap, swapped: true, moves: ['h8', 'h9', 'j10'], actions: ['h8', 'h9', 'j10', 'swap'], phase: 'place', to_act: 'white' }), 'white'), false);
   const fifth = { ...swap, opening: 'swap_after_three_fifth_two_options' };
-  assert.equal(canTakeBack(playing({ rules: fifth, moves: ['h8', 'h9', 'j10', 'g9'], phase: 'choose_fifth', to_act: 'white', fifth_options: ['k11', 'f7'] }), 'black'), false, 'the proposal is pending');
-  assert.equal(canTakeBack(playing({ rules: fifth, moves: ['h8', 'h9', 'j10', 'g9', 'k11'], phase: 'place', to_act: 'white' }), 'black'), false, 'the chosen fifth');
-  assert.equal(canTakeBack(playing({ rules: fifth, moves: ['h8', 'h9', 'j10', 'g9', 'k11', 'f7'], phase: 'place', to_act: 'black' }), 'white'), true, 'the sixth stone');
+  assert.equal(canTakeBack(playing({ rules: fifth, moves: ['h8', 'h9', 'j10', 'g9'], actions: ['h8', 'h9', 'j10', 'keep', 'g9', 'propose:k11,f7'], phase: 'choose_fifth', to_act: 'white', fifth_options: ['k11', 'f7'] }), 'black'), false, 'the proposal is pending');
+  assert.equal(canTakeBack(playing({ rules: fifth, moves: ['h8', 'h9', 'j10', 'g9', 'k11'], actions: ['h8', 'h9', 'j10', 'keep', 'g9', 'propose:k11,f7', 'choose:k11'], phase: 'place', to_act: 'white' }), 'black'), false, 'the chosen fifth');
+  assert.equal(canTakeBack(playing({ rules: fifth, moves: ['h8', 'h9', 'j10', 'g9', 'k11', 'f7'], actions: ['h8', 'h9', 'j10', 'keep', 'g9', 'propose:k11,f7', 'choose:k11', 'f7'], phase: 'place', to_act: 'black' }), 'white'), true, 'the sixth stone');
 });

@@ -64,7 +64,7 @@ export function other(colour) {
  * The events that carry an action of the game (or start it): each starts the idle time again, after which the player
  * not to act may claim the win in a game without a clock (the server's `last_action`).
  */
-const ACTED = new Set(['game_started', 'move', 'swap_decided', 'fifth_proposed', 'taken_back', 'action', 'actions_taken_back']);
+const ACTED = new Set(['game_started', 'action', 'actions_taken_back']);
 
 /**
  * Applies one versioned event; returns a new room. An event already seen (version not above ours) is

@@ -2,7 +2,7 @@
 // resumption of joined rooms from the last version seen (the server answers with catch_up or a snapshot).
 
 /** The protocol version sent in `hello` (docs/protocol.md). */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 const TOKEN_KEY = 'gomoku.token';
 
 /** Reconnect delay for the n-th consecutive failure: 0.5 s doubling up to 8 s, so a short drop heals fast. */

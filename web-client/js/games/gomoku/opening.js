@@ -1,11 +1,11 @@
-// Gomoku under the modern opening rules (issue #19: Swap1, Swap2, Soosõrv-N, Taraguchi-N). Their rooms speak the
-// generic forms of docs/protocol.md ("Gomoku under the modern opening rules"): the position is the snapshot's
+// Gomoku's openings in the room (the classic ones, and issue #19's Swap1, Swap2, Soosõrv-N, Taraguchi-N). Every
+// Gomoku room speaks the generic forms of docs/protocol.md (protocol version 2): the position is the snapshot's
 // `view`, every accepted action an `action` event with a `change`, and the client plays with `act` alone. This
-// module folds those into the Gomoku room's own fields (`moves`, `phase`, `to_act`, `forbidden`, …, so the board
-// and the forbidden marks work as in every Gomoku room) and keeps what only these openings have in `room.view`
+// module folds those into the Gomoku room's own fields (`moves`, `phase`, `to_act`, `forbidden`, `fifth_options`,
+// …, so the board and the forbidden marks read them) and keeps what only the modern openings have in `room.view`
 // (`actions`, `offers`, `offer_count`, `declare_max`, `declared`, `opening_name`). Pure: no DOM, no socket.
 
-/** The openings played in the generic form; the older ones keep the Gomoku messages. */
+/** The modern openings (their records name each step; their prompts are the `op.*` ones). */
 const STAGED = /^(swap1|swap2|soosorv|taraguchi)(_\d+)?$/;
 
 /** The opening choices of the create form, in the order shown (N of Soosõrv and Taraguchi is a field of its own). */
@@ -19,8 +19,7 @@ export const DEFAULT_N = { soosorv: 8, taraguchi: 10 };
 export function isStaged(x) {
   if (typeof x === 'string') return STAGED.test(x);
   if (!x || typeof x !== 'object') return false;
-  if (x.view?.game === 'gomoku') return true;
-  return STAGED.test(x.rules?.opening || x.opening || '');
+  return STAGED.test(x.rules?.opening || x.game?.opening || x.opening || '');
 }
 
 /** An opening code split into its family and N: `soosorv_8` → {family: 'soosorv', n: 8}; `swap2` → n null. */
@@ -62,6 +61,7 @@ function normalView(v, room) {
     swapped: Boolean(v?.swapped),
     forbidden: v?.forbidden || [],
     claimable: v?.claimable ?? null,
+    fifth_options: Array.isArray(v?.fifth_options) ? v.fifth_options : null,
     offers: v?.offers ?? null,
     offer_count: v?.offer_count ?? null,
     declare_max: v?.declare_max ?? null,
@@ -71,9 +71,12 @@ function normalView(v, room) {
   };
 }
 
-/** The phase a new game starts in: Taraguchi places stone by stone, the others place the opening's three. */
+/**
+ * The phase a new game starts in: the classic openings and Taraguchi place stone by stone, the other modern ones
+ * place the opening's three.
+ */
 export function firstPhase(room) {
-  return parseOpening(room.rules?.opening).family === 'taraguchi' ? 'place' : 'place_opening';
+  return isStaged(room) && parseOpening(room.rules?.opening).family !== 'taraguchi' ? 'place_opening' : 'place';
 }
 
 /** Copies the view's position onto the room's Gomoku fields (the board, the forbidden marks and the prompts read those). */
@@ -83,7 +86,7 @@ function mirror(room) {
   room.swapped = v.swapped;
   room.forbidden = v.forbidden;
   room.claimable = v.claimable;
-  room.fifth_options = null;
+  room.fifth_options = v.fifth_options;
   if (room.state === 'playing') {
     if (v.phase) room.phase = v.phase;
     if (v.to_act) room.to_act = v.to_act;
@@ -134,6 +137,8 @@ export function stagedReduce(room, prev, event, withClocks) {
         }
       }
       if (c.declared != null) v.declared = c.declared;
+      // The fifth-move opening's two proposals stand until white chooses one.
+      v.fifth_options = Array.isArray(c.proposed) ? c.proposed : null;
       v.offers = Array.isArray(c.offered) ? c.offered : null;
       v.forbidden = c.forbidden || [];
       v.claimable = c.claimable && c.placed ? { point: c.placed, kind: c.claimable } : null;
@@ -170,7 +175,7 @@ export function stagedReduce(room, prev, event, withClocks) {
       break;
     }
     case 'game_over':
-      room.view = { ...prev.view, to_act: null, phase: null, forbidden: [], claimable: null, offers: null };
+      room.view = { ...prev.view, to_act: null, phase: null, forbidden: [], claimable: null, offers: null, fifth_options: null };
       Object.assign(room, { forbidden: [], claimable: null, fifth_options: null });
       break;
     default:
@@ -180,9 +185,10 @@ export function stagedReduce(room, prev, event, withClocks) {
 }
 
 /**
- * The local player's flags in these rooms: `place` a stone (the opening's or a normal one), `swap` (swap or keep),
- * `swap2` (keep, swap or add two), `declare`, `offer` (pick the fifth-move offers; Taraguchi's choice also allows
- * `swap`), `chooseOffer`, `claim`; `input`: the board takes a point now.
+ * The local player's flags: `place` a stone (the opening's or a normal one), `swap` (swap or keep), `swap2` (keep,
+ * swap or add two), `declare`, `offer` (pick the fifth-move offers; Taraguchi's choice also allows `swap`),
+ * `chooseOffer`, the classic fifth move's `proposeFifth` (two points) and `chooseFifth`, `claim`; `input`: the
+ * board takes a point now.
  */
 export function stagedControls(room, you) {
   const playing = room.state === 'playing';
@@ -195,11 +201,11 @@ export function stagedControls(room, you) {
     declare: Boolean(myTurn && phase === 'declare_offers'),
     offer: Boolean(myTurn && (phase === 'offer_fifths' || phase === 'taraguchi_choice')),
     chooseOffer: Boolean(myTurn && phase === 'choose_offer'),
-    proposeFifth: false,
-    chooseFifth: false,
+    proposeFifth: Boolean(myTurn && phase === 'propose_fifth'),
+    chooseFifth: Boolean(myTurn && phase === 'choose_fifth'),
     claim: Boolean(playing && you === 'white' && room.claimable),
   };
-  c.input = c.place || c.swap2 || c.offer || c.chooseOffer;
+  c.input = c.place || c.swap2 || c.offer || c.chooseOffer || c.proposeFifth || c.chooseFifth;
   return c;
 }
 
@@ -245,8 +251,9 @@ export function act(room, action) {
   return { t: 'act', room: room.id, action, at: stagedPly(room) };
 }
 
-/** Action texts (docs/protocol.md): `add:a,b`, `declare:n`, `offer:a,b,…`, `choose:a`. */
+/** Action texts (docs/protocol.md): `add:a,b`, `declare:n`, `offer:a,b,…`, `choose:a`, `propose:a,b`. */
 export const texts = {
+  propose: (points) => `propose:${points.join(',')}`,
   add: (points) => `add:${points.join(',')}`,
   declare: (n) => `declare:${n}`,
   offer: (points) => `offer:${points.join(',')}`,

@@ -1,5 +1,6 @@
 // Gomoku in the room page: the board with its input (a tap places, proposes or chooses the fifth move; a marked
-// forbidden point asks first), and the prompts its rules call for (swap, fifth move, claim).
+// forbidden point asks first), and the prompts its rules call for (swap, fifth move, the modern openings' steps,
+// claim). Every action goes out as `act` (protocol version 2).
 
 import { h } from '../../dom.js';
 import { t, errorText, lang } from '../../i18n.js';
@@ -33,13 +34,18 @@ export function roomBoard(ctx) {
     },
   });
 
-  /** Sends an action text of a modern-opening room as `act`; the page toasts a refusal in words. */
+  /** Sends an action text as `act` at the room's next index; the page toasts a refusal in words. */
   function sendAct(room, text) {
     return ctx.send(actMessage(room, text));
   }
 
-  /** A tap in a room under a modern opening: a stone, a pick (Swap2's two, the offers) or the chosen offer. */
-  function stagedAct(room, point) {
+  /**
+   * A tap on the board: a stone (a marked forbidden point asks first, under every policy: what playing it would
+   * do; afterwards what happened), a pick (Swap2's two, the offers, the classic fifth move's two proposals) or the
+   * chosen offer or fifth move.
+   */
+  function act(point) {
+    const room = ctx.room();
     const c = controls(room);
     if (c.place) {
       const f = visibleForbidden(room).find((x) => x.point === point);
@@ -47,34 +53,6 @@ export function roomBoard(ctx) {
       const kind = f ? t(`kind.${f.kind}`) : '';
       if (f && !ctx.ask(t(`room.forbidden_${policy}_confirm`, { point, kind }))) return;
       ctx.request(actMessage(room, point)).catch((e) => {
-        if (e.code === 'disconnected') return;
-        if (f && String(e.code).startsWith('forbidden_')) ctx.toast(t('room.forbidden_refused', { point, kind }), 'error');
-        else ctx.toast(errorText(e.code, e.message), 'error');
-      });
-    } else if (c.swap2) {
-      picks = togglePick(picks, point, 2);
-      ctx.redraw();
-    } else if (c.offer) {
-      picks = togglePick(picks, point, room.view?.offer_count ?? 0);
-      ctx.redraw();
-    } else if (c.chooseOffer && room.view?.offers?.includes(point)) {
-      sendAct(room, texts.choose(point)).catch(() => {});
-    }
-  }
-
-  function act(point) {
-    const room = ctx.room();
-    if (isStaged(room)) return stagedAct(room, point);
-    const id = room.id;
-    const c = controls(room);
-    if (c.place) {
-      // A marked forbidden point gets the same care under every policy: say what playing it would do and ask;
-      // afterwards say what happened (refused, lost, or white may now claim the win).
-      const f = visibleForbidden(room).find((x) => x.point === point);
-      const policy = room.rules.forbidden_policy;
-      const kind = f ? t(`kind.${f.kind}`) : '';
-      if (f && !ctx.ask(t(`room.forbidden_${policy}_confirm`, { point, kind }))) return;
-      ctx.request({ t: 'place', room: id, point, ply: room.moves.length + 1 }).catch((e) => {
         if (e.code === 'disconnected') return;
         // Refused: the move was not played and it is still black's turn.
         if (f && String(e.code).startsWith('forbidden_')) ctx.toast(t('room.forbidden_refused', { point, kind }), 'error');
@@ -84,7 +62,15 @@ export function roomBoard(ctx) {
       fifthPick = fifthPick.includes(point) ? fifthPick.filter((p) => p !== point) : [...fifthPick, point].slice(-2);
       ctx.redraw();
     } else if (c.chooseFifth && room.fifth_options?.includes(point)) {
-      ctx.send({ t: 'choose_fifth', room: id, point }).catch(() => {});
+      sendAct(room, texts.choose(point)).catch(() => {});
+    } else if (c.swap2) {
+      picks = togglePick(picks, point, 2);
+      ctx.redraw();
+    } else if (c.offer) {
+      picks = togglePick(picks, point, room.view?.offer_count ?? 0);
+      ctx.redraw();
+    } else if (c.chooseOffer && room.view?.offers?.includes(point)) {
+      sendAct(room, texts.choose(point)).catch(() => {});
     }
   }
 
@@ -191,7 +177,7 @@ export function roomBoard(ctx) {
     /** What the prompt depends on beyond what every game shows (so it is rebuilt when that changes). */
     promptKey(room) {
       // The modern openings' prompts count the stones ("stone 2 of 3", Taraguchi's squares): each stone redraws them.
-      const stones = isStaged(room) ? room.moves?.length ?? 0 : null;
+      const stones = room.moves?.length ?? 0;
       return [fifthPick, room.claimable, room.fifth_options, picks, declareN, room.view?.offers, room.view?.offer_count, room.view?.opening_name, stones];
     },
     /**
@@ -199,22 +185,21 @@ export function roomBoard(ctx) {
      * says whose turn it is), `extra` what follows it (the claimable forbidden stone, the claim).
      */
     prompts(room, c, you) {
-      const id = room.id;
       let lead = null;
       if (isStaged(room)) {
         lead = stagedLead(room, c, you);
       } else if (c.swap) {
         lead = h('div', { class: 'ask', id: 'swap-prompt' }, h('p', {}, t('room.swap_prompt')),
           h('div', { class: 'buttons' },
-            h('button', { class: 'btn primary', id: 'swap-yes', onclick: () => ctx.send({ t: 'decide_swap', room: id, swap: true }).catch(() => {}) }, t('room.swap_yes')),
-            h('button', { class: 'btn', id: 'swap-no', onclick: () => ctx.send({ t: 'decide_swap', room: id, swap: false }).catch(() => {}) }, t('room.swap_no'))));
+            h('button', { class: 'btn primary', id: 'swap-yes', onclick: () => sendAct(room, 'swap').catch(() => {}) }, t('room.swap_yes')),
+            h('button', { class: 'btn', id: 'swap-no', onclick: () => sendAct(room, 'keep').catch(() => {}) }, t('room.swap_no'))));
       } else if (room.phase === 'swap_decision') {
         lead = h('p', { class: 'lead' }, t('room.swap_wait'));
       } else if (c.proposeFifth) {
         lead = h('div', { class: 'ask', id: 'fifth-prompt' }, h('p', {}, t('room.fifth_propose')),
           h('div', { class: 'buttons' }, h('button', {
             class: 'btn primary', id: 'fifth-send', disabled: fifthPick.length !== 2,
-            onclick: () => ctx.send({ t: 'propose_fifth', room: id, points: fifthPick }).then(() => { fifthPick = []; }).catch(() => {}),
+            onclick: () => sendAct(room, texts.propose(fifthPick)).then(() => { fifthPick = []; }).catch(() => {}),
           }, `${t('room.fifth_send')}${fifthPick.length ? ` (${fifthPick.join(', ')})` : ''}`)));
       } else if (room.phase === 'propose_fifth') {
         lead = h('p', { class: 'lead' }, t('room.fifth_wait_propose'));
@@ -236,7 +221,7 @@ export function roomBoard(ctx) {
       }
       if (c.claim) {
         extra.push(h('div', { class: 'ask claim' }, h('p', {}, t('room.claim_hint', { kind: t(`kind.${room.claimable.kind}`) })),
-          h('button', { class: 'btn danger', id: 'claim', onclick: () => ctx.send({ t: 'claim_forbidden', room: id }).catch(() => {}) }, t('room.claim'))));
+          h('button', { class: 'btn danger', id: 'claim', onclick: () => sendAct(room, 'claim').catch(() => {}) }, t('room.claim'))));
       }
       return { lead, extra };
     },
