@@ -402,7 +402,7 @@ pub async fn crash(args: &CrashArgs, nodes: usize) -> anyhow::Result<ClusterRun>
 fn by_room(seen: &BTreeMap<i64, SeenGame>) -> HashMap<String, (i64, usize)> {
     let mut rooms: HashMap<String, (i64, usize)> = HashMap::new();
     for (id, g) in seen {
-        let moves = g.moves.iter().flatten().count() + g.actions.iter().flatten().count();
+        let moves = g.actions.iter().flatten().count();
         let e = rooms.entry(g.room.clone()).or_insert((*id, moves));
         if *id > e.0 {
             *e = (*id, moves);
@@ -453,13 +453,8 @@ async fn stored_once(
             ));
             continue;
         }
-        // Gomoku's clients count stones by ply; another game's, every action by its index.
-        let (told, stored) = if rec.game.kind == "gomoku" {
-            let stones = rec.actions.iter().filter(|a| a.ply.is_some()).count();
-            (g.moves.len(), stones)
-        } else {
-            (g.actions.len(), rec.actions.len())
-        };
+        // The clients count every action by its index, in every game.
+        let (told, stored) = (g.actions.len(), rec.actions.len());
         if stored > told {
             failures.push(format!(
                 "game {id}: {stored} moves stored, the clients were told of {told}"

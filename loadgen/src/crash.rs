@@ -314,8 +314,8 @@ pub async fn crash(args: &CrashArgs) -> anyhow::Result<Vec<String>> {
     let store = store::open(&server.db).await?;
     let v = verify::verify(&seen, &Source::Db(store.clone())).await;
     eprintln!(
-        "durability: {} games, {} acknowledged stones checked; missing games {}, missing stones {}, \
-         changed stones {}, missing results {}",
+        "durability: {} games, {} acknowledged actions checked; missing games {}, missing actions {}, \
+         changed actions {}, missing results {}",
         v.games, v.stones, v.games_missing, v.stones_missing, v.stones_mismatched, v.results_missing
     );
     failures.extend(v.failures.iter().cloned());
@@ -367,11 +367,11 @@ pub(crate) async fn resumable(
         checked += 1;
         match rejoin(target, g).await {
             Ok(Rejoin::Gone) => gone.push(*id),
-            Ok(Rejoin::Room(RoomState::Playing, Some(gid), stones)) if gid == *id => {
-                let seen_n = g.moves.len().max(g.actions.len());
-                if stones < seen_n {
+            Ok(Rejoin::Room(RoomState::Playing, Some(gid), played)) if gid == *id => {
+                let seen_n = g.actions.len();
+                if played < seen_n {
                     failures.push(format!(
-                        "game {id} resumed with {stones} stones, {seen_n} were seen"
+                        "game {id} resumed with {played} actions, {seen_n} were seen"
                     ));
                 }
             }
@@ -446,11 +446,8 @@ async fn rejoin(target: &Target, g: &SeenGame) -> anyhow::Result<Rejoin> {
         let Message::Text(text) = msg else { continue };
         match conn::parse(text.as_str())?.msg {
             ServerMessage::Room { room } => {
-                // Stones in a Gomoku room; every action in another game's (its view lists them).
-                let played = match &room.view {
-                    Some(view) => view.actions().len(),
-                    None => room.moves.len(),
-                };
+                // Every action, in every game (the view lists them; a room without a game has none).
+                let played = room.view.as_ref().map_or(0, |view| view.actions().len());
                 return Ok(Rejoin::Room(room.state, room.game_id, played));
             }
             ServerMessage::Error { code, .. } if code == protocol::code::UNKNOWN_ROOM => {

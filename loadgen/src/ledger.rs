@@ -1,10 +1,9 @@
-//! What the clients saw acknowledged: per stored game, its room and every stone any client was told was played.
+//! What the clients saw acknowledged: per stored game, its room and every action any client was told was played.
 //! The durability check compares this with the database afterwards.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
 
-use rules::Point;
 use serde::{Deserialize, Serialize};
 
 /// One game as the clients saw it.
@@ -15,9 +14,8 @@ pub struct SeenGame {
     /// Its public id, which names its record over HTTP (empty when no client was told it).
     #[serde(default)]
     pub record: String,
-    /// Stones by ply (index 0 is ply 1); `None` for a ply no client saw (a reconnect skipped it).
-    pub moves: Vec<Option<Point>>,
-    /// In a room of another game than Gomoku, every action's notation by its `at` (forced ones included).
+    /// Every action's notation by its `at` (forced ones included), in every game; `None` for one no client saw
+    /// (a reconnect skipped it).
     #[serde(default)]
     pub actions: Vec<Option<String>>,
     /// The result reason, once a client saw `game_over`.
@@ -58,29 +56,8 @@ impl Ledger {
         }
     }
 
-    /// A client saw stone `ply` (1-based) of `game` at `point`. Two clients seeing different stones for one ply
-    /// is recorded as a conflict: the server told them different histories.
-    pub fn stone(&self, game: i64, ply: u32, point: Point) {
-        if ply == 0 {
-            return;
-        }
-        let mut games = self.games.lock().expect("ledger lock");
-        let g = games.entry(game).or_default();
-        let i = (ply - 1) as usize;
-        if g.moves.len() <= i {
-            g.moves.resize(i + 1, None);
-        }
-        match g.moves[i] {
-            None => g.moves[i] = Some(point),
-            Some(p) if p == point => {}
-            Some(p) => {
-                let msg = format!("game {game} ply {ply}: seen {p} and {point}");
-                self.conflicts.lock().expect("ledger lock").push(msg);
-            }
-        }
-    }
-
-    /// Action `at` of `game` (a game other than Gomoku) was announced as `text`.
+    /// Action `at` of `game` was announced as `text`. Two clients seeing different actions at one index is
+    /// recorded as a conflict: the server told them different histories.
     pub fn action(&self, game: i64, at: u32, text: &str) {
         let mut games = self.games.lock().expect("ledger lock");
         let g = games.entry(game).or_default();
@@ -102,13 +79,6 @@ impl Ledger {
     pub fn actions(&self, game: i64, texts: &[String]) {
         for (i, t) in texts.iter().enumerate() {
             self.action(game, i as u32, t);
-        }
-    }
-
-    /// A client saw the game's whole stone list (a snapshot after a reconnect).
-    pub fn stones(&self, game: i64, moves: &[Point]) {
-        for (i, p) in moves.iter().enumerate() {
-            self.stone(game, i as u32 + 1, *p);
         }
     }
 
@@ -138,27 +108,26 @@ impl Ledger {
 mod tests {
     use super::*;
 
-    fn p(s: &str) -> Point {
-        s.parse().unwrap()
-    }
-
     #[test]
-    fn observations_from_several_clients_merge_by_ply() {
+    fn observations_from_several_clients_merge_by_index() {
         let l = Ledger::default();
         l.game(1, "r1", None);
-        l.stone(1, 2, p("h9"));
-        l.stones(1, &[p("h8"), p("h9")]);
-        l.stone(1, 3, p("j9"));
+        l.action(1, 1, "h9");
+        l.actions(1, &["h8".to_owned(), "h9".to_owned()]);
+        l.action(1, 2, "j9");
         let g = &l.games()[&1];
-        assert_eq!(g.moves, vec![Some(p("h8")), Some(p("h9")), Some(p("j9"))]);
+        assert_eq!(
+            g.actions,
+            vec![Some("h8".into()), Some("h9".into()), Some("j9".into())]
+        );
         assert!(l.conflicts().is_empty());
     }
 
     #[test]
-    fn different_stones_for_one_ply_are_a_conflict() {
+    fn different_actions_at_one_index_are_a_conflict() {
         let l = Ledger::default();
-        l.stone(1, 1, p("h8"));
-        l.stone(1, 1, p("a1"));
+        l.action(1, 0, "h8");
+        l.action(1, 0, "a1");
         l.game(2, "r1", None);
         l.game(2, "r2", None);
         assert_eq!(l.conflicts().len(), 2);

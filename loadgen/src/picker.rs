@@ -123,6 +123,17 @@ impl Position {
         Ok(())
     }
 
+    /// Follows the stone that makes the board `ply` stones: `true` when it did or already had it (a resent event),
+    /// `false` when the stone does not follow (a stone missed, or one that is not legal here): the caller's view
+    /// is out of date.
+    pub fn follow(&mut self, ply: u32, point: Point) -> bool {
+        let have = self.game.ply() as u32;
+        if ply <= have {
+            return true;
+        }
+        ply == have + 1 && self.place(point).is_ok()
+    }
+
     /// [`pick`] for this game.
     pub fn pick(&mut self, me: Color, rng: &mut impl Rng) -> Option<Point> {
         let fives = self.fives.get_or_insert_with(|| Fives::of(&self.game));

@@ -1,6 +1,7 @@
 //! One simulated game: a creator, a joiner and spectators, each a client that follows the run's timeline, keeps
-//! the room in the typed client's [`client::Replica`] (versions, seats, stones), plays when it is its turn (the
-//! picker's [`Position`] of the same stones), and reconnects when asked to.
+//! the room in the typed client's [`client::Replica`] (versions, seats, the game), plays when it is its turn (in
+//! Gomoku the picker's [`Position`] of the replica's stones, in another game the replica's game), and reconnects
+//! when asked to. It speaks protocol version 2: `act` with its `at`, the `action` events.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -13,7 +14,7 @@ use protocol::{
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use rules::{Action, Color, Game, Point, Rules};
+use rules::{Color, Game, Rules};
 use tokio::sync::watch;
 use tokio::time::sleep_until;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
@@ -284,10 +285,8 @@ impl Client {
 
     async fn session(&mut self, mut ws: Ws, ctx: &Ctx, table: &Table) -> Outcome {
         let t = ctx.timeline;
-        // Still version 1's Gomoku form (`place`, `move`, `taken_back`), through the server's version-1 edge: moving
-        // these sessions to version 2 is left from #31 item 3.
         let hello = ClientMessage::Hello {
-            version: protocol::PROTOCOL_VERSION_1,
+            version: protocol::PROTOCOL_VERSION,
             token: self.token.clone(),
         };
         if self.send(&mut ws, hello).await.is_err() {
@@ -513,7 +512,6 @@ impl Client {
         self.next_at = None;
         if let Some(id) = s.game_id {
             ctx.ledger.game(id, &s.id, s.record.as_deref());
-            ctx.ledger.stones(id, &s.moves);
             if let Some(game) = self.room.as_ref().and_then(|r| r.game.as_ref()) {
                 let texts: Vec<String> = game.actions().iter().map(|a| a.notation()).collect();
                 ctx.ledger.actions(id, &texts);
@@ -528,22 +526,18 @@ impl Client {
         self.game = match s.state {
             // Another game's room is played from the replica's game.
             _ if ctx.game.is_some() => None,
-            RoomState::Playing => {
-                let actions: Vec<Action> = s
-                    .moves
-                    .iter()
-                    .map(|&point| Action::Place { point })
-                    .collect();
-                match Game::from_actions(self.rules, &actions) {
-                    Ok(g) => Some(Position::new(g)),
-                    Err(_) => {
-                        ctx.rec.error("snapshot_unplayable");
-                        None
-                    }
-                }
-            }
+            RoomState::Playing => self.gomoku_position(),
             RoomState::Waiting | RoomState::Over => None,
         };
+    }
+
+    /// The picker's position of a Gomoku room: the replica's game (replayed from the snapshot's `view`, or kept
+    /// by the events since). `None` when the room has no Gomoku game on.
+    fn gomoku_position(&self) -> Option<Position> {
+        match self.any_game()? {
+            games::AnyGame::Gomoku(g) => Some(Position::new(g.rules_game().clone())),
+            _ => None,
+        }
     }
 
     async fn event(
@@ -592,11 +586,26 @@ impl Client {
                 self.pending = None;
                 self.next_at = None;
             }
-            RoomEvent::Action { at, by, action, .. } => {
+            RoomEvent::Action {
+                at,
+                by,
+                action,
+                change,
+                ..
+            } => {
                 let Some(game_id) = self.game_id() else {
                     return Ok(());
                 };
                 ctx.ledger.action(game_id, at, &action);
+                // A stone of a Gomoku room goes to the picker's position too.
+                if let (Some(game), protocol::GameChange::Gomoku(c)) = (&mut self.game, &change) {
+                    if let Some(point) = c.placed {
+                        if !game.follow(c.ply, point) {
+                            ctx.rec.error("replica_desync");
+                            return self.resync(ws).await;
+                        }
+                    }
+                }
                 let ply = at + 1;
                 let sent = table.sent.lock().expect("table lock").get(game_id, ply);
                 if self.role == Role::Spectator {
@@ -613,35 +622,9 @@ impl Client {
                 }
             }
             RoomEvent::ActionsTakenBack { .. } => {
-                self.pending = None;
-                self.next_at = None;
-            }
-            RoomEvent::Move {
-                colour, point, ply, ..
-            } => {
-                let Some(game_id) = self.game_id() else {
-                    return Ok(());
-                };
-                ctx.ledger.stone(game_id, ply, point);
-                let sent = table.sent.lock().expect("table lock").get(game_id, ply);
-                if self.role == Role::Spectator {
-                    if let Some((at, _)) = sent {
-                        ctx.rec.latency(Audience::Spectator, at.elapsed());
-                    }
-                } else if Some(colour) == self.colour() {
-                    ctx.rec.moved();
-                    self.pending = None;
-                } else if let Some((at, node)) = sent {
-                    ctx.rec.opponent(node != self.node, at.elapsed());
+                if ctx.game.is_none() {
+                    self.game = self.gomoku_position();
                 }
-                self.replay(ws, game_id, ply, point, ctx).await?;
-            }
-            RoomEvent::TakenBack { moves, .. } => {
-                let actions: Vec<Action> =
-                    moves.iter().map(|&point| Action::Place { point }).collect();
-                self.game = Game::from_actions(self.rules, &actions)
-                    .ok()
-                    .map(Position::new);
                 self.pending = None;
                 self.next_at = None;
             }
@@ -661,31 +644,6 @@ impl Client {
             _ => {}
         }
         Ok(())
-    }
-
-    /// Applies a stone to the picker's position; a stone it cannot follow means the client missed something, and
-    /// it asks for the room again.
-    async fn replay(
-        &mut self,
-        ws: &mut Ws,
-        game_id: i64,
-        ply: u32,
-        point: Point,
-        ctx: &Ctx,
-    ) -> anyhow::Result<()> {
-        let Some(game) = &mut self.game else {
-            return Ok(());
-        };
-        let have = game.game().ply() as u32;
-        if ply <= have {
-            return Ok(());
-        }
-        if ply == have + 1 && game.place(point).is_ok() {
-            return Ok(());
-        }
-        ctx.rec.error("replica_desync");
-        let _ = game_id;
-        self.resync(ws).await
     }
 
     /// Asks for a snapshot of the room (a `join` without `since`), which replaces the replica.
@@ -780,21 +738,23 @@ impl Client {
         let Some(point) = game.pick(colour, &mut self.rng) else {
             return Ok(());
         };
-        let ply = game.game().ply() as u32 + 1;
+        // Without an opening's decisions every action is a stone: the stones so far are the `at`.
+        let at = game.game().ply() as u32;
         table
             .sent
             .lock()
             .expect("table lock")
-            .insert(game_id, ply, Instant::now(), self.node);
+            .insert(game_id, at + 1, Instant::now(), self.node);
+        let action = point.to_string();
         let rid = self
-            .send(ws, ClientMessage::Place { room, point, ply })
+            .send(ws, ClientMessage::Act { room, action, at })
             .await?;
-        self.pending = Some((ply, rid));
+        self.pending = Some((at + 1, rid));
         Ok(())
     }
 
     /// [`Client::act`] in a room of another game: the picker's action from the replica's game, sent with `act`
-    /// and its `at`; `pending` and the send times are keyed by `at + 1`, as stones are by ply.
+    /// and its `at`; `pending` and the send times are keyed by `at + 1`, as in Gomoku.
     async fn act_any(&mut self, ws: &mut Ws, table: &Table) -> anyhow::Result<()> {
         let (colour, game_id, room) = (self.colour(), self.game_id(), self.room_id());
         let game = self.room.as_ref().and_then(|r| r.game.as_ref());

@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use futures_util::{stream, StreamExt};
-use rules::{Action, Point};
 use serde::{Deserialize, Serialize};
 
 use crate::ledger::SeenGame;
@@ -24,9 +23,7 @@ pub enum Source {
 pub struct StoredGame {
     /// Its room.
     pub room: String,
-    /// Its stones in order.
-    pub stones: Vec<Point>,
-    /// Every action's notation in order (the record's `notation`; compared for games other than Gomoku).
+    /// Every action's notation in order (the record's `notation`), in every game.
     pub actions: Vec<String>,
     /// Whether a result is stored.
     pub finished: bool,
@@ -37,13 +34,13 @@ pub struct StoredGame {
 pub struct Verification {
     /// Games checked.
     pub games: u64,
-    /// Acknowledged stones checked.
+    /// Acknowledged actions checked (stones, in Gomoku without an opening; the field keeps its name).
     pub stones: u64,
     /// Games the clients saw that are not stored at all.
     pub games_missing: u64,
-    /// Acknowledged stones that are not stored.
+    /// Acknowledged actions that are not stored.
     pub stones_missing: u64,
-    /// Acknowledged stones stored differently (another point at that ply).
+    /// Acknowledged actions stored differently (another action at that index).
     pub stones_mismatched: u64,
     /// Games a client saw end whose result is not stored.
     pub results_missing: u64,
@@ -90,13 +87,12 @@ impl Verification {
     /// Compares one game as seen with the game as stored (`None`: not stored).
     pub fn check(&mut self, id: i64, seen: &SeenGame, stored: Option<&StoredGame>) {
         self.games += 1;
-        let acked =
-            (seen.moves.iter().flatten().count() + seen.actions.iter().flatten().count()) as u64;
+        let acked = seen.actions.iter().flatten().count() as u64;
         self.stones += acked;
         let Some(stored) = stored else {
             self.games_missing += 1;
             self.stones_missing += acked;
-            self.fail(format!("game {id} ({acked} stones seen) is not stored"));
+            self.fail(format!("game {id} ({acked} actions seen) is not stored"));
             return;
         };
         if !seen.room.is_empty() && !stored.room.is_empty() && seen.room != stored.room {
@@ -105,20 +101,6 @@ impl Verification {
                 "game {id} seen in room {} but stored in room {}",
                 seen.room, stored.room
             ));
-        }
-        for (i, p) in seen.moves.iter().enumerate() {
-            let Some(p) = p else { continue };
-            match stored.stones.get(i) {
-                Some(q) if q == p => {}
-                Some(q) => {
-                    self.stones_mismatched += 1;
-                    self.fail(format!("game {id} ply {}: seen {p}, stored {q}", i + 1));
-                }
-                None => {
-                    self.stones_missing += 1;
-                    self.fail(format!("game {id} ply {}: seen {p}, not stored", i + 1));
-                }
-            }
         }
         for (i, a) in seen.actions.iter().enumerate() {
             let Some(a) = a else { continue };
@@ -169,10 +151,6 @@ impl Source {
                 Ok(Some(StoredGame {
                     room: rec.game.room.clone(),
                     actions: actions.iter().map(games::AnyAction::notation).collect(),
-                    stones: places(actions.into_iter().filter_map(|a| match a {
-                        games::AnyAction::Gomoku(a) => Some(a),
-                        _ => None,
-                    })),
                     finished: rec.end.is_some(),
                 }))
             }
@@ -197,62 +175,23 @@ fn stored_actions(rec: &store::GameRecord) -> anyhow::Result<Vec<games::AnyActio
         .collect()
 }
 
-fn places(actions: impl Iterator<Item = Action>) -> Vec<Point> {
-    actions
-        .filter_map(|a| match a {
-            Action::Place { point } => Some(point),
-            _ => None,
-        })
-        .collect()
-}
-
-/// Reads the `GET /api/games/{id}` body: its `notation` (every action's text, in order) for a game other than
-/// Gomoku; for Gomoku its `actions` (`{"action": {...}, ...}` objects, in order), or, from a server that lists
-/// only `moves`, those (either such objects or plain points).
+/// Reads the `GET /api/games/{id}` body: its `notation`, every action's text in order, in every game.
 fn from_json(v: &serde_json::Value) -> anyhow::Result<StoredGame> {
-    if v.get("game").is_some_and(|g| !g.is_null()) && v.get("rules").is_none_or(|r| r.is_null()) {
-        let notation = v
-            .get("notation")
-            .and_then(|n| n.as_array())
-            .ok_or_else(|| anyhow::anyhow!("a record of another game without notation"))?;
-        return Ok(StoredGame {
-            room: v
-                .get("room")
-                .and_then(|r| r.as_str())
-                .unwrap_or_default()
-                .to_owned(),
-            stones: Vec::new(),
-            actions: notation
-                .iter()
-                .map(|t| t.as_str().map(str::to_owned))
-                .collect::<Option<_>>()
-                .ok_or_else(|| anyhow::anyhow!("a notation entry that is not text"))?,
-            finished: v.get("result").is_some_and(|r| !r.is_null()),
-        });
-    }
-    let list = v
-        .get("actions")
-        .or_else(|| v.get("moves"))
-        .and_then(|m| m.as_array())
-        .ok_or_else(|| anyhow::anyhow!("no actions or moves array"))?;
-    let mut actions = Vec::with_capacity(list.len());
-    for m in list {
-        let action = match m.get("action") {
-            Some(a) => serde_json::from_value::<Action>(a.clone())?,
-            None => Action::Place {
-                point: serde_json::from_value::<Point>(m.clone())?,
-            },
-        };
-        actions.push(action);
-    }
+    let notation = v
+        .get("notation")
+        .and_then(|n| n.as_array())
+        .ok_or_else(|| anyhow::anyhow!("a record without notation"))?;
     Ok(StoredGame {
         room: v
             .get("room")
             .and_then(|r| r.as_str())
             .unwrap_or_default()
             .to_owned(),
-        stones: places(actions.into_iter()),
-        actions: Vec::new(),
+        actions: notation
+            .iter()
+            .map(|t| t.as_str().map(str::to_owned))
+            .collect::<Option<_>>()
+            .ok_or_else(|| anyhow::anyhow!("a notation entry that is not text"))?,
         finished: v.get("result").is_some_and(|r| !r.is_null()),
     })
 }
@@ -289,29 +228,27 @@ pub async fn verify(seen: &BTreeMap<i64, SeenGame>, source: &Source) -> Verifica
 mod tests {
     use super::*;
 
-    fn p(s: &str) -> Point {
-        s.parse().unwrap()
-    }
-
-    fn seen(moves: &[Option<&str>], result: bool) -> SeenGame {
+    fn seen(actions: &[Option<&str>], result: bool) -> SeenGame {
         SeenGame {
             room: "r1".into(),
             record: String::new(),
-            moves: moves.iter().map(|m| m.map(p)).collect(),
+            actions: actions.iter().map(|a| a.map(str::to_owned)).collect(),
             result: result.then(|| "five".to_owned()),
             tokens: vec![],
-            actions: vec![],
+        }
+    }
+
+    fn stored(room: &str, actions: &[&str]) -> StoredGame {
+        StoredGame {
+            room: room.into(),
+            actions: actions.iter().map(|a| (*a).to_owned()).collect(),
+            finished: false,
         }
     }
 
     #[test]
     fn a_stored_prefix_extension_passes() {
-        let stored = StoredGame {
-            room: "r1".into(),
-            stones: vec![p("h8"), p("h9"), p("j9")],
-            finished: false,
-            actions: vec![],
-        };
+        let stored = stored("r1", &["h8", "h9", "j9"]);
         let mut v = Verification::default();
         v.check(1, &seen(&[Some("h8"), None], false), Some(&stored));
         assert!(v.ok(), "{v:?}");
@@ -319,13 +256,8 @@ mod tests {
     }
 
     #[test]
-    fn lost_and_changed_stones_and_results_fail() {
-        let stored = StoredGame {
-            room: "r2".into(),
-            stones: vec![p("h8"), p("a1")],
-            finished: false,
-            actions: vec![],
-        };
+    fn lost_and_changed_actions_and_results_fail() {
+        let stored = stored("r2", &["h8", "a1"]);
         let mut v = Verification::default();
         v.check(
             1,
@@ -342,34 +274,23 @@ mod tests {
     }
 
     #[test]
-    fn the_http_record_is_read() {
+    fn the_http_record_is_read_by_its_notation_in_every_game() {
         let body = serde_json::json!({
-            "id": 3, "room": "r7", "moves": [
-                {"seq": 0, "action": {"action": "place", "point": "h8"}, "used_ms": 0, "at": 1},
-                {"seq": 1, "action": {"action": "decide_swap", "swap": false}, "used_ms": 0, "at": 2},
-                {"seq": 2, "action": {"action": "place", "point": "h9"}, "used_ms": 0, "at": 3}
-            ],
+            "id": 3, "room": "r7", "rules": {"size": 15}, "notation": ["h8", "h9", "j10", "keep", "g9"],
+            "actions": [{"seq": 0, "action": {"action": "place", "point": "h8"}}],
             "result": {"winner": "black", "reason": "five"}
         });
         let g = from_json(&body).unwrap();
-        assert_eq!(g.stones, vec![p("h8"), p("h9")]);
+        assert_eq!(g.actions, ["h8", "h9", "j10", "keep", "g9"]);
         assert!(g.finished);
         assert_eq!(g.room, "r7");
-    }
-
-    #[test]
-    fn actions_win_over_plain_moves() {
-        let body = serde_json::json!({
-            "room": "r7",
-            "actions": [{"seq": 0, "action": {"action": "place", "point": "h8"}}],
-            "moves": ["a1"],
-            "result": null
-        });
-        let g = from_json(&body).unwrap();
-        assert_eq!(g.stones, vec![p("h8")]);
-        assert!(!g.finished);
-        let plain = serde_json::json!({"moves": ["h8", "j9"]});
-        assert_eq!(from_json(&plain).unwrap().stones, vec![p("h8"), p("j9")]);
+        let none = serde_json::json!({"room": "r7", "moves": ["h8"], "result": null});
+        assert!(
+            from_json(&none).is_err(),
+            "a record without notation is an error, not an empty game"
+        );
+        let bad = serde_json::json!({"room": "r7", "notation": ["h8", 3], "result": null});
+        assert!(from_json(&bad).is_err());
     }
 
     #[test]

@@ -208,13 +208,13 @@ pub enum RoomEvent {
         /// [`GameResult::unrated`]).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         unrated: Option<String>,
-        /// The game's starting position (rooms of games other than Gomoku; Gomoku rooms leave it out): who acts
-        /// first and what they must do (`to_act` above names the first colour too; `phase` above is `none`
-        /// for these games), the board and the legal actions.
+        /// The game's starting position (every room in protocol version 2; version 1's classic Gomoku rooms
+        /// leave it out): who acts first and what they must do (`to_act` above names the first colour too;
+        /// `phase` above is `none`), the board and the legal actions.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         view: Option<GameView>,
     },
-    /// A stone was placed.
+    /// A stone was placed (protocol version 1's classic Gomoku rooms; version 2 announces it by `action`).
     Move {
         /// Its colour.
         #[schemars(with = "crate::schema::ColorDef")]
@@ -238,7 +238,7 @@ pub enum RoomEvent {
         /// Black's forbidden points in the new position, when black is to place under renju.
         forbidden: Vec<ForbiddenPoint>,
     },
-    /// After move 3: the player holding white decided.
+    /// After move 3: the player holding white decided (protocol version 1's classic Gomoku rooms).
     SwapDecided {
         /// Whether the players exchanged colours.
         swapped: bool,
@@ -254,7 +254,7 @@ pub enum RoomEvent {
         /// Clocks (they follow the players, not the colours).
         clocks: Option<Clocks>,
     },
-    /// Black proposed two fifth moves; white chooses.
+    /// Black proposed two fifth moves; white chooses (protocol version 1's classic Gomoku rooms).
     FifthProposed {
         /// The two points.
         #[schemars(with = "[crate::schema::PointDef; 2]")]
@@ -269,7 +269,7 @@ pub enum RoomEvent {
         /// Clocks.
         clocks: Option<Clocks>,
     },
-    /// Moves were taken back.
+    /// Moves were taken back (protocol version 1's classic Gomoku rooms; version 2 sends `actions_taken_back`).
     TakenBack {
         /// Stones on the board after the takeback.
         ply: u32,
@@ -286,7 +286,8 @@ pub enum RoomEvent {
         /// Black's forbidden points in the new position.
         forbidden: Vec<ForbiddenPoint>,
     },
-    /// Actions were taken back, in a room of a game other than Gomoku (Gomoku rooms send `taken_back`).
+    /// Actions were taken back (every room in protocol version 2; version 1's classic Gomoku rooms send
+    /// `taken_back`).
     ActionsTakenBack {
         /// How many actions the game holds after the takeback: the `at` of the next `act`.
         at: u32,
@@ -302,8 +303,8 @@ pub enum RoomEvent {
         /// Clocks.
         clocks: Option<Clocks>,
     },
-    /// Any game's accepted action (rooms of games other than Gomoku; Gomoku rooms send `move`, `swap_decided`,
-    /// `fifth_proposed`).
+    /// Any game's accepted action (every room in protocol version 2; version 1's classic Gomoku rooms send
+    /// `move`, `swap_decided`, `fifth_proposed`).
     Action {
         /// How many actions the game had accepted before this one (the first action is `at` 0).
         at: u32,

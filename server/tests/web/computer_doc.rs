@@ -11,7 +11,10 @@ use crate::common;
 
 use common::*;
 use engine::{Engine, Limits, TimeBudget};
-use protocol::{encode, ClientMessage, ColourChoice, RoomEvent, ServerMessage, TimeControl};
+use protocol::{
+    encode, ClientMessage, ColourChoice, GameChange, GameView, RoomEvent, ServerMessage,
+    TimeControl,
+};
 use rules::{Action, Game, Point};
 use serde_json::Value;
 use server::Config;
@@ -221,6 +224,7 @@ async fn record() {
             )
         })
     };
+    // Without an opening every action is a stone: the stones so far are the next `act`'s `at`.
     let mut turn = 0;
     loop {
         turn += 1;
@@ -230,18 +234,22 @@ async fn record() {
                 |got: &Vec<ServerMessage>| got.iter().any(|m| matches!(
                     m,
                     ServerMessage::Event {
-                        event: RoomEvent::TakenBack { .. },
+                        event: RoomEvent::ActionsTakenBack { .. },
                         ..
                     }
                 ))
             );
             for m in got {
                 if let ServerMessage::Event {
-                    event: RoomEvent::TakenBack { moves: left, .. },
+                    event:
+                        RoomEvent::ActionsTakenBack {
+                            view: GameView::Gomoku(left),
+                            ..
+                        },
                     ..
                 } = m
                 {
-                    moves = left;
+                    moves = left.moves;
                 }
             }
         }
@@ -262,20 +270,20 @@ async fn record() {
         let Action::Place { point } = decision.action else {
             unreachable!()
         };
-        let ply = moves.len() as u32 + 1;
+        let at = moves.len() as u32;
         moves.push(point);
         let got = exchange!(
-            ClientMessage::Place {
+            ClientMessage::Act {
                 room: room.clone(),
-                point,
-                ply
+                action: point.to_string(),
+                at
             },
             |got: &Vec<ServerMessage>| {
-                let moves: Vec<&RoomEvent> = got
+                let actions: Vec<&RoomEvent> = got
                     .iter()
                     .filter_map(|m| match m {
                         ServerMessage::Event {
-                            event: e @ RoomEvent::Move { .. },
+                            event: e @ RoomEvent::Action { .. },
                             ..
                         } => Some(e),
                         _ => None,
@@ -290,10 +298,10 @@ async fn record() {
                         }
                     )
                 });
-                over || (moves.len() == 2
+                over || (actions.len() == 2
                     && matches!(
-                        moves[1],
-                        RoomEvent::Move {
+                        actions[1],
+                        RoomEvent::Action {
                             to_act: Some(_),
                             ..
                         }
@@ -304,9 +312,14 @@ async fn record() {
         for m in got {
             match m {
                 ServerMessage::Event {
-                    event: RoomEvent::Move { point, ply: p, .. },
+                    event:
+                        RoomEvent::Action {
+                            at,
+                            change: GameChange::Gomoku(c),
+                            ..
+                        },
                     ..
-                } if p as usize == moves.len() + 1 => moves.push(point),
+                } if at as usize == moves.len() => moves.extend(c.placed),
                 ServerMessage::Event {
                     event: RoomEvent::GameOver { .. },
                     ..
