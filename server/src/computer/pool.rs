@@ -393,25 +393,26 @@ fn run(job: Job, order: u64, shared: &Shared) {
         queued,
     } = job;
     // Runs the search unless it is stale already, timing it; a panic in the engine (pure code over a position)
-    // must not take the thread (and the pool) down.
-    let timed = |think: &mut dyn FnMut() -> Option<()>| {
+    // must not take the thread (and the pool) down. Answers whether the search is stale (cancelled before or
+    // while it ran), counted in `cancelled` before the search leaves `running`: a reader who sees it leave
+    // sees its cancellation counted.
+    let timed = |think: &mut dyn FnMut() -> Option<()>| -> bool {
         if cancel.load(Ordering::Relaxed) {
-            return;
+            stats.cancelled.fetch_add(1, Ordering::Relaxed);
+            return true;
         }
         stats.started.fetch_add(1, Ordering::Relaxed);
         stats.running.fetch_add(1, Ordering::Relaxed);
         let began = Instant::now();
         let thought = std::panic::catch_unwind(std::panic::AssertUnwindSafe(think));
+        let stale = cancel.load(Ordering::Relaxed);
+        if stale {
+            stats.cancelled.fetch_add(1, Ordering::Relaxed);
+        }
         stats.running.fetch_sub(1, Ordering::Relaxed);
         record_time(stats, began.elapsed());
         if thought.is_err() {
             tracing::error!("the engine panicked; the computer will try again");
-        }
-    };
-    let stale = || {
-        let stale = cancel.load(Ordering::Relaxed);
-        if stale {
-            stats.cancelled.fetch_add(1, Ordering::Relaxed);
         }
         stale
     };
@@ -427,11 +428,11 @@ fn run(job: Job, order: u64, shared: &Shared) {
             // A search that waited for its turn has that much less time.
             let time = less(time, queued.elapsed());
             let mut decision = None;
-            timed(&mut || {
+            let stale = timed(&mut || {
                 decision = engine.think(&game, &time, &cancel).ok();
                 Some(())
             });
-            let decision = if stale() { None } else { decision };
+            let decision = if stale { None } else { decision };
             shared.lock().busy -= 1;
             let _ = reply.send(Searched {
                 engine,
@@ -451,11 +452,11 @@ fn run(job: Job, order: u64, shared: &Shared) {
                 .saturating_sub(queued.elapsed())
                 .max(Duration::from_millis(50));
             let mut action = None;
-            timed(&mut || {
+            let stale = timed(&mut || {
                 action = brain.choose(&game, budget, &cancel);
                 Some(())
             });
-            let action = if stale() { None } else { action };
+            let action = if stale { None } else { action };
             shared.lock().busy -= 1;
             let _ = reply.send(AnySearched { brain, action });
         }

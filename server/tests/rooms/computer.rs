@@ -364,19 +364,18 @@ async fn a_saturated_pool_refuses_new_games_with_computer_busy_and_a_resignation
         })
         .await
         .unwrap();
-    // The pool's thread leaves `running` before it counts the search as cancelled: wait for the count (the
-    // event), then see nothing runs.
-    let cancelled = || {
+    // The pool counts a cancelled search before it leaves `running`: once nothing runs, the count is there.
+    until("the search stops", || !searching(&state)).await;
+    assert_eq!(
         state
             .computer
             .pool()
             .stats()
             .cancelled
-            .load(Ordering::Relaxed)
-    };
-    until("the search is counted cancelled", || cancelled() >= 1).await;
-    until("the search stops", || !searching(&state)).await;
-    assert_eq!(cancelled(), 1, "one search, cancelled once");
+            .load(Ordering::Relaxed),
+        1,
+        "one search, cancelled once"
+    );
     let (again, _) = start(&mut second, play_computer(freestyle(), 1)).await;
     assert!(!again.rated);
 }
