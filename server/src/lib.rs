@@ -198,7 +198,7 @@ impl AppState {
         pairing::start(pairing_inbox, state.clone());
         challenges::start(challenges_inbox, state.clone());
         if let Some(cluster) = &state.cluster {
-            state.rooms.set_cluster(cluster.clone());
+            state.rooms.set_reach(cluster.reach());
             cluster.follow_lobby(state.lobby.clone());
         }
         let unfinished = state.store.unfinished_games().await?;

@@ -20,6 +20,7 @@ pub(crate) mod fanout;
 mod health;
 mod lobby;
 mod owner;
+mod reach;
 mod relay;
 pub(crate) mod wire;
 

@@ -11,8 +11,8 @@ use store::{BatchWriter, Store};
 use tokio::sync::watch;
 
 use super::fanout::{EventLog, Fanout, LocalFanout};
+use super::reach::Reach;
 use super::Rooms;
-use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::lobby::LobbyHandle;
 use crate::metrics::Metrics;
@@ -99,8 +99,8 @@ pub(crate) struct RoomEnv {
     pub(crate) metrics: Arc<Metrics>,
     /// Turns `true` when the server begins to shut down.
     pub(crate) shutdown: Arc<watch::Sender<bool>>,
-    /// Cluster mode: ownership claims and the fan-out to other nodes.
-    pub(crate) cluster: Option<Cluster>,
+    /// Who may run the room, and how members elsewhere reach it (alone: [`super::reach::SingleNode`]).
+    pub(crate) reach: Reach,
 }
 
 impl RoomEnv {
@@ -115,7 +115,7 @@ impl RoomEnv {
             rooms: state.rooms.clone(),
             metrics: state.metrics.clone(),
             shutdown: state.shutdown.clone(),
-            cluster: state.cluster.clone(),
+            reach: state.rooms.reach(),
         }
     }
 
@@ -126,10 +126,7 @@ impl RoomEnv {
             self.clock.clone(),
             EventLog::new(self.limits.event_log, self.limits.chat_log_bytes),
         );
-        match &self.cluster {
-            Some(cluster) => Box::new(cluster.owned_fanout(id, local)),
-            None => Box::new(local),
-        }
+        self.reach.routing.fanout(id, local)
     }
 
     /// Whether the server is shutting down (disconnections then start no grace periods).

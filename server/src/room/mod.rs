@@ -12,6 +12,7 @@ mod matched;
 mod offers;
 mod play;
 mod projection;
+mod reach;
 mod restore;
 mod seats;
 mod settings;
@@ -45,6 +46,7 @@ use crate::identity::Identity;
 use crate::ws::outbox::{ConnId, Outbox};
 use crate::AppState;
 use env::RoomEnv;
+pub(crate) use reach::{Claim, Opening, Ownership, Reach, Routing};
 
 /// Commands waiting for a room before senders wait (back-pressure on the connections).
 pub(crate) const QUEUE: usize = 256;
@@ -354,8 +356,8 @@ struct Registry {
     created: Mutex<HashMap<String, u32>>,
     waiting_by_ip: Mutex<HashMap<IpAddr, u32>>,
     pairings: Mutex<Pairings>,
-    /// Cluster mode: this node's cluster handle (set once at start).
-    cluster: std::sync::OnceLock<crate::cluster::Cluster>,
+    /// Who may run rooms and how they are reached: a cluster's, set once at start; alone a single node's.
+    reach: std::sync::OnceLock<Reach>,
     /// Cluster mode: the relays standing in for rooms owned by other nodes that sockets here are in.
     relays: Mutex<HashMap<Arc<str>, RoomHandle>>,
     /// How many rated games being played each player (by identity key) is seated in.
@@ -456,7 +458,7 @@ impl Rooms {
         if let Some(handle) = self.get(id) {
             return Some(handle);
         }
-        let cluster = self.inner.cluster.get()?;
+        let reach = self.inner.reach.get()?;
         if id.is_empty()
             || id.len() > 64
             || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
@@ -464,15 +466,27 @@ impl Rooms {
             return None;
         }
         let mut relays = self.inner.relays.lock().expect("rooms lock");
-        let handle = relays
-            .entry(id.into())
-            .or_insert_with(|| cluster.relay(id.into(), self.clone()));
-        Some(handle.clone())
+        if let Some(handle) = relays.get(id) {
+            return Some(handle.clone());
+        }
+        let handle = reach.routing.relay(id.into(), self.clone())?;
+        relays.insert(id.into(), handle.clone());
+        Some(handle)
     }
 
-    /// Turns on cluster mode: rooms are served to the other nodes, and sockets reach theirs.
-    pub(crate) fn set_cluster(&self, cluster: crate::cluster::Cluster) {
-        let _ = self.inner.cluster.set(cluster);
+    /// Turns on cluster mode (once, at start): rooms are claimed and served through `reach`, and sockets reach
+    /// the other nodes' rooms.
+    pub(crate) fn set_reach(&self, reach: Reach) {
+        let _ = self.inner.reach.set(reach);
+    }
+
+    /// How this node's rooms reach beyond the process: the cluster's once set, else a server alone's.
+    pub(crate) fn reach(&self) -> Reach {
+        self.inner
+            .reach
+            .get()
+            .cloned()
+            .unwrap_or_else(Reach::single)
     }
 
     /// A relay's task ended: it leaves the registry (unless a newer one took its place).
@@ -549,12 +563,7 @@ impl Rooms {
         let mut rooms = self.inner.rooms.write().expect("rooms lock");
         let mut rng = rand::rng();
         // In a cluster a room's id starts with its node's: unique across nodes without asking anyone.
-        let prefix = self
-            .inner
-            .cluster
-            .get()
-            .map(|c| format!("{}-", c.node()))
-            .unwrap_or_default();
+        let prefix = self.reach().ownership.id_prefix();
         loop {
             let id: String = (0..ROOM_ID_LEN)
                 .map(|_| ROOM_ID_ALPHABET[rng.random_range(0..ROOM_ID_ALPHABET.len())] as char)
@@ -624,26 +633,25 @@ impl Rooms {
         }
         let (tx, rx) = mpsc::channel(QUEUE);
         let handle = self.insert_new(tx);
-        let fence = match self.inner.cluster.get() {
-            None => None,
-            Some(cluster) => match cluster
-                .open(&handle.id, &creator.key(), config.max_rooms_per_player)
-                .await
-            {
-                Ok(store::RoomOpening::Opened(fence)) => Some(fence),
-                Ok(store::RoomOpening::AtLimit { open }) => {
-                    self.closed(&handle.id, Some(&creator.key()), Some(ip));
-                    return Err(RoomError::new(
-                        code::TOO_MANY_ROOMS,
-                        format!("you already have {open} open rooms"),
-                    ));
-                }
-                Err(e) => {
-                    tracing::error!(room = %handle.id, error = %e, "could not open a room");
-                    self.closed(&handle.id, Some(&creator.key()), Some(ip));
-                    return Err(RoomError::internal());
-                }
-            },
+        let reach = self.reach();
+        let fence = match reach
+            .ownership
+            .open(&handle.id, &creator.key(), config.max_rooms_per_player)
+            .await
+        {
+            Ok(Opening::Opened(fence)) => fence,
+            Ok(Opening::AtLimit { open }) => {
+                self.closed(&handle.id, Some(&creator.key()), Some(ip));
+                return Err(RoomError::new(
+                    code::TOO_MANY_ROOMS,
+                    format!("you already have {open} open rooms"),
+                ));
+            }
+            Err(e) => {
+                tracing::error!(room = %handle.id, error = %e, "could not open a room");
+                self.closed(&handle.id, Some(&creator.key()), Some(ip));
+                return Err(RoomError::internal());
+            }
         };
         let mut room = task::Room::new(
             handle.id.clone(),
@@ -656,9 +664,7 @@ impl Rooms {
         room.fence = fence;
         room.match_games = games;
         tokio::spawn(room.run(rx));
-        if let Some(cluster) = self.inner.cluster.get() {
-            cluster.serve(handle.clone()).await;
-        }
+        reach.routing.serve(handle.clone()).await;
         Ok(handle)
     }
 
@@ -680,11 +686,10 @@ impl Rooms {
             .expect("rooms lock")
             .insert(handle.id.clone(), handle.clone());
         tokio::spawn(room.run(rx));
-        if let Some(cluster) = self.inner.cluster.get() {
-            cluster.serve(handle.clone()).await;
-            // Members that other nodes still relay to the room's old incarnation join again.
-            cluster.moved_here(&handle.id);
-        }
+        let reach = self.reach();
+        reach.routing.serve(handle.clone()).await;
+        // Members that other nodes still relay to the room's old incarnation join again.
+        reach.routing.moved_here(&handle.id);
         Ok(handle)
     }
 

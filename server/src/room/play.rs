@@ -57,8 +57,8 @@ impl Room {
         };
         // A node cut off from NATS or Postgres takes no game actions (the fence would refuse their writes once
         // the lease is gone; until then, players elsewhere could not see them).
-        if let Some(partition) = self.env.cluster.as_ref().and_then(|c| c.writable().err()) {
-            return Err(RoomError::new(code::PARTITIONED, partition.reason()));
+        if let Err(reason) = self.env.reach.ownership.writable() {
+            return Err(RoomError::new(code::PARTITIONED, reason));
         }
         let actor = Some((conn, rid));
         match act {
@@ -150,15 +150,14 @@ impl Room {
     /// The answer to an action whose write failed: `partitioned` when the node lost contact or the room's lease
     /// (the store's fence refused it), else `internal`.
     fn write_failed(&self, e: &store::StoreError) -> RoomError {
-        let partition = match self.env.cluster.as_ref().map(|c| c.writable()) {
-            Some(Err(p)) => Some(p),
-            _ if matches!(e, store::StoreError::Fenced(_)) => {
-                Some(crate::cluster::Partition::Store)
-            }
-            _ => None,
+        let ownership = &self.env.reach.ownership;
+        let partition = match ownership.writable() {
+            Err(reason) => Some(reason),
+            Ok(()) if matches!(e, store::StoreError::Fenced(_)) => Some(ownership.fenced()),
+            Ok(()) => None,
         };
         match partition {
-            Some(p) => RoomError::new(code::PARTITIONED, p.reason()),
+            Some(reason) => RoomError::new(code::PARTITIONED, reason),
             None => RoomError::internal(),
         }
     }

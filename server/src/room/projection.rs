@@ -212,15 +212,11 @@ impl Room {
             RoomState::Waiting | RoomState::Playing => {
                 let entry = self.lobby_entry();
                 let listing = self.lobby_listing();
-                if let Some(cluster) = &self.env.cluster {
-                    cluster.lobby_upsert(entry.clone(), listing);
-                }
+                self.env.reach.routing.lobby_upsert(entry.clone(), listing);
                 self.env.lobby.upsert(entry, listing);
             }
             RoomState::Over => {
-                if let Some(cluster) = &self.env.cluster {
-                    cluster.lobby_remove(&self.id);
-                }
+                self.env.reach.routing.lobby_remove(&self.id);
                 self.env.lobby.remove(&self.id);
             }
         }

@@ -17,6 +17,7 @@ use super::env::RoomEnv;
 use super::fanout::Fanout;
 use super::finish::PendingResult;
 use super::live::Live;
+use super::reach::Claim;
 use super::seats::{Member, SeatHolder};
 use super::{chat, Command, Offers, Settings};
 use crate::limits::TokenBucket;
@@ -144,23 +145,26 @@ impl Room {
     /// shuts it down.
     pub(crate) async fn run(mut self, mut rx: mpsc::Receiver<Command>) {
         self.env.metrics.rooms.fetch_add(1, Ordering::Relaxed);
-        if let Some(cluster) = self.env.cluster.clone().filter(|_| self.fence.is_none()) {
+        if self.fence.is_none() {
             // Before anything is written: a room this node cannot claim is not its to run. (A new room was claimed
-            // as it was opened.)
-            match cluster.claim(&self.id).await {
-                Ok(Some(fence)) => self.fence = Some(fence),
-                Ok(None) => {
+            // as it was opened; alone every room is this node's.)
+            let ours = match self.env.reach.ownership.claim(&self.id).await {
+                Ok(Claim::Ours(fence)) => {
+                    self.fence = fence;
+                    true
+                }
+                Ok(Claim::Elsewhere) => {
                     tracing::warn!(room = %self.id, "another node owns this room");
-                    self.seats = [None, None];
-                    self.pending = None;
+                    false
                 }
                 Err(e) => {
                     tracing::error!(room = %self.id, error = %e, "could not claim a room");
-                    self.seats = [None, None];
-                    self.pending = None;
+                    false
                 }
-            }
-            if self.fence.is_none() {
+            };
+            if !ours {
+                self.seats = [None, None];
+                self.pending = None;
                 self.maybe_close();
                 self.env.metrics.rooms.fetch_sub(1, Ordering::Relaxed);
                 return;
@@ -276,9 +280,7 @@ impl Room {
             .rooms
             .closed(&self.id, self.creator.as_deref(), self.waiting_ip.take());
         self.env.lobby.remove(&self.id);
-        if let Some(cluster) = &self.env.cluster {
-            cluster.release(&self.id, None);
-        }
+        self.env.reach.ownership.release(&self.id, None);
         self.fence = None;
     }
 
@@ -294,9 +296,10 @@ impl Room {
             .rooms
             .closed(&self.id, self.creator.as_deref(), self.waiting_ip.take());
         self.env.lobby.remove(&self.id);
-        if let Some(cluster) = &self.env.cluster {
-            cluster.lobby_remove(&self.id);
-            cluster.release(&self.id, self.fence.take());
-        }
+        self.env.reach.routing.lobby_remove(&self.id);
+        self.env
+            .reach
+            .ownership
+            .release(&self.id, self.fence.take());
     }
 }

@@ -104,7 +104,7 @@ fn env_over(store: &Arc<dyn Store>, clock: &Arc<ManualClock>) -> RoomEnv {
         rooms: Rooms::default(),
         metrics: Arc::new(Metrics::default()),
         shutdown: Arc::new(watch::Sender::new(false)),
-        cluster: None,
+        reach: super::Reach::single(),
     }
 }
 
