@@ -111,7 +111,8 @@ impl Brain for OthelloBrain {
         })
     }
 
-    /// The final disc difference (see [`final_discs`]).
+    /// The final disc difference of a board played out, the empty squares going to the winner (the solver's
+    /// count); `None` for a game not over, or over before the board was (resigned, lost on time).
     fn final_score(&self, game: &AnyGame, side: rules::Color) -> Option<Score> {
         final_discs(game, side)
     }
