@@ -172,6 +172,10 @@ for (const [game, moves] of Object.entries(RECORDS)) {
     assert.equal(checked, 200);
     await looks(page, `board-${game}`, 'en', '#engine-best');
     await looks(page, `board-${game}`, 'zh', '#engine-best');
+    // And dark (the theme follows the system's until chosen).
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shot(page, `analysis-board-${game}-desktop-dark-zh`);
+    await page.emulateMedia({ colorScheme: 'light' });
     if (best !== moves[2]) {
       // Playing the engine's move branches a variation: the record stays whole and the new move is the one marked.
       await page.click('#engine-play');
