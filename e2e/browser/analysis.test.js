@@ -2,7 +2,9 @@
 // open three stand (allowing a VCF) and black then plays elsewhere (missing it) is analysed on request from its
 // record page: the evaluation graph appears with its marked blunders, the marked moves say why, and the engine's
 // best move and line follow the position shown. The analysis board's engine answers the position on the board
-// when turned on. Screenshots (desktop and phone, English and Chinese) go to target/screenshots/analysis-*.png.
+// when turned on, for every game: Othello's, draughts' and insect chess's boards show the engine's best move and
+// line, and play it as a variation beside the record. Screenshots (desktop and phone, English and Chinese) go to
+// target/screenshots/analysis-*.png.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,7 +20,7 @@ const BOB = `bob${suffix}`;
 /** Black's open three h8 i8 j8 stands after white's a12; black's o1 misses the four. */
 const MOVES = ['h8', 'a15', 'i8', 'a14', 'j8', 'a12', 'o1'];
 
-const setup = browserAndServer({ env: { ANALYSIS_MS_PER_POSITION: '150', MSG_RATE: '1000', MSG_BURST: '1000' } }, (b, s) => {
+const setup = browserAndServer({ env: { ANALYSIS_MS_PER_POSITION: '150', ANALYSIS_EVALUATES_PER_MINUTE: '1000', MSG_RATE: '1000', MSG_BURST: '1000' } }, (b, s) => {
   browser = b;
   server = s;
 });
@@ -136,3 +138,61 @@ test('the analysis board\'s engine gives the best move and line of the position 
   await looks(page, 'board', 'zh', '#engine-best');
   assert.deepEqual(errors, []);
 });
+
+/** A record of each other game for the analysis board: a few moves in the game's notation, the last one shown. */
+const RECORDS = {
+  othello: ['f5', 'd6', 'c3', 'd3'],
+  draughts: ['32-28', '19-23', '28x19', '14x23'],
+  insect: ['e2-e3', 'c10-c9', 'c2-c3', 'c9-c8'],
+};
+
+for (const [game, moves] of Object.entries(RECORDS)) {
+  test(`the analysis board's engine gives ${game}'s best move and line and plays it as a variation beside the record`, async (t) => {
+    if (!(await setup(t))) return;
+    const context = await browser.newContext({ viewport: DESKTOP });
+    t.after(() => context.close());
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${server.url}/#/`);
+    await page.evaluate(({ game: g, moves: m }) => sessionStorage.setItem('gomoku.analysis', JSON.stringify({ game: g, moves: m, title: g, ply: 2 })), { game, moves });
+    await page.goto(`${server.url}/#/analysis`);
+    await page.waitForSelector('#engine-toggle');
+    // The game's own board, at the second move, with the record in the list.
+    assert.equal(await page.getAttribute('.analysis', 'data-game'), game);
+    assert.equal(await page.locator('#analysis-moves > li:not(.varline)').count(), moves.length);
+    assert.equal(await page.textContent('#analysis-moves li.current .mv'), moves[1]);
+    await page.check('#engine-toggle');
+    await page.waitForSelector('#engine-best', { timeout: 30_000 });
+    const best = await page.textContent('#engine-best');
+    const line = (await page.textContent('#engine-line')).split(' ');
+    assert.equal(line[0], best, line.join(' '));
+    // The server vouched for it: the best move is legal after the first two moves.
+    const checked = await page.evaluate(async ({ g, m, b }) => (await fetch('/api/analysis/evaluate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game: g, actions: [...m.slice(0, 2), b], ms: 1 }) })).status, { g: game, m: moves, b: best });
+    assert.equal(checked, 200);
+    await looks(page, `board-${game}`, 'en', '#engine-best');
+    await looks(page, `board-${game}`, 'zh', '#engine-best');
+    // And dark (the theme follows the system's until chosen).
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shot(page, `analysis-board-${game}-desktop-dark-zh`);
+    await page.emulateMedia({ colorScheme: 'light' });
+    if (best !== moves[2]) {
+      // Playing the engine's move branches a variation: the record stays whole and the new move is the one marked.
+      await page.click('#engine-play');
+      await page.waitForSelector('#analysis-variation .vmove.current');
+      assert.equal(await page.textContent('#analysis-variation .vmove.current .mv'), best);
+      assert.equal(await page.locator('#analysis-moves > li:not(.varline)').count(), moves.length);
+      assert.equal(await page.locator('#analysis-moves > li.current').count(), 0);
+      // Back to the record: its move is marked again and the variation is kept.
+      await page.click('#analysis-main');
+      assert.equal(await page.textContent('#analysis-moves li.current .mv'), moves[1]);
+      assert.equal(await page.locator('#analysis-variation .vmove').count(), 1);
+    }
+    // A typed move the rules refuse is named and does not join the board.
+    await page.fill('#analysis-move-input', 'zz9');
+    await page.click('#analysis-move-play');
+    await page.waitForFunction(() => /zz9/.test(document.querySelector('#analysis-move-error')?.textContent || ''), null, { timeout: 30_000 });
+    assert.equal(await page.locator('#analysis-moves > li:not(.varline)').count(), moves.length);
+    assert.deepEqual(errors, []);
+  });
+}

@@ -13,6 +13,8 @@
 //! - [`Engine::swap2`] answers Swap2 from the stones alone, at each of its three stages ([`swap2`]).
 //! - [`piskvork`] is the Piskvork (Gomocup) protocol as a pure line-in, lines-out state machine; the
 //!   `pbrain-gomoku` binary wires it to stdin and stdout.
+//! - [`hub`] is the Hub protocol (Scan's) for the draughts engine: the `hub-draughts` binary serves it, and the
+//!   `draughts-match` harness drives any Hub engine with it.
 //!
 //! - [`brain`] is the [`brain::Brain`] trait over any [`games::AnyGame`] and the registry of each game's brains
 //!   and levels: this engine for Gomoku, [`othello::Engine`] for Othello, [`draughts::Engine`] for draughts,
@@ -37,6 +39,7 @@
 pub mod brain;
 pub mod draughts;
 mod engine;
+pub mod hub;
 pub mod insect;
 pub mod level;
 pub mod othello;

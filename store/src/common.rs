@@ -5,8 +5,8 @@
 //! connection) and how rating rows are locked (Postgres: `FOR UPDATE`). sqlx's concrete types differ per
 //! database, so this macro writes the [`crate::Store`] implementation for each: the caller provides
 //! `self.reader()`, `self.begin_write()`, `heads` and `insert_actions` (the two statements whose form differs),
-//! `head_cache` and `write_batch_routed` (where a game write goes), the `LOCK_RATINGS` suffix and
-//! `BATCHES_IN_FLIGHT`. The game writes are planned by `write.rs`; here they are only executed
+//! `head_cache` and `write_batch_routed` (where a game write goes), the `LOCK_RATINGS` suffix,
+//! `LOCK_ANALYSIS_PLAYER` and `BATCHES_IN_FLIGHT`. The game writes are planned by `write.rs`; here they are only executed
 //! (`SqlxStatements`).
 
 /// Implements [`crate::Store`] for `$store` over database `$db` with rows of type `$row`.
@@ -634,7 +634,12 @@ macro_rules! store_impl {
                 limit: u32,
             ) -> Result<bool, StoreError> {
                 let (_gate, mut tx) = self.begin_write().await?;
-                // The count and the insert in one statement, in one transaction.
+                // The count and the insert in one statement, in one transaction, after the player's lock (where
+                // the database needs one): without it two requests at the limit both count the rows before
+                // either's insert and both pass.
+                if let Some(lock) = LOCK_ANALYSIS_PLAYER {
+                    sqlx::query(lock).bind(player).execute(&mut *tx).await?;
+                }
                 let taken = sqlx::query(
                     "INSERT INTO analysis_requests (player, game_id, requested_at) \
                      SELECT $1, $2, $3 WHERE (SELECT COUNT(*) FROM analysis_requests \

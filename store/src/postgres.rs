@@ -24,6 +24,12 @@ pub struct PostgresStore {
 /// Rating rows are locked while a game is rated so that two games of one player are rated one after the other.
 const LOCK_RATINGS: &str = " FOR UPDATE";
 
+/// Serialises the analysis requests of player `$1` until the transaction ends (issue #33): under read committed
+/// two requests would each count the other's row as absent and both pass the daily limit. An advisory lock,
+/// because the player may have no row yet to lock. (Two 32-bit keys, the first naming this use, as
+/// `ownership.rs`'s player lock does with its own.)
+const LOCK_ANALYSIS_PLAYER: Option<&str> = Some("SELECT pg_advisory_xact_lock(33, hashtext($1))");
+
 /// Batches written at once on the pool: while one waits for its commit (a WAL flush on the server) and the
 /// network, the next is already being sent. Each batch holds different games (see
 /// [`crate::Store::batches_in_flight`]), so they never wait on each other's rows.

@@ -36,6 +36,10 @@ pub struct SqliteStore {
 /// SQLite adds no row locks: the single writer connection already serialises writers.
 const LOCK_RATINGS: &str = "";
 
+/// No lock for a player's analysis requests: a write transaction (`BEGIN IMMEDIATE` under the store's gate)
+/// already excludes every other writer while it counts and inserts.
+const LOCK_ANALYSIS_PLAYER: Option<&str> = None;
+
 /// One batch at a time: the single writer connection would serialise more anyway, and a batch that waits for
 /// the connection only takes requests that would otherwise join a larger next batch.
 const BATCHES_IN_FLIGHT: usize = 1;

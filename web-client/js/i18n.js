@@ -1368,3 +1368,25 @@ export function errorText(code, message) {
   if (message && current === 'en') return message;
   return t('err.generic', { code: code || '?' });
 }
+
+/* analysis2: the analysis board's engine for every game (issue #33) */
+addStrings({
+  en: {
+    'analysis.engine_play': 'Play it',
+    'analysis.engine_play_line': 'Play the line up to this move',
+    'analysis.hint_any': 'Play the engine\'s move, a move of its line, or type a move to play a variation from the position shown. Arrow keys step.',
+    'analysis.move_label': 'A move',
+    'analysis.move_play': 'Play',
+    'analysis.move_checking': 'Checking the move…',
+    'analysis.move_illegal': '{move} is not a legal move here.',
+  },
+  zh: {
+    'analysis.engine_play': '走这步',
+    'analysis.engine_play_line': '按引擎的变化走到这一步',
+    'analysis.hint_any': '可以走引擎推荐的着法、走到其变化中的某一步，或输入一步着法，从当前局面走出变化。方向键可前后翻看。',
+    'analysis.move_label': '着法',
+    'analysis.move_play': '走',
+    'analysis.move_checking': '正在检查着法…',
+    'analysis.move_illegal': '{move} 在此局面不是合法着法。',
+  },
+});

@@ -91,6 +91,16 @@ pub const MAX_LINE: usize = 12;
 /// the forced actions (at most `MAX_FORCED` in a row) and turns the answer back to the side to act here.
 pub(super) fn through_forced(
     game: &AnyGame,
+    analyse: impl FnMut(&AnyGame) -> Option<Evaluation>,
+) -> Option<Evaluation> {
+    through_forced_to(game, |_, _| None, analyse)
+}
+
+/// [`through_forced`], with the score of a game the forced actions finish for a side (`final_score`, as
+/// [`super::Brain::final_score`] gives it; its `None` leaves the result: a win, a loss, a draw).
+pub(super) fn through_forced_to(
+    game: &AnyGame,
+    final_score: impl Fn(&AnyGame, rules::Color) -> Option<Score>,
     mut analyse: impl FnMut(&AnyGame) -> Option<Evaluation>,
 ) -> Option<Evaluation> {
     const MAX_FORCED: usize = 16;
@@ -113,6 +123,10 @@ pub(super) fn through_forced(
         return analyse(game);
     };
     let (score, pv_rest, depth, nodes, vcf) = match position.to_act() {
+        None if final_score(&position, me).is_some() => {
+            let score = final_score(&position, me)?;
+            (score, Vec::new(), 0, 0, false)
+        }
         None => {
             let winner = position.status().outcome().and_then(|o| o.winner);
             let score = match winner {

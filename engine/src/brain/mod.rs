@@ -85,6 +85,14 @@ pub trait Brain: Send {
             vcf: false,
         })
     }
+
+    /// A finished game's score as `side` sees it, in the terms [`Brain::analyse`] scores the positions before it
+    /// (Othello: the exact final disc difference, as the solver counts it), so that the last move is judged like
+    /// the others; `None` (the default) where only the result counts (a win, a loss, a draw).
+    fn final_score(&self, game: &AnyGame, side: rules::Color) -> Option<Score> {
+        let _ = (game, side);
+        None
+    }
 }
 
 /// One registered brain: its name, its levels, and how to build it.

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use games::{AnyAction, AnyGame, Game};
 
-use super::evaluation::through_forced;
+use super::evaluation::through_forced_to;
 use super::{
     accepted, first_legal, legal_line, Brain, BrainInfo, Evaluation, Judging, Score, MAX_LINE,
 };
@@ -84,7 +84,7 @@ impl Brain for OthelloBrain {
         if !matches!(game, AnyGame::Othello(_)) || game.status().is_over() {
             return None;
         }
-        through_forced(game, |position| {
+        through_forced_to(game, final_discs, |position| {
             let AnyGame::Othello(othello) = position else {
                 return None;
             };
@@ -110,4 +110,32 @@ impl Brain for OthelloBrain {
             })
         })
     }
+
+    /// The final disc difference of a board played out, the empty squares going to the winner (the solver's
+    /// count); `None` for a game not over, or over before the board was (resigned, lost on time).
+    fn final_score(&self, game: &AnyGame, side: rules::Color) -> Option<Score> {
+        final_discs(game, side)
+    }
+}
+
+/// The final disc difference of a game played out for `side`, the empty squares going to the winner: the
+/// solver's count, so that a last move is judged by the discs it lost like every move within the solver's reach.
+/// `None` for a game not over, or over before the board was (resigned, lost on time).
+fn final_discs(game: &AnyGame, side: rules::Color) -> Option<Score> {
+    let AnyGame::Othello(othello) = game else {
+        return None;
+    };
+    let position = othello.rules_game().position();
+    let (player, opponent) = position.sides();
+    // Only a game played out counts discs: one resigned or lost on time is judged by its result.
+    let board = crate::othello::board::moves;
+    if !game.status().is_over() || board(player, opponent) != 0 || board(opponent, player) != 0 {
+        return None;
+    }
+    let diff = crate::othello::board::final_score(player, opponent);
+    Some(Score::Exact(if position.to_move() == side {
+        diff
+    } else {
+        -diff
+    }))
 }

@@ -5,6 +5,7 @@ mod brain;
 mod common;
 mod draughts;
 mod ffo;
+mod hub;
 mod insect;
 mod match_harness;
 mod openings;

@@ -99,6 +99,23 @@ pub fn judge(m: &MoveSeen<'_>) -> Option<Verdict> {
     if m.best == Some(m.played) {
         return None;
     }
+    let judging = judging(m.kind);
+    // Both positions solved (Othello near the end, and its finished board): the discs lost, exactly.
+    if let (Seen::Exact(before), Seen::Exact(after)) = (m.before, m.after) {
+        return drop_by(Reason::DiscLoss, judging.exact, before - after);
+    }
+    // Beside a proved win or loss, a solved position is one too (or a draw).
+    let proved = |s: Seen| match s {
+        Seen::Exact(d) if d > 0 => Seen::Win,
+        Seen::Exact(d) if d < 0 => Seen::Loss,
+        other => other,
+    };
+    let (before, after) = match (m.before, m.after) {
+        (b @ (Seen::Win | Seen::Loss), a) | (b, a @ (Seen::Win | Seen::Loss)) => {
+            (proved(b), proved(a))
+        }
+        pair => pair,
+    };
     let blunder = |reason| {
         Some(Verdict {
             judgment: Judgment::Blunder,
@@ -106,35 +123,33 @@ pub fn judge(m: &MoveSeen<'_>) -> Option<Verdict> {
             loss: None,
         })
     };
-    if m.before == Seen::Win && m.after != Seen::Win {
+    if before == Seen::Win && after != Seen::Win {
         return blunder(if m.had_vcf {
             Reason::MissedVcf
         } else {
             Reason::MissedWin
         });
     }
-    if m.before != Seen::Loss && m.after == Seen::Loss {
+    if before != Seen::Loss && after == Seen::Loss {
         return blunder(if m.allows_vcf {
             Reason::AllowedVcf
         } else {
             Reason::AllowedWin
         });
     }
-    let drop_by = |reason, at_least: [i32; 3], drop: i32| {
-        let level = at_least.iter().rposition(|&x| drop >= x)?;
-        Some(Verdict {
-            judgment: [Judgment::Inaccuracy, Judgment::Mistake, Judgment::Blunder][level],
-            reason,
-            loss: Some(drop),
-        })
-    };
-    let judging = judging(m.kind);
-    if let (Seen::Exact(before), Seen::Exact(after)) = (m.before, m.after) {
-        return drop_by(Reason::DiscLoss, judging.exact, before - after);
-    }
     let (name, at_least) = judging.drop?;
-    let (before, after) = (m.before.units()?, m.after.units()?);
+    let (before, after) = (before.units()?, after.units()?);
     drop_by(drop_reason(name), at_least, before - after)
+}
+
+/// The judgment a drop of `drop` earns against the thresholds `at_least` (inaccuracy, mistake, blunder).
+fn drop_by(reason: Reason, at_least: [i32; 3], drop: i32) -> Option<Verdict> {
+    let level = at_least.iter().rposition(|&x| drop >= x)?;
+    Some(Verdict {
+        judgment: [Judgment::Inaccuracy, Judgment::Mistake, Judgment::Blunder][level],
+        reason,
+        loss: Some(drop),
+    })
 }
 
 /// The advantage of the first colour in -1…1, from the score it sees: what the graph draws. A win is ±1; an
@@ -193,6 +208,19 @@ mod tests {
         assert_eq!(
             seen(GameKind::Othello, Seen::Exact(6), Seen::Exact(5)),
             None
+        );
+    }
+
+    #[test]
+    fn a_solved_win_beside_a_proved_one_is_no_missed_win_and_a_solved_loss_is_no_allowed_win() {
+        // The midgame search saw the win; the solver then counts it: still a win.
+        assert_eq!(seen(GameKind::Othello, Seen::Win, Seen::Exact(6)), None);
+        // A lost position played out to its solved loss allowed nothing.
+        assert_eq!(seen(GameKind::Othello, Seen::Exact(-4), Seen::Loss), None);
+        let v = seen(GameKind::Othello, Seen::Win, Seen::Exact(-2)).unwrap();
+        assert_eq!(
+            (v.judgment, v.reason),
+            (Judgment::Blunder, Reason::MissedWin)
         );
     }
 

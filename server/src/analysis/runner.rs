@@ -54,8 +54,12 @@ fn positions(task: &Task) -> Option<Vec<AnyGame>> {
     Some(all)
 }
 
-/// A finished position's score for `side`: the result (a win, a loss, or a draw as an even score).
-fn final_seen(game: &AnyGame, side: Color) -> Seen {
+/// A finished position's score for `side`: the brain's own count where it has one (Othello's exact disc
+/// difference), else the result (a win, a loss, or a draw as an even score).
+fn final_seen(brain: &dyn brain::Brain, game: &AnyGame, side: Color) -> Seen {
+    if let Some(score) = brain.final_score(game, side) {
+        return Seen::of(score, side, side);
+    }
     let Some(outcome) = game.status().outcome().cloned() else {
         return Seen::Units(0);
     };
@@ -94,7 +98,7 @@ pub fn run(
     let seen = |i: usize, side: Color| -> Seen {
         match (&evals[i], games[i].to_act()) {
             (Some(e), Some(to_act)) => Seen::of(e.score, to_act, side),
-            _ => final_seen(&games[i], side),
+            _ => final_seen(&*brain, &games[i], side),
         }
     };
     let positions = games

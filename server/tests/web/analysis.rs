@@ -610,3 +610,78 @@ async fn a_draughts_export_carries_its_analysis_as_pdn_comments() {
     );
     app.stop().await;
 }
+
+/// The exact disc difference of an Othello position for `side`, solved afresh (the final count once over).
+fn solved_for(game: &AnyGame, side: rules::Color) -> i32 {
+    let AnyGame::Othello(othello) = game else {
+        panic!("an Othello game");
+    };
+    let position = othello.rules_game().position();
+    let solution = engine::othello::Engine::new(1)
+        .solve(position, None, &AtomicBool::new(false))
+        .expect("solved without a budget");
+    if position.to_move() == side {
+        solution.score
+    } else {
+        -solution.score
+    }
+}
+
+#[test]
+fn othellos_last_moves_are_judged_by_the_discs_the_solver_counts_down_to_the_final_board() {
+    // Random moves to the end of the board: the last ten moves are well within the solver's reach.
+    let (config, actions) = random_game(GameKind::Othello, 5, 200);
+    let mut game = AnyGame::new(config, server::stored::first_seat(config));
+    let mut positions = vec![game.clone()];
+    for a in &actions {
+        game.apply(a.clone()).unwrap();
+        positions.push(game.clone());
+    }
+    assert!(game.status().is_over(), "the random game is played out");
+    let a = analysed(config, actions.clone(), 60);
+
+    let empties = |g: &AnyGame| {
+        let AnyGame::Othello(o) = g else {
+            unreachable!()
+        };
+        (!(o.rules_game().position().black() | o.rules_game().position().white())).count_ones()
+    };
+    let mut checked = 0;
+    let mut marked = 0;
+    for (i, action) in actions.iter().enumerate() {
+        let (Some(mover), true) = (positions[i].to_act(), AnyGame::is_move(action)) else {
+            continue;
+        };
+        if empties(&positions[i]) > 10 {
+            continue;
+        }
+        let loss = solved_for(&positions[i], mover) - solved_for(&positions[i + 1], mover);
+        let judged = &a.moves[i];
+        let expected = [2, 4, 8]
+            .iter()
+            .rposition(|&x| loss >= x)
+            .map(|k| [Judgment::Inaccuracy, Judgment::Mistake, Judgment::Blunder][k]);
+        assert_eq!(
+            (judged.judgment, judged.loss),
+            (expected, expected.map(|_| loss)),
+            "move {} ({}): the solver says {loss} discs lost; {judged:?}",
+            i + 1,
+            judged.notation
+        );
+        if expected.is_some() {
+            assert_eq!(judged.reason, Some(Reason::DiscLoss), "{judged:?}");
+            marked += 1;
+        }
+        checked += 1;
+    }
+    assert!(checked >= 8, "{checked} moves within the solver's reach");
+    assert!(marked >= 1, "a random ending loses discs somewhere");
+    // The last move is judged against the final board's count, never as a won or lost game.
+    let last = a.moves.iter().rposition(|m| m.mover.is_some()).unwrap();
+    assert!(
+        a.moves[last].reason != Some(Reason::AllowedWin)
+            && a.moves[last].reason != Some(Reason::MissedWin),
+        "{:?}",
+        a.moves[last]
+    );
+}

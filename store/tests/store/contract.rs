@@ -182,6 +182,7 @@ contract!(
     a_players_games_filter_by_pool_rated_and_their_own_result,
     rated_games_move_each_games_ladder_and_casual_ones_do_not,
     a_match_is_stored_and_reads_its_rooms_games_and_winners,
+    concurrent_analysis_requests_at_the_daily_limit_admit_exactly_the_requests_left,
 );
 
 // ---------------------------------------------------------------------------------------------------- helpers
@@ -2174,4 +2175,59 @@ async fn a_match_is_stored_and_reads_its_rooms_games_and_winners(store: Arc<dyn 
     assert_eq!(games[1].winner().map(|p| p.name.as_str()), Some("ann"));
     assert_eq!((games[2].end.clone(), games[2].winner()), (None, None));
     assert_eq!(games[0].public_id, game.public_id);
+}
+
+/// The daily analysis limit (issue #33) holds under concurrent requests: with one request left, of twenty at
+/// once exactly one is taken; at the limit none is; another player and an expired window are unaffected.
+async fn concurrent_analysis_requests_at_the_daily_limit_admit_exactly_the_requests_left(
+    store: Arc<dyn Store>,
+) {
+    const LIMIT: u32 = 3;
+    let game = store
+        .create_game(&new_game(FREESTYLE_GAME, false, guest("ann"), guest("bob")))
+        .await
+        .unwrap();
+    // A request outside the window counts for nothing; two inside it leave one.
+    assert!(store
+        .take_analysis_request("user:1", game, 1_000, 0, LIMIT)
+        .await
+        .unwrap());
+    for now in [100_000, 100_001] {
+        assert!(store
+            .take_analysis_request("user:1", game, now, 50_000, LIMIT)
+            .await
+            .unwrap());
+    }
+
+    let race = |now: i64| {
+        let store = store.clone();
+        futures_join((0..20).map(move |_| {
+            let store = store.clone();
+            async move {
+                store
+                    .take_analysis_request("user:1", game, now, 50_000, LIMIT)
+                    .await
+            }
+        }))
+    };
+    let first = race(100_002).await;
+    let second = race(100_003).await;
+
+    let taken = |results: &[Result<bool, StoreError>]| {
+        results
+            .iter()
+            .map(|r| r.as_ref().copied().map_err(|e| e.to_string()))
+            .collect::<Result<Vec<bool>, _>>()
+            .unwrap()
+            .into_iter()
+            .filter(|&t| t)
+            .count()
+    };
+    assert_eq!(taken(&first), 1, "one request was left: {first:?}");
+    assert_eq!(taken(&second), 0, "none was left: {second:?}");
+    // Another player's limit is their own.
+    assert!(store
+        .take_analysis_request("user:2", game, 100_004, 50_000, LIMIT)
+        .await
+        .unwrap());
 }

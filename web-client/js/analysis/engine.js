@@ -15,8 +15,12 @@ export function evaluateBody({ game, config, actions }, ms) {
   return { game, config, actions: [...actions], ...(ms ? { ms } : {}) };
 }
 
-/** The engine panel: `el` (the toggle and the answer) and `update(position)` after every change of the board. */
-export function enginePanel({ storage = globalThis.localStorage } = {}) {
+/**
+ * The engine panel: `el` (the toggle and the answer) and `update(position)` after every change of the board.
+ * With `play(actions)` the answer offers to play the best move, and each move of the line plays the line up to
+ * it (from the position shown: a variation on the board, legal since the server's engine gave it).
+ */
+export function enginePanel({ storage = globalThis.localStorage, play = null } = {}) {
   let on = false;
   try {
     on = storage?.getItem(KEY) === 'on';
@@ -53,10 +57,16 @@ export function enginePanel({ storage = globalThis.localStorage } = {}) {
         mount(answer, h('p', { class: 'muted small' }, t('analysis.over')));
         return;
       }
+      // The line's moves: words, or buttons that play the line up to each one.
+      const lineMoves = play
+        ? r.line.map((mv, i) => h('button', { type: 'button', class: 'linkish engine-move', dataset: { index: i }, title: t('analysis.engine_play_line'), onclick: () => play(r.line.slice(0, i + 1)) }, mv))
+        : [r.line.join(' ')];
+      const spaced = lineMoves.flatMap((m, i) => (i ? [' ', m] : [m]));
       mount(answer,
         h('p', { class: 'small' }, h('b', {}, `${t('analysis.eval')} `), h('span', { id: 'engine-score' }, scoreText(r.score)), r.vcf ? h('span', { class: 'vcf-badge' }, ' VCF') : null),
-        h('p', { class: 'small' }, h('b', {}, `${t('analysis.best')} `), h('span', { id: 'engine-best' }, r.best)),
-        h('p', { class: 'small pv' }, h('b', {}, `${t('analysis.line')} `), h('span', { id: 'engine-line' }, r.line.join(' '))));
+        h('p', { class: 'small' }, h('b', {}, `${t('analysis.best')} `), h('span', { id: 'engine-best' }, r.best),
+          play ? h('button', { type: 'button', class: 'btn small', id: 'engine-play', onclick: () => play([r.best]) }, t('analysis.engine_play')) : null),
+        h('p', { class: 'small pv' }, h('b', {}, `${t('analysis.line')} `), h('span', { id: 'engine-line' }, ...spaced)));
     } catch (e) {
       if (mine === asked) mount(answer, h('p', { class: 'form-error small' }, errorText(e.code, e.message)));
     }

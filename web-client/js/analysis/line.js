@@ -113,9 +113,17 @@ export function play(a, point, ruleSet) {
   if (winLine(a, ruleSet)) return { error: 'game_over' };
   const f = forbiddenAt(a, ruleSet).find((x) => x.point === point);
   if (f) return { error: `forbidden_${f.kind}` };
-  if (a.line[a.ply] === point) return { analysis: { ...a, ply: a.ply + 1 } };
-  const next = [...stonesAt(a), point];
-  // An empty board's own line grows at its end; anywhere else a move of one's own is the variation.
-  if (a.own && !onVariation(a) && a.ply === a.main.length) return { analysis: { ...a, main: next, line: next, ply: a.ply + 1 } };
-  return { analysis: { ...a, line: next, variation: next, ply: a.ply + 1 } };
+  return { analysis: playMove(a, point) };
+}
+
+/**
+ * Plays the action `text` (any game's notation, already known to be legal) at the position shown: the same move
+ * as the line's steps on; an empty board's own line grows at its end; anywhere else it is the variation, and the
+ * main line stays as it is.
+ */
+export function playMove(a, text) {
+  if (a.line[a.ply] === text) return { ...a, ply: a.ply + 1 };
+  const next = [...stonesAt(a), text];
+  if (a.own && !onVariation(a) && a.ply === a.main.length) return { ...a, main: next, line: next, ply: a.ply + 1 };
+  return { ...a, line: next, variation: next, ply: a.ply + 1 };
 }

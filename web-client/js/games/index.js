@@ -26,6 +26,8 @@
 //   transcriptKey   (optional) the key naming the record's transcript, for a game whose record has one
 //   downloads       (optional) the record's downloads besides the readable record: [[format, suffix, labelKey]]
 //   analysable      (optional) whether the analysis board reads its games (the record offers "Analyse")
+//   importsPsq      (optional) whether its records are Gomoku's: `.psq` files import to the analysis board,
+//                   which then shows forbidden points and rule sets (other games use their record board)
 //   settings        the room page's board settings it uses, of `numbers` and `confirm` (the sound is everyone's)
 //
 //   snapshot(room)                   normalises a room built from a snapshot (its `view`, for the generic games)

@@ -35,15 +35,20 @@ function exportLink(rec) {
 function downloads(rec, game, app) {
   const links = downloadChoices(rec.link, game).map(([format, file, key]) =>
     h('a', { class: 'btn small export-link', href: `${exportUrl(rec.link)}?format=${format}`, download: file, dataset: { format } }, t(key)));
-  const analysable = Boolean(memberOf(game).analysable);
+  const member = memberOf(game);
+  const analysable = Boolean(member.analysable);
   const analyse = analysable
     ? h('button', { class: 'btn small', type: 'button', id: 'record-analyse', onclick: () => {
-        storeAnalysis({ size: rec.size || 15, moves: rec.moves, title: t('record.title', { id: rec.id }), rule_set: rec.rules?.rule_set || 'renju', ply: clampPly(currentPly(), rec.moves.length) });
+        const ply = clampPly(currentPly(), rec.moves.length);
+        const title = t('record.title', { id: rec.id });
+        storeAnalysis(member.importsPsq
+          ? { size: rec.size || 15, moves: rec.moves, title, rule_set: rec.rules?.rule_set || 'renju', ply }
+          : { game: member.name, moves: rec.moves, title, ply });
         app?.navigate(href('analysis'));
       } }, t('analysis.open'))
     : null;
   return h('div', { class: 'downloads', id: 'record-downloads' },
-    h('span', { class: 'muted small' }, t('records.download')), links, analyse, analysable && app ? importControl(app.navigate, { small: true }) : null);
+    h('span', { class: 'muted small' }, t('records.download')), links, analyse, member.importsPsq && app ? importControl(app.navigate, { small: true }) : null);
 }
 
 /** The opening as the players decided it (Gomoku's swaps, declarations and offers with who made them). */

@@ -54,6 +54,8 @@ export default {
     return t(`draughts.win_${reason}`, { winner, loser });
   },
   roomBoard,
+  /** The analysis board reads its records (on the record board, the engine playing its variations). */
+  analysable: true,
   normaliseRecord,
   recordBoard,
   /** The variant: international (10×10) is the only one. */

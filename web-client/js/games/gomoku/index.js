@@ -31,6 +31,7 @@ export default {
   downloads: [['psq', '.psq', 'records.psq'], ['renlib', '.renlib.txt', 'records.renlib']],
   /** The analysis board (pages/analysis.js) reads its games: the record offers "Analyse" and "Import .psq". */
   analysable: true,
+  importsPsq: true,
   /** The rules' name in the page's footer. */
   sourceKey: 'gomoku.source',
   /** The rules page's words (rules.js). */

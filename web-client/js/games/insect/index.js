@@ -159,6 +159,8 @@ export default {
   describe: () => t('game.insect'),
   resultSentence,
   roomBoard,
+  /** The analysis board reads its records (on the record board, the engine playing its variations). */
+  analysable: true,
   normaliseRecord,
   recordBoard,
   /** No options: a summary of the rules instead. */

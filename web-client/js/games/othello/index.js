@@ -65,6 +65,8 @@ export default {
     return t('othello.result_win', { winner, won: d[result.winner], lost: d[loser], reason: t(`othello.reason_${result.reason}`) });
   },
   roomBoard,
+  /** The analysis board reads its records (on the record board, the engine playing its variations). */
+  analysable: true,
   normaliseRecord,
   recordBoard,
   /** The scoring rule: Japanese (empty squares to the winner) or European. */
