@@ -39,7 +39,7 @@ function actionForm(fixed, onDone, actions = ACTIONS) {
 /** A fair-play flag's evidence (made by the server, docs/fairplay.md): the summary, then each game of the window. */
 function fairPlayEvidence(evidence) {
   const [summary, ...games] = evidence;
-  const pct = (x) => `${(x * 100).toFixed(1)} %`;
+  const pct = (x) => `${(x * 100).toFixed(1)}\u00a0%`;
   return h('div', { class: 'mod-fairplay' },
     summary ? h('p', { class: 'mod-fairplay-summary' }, t('mod.fairplay.summary', {
       top1: summary.top1, judged: summary.judged, rate: pct(summary.rate), games: summary.games, pool: summary.pool,
