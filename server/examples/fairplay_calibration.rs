@@ -1,7 +1,7 @@
 //! Calibration of the fair-play statistic (`docs/fairplay.md`): engine levels play Othello as "players", each
 //! game is judged by the server's own fair-play judge (`server::fairplay::judge`), and the players' windows of
 //! games go through the server's statistic at a rating of 1500. The cheater is level 8 (the judge's own engine,
-//! at another time budget); honest players are lower levels. Prints one table (markdown) of detections and
+//! at another time budget); honest players are lower levels (2 to 6). Prints one table (markdown) of detections and
 //! false positives.
 //!
 //! ```text
@@ -27,6 +27,7 @@ const PLAYERS: &[(&str, u8)] = &[
     ("honest level 3", 3),
     ("honest level 4", 4),
     ("honest level 5", 5),
+    ("honest level 6", 6),
     ("cheater (level 8)", 8),
 ];
 

@@ -314,6 +314,10 @@ pub struct Config {
     /// game when its moves are compared with the engine's.
     #[arg(long, env = "FAIR_PLAY_MS_PER_POSITION", default_value_t = 50)]
     pub fair_play_ms_per_position: u64,
+    /// Fair play: the level of the judging engine, 0 for its top level (a lower level searches to a fixed depth,
+    /// so that its choices do not depend on the machine's speed).
+    #[arg(long, env = "FAIR_PLAY_LEVEL", default_value_t = 0)]
+    pub fair_play_level: u8,
     /// Fair play: rated games that may wait to be judged (one is judged at a time); the news of one more is
     /// dropped with a warning.
     #[arg(long, env = "FAIR_PLAY_MAX_QUEUED", default_value_t = 256)]
@@ -904,6 +908,7 @@ impl fmt::Debug for Config {
             )
             .field("fair_play_ms_per_position", &self.fair_play_ms_per_position)
             .field("fair_play_max_queued", &self.fair_play_max_queued)
+            .field("fair_play_level", &self.fair_play_level)
             .field("fair_play_window", &self.fair_play_window)
             .field("fair_play_min_moves", &self.fair_play_min_moves)
             .field("fair_play_alpha", &self.fair_play_alpha)

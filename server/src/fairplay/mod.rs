@@ -44,6 +44,8 @@ pub struct Settings {
     pub ms_per_position: u64,
     /// Rated games that may wait to be judged; news of one more is dropped with a warning.
     pub max_queued: usize,
+    /// The judge's level (0: its brain's top level, as the analyses).
+    pub level: u8,
     /// The statistic's thresholds.
     pub thresholds: Thresholds,
 }
@@ -54,6 +56,7 @@ impl Settings {
         Settings {
             ms_per_position: config.fair_play_ms_per_position.max(1),
             max_queued: config.fair_play_max_queued.max(1),
+            level: config.fair_play_level,
             thresholds: Thresholds {
                 window: config.fair_play_window.max(1),
                 min_moves: config.fair_play_min_moves,
@@ -122,7 +125,7 @@ async fn judge_one(
         return Ok(());
     };
     let kind = config.kind();
-    let Some((mut brain, _)) = crate::analysis::runner::brain_for(kind) else {
+    let Some(mut brain) = judge_brain(kind, settings.level) else {
         return Ok(());
     };
     // Computers' and engines' seats are not judged: they are the engine.
@@ -205,6 +208,21 @@ async fn judge_one(
         );
     }
     Ok(())
+}
+
+/// The judge of a game: its analysis brain (`analysis::runner::brain_for`'s: the list's first, never the random
+/// one) at `level`, 0 meaning its top level; `None` for a game without an engine.
+pub fn judge_brain(kind: games::GameKind, level: u8) -> Option<Box<dyn engine::brain::Brain>> {
+    let info = engine::brain::brains(kind).first()?;
+    if info.name == engine::brain::RandomBrain::NAME {
+        return None;
+    }
+    let level = if level == 0 {
+        *info.levels.end()
+    } else {
+        level.clamp(*info.levels.start(), *info.levels.end())
+    };
+    Some((info.make)(level, 0x5eed_fa1e))
 }
 
 /// The statistic over stored rows.
