@@ -310,6 +310,27 @@ pub struct Config {
     /// Positions one address may have evaluated by the analysis board's engine in a minute (a burst of as many).
     #[arg(long, env = "ANALYSIS_EVALUATES_PER_MINUTE", default_value_t = 30)]
     pub analysis_evaluates_per_minute: u32,
+    /// Fair play (issue #38, `docs/fairplay.md`): milliseconds the engine thinks about each position of a rated
+    /// game when its moves are compared with the engine's.
+    #[arg(long, env = "FAIR_PLAY_MS_PER_POSITION", default_value_t = 50)]
+    pub fair_play_ms_per_position: u64,
+    /// Fair play: the level of the judging engine, 0 for its top level (a lower level searches to a fixed depth,
+    /// so that its choices do not depend on the machine's speed).
+    #[arg(long, env = "FAIR_PLAY_LEVEL", default_value_t = 0)]
+    pub fair_play_level: u8,
+    /// Fair play: rated games that may wait to be judged (one is judged at a time); the news of one more is
+    /// dropped with a warning.
+    #[arg(long, env = "FAIR_PLAY_MAX_QUEUED", default_value_t = 256)]
+    pub fair_play_max_queued: usize,
+    /// Fair play: a player's last rated games of a pool that the statistic reads.
+    #[arg(long, env = "FAIR_PLAY_WINDOW", default_value_t = 20)]
+    pub fair_play_window: u32,
+    /// Fair play: judged moves the window must hold before a player can be flagged.
+    #[arg(long, env = "FAIR_PLAY_MIN_MOVES", default_value_t = 150)]
+    pub fair_play_min_moves: u32,
+    /// Fair play: the largest chance, under honest play, of matching the engine as often, that flags a player.
+    #[arg(long, env = "FAIR_PLAY_ALPHA", default_value_t = 1e-4)]
+    pub fair_play_alpha: f64,
     /// Games against the computer (its levels and external engines together) one player (an account, or a guest)
     /// plays at once; one more is refused with `too_many_computer_games`.
     #[arg(long, env = "COMPUTER_MAX_GAMES_PER_PLAYER", default_value_t = 2)]
@@ -885,6 +906,12 @@ impl fmt::Debug for Config {
                 "analysis_evaluates_per_minute",
                 &self.analysis_evaluates_per_minute,
             )
+            .field("fair_play_ms_per_position", &self.fair_play_ms_per_position)
+            .field("fair_play_max_queued", &self.fair_play_max_queued)
+            .field("fair_play_level", &self.fair_play_level)
+            .field("fair_play_window", &self.fair_play_window)
+            .field("fair_play_min_moves", &self.fair_play_min_moves)
+            .field("fair_play_alpha", &self.fair_play_alpha)
             .field("computer_max_games", &self.computer_max_games)
             .field(
                 "computer_max_games_per_player",

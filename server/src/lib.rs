@@ -12,6 +12,7 @@ pub mod community;
 pub mod computer;
 pub mod config;
 pub mod export;
+pub mod fairplay;
 pub mod gomoku;
 pub mod http;
 pub mod identity;
@@ -82,6 +83,8 @@ pub struct AppState {
     pub cluster: Option<cluster::Cluster>,
     /// Computer analyses of finished games and the analysis board's engine (issue #33).
     pub analyses: analysis::Analyses,
+    /// Fair play: each rated game's moves against the engine's, and flags for the moderators (issue #38).
+    pub fair_play: fairplay::FairPlay,
     connections: Arc<ConnectionTracker>,
 }
 
@@ -174,12 +177,17 @@ impl AppState {
             analysis::Settings::from_config(&config),
             clock.clone(),
         );
+        let fair_play =
+            fairplay::FairPlay::start(store.clone(), fairplay::Settings::from_config(&config));
         let state = AppState {
             analyses,
             computer,
             identities: Identities::new(store.clone(), &config, clock.clone()),
             config: Arc::new(config),
-            writer: BatchWriter::spawn_on_own_thread(store.clone()).0,
+            writer: BatchWriter::spawn_on_own_thread(store.clone())
+                .0
+                .on_rated(fair_play.sender()),
+            fair_play,
             store,
             rooms: Rooms::default(),
             lobby,

@@ -41,7 +41,12 @@ enum Request {
 #[derive(Clone, Debug)]
 pub struct BatchWriter {
     requests: mpsc::Sender<Request>,
+    /// Told of every rated game this writer ends ([`BatchWriter::on_rated`]).
+    rated: Option<mpsc::Sender<RatedEnd>>,
 }
+
+/// A rated game that a [`BatchWriter`] ended: its id and both players' rating changes (black's first).
+pub type RatedEnd = (GameId, [crate::RatingChange; 2]);
 
 fn stopped() -> StoreError {
     StoreError::Database("the batch writer has stopped".to_owned())
@@ -62,7 +67,13 @@ impl BatchWriter {
     pub fn spawn_with_task(store: Arc<dyn Store>) -> (BatchWriter, JoinHandle<()>) {
         let (requests, receiver) = mpsc::channel(QUEUE);
         let task = tokio::spawn(run(store, receiver));
-        (BatchWriter { requests }, task)
+        (
+            BatchWriter {
+                requests,
+                rated: None,
+            },
+            task,
+        )
     }
 
     /// Starts the writer on a thread of its own, polled by that thread, and returns its join handle
@@ -91,7 +102,13 @@ impl BatchWriter {
         let task = tokio::spawn(async move {
             let _ = finished.await;
         });
-        (BatchWriter { requests }, task)
+        (
+            BatchWriter {
+                requests,
+                rated: None,
+            },
+            task,
+        )
     }
 
     /// Makes one action durable. Resolves once the transaction holding it has committed (so the move may be
@@ -119,15 +136,37 @@ impl BatchWriter {
         }
     }
 
-    /// Ends a game ([`Store::finish_game`]) in the next batch, once committed.
+    /// Ends a game ([`Store::finish_game`]) in the next batch, once committed. A rated game's end is then
+    /// told to [`BatchWriter::on_rated`]'s channel.
     pub async fn finish_game(
         &self,
         game: GameId,
         finish: Finish,
     ) -> Result<Option<Finished>, StoreError> {
         match self.write(Write::Finish(game, finish)).await? {
-            Written::Finished(finished) => Ok(finished),
+            Written::Finished(finished) => {
+                self.tell_rated(game, finished.as_ref());
+                Ok(finished)
+            }
             other => Err(unexpected(&other)),
+        }
+    }
+
+    /// This writer, telling `to` of every rated game it ends from now on (the server's fair-play job). The
+    /// channel is bounded and never waited for: a full one loses the news, with a warning in the log.
+    pub fn on_rated(mut self, to: mpsc::Sender<RatedEnd>) -> BatchWriter {
+        self.rated = Some(to);
+        self
+    }
+
+    fn tell_rated(&self, game: GameId, finished: Option<&Finished>) {
+        let (Some(to), Some(changes)) =
+            (&self.rated, finished.and_then(|f| f.rating_changes.clone()))
+        else {
+            return;
+        };
+        if let Err(e) = to.try_send((game, changes)) {
+            tracing::warn!(game, error = %e, "a rated game's end was not passed on");
         }
     }
 

@@ -11,6 +11,7 @@ mod buckets;
 mod codec;
 mod common;
 pub mod community;
+pub mod fairplay;
 mod ownership;
 mod postgres;
 mod skeleton;
@@ -23,9 +24,10 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 
-pub use batch::BatchWriter;
+pub use batch::{BatchWriter, RatedEnd};
 pub use buckets::{BucketAnswer, BucketShape, BucketUse};
 pub use community::CommunityStore;
+pub use fairplay::FairPlayStore;
 pub use ownership::{Fence, RoomOpening};
 pub use postgres::PostgresStore;
 pub use skeleton::name_skeleton;
@@ -847,6 +849,12 @@ pub trait Store: Send + Sync + 'static {
     /// The community's tables (issue #38): roles, follows, blocks, reports, sanctions, the audit log. `None` for
     /// a store without them (test doubles).
     fn community(&self) -> Option<&dyn CommunityStore> {
+        None
+    }
+
+    /// Fair play's table (issue #38 item 5): each rated game's agreement with the engine, per player. `None` for
+    /// a store without it (test doubles).
+    fn fair_play(&self) -> Option<&dyn FairPlayStore> {
         None
     }
 }

@@ -281,3 +281,4 @@ impl SqliteStore {
 
 crate::common::store_impl!(SqliteStore, Sqlite, SqliteRow);
 crate::community::community_impl!(SqliteStore, Sqlite, SqliteRow);
+crate::fairplay::fairplay_impl!(SqliteStore, Sqlite, SqliteRow);

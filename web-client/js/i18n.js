@@ -1390,3 +1390,22 @@ addStrings({
     'analysis.move_illegal': '{move} 在此局面不是合法着法。',
   },
 });
+/* fairplay: the fair-play flag in the moderators' queue (issue #38 item 5, docs/fairplay.md). */
+Object.assign(en, {
+  'report.reason.fair_play': 'Fair play (engine agreement)',
+  'mod.fairplay.summary': 'Agreed with the engine’s first choice on {top1} of {judged} moves ({rate}) over {games} rated games in {pool}; expected {expected} at rating {rating}. Chance under honest play: {p} (threshold {alpha}).',
+  'mod.fairplay.game': 'Game',
+  'mod.fairplay.judged': 'Moves judged',
+  'mod.fairplay.top1': 'Top-1',
+  'mod.fairplay.top3': 'Top-3',
+  'mod.fairplay.loss': 'Avg. loss',
+});
+Object.assign(zh, {
+  'report.reason.fair_play': '公平竞技（与引擎高度吻合）',
+  'mod.fairplay.summary': '在 {pool} 的 {games} 盘积分对局中，{judged} 步里有 {top1} 步与引擎首选一致（{rate}）；按等级分 {rating} 预期为 {expected}。诚实对局出现此结果的概率：{p}（阈值 {alpha}）。',
+  'mod.fairplay.game': '对局',
+  'mod.fairplay.judged': '评判步数',
+  'mod.fairplay.top1': '首选一致',
+  'mod.fairplay.top3': '前三一致',
+  'mod.fairplay.loss': '平均损失',
+});

@@ -36,6 +36,22 @@ function actionForm(fixed, onDone, actions = ACTIONS) {
   h('button', { class: 'btn primary', type: 'submit' }, t('mod.apply')));
 }
 
+/** A fair-play flag's evidence (made by the server, docs/fairplay.md): the summary, then each game of the window. */
+function fairPlayEvidence(evidence) {
+  const [summary, ...games] = evidence;
+  const pct = (x) => `${(x * 100).toFixed(1)}\u00a0%`;
+  return h('div', { class: 'mod-fairplay' },
+    summary ? h('p', { class: 'mod-fairplay-summary' }, t('mod.fairplay.summary', {
+      top1: summary.top1, judged: summary.judged, rate: pct(summary.rate), games: summary.games, pool: summary.pool,
+      expected: pct(summary.expected), rating: summary.rating, p: Number(summary.p_value).toExponential(1), alpha: summary.alpha,
+    })) : null,
+    h('table', { class: 'mod-fairplay-games' },
+      h('thead', {}, h('tr', {}, ['game', 'judged', 'top1', 'top3', 'loss'].map((k) => h('th', {}, t(`mod.fairplay.${k}`))))),
+      h('tbody', {}, games.map((g) => h('tr', {},
+        h('td', {}, g.game ? h('a', { href: href('game', { id: g.game }) }, g.game) : '—'),
+        h('td', {}, g.judged), h('td', {}, g.top1), h('td', {}, g.top3), h('td', {}, g.average_loss))))));
+}
+
 function reportCard(r, reload) {
   return h('article', { class: 'mod-report', dataset: { id: r.id } },
     h('div', { class: 'mod-report-head' },
@@ -45,7 +61,7 @@ function reportCard(r, reload) {
       h('span', { class: `report-status ${r.status}` }, t(`report.status.${r.status}`))),
     r.details ? h('p', { class: 'mod-details' }, r.details) : null,
     r.game ? h('p', {}, h('a', { href: href('game', { id: r.game }) }, t('mod.game'))) : null,
-    r.evidence.length ? h('ol', { class: 'mod-evidence' }, r.evidence.map((line) => h('li', { class: line.removed ? 'removed' : '' },
+    r.reason === 'fair_play' ? fairPlayEvidence(r.evidence) : r.evidence.length ? h('ol', { class: 'mod-evidence' }, r.evidence.map((line) => h('li', { class: line.removed ? 'removed' : '' },
       h('span', { class: 'muted small' }, formatDate(line.at)), ' ', h('strong', {}, line.name), ': ', h('span', { class: 'mod-line' }, line.text),
       line.removed ? h('span', { class: 'muted small' }, ' ', t('mod.removed')) : h('button', { class: 'btn small ghost mod-remove', type: 'button', onclick: () => {
         const why = prompt(t('mod.reason'));
