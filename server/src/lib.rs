@@ -82,6 +82,8 @@ pub struct AppState {
     pub cluster: Option<cluster::Cluster>,
     /// Computer analyses of finished games and the analysis board's engine (issue #33).
     pub analyses: analysis::Analyses,
+    /// The accounts connected to this node, with their connections (issue #38: friends online, follow notices).
+    pub presence: Arc<community::presence::Presence>,
     connections: Arc<ConnectionTracker>,
 }
 
@@ -194,9 +196,11 @@ impl AppState {
             connections: Arc::default(),
             pairing,
             challenges,
+            presence: Arc::default(),
         };
         pairing::start(pairing_inbox, state.clone());
         challenges::start(challenges_inbox, state.clone());
+        community::follows::start(state.clone());
         if let Some(cluster) = &state.cluster {
             state.rooms.set_cluster(cluster.clone());
             cluster.follow_lobby(state.lobby.clone());

@@ -13,6 +13,7 @@ mod common;
 pub mod community;
 mod ownership;
 mod postgres;
+pub mod refund;
 mod skeleton;
 mod sqlite;
 mod sqlite_writer;
