@@ -1,8 +1,9 @@
 // End to end against the real server binary (issue #38): a player reports another's chat line from the room; a
 // moderator (made with `server admin grant NAME --role moderator`) finds the report with the line attached in the
 // console, mutes the player for 30 minutes, and the audit log shows it; the muted player's next chat line is
-// refused with a clear message. Screenshots of the console (desktop and phone, English and Chinese) go to
-// target/screenshots/community-*.png.
+// refused with a clear message; the moderator then removes the line for everyone and it leaves the other players'
+// open room views live. Screenshots of the console (desktop and phone, English and Chinese) and of a room after
+// the removal (desktop light, phone dark, English and Chinese) go to target/screenshots/community-*.png.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -76,6 +77,34 @@ test('a reported chat line leads to a mute from the console, kept in the audit l
   await shot(mona.page, 'community-console-phone-zh');
   await mona.page.setViewportSize({ width: 1280, height: 860 });
   await shot(mona.page, 'community-console-desktop-zh');
+
+  // Mona removes the line for everyone from the report's evidence: it leaves Ann's and Bob's open room views at
+  // once, with no reload, and the audit log keeps the removal.
+  assert.equal(await ann.page.locator('#chat-log .msg:has-text("terrible")').count(), 1);
+  await ann.page.fill('.chatform input[name=chat]', 'please stay polite');
+  await ann.page.press('.chatform input[name=chat]', 'Enter');
+  await bob.page.waitForSelector('#chat-log .msg:has-text("stay polite")');
+  // (The language switch remounted the console on its first tab; the resolved report is under "all".)
+  await mona.page.click('.mod-console nav a:last-child');
+  mona.page.once('dialog', (d) => d.accept('insults'));
+  await mona.page.locator('.mod-report .mod-evidence .mod-remove').first().click();
+  await mona.page.locator('#mod-log tr[data-action="remove_chat"]').waitFor();
+  assert.match(await mona.page.locator('#mod-log tr[data-action="remove_chat"]').innerText(), /terrible player/);
+  await ann.page.waitForSelector('#chat-log .msg:has-text("terrible")', { state: 'detached' });
+  await bob.page.waitForSelector('#chat-log .msg:has-text("terrible")', { state: 'detached' });
+  await shot(ann.page, 'community-line-removed-desktop-en');
+  await ann.page.emulateMedia({ colorScheme: 'dark' });
+  await ann.page.setViewportSize({ width: 390, height: 844 });
+  await ann.page.locator('#chat-log').scrollIntoViewIfNeeded();
+  await shot(ann.page, 'community-line-removed-phone-en-dark');
+  await ann.page.click('#lang');
+  await ann.page.waitForSelector('html[lang="zh-CN"]');
+  await ann.page.locator('#chat-log').scrollIntoViewIfNeeded();
+  await shot(ann.page, 'community-line-removed-phone-zh-dark');
+  // A reload shows the room as the server keeps it: the line is gone there too.
+  await ann.page.reload();
+  await ann.page.waitForSelector('#chat-log .msg:has-text("stay polite")');
+  assert.equal(await ann.page.locator('#chat-log .msg:has-text("terrible")').count(), 0);
 
   // Bob's next line is refused, and he is told why.
   await bob.page.fill('.chatform input[name=chat]', 'sorry');
