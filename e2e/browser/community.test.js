@@ -115,3 +115,41 @@ test('a reported chat line leads to a mute from the console, kept in the audit l
   assert.equal(await bob.page.locator('#chat-log .msg:has-text("sorry")').count(), 0);
   assert.deepEqual([...bob.errors, ...ann.errors, ...mona.errors], []);
 });
+
+test('a followed player starting a public game is announced with a link to watch, and listed among friends online', async (t) => {
+  if (!(await setup(t))) return;
+  const ann = await newPerson(t, browser, server.url, 'ann', { register: true });
+  const bob = await newPerson(t, browser, server.url, 'bob', { register: true });
+  const cat = await newPerson(t, browser, server.url, 'cat', { register: true });
+  // Ann follows Bob (as the profile's button does) and waits in the lobby.
+  const followed = await ann.page.evaluate((name) => fetch(`/api/me/follows/${name}`, { method: 'PUT' }).then((r) => r.status), bob.name);
+  assert.equal(followed, 204);
+  await ann.page.goto(`${server.url}/#/`);
+  await ann.page.locator('#friends-online').waitFor();
+
+  // Bob opens a public room and Cat takes the other seat: the game starts.
+  const reply = await bob.page.evaluate(() => window.__app.conn.request({ t: 'create_room', rules: { rule_set: 'freestyle' }, public: true }));
+  const room = reply.room.id;
+  await cat.page.goto(`${server.url}/#/room/${room}`);
+
+  const notice = ann.page.locator('.toast .friend-notice');
+  await notice.waitFor();
+  assert.match(await notice.innerText(), new RegExp(`${bob.name} started a game against ${cat.name}`));
+  assert.equal(await notice.locator("a").getAttribute("href"), `#/room/${room}/watch`);
+  const watch = ann.page.locator(`#friends-online li[data-friend="${bob.name}"] .friend-watch`);
+  await watch.waitFor();
+  await ann.page.locator('#friends-online').scrollIntoViewIfNeeded();
+  await shot(ann.page, 'community-friends-lobby-desktop-en');
+  await ann.page.emulateMedia({ colorScheme: 'dark' });
+  await ann.page.setViewportSize({ width: 390, height: 844 });
+  await ann.page.click('#lang');
+  await ann.page.waitForSelector('html[lang="zh-CN"]');
+  await ann.page.locator('#friends-online').scrollIntoViewIfNeeded();
+  await shot(ann.page, 'community-friends-lobby-phone-zh-dark');
+
+  // One click to watch.
+  await ann.page.locator(`#friends-online li[data-friend="${bob.name}"] .friend-watch`).click();
+  await ann.page.waitForFunction((id) => location.hash.startsWith(`#/room/${id}`), room);
+  await ann.page.locator('.board-wrap svg').first().waitFor();
+  assert.deepEqual([...ann.errors, ...bob.errors, ...cat.errors], []);
+});

@@ -112,14 +112,17 @@ export function chatReportButton(app, from, room, slot) {
 
 /* community2: friends online in the lobby and follow notices (issue #38). */
 
-/** The lobby's "friends online" card body: followed players online now and their public games, one click to watch.
- * Returns `{ el, refresh, cleanup }`; nothing for guests. */
+/** The lobby's "friends online" part: followed players online now and their public games, one click to watch.
+ * Returns `{ el, refresh, cleanup }`; hidden for guests (and shown once the connection says who we are). */
 export function friendsPanel(app) {
-  const el = h('div', { class: 'friends-online', id: 'friends-online' });
+  const list = h('div', { class: 'friends-online', id: 'friends-online' });
+  const title = h('h2', {}, t('community.friends_online'));
+  const el = h('div', { class: 'friends-block', hidden: true }, title, list);
   let timer = null;
   const draw = (friends) => {
     const on = friends.filter((f) => f.online);
-    mount(el, on.length
+    title.textContent = t('community.friends_online');
+    mount(list, on.length
       ? h('ul', { class: 'community-list' }, on.map((f) => h('li', { dataset: { friend: f.name } },
         h('a', { href: href('player', { name: f.name }) }, f.name),
         ...f.rooms.map((r) => [' ', h('a', { class: 'btn tiny friend-watch', href: href('room', { id: r.room, watch: true }) },
@@ -127,11 +130,9 @@ export function friendsPanel(app) {
       : h('p', { class: 'muted small' }, t('community.no_friends_online')));
   };
   const refresh = () => {
-    if (!app.you || app.you.guest) {
-      mount(el);
-      return;
-    }
-    community.friends().then(draw, () => mount(el));
+    el.hidden = !app.you || app.you.guest;
+    if (el.hidden) return;
+    community.friends().then(draw, () => mount(list));
   };
   refresh();
   // Friends come and go without telling us; a slow poll keeps the card roughly current, the notices at once.

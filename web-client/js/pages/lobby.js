@@ -321,8 +321,7 @@ export function render(view, _params, app) {
     h('div', { class: 'lobby-grid' },
       h('section', { class: 'card' }, h('h2', {}, t('lobby.waiting')), waiting),
       h('section', { class: 'card' }, h('h2', {}, t('lobby.live')), live),
-      h('section', { class: 'card side' }, h('h2', {}, t('lobby.players_online')), players,
-        app.you && !app.you.guest ? [h('h2', {}, t('community.friends_online')), friends.el] : null),
+      h('section', { class: 'card side' }, h('h2', {}, t('lobby.players_online')), players, friends.el),
     ),
   );
 
