@@ -234,13 +234,24 @@ test('a room that closed for want of a second player says so and empties its sea
 // Issue #14 item 16: the room's chat comes with every snapshot (oldest first, omitted when empty).
 test("a snapshot's chat is the room's history: players' lines in the room, spectators' lines apart", () => {
   const chat = [
-    { from: 'ann', text: 'good luck', spectator: false },
-    { from: 'guest-s1x9', text: 'nice fifth', spectator: true },
+    { from: 'ann', text: 'good luck', spectator: false, line: 1 },
+    { from: 'guest-s1x9', text: 'nice fifth', spectator: true, line: 2 },
     { from: 'bob', text: 'you too', spectator: false },
   ];
   const r = fromSnapshot(snapshot({ version: 9, chat }), 'ann', 0);
-  assert.deepEqual(r.chat, [{ from: 'ann', text: 'good luck', spectator: false }, { from: 'bob', text: 'you too', spectator: false }]);
-  assert.deepEqual(splitChat(chat).spectators, [{ from: 'guest-s1x9', text: 'nice fifth', spectator: true }]);
+  assert.deepEqual(r.chat, [{ from: 'ann', text: 'good luck', spectator: false, line: 1 }, { from: 'bob', text: 'you too', spectator: false, line: null }]);
+  assert.deepEqual(splitChat(chat).spectators, [{ from: 'guest-s1x9', text: 'nice fifth', spectator: true, line: 2 }]);
+});
+
+// Issue #38: a moderator removes a line for everyone; the view drops it by its id, and nothing else.
+test('a removed chat line leaves the room view and the other lines stay', () => {
+  let r = fromSnapshot(snapshot({ version: 3, chat: [{ from: 'ann', text: 'hi', spectator: false, line: 5 }] }), 'ann', 0);
+  r = applyEvent(r, 4, { kind: 'chat', from: 'bob', spectator: false, text: 'rude', line: 6 }, 0);
+  r = applyEvent(r, 5, { kind: 'chat_removed', line: 6 }, 0);
+  assert.deepEqual(r.chat.map((m) => m.text), ['hi']);
+  assert.equal(r.version, 5);
+  r = applyEvent(r, 6, { kind: 'chat_removed', line: 99 }, 0);
+  assert.deepEqual(r.chat.map((m) => m.text), ['hi'], 'a line this view never had changes nothing');
 });
 
 test('a snapshot without chat (the field is omitted when empty) has none, and a resync replaces the lines', () => {

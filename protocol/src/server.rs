@@ -147,6 +147,21 @@ pub enum ServerMessage {
         from: String,
         /// What.
         text: String,
+        /// The line's id as the server keeps it (issue #38): a moderator's `chat_removed` names it. Absent for a
+        /// line the server did not keep (a computer's, or when keeping it failed).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        line: Option<i64>,
+    },
+    /// A player this account follows started a public game (issue #38): sent to each of the follower's
+    /// connections, unless the player hides their games from followers (`PUT /api/me/privacy`) or blocks the
+    /// follower. `room` is where to watch it.
+    FriendPlaying {
+        /// The followed player's name.
+        player: String,
+        /// The room to watch.
+        room: String,
+        /// The other player's name (empty while the other seat is the computer's or unknown).
+        opponent: String,
     },
 }
 
@@ -374,6 +389,16 @@ pub enum RoomEvent {
         spectator: bool,
         /// What.
         text: String,
+        /// The line's id as the server keeps it (issue #38): a moderator's `chat_removed` names it. Absent for a
+        /// line the server did not keep (a computer's, or when keeping it failed).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        line: Option<i64>,
+    },
+    /// A moderator removed a chat line for everyone (issue #38): every view drops the line of that id, from the
+    /// players' and the spectators' chat alike; later snapshots no longer carry it.
+    ChatRemoved {
+        /// The removed line's id (as `chat` and `spectator_chat` carried it).
+        line: i64,
     },
     /// The game ended.
     GameOver {
@@ -408,6 +433,7 @@ impl Tagged for ServerMessage {
         "error",
         "pong",
         "spectator_chat",
+        "friend_playing",
     ];
 
     /// A `move` event: most of what a server sends during play.

@@ -439,6 +439,9 @@ pub struct ChatLine {
     pub text: String,
     /// Whether it is the spectators' chat (`false`: the players' chat).
     pub spectator: bool,
+    /// The line's id as the server keeps it (what `chat_removed` names); absent for a line it did not keep.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<i64>,
 }
 
 /// One player in a lobby entry.

@@ -85,6 +85,8 @@ pub struct AppState {
     pub analyses: analysis::Analyses,
     /// Fair play: each rated game's moves against the engine's, and flags for the moderators (issue #38).
     pub fair_play: fairplay::FairPlay,
+    /// The accounts connected to this node, with their connections (issue #38: friends online, follow notices).
+    pub presence: Arc<community::presence::Presence>,
     connections: Arc<ConnectionTracker>,
 }
 
@@ -202,9 +204,11 @@ impl AppState {
             connections: Arc::default(),
             pairing,
             challenges,
+            presence: Arc::default(),
         };
         pairing::start(pairing_inbox, state.clone());
         challenges::start(challenges_inbox, state.clone());
+        community::follows::start(state.clone());
         if let Some(cluster) = &state.cluster {
             state.rooms.set_reach(cluster.reach());
             cluster.follow_lobby(state.lobby.clone());

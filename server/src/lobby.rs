@@ -20,7 +20,7 @@ use std::net::IpAddr;
 
 use axum::extract::ws::Utf8Bytes;
 use ipnet::IpNet;
-use protocol::{encode, LobbyRoom, ServerMessage};
+use protocol::{encode, LobbyRoom, RoomState, ServerMessage};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot, watch};
 
@@ -35,6 +35,10 @@ enum Command {
     },
     Unsubscribe(ConnId),
     List(oneshot::Sender<Vec<LobbyRoom>>),
+    /// Every listed room (shown or not) where one of these player ids sits (issue #38: friends' games).
+    RoomsOf(Vec<String>, oneshot::Sender<Vec<LobbyRoom>>),
+    /// Tell this channel of every room that starts a game (issue #38: follow notices).
+    Started(mpsc::UnboundedSender<LobbyRoom>),
     /// The quick-pairing counts changed (a `quick_counts` message).
     QuickCounts(Box<ServerMessage>),
     /// A player's connection opened (`true`) or closed (`false`).
@@ -119,6 +123,23 @@ impl LobbyHandle {
     /// The quick-pairing counts changed: pushed to subscribers, and sent to each new one after the lobby.
     pub fn quick_counts(&self, msg: ServerMessage) {
         let _ = self.tx.send(Command::QuickCounts(Box::new(msg)));
+    }
+
+    /// Every listed public room, shown or not, where one of `players` (identity ids) sits, in no particular order.
+    pub async fn rooms_of(&self, players: Vec<String>) -> Vec<LobbyRoom> {
+        let (reply, answer) = oneshot::channel();
+        if self.tx.send(Command::RoomsOf(players, reply)).is_err() {
+            return Vec::new();
+        }
+        answer.await.unwrap_or_default()
+    }
+
+    /// A channel of every public room, from any node of a cluster, as it starts a game (enters `playing`, or
+    /// is first listed playing, or its players change while playing).
+    pub fn started(&self) -> mpsc::UnboundedReceiver<LobbyRoom> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let _ = self.tx.send(Command::Started(tx));
+        rx
     }
 
     /// The shown rooms, in the lobby's order.
@@ -308,6 +329,8 @@ struct Lobby {
     online_sent: u32,
     /// The last quick-pairing counts, encoded.
     quick: Option<Utf8Bytes>,
+    /// Who hears of rooms that start a game.
+    started: Vec<mpsc::UnboundedSender<LobbyRoom>>,
 }
 
 impl Lobby {
@@ -325,6 +348,7 @@ impl Lobby {
             others: HashMap::new(),
             online_sent: 0,
             quick: None,
+            started: Vec::new(),
         }
     }
 
@@ -587,8 +611,25 @@ async fn run(
         match cmd {
             Command::Upsert(entry) => {
                 let (room, listing) = *entry;
+                let starts = room.state == RoomState::Playing
+                    && lobby.rooms.get(&room.id).is_none_or(|old| {
+                        old.room.state != RoomState::Playing || old.room.players != room.players
+                    });
+                if starts {
+                    lobby.started.retain(|tx| tx.send(room.clone()).is_ok());
+                }
                 lobby.upsert(room, listing);
             }
+            Command::RoomsOf(players, reply) => {
+                let rooms = lobby
+                    .rooms
+                    .values()
+                    .filter(|e| e.room.players.iter().any(|p| players.contains(&p.id)))
+                    .map(|e| e.room.clone())
+                    .collect();
+                let _ = reply.send(rooms);
+            }
+            Command::Started(tx) => lobby.started.push(tx),
             Command::Remove(id) => lobby.remove(id),
             Command::Subscribe { outbox, rid } => {
                 let mut behind = outbox.try_send(lobby.whole(rid)).is_err();

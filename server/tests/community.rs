@@ -625,7 +625,7 @@ async fn follows_list_friends_and_the_privacy_setting_hides_their_games(db: Db) 
     let (_, friends) = call(&app, "GET", "/api/me/friends", &alice, None).await;
     assert_eq!(
         friends,
-        json!([{"name": "bob", "online": false, "playing": []}])
+        json!([{"name": "bob", "online": false, "playing": [], "rooms": []}])
     );
 
     let (_bob_socket, _) = app.socket(Some(&bob)).await;

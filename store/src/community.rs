@@ -155,6 +155,19 @@ pub struct Notice {
     pub created_at: Millis,
 }
 
+/// One player's rating in a pool as marking a cheater left it ([`CommunityStore::mark_cheater`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Restored {
+    /// The pool's name.
+    pub pool: String,
+    /// The player (the cheater, or one of the players whose games the replay changed).
+    pub user: UserId,
+    /// The rating before the mark.
+    pub before: f64,
+    /// The rating after it.
+    pub after: f64,
+}
+
 /// The community's storage; both stores implement it over the same SQL (`community_impl!`).
 #[async_trait]
 pub trait CommunityStore: Send + Sync {
@@ -215,7 +228,7 @@ pub trait CommunityStore: Send + Sync {
     async fn chat_lines_of(&self, user: UserId) -> Result<Vec<StoredChatLine>, StoreError>;
     /// One line.
     async fn chat_line(&self, id: i64) -> Result<Option<StoredChatLine>, StoreError>;
-    /// Marks a line removed.
+    /// Marks a line removed and erases its text (the moderators' audit log keeps what it said).
     async fn remove_chat_line(&self, id: i64, at: Millis) -> Result<(), StoreError>;
     /// Deletes a line kept for a chat message the room then refused.
     async fn forget_chat_line(&self, id: i64) -> Result<(), StoreError>;
@@ -269,6 +282,19 @@ pub trait CommunityStore: Send + Sync {
     /// A player's notices, newest first.
     async fn notices(&self, user: UserId) -> Result<Vec<Notice>, StoreError>;
 
+    /// Marks an account a cheater and, in one transaction, recomputes every pool it played rated games in without
+    /// them ([`crate::refund`]: the cheater's gains removed, their opponents' losses restored, every later game of
+    /// the players concerned replayed with `rater`). Answers each changed rating; marking again recomputes again
+    /// (and changes nothing more).
+    async fn mark_cheater(
+        &self,
+        user: UserId,
+        at: Millis,
+        rater: crate::Rater,
+    ) -> Result<Vec<Restored>, StoreError>;
+    /// When the account was marked a cheater, if it was.
+    async fn marked_cheater_at(&self, user: UserId) -> Result<Option<Millis>, StoreError>;
+
     /// Renames an account (its games keep the name they were played under).
     async fn rename_user(&self, user: UserId, name: &str) -> Result<(), StoreError>;
     /// Closes an account: it is renamed `deleted-<id>` and cannot sign in (no password hash verifies), its
@@ -285,8 +311,10 @@ macro_rules! community_impl {
             use sqlx::Row;
 
             use crate::community::{
-                CommunityStore, LogEntry, NewLogEntry, NewReport, NewSanction, Notice, Report, StoredChatLine,
+                CommunityStore, LogEntry, NewLogEntry, NewReport, NewSanction, Notice, Report, Restored,
+                StoredChatLine,
             };
+            use crate::refund::{RatedGame, RatedSide};
             use crate::{Millis, StoreError, UserId};
 
             const REPORT_COLUMNS: &str = "r.id, u.name AS reporter, r.target_id, t.name AS target, r.reason, r.details, \
@@ -549,7 +577,7 @@ macro_rules! community_impl {
 
                 async fn remove_chat_line(&self, id: i64, at: Millis) -> Result<(), StoreError> {
                     let (_gate, mut tx) = self.begin_write().await?;
-                    sqlx::query("UPDATE chat_lines SET removed_at = $1 WHERE id = $2 AND removed_at IS NULL")
+                    sqlx::query("UPDATE chat_lines SET removed_at = $1, text = '' WHERE id = $2 AND removed_at IS NULL")
                         .bind(at)
                         .bind(id)
                         .execute(&mut *tx)
@@ -764,6 +792,141 @@ macro_rules! community_impl {
                         .into_iter()
                         .map(|(id, kind, text, created_at)| Notice { id, kind, text, created_at })
                         .collect())
+                }
+
+                async fn mark_cheater(
+                    &self,
+                    user: UserId,
+                    at: Millis,
+                    rater: crate::Rater,
+                ) -> Result<Vec<Restored>, StoreError> {
+                    let (_gate, mut tx) = self.begin_write().await?;
+                    sqlx::query("UPDATE users SET marked_cheater_at = $1 WHERE id = $2")
+                        .bind(at)
+                        .bind(user)
+                        .execute(&mut *tx)
+                        .await?;
+                    let pools: Vec<(String,)> =
+                        sqlx::query_as("SELECT DISTINCT pool FROM rating_changes WHERE user_id = $1 ORDER BY pool")
+                            .bind(user)
+                            .fetch_all(&mut *tx)
+                            .await?;
+                    let mut restored = Vec::new();
+                    for (pool,) in pools {
+                        // The pool's rows from the cheater's first rated game on, each with its game's result and
+                        // who sat where at the end (`swapped`: the seats were exchanged by the opening).
+                        let rows = sqlx::query(
+                            "SELECT rc.game_id, rc.user_id, rc.at, rc.rating_before, rc.deviation_before, \
+                             rc.volatility_before, rc.rating_after, rc.deviation_after, rc.volatility_after, \
+                             g.winner, g.swapped, g.black_user_id, g.white_user_id \
+                             FROM rating_changes rc JOIN games g ON g.id = rc.game_id \
+                             WHERE rc.pool = $1 AND rc.at >= \
+                             (SELECT MIN(at) FROM rating_changes WHERE pool = $1 AND user_id = $2) \
+                             ORDER BY rc.at, rc.game_id, rc.user_id",
+                        )
+                        .bind(&pool)
+                        .bind(user)
+                        .fetch_all(&mut *tx)
+                        .await?;
+                        let mut games: Vec<RatedGame> = Vec::new();
+                        let mut pending: Option<(i64, RatedSide)> = None;
+                        for row in &rows {
+                            let game: i64 = row.try_get("game_id")?;
+                            let side = RatedSide {
+                                user: row.try_get("user_id")?,
+                                before: ratings::Rating::new(
+                                    row.try_get("rating_before")?,
+                                    row.try_get("deviation_before")?,
+                                    row.try_get("volatility_before")?,
+                                ),
+                                after: ratings::Rating::new(
+                                    row.try_get("rating_after")?,
+                                    row.try_get("deviation_after")?,
+                                    row.try_get("volatility_after")?,
+                                ),
+                            };
+                            match pending.take() {
+                                Some((first_game, first)) if first_game == game => {
+                                    let winner: Option<String> = row.try_get("winner")?;
+                                    let swapped: bool = row.try_get("swapped")?;
+                                    let black: Option<UserId> = row.try_get("black_user_id")?;
+                                    let white: Option<UserId> = row.try_get("white_user_id")?;
+                                    let (black, white) = if swapped { (white, black) } else { (black, white) };
+                                    games.push(RatedGame {
+                                        game,
+                                        at: row.try_get("at")?,
+                                        sides: [first, side],
+                                        winner: match winner.as_deref() {
+                                            Some("black") => black,
+                                            Some("white") => white,
+                                            _ => None,
+                                        },
+                                    });
+                                }
+                                // A game with one row (never written so) is left as it is.
+                                _ => pending = Some((game, side)),
+                            }
+                        }
+                        let replay = crate::refund::without(user, &games, rater);
+                        for row in &replay.rows {
+                            sqlx::query(
+                                "UPDATE rating_changes SET rating_before = $1, deviation_before = $2, \
+                                 volatility_before = $3, rating_after = $4, deviation_after = $5, \
+                                 volatility_after = $6, tier_after = $7 WHERE game_id = $8 AND user_id = $9",
+                            )
+                            .bind(row.before.rating)
+                            .bind(row.before.deviation)
+                            .bind(row.before.volatility)
+                            .bind(row.after.rating)
+                            .bind(row.after.deviation)
+                            .bind(row.after.volatility)
+                            .bind(ratings::Tier::of(&row.after).code())
+                            .bind(row.game)
+                            .bind(row.user)
+                            .execute(&mut *tx)
+                            .await?;
+                        }
+                        for (&who, now) in &replay.ratings {
+                            let old: Option<(f64,)> =
+                                sqlx::query_as("SELECT rating FROM ratings WHERE user_id = $1 AND pool = $2")
+                                    .bind(who)
+                                    .bind(&pool)
+                                    .fetch_optional(&mut *tx)
+                                    .await?;
+                            let Some((old,)) = old else { continue };
+                            sqlx::query(
+                                "UPDATE ratings SET rating = $1, deviation = $2, volatility = $3, tier = $4 \
+                                 WHERE user_id = $5 AND pool = $6",
+                            )
+                            .bind(now.rating)
+                            .bind(now.deviation)
+                            .bind(now.volatility)
+                            .bind(ratings::Tier::of(now).code())
+                            .bind(who)
+                            .bind(&pool)
+                            .execute(&mut *tx)
+                            .await?;
+                            if old != now.rating {
+                                restored.push(Restored {
+                                    pool: pool.clone(),
+                                    user: who,
+                                    before: old,
+                                    after: now.rating,
+                                });
+                            }
+                        }
+                    }
+                    tx.commit().await?;
+                    Ok(restored)
+                }
+
+                async fn marked_cheater_at(&self, user: UserId) -> Result<Option<Millis>, StoreError> {
+                    let row: Option<(Option<Millis>,)> =
+                        sqlx::query_as("SELECT marked_cheater_at FROM users WHERE id = $1")
+                            .bind(user)
+                            .fetch_optional(self.reader())
+                            .await?;
+                    Ok(row.and_then(|r| r.0))
                 }
 
                 async fn rename_user(&self, user: UserId, name: &str) -> Result<(), StoreError> {

@@ -14,6 +14,7 @@ pub mod community;
 pub mod fairplay;
 mod ownership;
 mod postgres;
+pub mod refund;
 mod skeleton;
 mod sqlite;
 mod sqlite_writer;

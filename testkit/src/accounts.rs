@@ -124,6 +124,15 @@ impl App {
         }
     }
 
+    /// The running server's state, for tests that look behind the sockets (who is connected, say).
+    pub fn state(&self) -> &server::AppState {
+        &self
+            .server
+            .as_ref()
+            .expect("the app runs until stopped")
+            .state
+    }
+
     /// An absolute URL of this app.
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.addr)

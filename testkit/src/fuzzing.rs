@@ -1476,6 +1476,7 @@ impl Session<'_> {
             | ServerMessage::LobbyRoom { .. }
             | ServerMessage::LobbyRoomRemoved { .. }
             | ServerMessage::SpectatorChat { .. }
+            | ServerMessage::FriendPlaying { .. }
             | ServerMessage::Paired { .. }
             | ServerMessage::QuickCounts { .. }
             | ServerMessage::Challenge { .. }

@@ -109,3 +109,42 @@ export function chatReportButton(app, from, room, slot) {
     // The flag is drawn by CSS (::before), so the line's text stays the line's.
     onclick: () => mount(slot, reportForm(from, { room, onDone: () => mount(slot) })) });
 }
+
+/* community2: friends online in the lobby and follow notices (issue #38). */
+
+/** The lobby's "friends online" part: followed players online now and their public games, one click to watch.
+ * Returns `{ el, refresh, cleanup }`; hidden for guests (and shown once the connection says who we are). */
+export function friendsPanel(app) {
+  const list = h('div', { class: 'friends-online', id: 'friends-online' });
+  const title = h('h2', {}, t('community.friends_online'));
+  const el = h('div', { class: 'friends-block', hidden: true }, title, list);
+  let timer = null;
+  const draw = (friends) => {
+    const on = friends.filter((f) => f.online);
+    title.textContent = t('community.friends_online');
+    mount(list, on.length
+      ? h('ul', { class: 'community-list' }, on.map((f) => h('li', { dataset: { friend: f.name } },
+        h('a', { href: href('player', { name: f.name }) }, f.name),
+        ...f.rooms.map((r) => [' ', h('a', { class: 'btn tiny friend-watch', href: href('room', { id: r.room, watch: true }) },
+          r.opponent ? t('community.watch_vs', { name: r.opponent }) : t('community.watch'))]))))
+      : h('p', { class: 'muted small' }, t('community.no_friends_online')));
+  };
+  const refresh = () => {
+    el.hidden = !app.you || app.you.guest;
+    if (el.hidden) return;
+    community.friends().then(draw, () => mount(list));
+  };
+  refresh();
+  // Friends come and go without telling us; a slow poll keeps the card roughly current, the notices at once.
+  timer = setInterval(refresh, 20_000);
+  const offs = [app.conn.on('friend_playing', refresh), app.conn.on('welcome', refresh)];
+  return { el, refresh, cleanup: () => { clearInterval(timer); offs.forEach((off) => off()); } };
+}
+
+/** From any page: a followed player started a public game (`friend_playing`): a notice with a link to watch. */
+export function installFriendNotices(app) {
+  app.conn.on('friend_playing', (m) => {
+    const text = m.opponent ? t('community.friend_playing_vs', { name: m.player, opponent: m.opponent }) : t('community.friend_playing', { name: m.player });
+    toast(h('span', { class: 'friend-notice' }, text, ' ', h('a', { href: href('room', { id: m.room, watch: true }) }, t('community.watch'))));
+  });
+}

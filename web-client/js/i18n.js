@@ -1409,3 +1409,24 @@ Object.assign(zh, {
   'mod.fairplay.top3': '前三一致',
   'mod.fairplay.loss': '平均损失',
 });
+/* community2: friends online, follow notices, removed chat lines, marking a cheater (issue #38). */
+addStrings({
+  en: {
+    'community.friends_online': 'Friends online',
+    'community.no_friends_online': 'None of the players you follow is online.',
+    'community.watch_vs': 'watch (vs {name})',
+    'community.friend_playing': '{name} started a game.',
+    'community.friend_playing_vs': '{name} started a game against {opponent}.',
+    'mod.action.mark_cheater': 'Mark a cheater (remove rating gains)',
+    'profile.marked_cheater': 'Marked for cheating by the moderators on {date}: the rating gains of this account\'s games were removed.',
+  },
+  zh: {
+    'community.friends_online': '在线好友',
+    'community.no_friends_online': '你关注的玩家都不在线。',
+    'community.watch_vs': '观战（对手 {name}）',
+    'community.friend_playing': '{name} 开始了一局对局。',
+    'community.friend_playing_vs': '{name} 开始了与 {opponent} 的对局。',
+    'mod.action.mark_cheater': '标记作弊（撤销积分所得）',
+    'profile.marked_cheater': '管理员于 {date} 标记此账号作弊：其对局所得积分已撤销。',
+  },
+});

@@ -17,6 +17,7 @@ import * as rules from './pages/rules.js';
 import * as match from './pages/match.js';
 import * as moderation from './pages/moderation.js';
 import { installChallenges } from './challenges.js';
+import { installFriendNotices } from './community.js';
 import { installAttention, notifyButton, refreshTitle, setChallenges } from './attention.js';
 import { installLive } from './live.js';
 import { playChime } from './sound.js';
@@ -179,6 +180,7 @@ function start() {
     app.navigate(href('room', { id: m.room }));
   });
   installChallenges(app, { onChange: setChallenges, onIncoming: () => playChime(0.15) });
+  installFriendNotices(app);
   installAttention(app);
   document.getElementById('user').before(notifyButton());
   window.addEventListener('hashchange', route);

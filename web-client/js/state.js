@@ -34,7 +34,7 @@ export function splitChat(lines) {
   const players = [];
   const spectators = [];
   for (const m of Array.isArray(lines) ? lines : []) {
-    const line = { from: String(m.from ?? ''), text: String(m.text ?? ''), spectator: Boolean(m.spectator) };
+    const line = { from: String(m.from ?? ''), text: String(m.text ?? ''), spectator: Boolean(m.spectator), line: Number.isInteger(m.line) ? m.line : null };
     (line.spectator ? spectators : players).push(line);
   }
   return { players: players.slice(-CHAT_KEPT), spectators: spectators.slice(-CHAT_KEPT) };
@@ -145,7 +145,11 @@ export function applyEvent(prev, version, event, now) {
       room.spectators = event.count;
       break;
     case 'chat':
-      room.chat = [...prev.chat, { from: event.from, spectator: Boolean(event.spectator), text: event.text }].slice(-CHAT_KEPT);
+      room.chat = [...prev.chat, { from: event.from, spectator: Boolean(event.spectator), text: event.text, line: Number.isInteger(event.line) ? event.line : null }].slice(-CHAT_KEPT);
+      break;
+    case 'chat_removed':
+      // Issue #38: a moderator removed the line for everyone.
+      room.chat = prev.chat.filter((l) => l.line !== event.line);
       break;
     case 'room_closed':
       // Nobody came in time: the room is gone and takes no more requests.

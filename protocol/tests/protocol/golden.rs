@@ -200,6 +200,7 @@ fn snapshot() -> RoomSnapshot {
             from: "ann".into(),
             text: "hi".into(),
             spectator: true,
+            line: None,
         }],
         view: None,
         match_id: None,
@@ -528,6 +529,7 @@ fn server_kind(m: &ServerMessage) -> &'static str {
         Error { .. } => "error",
         Pong {} => "pong",
         SpectatorChat { .. } => "spectator_chat",
+        FriendPlaying { .. } => "friend_playing",
         Paired { .. } => "paired",
         QuickCounts { .. } => "quick_counts",
         Challenge { .. } => "challenge",
@@ -637,9 +639,19 @@ fn every_server_message_kind_has_its_exact_wire_text() {
                 room: "r1".into(),
                 from: "cy".into(),
                 text: "nice".into(),
+                line: Some(12),
             },
             None,
-            r#"{"t":"spectator_chat","room":"r1","from":"cy","text":"nice"}"#,
+            r#"{"t":"spectator_chat","room":"r1","from":"cy","text":"nice","line":12}"#,
+        ),
+        (
+            FriendPlaying {
+                player: "bo".into(),
+                room: "r1".into(),
+                opponent: "cy".into(),
+            },
+            None,
+            r#"{"t":"friend_playing","player":"bo","room":"r1","opponent":"cy"}"#,
         ),
         (
             Paired {
@@ -734,12 +746,13 @@ fn event_kind(e: &RoomEvent) -> &'static str {
         PlayerReconnected { .. } => "player_reconnected",
         Spectators { .. } => "spectators",
         Chat { .. } => "chat",
+        ChatRemoved { .. } => "chat_removed",
         GameOver { .. } => "game_over",
         RoomClosed { .. } => "room_closed",
     }
 }
 
-const EVENT_KINDS: usize = 17;
+const EVENT_KINDS: usize = 18;
 
 #[test]
 fn every_room_event_kind_has_its_exact_wire_text() {
@@ -914,8 +927,13 @@ fn every_room_event_kind_has_its_exact_wire_text() {
                 from: "ann".into(),
                 spectator: false,
                 text: "hi".into(),
+                line: None,
             },
             r#"{"t":"event","room":"r1","version":5,"event":{"kind":"chat","from":"ann","spectator":false,"text":"hi"}}"#,
+        ),
+        (
+            ChatRemoved { line: 12 },
+            r#"{"t":"event","room":"r1","version":5,"event":{"kind":"chat_removed","line":12}}"#,
         ),
         (
             GameOver {

@@ -340,7 +340,9 @@ fn all_events() -> Vec<RoomEvent> {
             from: "a".into(),
             spectator: false,
             text: "hi".into(),
+            line: Some(7),
         },
+        ChatRemoved { line: 7 },
         GameOver {
             result: GameResult {
                 winner: Some(Color::Black),
@@ -421,11 +423,13 @@ fn snapshot() -> RoomSnapshot {
                 from: "a".into(),
                 text: "gl hf".into(),
                 spectator: false,
+                line: Some(4),
             },
             ChatLine {
                 from: "guest-s1x9".into(),
                 text: "nice fifth".into(),
                 spectator: true,
+                line: None,
             },
         ],
         view: None,
@@ -473,6 +477,12 @@ fn all_server_messages() -> Vec<ServerMessage> {
             room: "k3f9x2".into(),
             from: "guest-ab12".into(),
             text: "nice move".into(),
+            line: Some(9),
+        },
+        FriendPlaying {
+            player: "a".into(),
+            room: "k3f9x2".into(),
+            opponent: String::new(),
         },
         Paired {
             room: "k3f9x2".into(),

@@ -53,6 +53,10 @@ pub struct ProfileView {
     pub games: Vec<GameSummary>,
     /// Pass as `before` to `/api/players/{name}/games` for older games; `null` when there are none.
     pub next_before: Option<i64>,
+    /// Issue #38: a moderator marked this account a cheater (when, in ms); absent otherwise. Its rated games'
+    /// gains were removed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub marked_cheater_at: Option<i64>,
 }
 
 /// A page of games.
@@ -204,6 +208,10 @@ pub async fn profile(
     )
     .await?
     .games;
+    let marked_cheater_at = match accounts.store().community() {
+        Some(t) => t.marked_cheater_at(user.id).await?,
+        None => None,
+    };
     Ok(Json(ProfileView {
         name: user.name,
         created_at: user.created_at,
@@ -211,6 +219,7 @@ pub async fn profile(
         playing,
         games,
         next_before,
+        marked_cheater_at,
     }))
 }
 

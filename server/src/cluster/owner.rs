@@ -127,5 +127,6 @@ async fn handle_request(
             }
             None
         }
+        Request::RemoveChat { line } => Some(Reply::of(handle.remove_chat(line).await)),
     }
 }

@@ -256,6 +256,10 @@ impl Relay {
                 .await;
             }
             Command::Resync { .. } => {}
+            Command::RemoveChat { line, reply } => {
+                let r = self.ask(&Request::RemoveChat { line }).await;
+                let _ = reply.send(r);
+            }
             Command::Barrier { reply } => {
                 let _ = reply.send(());
             }

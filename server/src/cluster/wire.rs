@@ -64,9 +64,15 @@ impl From<WireIdentity> for Identity {
 /// computer player and never crosses).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) enum WireAct {
-    Ply { action: WireAction, ply: u32 },
+    Ply {
+        action: WireAction,
+        ply: u32,
+    },
     Unnumbered(WireAction),
-    Notation { text: String, at: u32 },
+    Notation {
+        text: String,
+        at: u32,
+    },
     Resign,
     OfferDraw,
     AnswerDraw(bool),
@@ -74,7 +80,13 @@ pub(crate) enum WireAct {
     AnswerTakeback(bool),
     OfferRematch,
     AnswerRematch(bool),
+    /// A chat line from a node that predates kept line ids.
     Chat(String),
+    /// A chat line and the id the community's store kept it under (issue #38).
+    Said {
+        text: String,
+        line: Option<i64>,
+    },
     ShowSpectatorChat(bool),
     ClaimWin,
 }
@@ -102,7 +114,7 @@ impl WireAct {
             Act::AnswerTakeback(b) => WireAct::AnswerTakeback(b),
             Act::OfferRematch => WireAct::OfferRematch,
             Act::AnswerRematch(b) => WireAct::AnswerRematch(b),
-            Act::Chat(t) => WireAct::Chat(t),
+            Act::Chat(text, line) => WireAct::Said { text, line },
             Act::ShowSpectatorChat(b) => WireAct::ShowSpectatorChat(b),
             Act::ClaimWin => WireAct::ClaimWin,
         })
@@ -152,7 +164,8 @@ impl WireAct {
             WireAct::AnswerTakeback(b) => Act::AnswerTakeback(b),
             WireAct::OfferRematch => Act::OfferRematch,
             WireAct::AnswerRematch(b) => Act::AnswerRematch(b),
-            WireAct::Chat(t) => Act::Chat(t),
+            WireAct::Chat(t) => Act::Chat(t, None),
+            WireAct::Said { text, line } => Act::Chat(text, line),
             WireAct::ShowSpectatorChat(b) => Act::ShowSpectatorChat(b),
             WireAct::ClaimWin => Act::ClaimWin,
         })
@@ -188,6 +201,10 @@ pub(crate) enum Request {
     /// The member fell behind on its node and the node's history no longer covers it: send it a snapshot.
     Resync {
         from: Addr,
+    },
+    /// A moderator removed a kept chat line (issue #38): the room drops it and tells every member.
+    RemoveChat {
+        line: i64,
     },
 }
 

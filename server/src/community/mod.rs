@@ -7,7 +7,9 @@
 
 pub mod admin;
 pub mod error;
+pub mod follows;
 pub mod gate;
+pub mod presence;
 pub mod role;
 
 use store::CommunityStore;

@@ -39,6 +39,7 @@ pub const ACTIONS: &[&str] = &[
     "ban_guests",
     "close_account",
     "rename",
+    "mark_cheater",
     "dismiss",
     "grant_moderator",
     "revoke_moderator",
@@ -248,10 +249,23 @@ async fn privacy(
 pub struct FriendView {
     /// The name.
     pub name: String,
-    /// Whether they have a connection open (on this node).
+    /// Whether they have a connection open on this node (any number of tabs), or play a public game now on any
+    /// node.
     pub online: bool,
     /// The public ids of the games they are playing now (when they share their games).
     pub playing: Vec<String>,
+    /// The public rooms where they play now, on any node of a cluster, to watch with one click (when they share
+    /// their games and do not block the asker).
+    pub rooms: Vec<FriendRoom>,
+}
+
+/// A followed player's public game in progress.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct FriendRoom {
+    /// The room to watch.
+    pub room: String,
+    /// The other player's name (empty when the other seat is free).
+    pub opponent: String,
 }
 
 async fn friends(
@@ -260,10 +274,31 @@ async fn friends(
 ) -> Result<Json<Vec<FriendView>>, CommunityError> {
     let user = me(&state, &headers).await?;
     let t = tables(state.store.as_ref())?;
+    let following = t.following(user.id).await?;
+    // The public rooms of every followed player, from the lobby (which lists every node's public rooms).
+    let keys: Vec<String> = following.iter().map(|(id, _)| format!("u{id}")).collect();
+    let live = state.lobby.rooms_of(keys).await;
     let mut out = Vec::new();
-    for (id, name) in t.following(user.id).await? {
-        let online = state.player_limits.open(&format!("u{id}")) > 0;
-        let playing = if t.share_games(id).await? {
+    for (id, name) in following {
+        let key = format!("u{id}");
+        let shares = t.share_games(id).await? && !t.blocks(id, user.id).await?;
+        let mut rooms: Vec<FriendRoom> = live
+            .iter()
+            .filter(|r| shares && r.state == protocol::RoomState::Playing)
+            .filter(|r| r.players.iter().any(|p| p.id == key))
+            .map(|r| FriendRoom {
+                room: r.id.clone(),
+                opponent: r
+                    .players
+                    .iter()
+                    .find(|p| p.id != key)
+                    .map(|p| p.name.clone())
+                    .unwrap_or_default(),
+            })
+            .collect();
+        rooms.sort_by(|a, b| a.room.cmp(&b.room));
+        let online = state.presence.connections(id) > 0 || !rooms.is_empty();
+        let playing = if shares {
             let filter = store::GameFilter {
                 finished: Some(false),
                 ..store::GameFilter::default()
@@ -282,6 +317,7 @@ async fn friends(
             name,
             online,
             playing,
+            rooms,
         });
     }
     Ok(Json(out))
@@ -500,8 +536,8 @@ async fn log(
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ActionBody {
-    /// `warn`, `mute`, `unmute`, `remove_chat`, `ban_guests`, `close_account`, `rename`, `dismiss`,
-    /// `grant_moderator`, `revoke_moderator` (the last two: administrators only).
+    /// `warn`, `mute`, `unmute`, `remove_chat`, `ban_guests`, `close_account`, `rename`, `mark_cheater`,
+    /// `dismiss`, `grant_moderator`, `revoke_moderator` (the last two: administrators only).
     pub action: String,
     /// Why (1 to 1000 characters): kept in the audit log.
     pub reason: String,
@@ -535,6 +571,23 @@ pub struct ActionDone {
     pub target: String,
     /// What exactly.
     pub detail: String,
+    /// `mark_cheater`: every rating the recomputation changed (the cheater's and those of the players whose games
+    /// it replayed); absent for other actions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub restored: Vec<RestoredView>,
+}
+
+/// One rating that marking a cheater changed.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct RestoredView {
+    /// The pool.
+    pub pool: String,
+    /// The player.
+    pub player: String,
+    /// The rating before.
+    pub before: f64,
+    /// The rating after.
+    pub after: f64,
 }
 
 /// Whom an action is about: an account, or guests of an address range.
@@ -623,6 +676,7 @@ async fn act(
             "this action is for accounts; guests are muted or banned by address range".to_owned(),
         )),
     };
+    let mut restored = Vec::new();
     let detail = match b.action.as_str() {
         "warn" => {
             let u = account()?;
@@ -663,6 +717,13 @@ async fn act(
                 CommunityError::InvalidBody("remove_chat needs a line".to_owned())
             })?;
             t.remove_chat_line(l.id, at).await?;
+            // Live: the room (on this node or, through its relay, on another) drops it from its history and
+            // every open view drops it. A room that has closed has no view left to tell.
+            if let Some(room) = state.rooms.route(&l.room) {
+                if let Err(e) = room.remove_chat(l.id).await {
+                    tracing::debug!(room = %l.room, error = %e.message, "no room to remove the line from");
+                }
+            }
             format!("line {} in {}: {}", l.id, l.room, l.text)
         }
         "close_account" => {
@@ -677,6 +738,30 @@ async fn act(
                     .map_err(|e| CommunityError::BadName(e.to_string()))?;
             t.rename_user(u.id, &new_name).await?;
             format!("{} → {new_name}", u.name)
+        }
+        "mark_cheater" => {
+            let u = account()?;
+            for r in t.mark_cheater(u.id, at, crate::stored::RATER).await? {
+                let player = match state.store.user_by_id(r.user).await? {
+                    Some(p) => p.name,
+                    None => format!("#{}", r.user),
+                };
+                restored.push(RestoredView {
+                    pool: r.pool,
+                    player,
+                    before: r.before,
+                    after: r.after,
+                });
+            }
+            let changes: Vec<String> = restored
+                .iter()
+                .map(|r| format!("{} {}: {:.0} → {:.0}", r.pool, r.player, r.before, r.after))
+                .collect();
+            if changes.is_empty() {
+                "no rated games".to_owned()
+            } else {
+                changes.join("; ")
+            }
         }
         "dismiss" => {
             if report.is_none() {
@@ -727,6 +812,7 @@ async fn act(
         action: b.action,
         target: target_name,
         detail,
+        restored,
     }))
 }
 

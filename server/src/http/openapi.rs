@@ -369,6 +369,8 @@ struct ProfileView {
     /// The latest games (any state), newest first, at most 20.
     games: Vec<GameSummary>,
     next_before: Option<i64>,
+    /// Issue #38: when a moderator marked the account a cheater; absent when none did.
+    marked_cheater_at: Option<i64>,
 }
 
 /// A page of a player's games.

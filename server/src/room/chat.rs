@@ -114,6 +114,21 @@ impl Lines {
         }
     }
 
+    /// Drops the line kept under `id`; whether there was one.
+    fn remove(&mut self, id: i64) -> bool {
+        let before = self.lines.len();
+        let mut freed = 0;
+        self.lines.retain(|(_, line)| {
+            let keep = line.line != Some(id);
+            if !keep {
+                freed += line_bytes(line);
+            }
+            keep
+        });
+        self.bytes -= freed;
+        self.lines.len() != before
+    }
+
     fn push(&mut self, at: u64, line: ChatLine) {
         self.bytes += line_bytes(&line);
         self.lines.push_back((at, line));
@@ -137,19 +152,26 @@ impl ChatHistory {
     }
 
     /// Keeps a line that was said (`spectator`: in the spectators' chat), dropping the oldest of its chat when
-    /// that chat is over its bounds.
-    pub fn say(&mut self, from: String, text: String, spectator: bool) {
+    /// that chat is over its bounds; `line` is the id the community's store kept it under, if it did.
+    pub fn say(&mut self, from: String, text: String, spectator: bool, line: Option<i64>) {
         self.said += 1;
         let line = ChatLine {
             from,
             text,
             spectator,
+            line,
         };
         if spectator {
             self.spectators.push(self.said, line);
         } else {
             self.players.push(self.said, line);
         }
+    }
+
+    /// Forgets the line kept under `id` (a moderator removed it), from either chat; whether it was kept.
+    pub fn remove(&mut self, id: i64) -> bool {
+        let players = self.players.remove(id);
+        self.spectators.remove(id) || players
     }
 
     /// The lines a receiver reads, oldest first: the players' chat, merged with the spectators' chat in the order
@@ -194,6 +216,7 @@ impl Room {
         conn: ConnId,
         rid: Option<u64>,
         text: &str,
+        line: Option<i64>,
     ) -> Result<(), RoomError> {
         let text = clean(text)?;
         let now = self.env.clock.now();
@@ -208,11 +231,13 @@ impl Room {
         }
         let from = member.identity.name.clone();
         if member.seat.is_some() {
-            self.chat_history.say(from.clone(), text.clone(), false);
+            self.chat_history
+                .say(from.clone(), text.clone(), false, line);
             let event = RoomEvent::Chat {
                 from,
                 spectator: false,
                 text,
+                line,
             };
             self.emit(event, Some((conn, rid)), None);
             return Ok(());
@@ -223,11 +248,13 @@ impl Room {
                 "the spectators' chat is busy; wait a moment",
             ));
         }
-        self.chat_history.say(from.clone(), text.clone(), true);
+        self.chat_history
+            .say(from.clone(), text.clone(), true, line);
         let msg = ServerMessage::SpectatorChat {
             room: self.id.to_string(),
             from,
             text,
+            line,
         };
         // A sender that fell behind gets the snapshot as the answer to its request (as `emit` does), then its line.
         let sender_behind = self.fanout.is_behind(conn);
@@ -245,6 +272,14 @@ impl Room {
         self.fanout.send_unversioned(&to, &msg, mine);
         Ok(())
     }
+
+    /// A moderator removed a kept chat line (issue #38): it leaves the history (so no later snapshot carries it)
+    /// and every member is told to drop it (a versioned event, so a member who reconnects hears of it too, and one
+    /// whose view kept more lines than the room still drops it).
+    pub(super) fn remove_chat(&mut self, line: i64) {
+        self.chat_history.remove(line);
+        self.emit(RoomEvent::ChatRemoved { line }, None, None);
+    }
 }
 
 #[cfg(test)]
@@ -259,13 +294,13 @@ mod tests {
     fn the_history_keeps_the_last_max_lines_of_each_chat() {
         let mut h = ChatHistory::new(50, usize::MAX);
         for i in 1..=50 {
-            h.say("p".into(), format!("p{i}"), false);
+            h.say("p".into(), format!("p{i}"), false, None);
         }
         let kept = h.lines(false);
         assert_eq!(kept.len(), 50, "line 50 is kept");
         assert_eq!(kept[0].text, "p1");
 
-        h.say("p".into(), "p51".into(), false);
+        h.say("p".into(), "p51".into(), false, None);
 
         let kept = h.lines(false);
         assert_eq!(kept.len(), 50);
@@ -274,11 +309,28 @@ mod tests {
     }
 
     #[test]
+    fn a_removed_line_leaves_either_chat_and_frees_its_bytes() {
+        let mut h = ChatHistory::new(10, 1000);
+        h.say("a".into(), "keep".into(), false, Some(1));
+        h.say("b".into(), "rude".into(), false, Some(2));
+        h.say("s".into(), "spam".into(), true, Some(3));
+        h.say("c".into(), "unkept".into(), false, None);
+
+        assert!(h.remove(2));
+        assert!(h.remove(3));
+        assert!(!h.remove(2), "gone already");
+        assert!(!h.remove(99), "never kept");
+
+        assert_eq!(texts(&h.lines(true)), ["keep", "unkept"]);
+        assert_eq!(h.bytes(), 1 + 4 + 1 + 6);
+    }
+
+    #[test]
     fn each_chat_has_its_own_line_bound() {
         let mut h = ChatHistory::new(2, usize::MAX);
-        h.say("p".into(), "p1".into(), false);
+        h.say("p".into(), "p1".into(), false, None);
         for i in 1..=3 {
-            h.say("s".into(), format!("s{i}"), true);
+            h.say("s".into(), format!("s{i}"), true, None);
         }
 
         assert_eq!(
@@ -293,12 +345,12 @@ mod tests {
         // Each line costs 1 (name) + 9 (text) = 10 bytes.
         let mut h = ChatHistory::new(100, 30);
         for i in 1..=3 {
-            h.say("p".into(), format!("line-{i:04}"), false);
+            h.say("p".into(), format!("line-{i:04}"), false, None);
         }
         assert_eq!(h.bytes(), 30, "exactly at the bound, all three stay");
         assert_eq!(h.lines(false).len(), 3);
 
-        h.say("p".into(), "line-0004".into(), false);
+        h.say("p".into(), "line-0004".into(), false, None);
 
         assert_eq!(
             texts(&h.lines(false)),
@@ -310,9 +362,9 @@ mod tests {
     #[test]
     fn a_line_larger_than_the_byte_bound_is_not_kept() {
         let mut h = ChatHistory::new(10, 5);
-        h.say("p".into(), "ok".into(), false);
+        h.say("p".into(), "ok".into(), false, None);
 
-        h.say("p".into(), "far too long".into(), false);
+        h.say("p".into(), "far too long".into(), false, None);
 
         assert!(h.lines(false).is_empty());
         assert_eq!(h.bytes(), 0);
@@ -321,11 +373,11 @@ mod tests {
     #[test]
     fn spectators_lines_are_merged_in_the_order_they_were_said_only_when_asked() {
         let mut h = ChatHistory::new(10, 1000);
-        h.say("a".into(), "p1".into(), false);
-        h.say("s".into(), "s1".into(), true);
-        h.say("s".into(), "s2".into(), true);
-        h.say("b".into(), "p2".into(), false);
-        h.say("s".into(), "s3".into(), true);
+        h.say("a".into(), "p1".into(), false, None);
+        h.say("s".into(), "s1".into(), true, None);
+        h.say("s".into(), "s2".into(), true, None);
+        h.say("b".into(), "p2".into(), false, None);
+        h.say("s".into(), "s3".into(), true, None);
 
         assert_eq!(texts(&h.lines(true)), ["p1", "s1", "s2", "p2", "s3"]);
         assert_eq!(texts(&h.lines(false)), ["p1", "p2"]);

@@ -164,8 +164,8 @@ pub enum Act {
     OfferRematch,
     /// Answer the opponent's rematch offer.
     AnswerRematch(bool),
-    /// Chat.
-    Chat(String),
+    /// Chat: the text, and the id the community's store kept the line under (issue #38), if it did.
+    Chat(String, Option<i64>),
     /// A player shows (`true`) or hides the spectators' chat.
     ShowSpectatorChat(bool),
     /// Claim the win from an opponent who has not acted for the idle time (games without a clock).
@@ -218,6 +218,11 @@ pub(crate) enum Command {
     },
     Summary {
         reply: oneshot::Sender<RoomSummary>,
+    },
+    /// A moderator removed a kept chat line for everyone (issue #38).
+    RemoveChat {
+        line: i64,
+        reply: Reply,
     },
 }
 
@@ -324,6 +329,12 @@ impl RoomHandle {
             .await
             .map_err(|_| RoomError::unknown_room())?;
         answer.await.map_err(|_| RoomError::unknown_room())
+    }
+
+    /// Removes a chat line (by the id the community's store kept it under) from the room's history, and tells every
+    /// member to drop it from their view (`chat_removed`): a moderator's removal (issue #38).
+    pub async fn remove_chat(&self, line: i64) -> Result<(), RoomError> {
+        self.ask(|reply| Command::RemoveChat { line, reply }).await
     }
 
     /// Stops the room once the command it is handling is done; nothing more is written.

@@ -30,7 +30,7 @@ impl Room {
             return Err(RoomError::new(code::NOT_IN_ROOM, "join the room first"));
         }
         match act {
-            Act::Chat(text) => return self.chat(conn, rid, &text),
+            Act::Chat(text, line) => return self.chat(conn, rid, &text, line),
             Act::ShowSpectatorChat(show) => {
                 if let Some(m) = self.members.get_mut(&conn) {
                     // Spectators see their own chat whatever they ask.
@@ -142,7 +142,7 @@ impl Room {
                 Ok(())
             }
             Act::ClaimWin => self.claim_win(seat, actor).await,
-            Act::Chat(_) | Act::ShowSpectatorChat(_) => unreachable!("handled above"),
+            Act::Chat(..) | Act::ShowSpectatorChat(_) => unreachable!("handled above"),
         }
     }
 

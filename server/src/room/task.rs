@@ -264,6 +264,10 @@ impl Room {
                 let _ = reply.send(self.summary());
             }
             Command::Resync { conn } => self.resync(conn, None),
+            Command::RemoveChat { line, reply } => {
+                self.remove_chat(line);
+                let _ = reply.send(Ok(()));
+            }
             Command::Shutdown { .. } | Command::Moved { .. } => unreachable!("handled by the loop"),
         }
         self.maybe_close();

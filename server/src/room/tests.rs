@@ -546,6 +546,7 @@ fn the_event_log_keeps_the_newest_events_within_its_bounds() {
         from: "a".to_owned(),
         spectator: false,
         text: text.to_owned(),
+        line: None,
     };
     let mut log = EventLog::new(3, 10);
     for _ in 0..4 {

@@ -280,6 +280,9 @@ impl Conn {
         self.adopt_paired_rooms();
         if let Some(identity) = &self.identity {
             self.state.lobby.online(&identity.id, false);
+            if let Some(user) = identity.user_id {
+                self.state.presence.disconnect(user, self.outbox.id);
+            }
             self.state.challenges.disconnect(self.outbox.id);
         }
         if self.lobby {

@@ -265,7 +265,7 @@ impl Conn {
         crate::community::gate::chat(&self.state, identity, self.peer, &handle).await?;
         let line =
             crate::community::gate::saying(&self.state, identity, self.peer, room, &text).await;
-        let said = self.act(room, rid, Act::Chat(text)).await;
+        let said = self.act(room, rid, Act::Chat(text, line)).await;
         if said.is_err() {
             crate::community::gate::refused(&self.state, line).await;
         }

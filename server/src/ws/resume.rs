@@ -107,8 +107,14 @@ impl Conn {
         };
         if let Some(previous) = self.identity.take() {
             self.state.lobby.online(&previous.id, false);
+            if let Some(user) = previous.user_id {
+                self.state.presence.disconnect(user, self.outbox.id);
+            }
         }
         self.state.lobby.online(&identity.id, true);
+        if let Some(user) = identity.user_id.filter(|_| !identity.is_computer()) {
+            self.state.presence.connect(user, &self.outbox);
+        }
         self.identity = Some(identity);
         self.live = Some(live);
         self.send(&welcome, rid).await;

@@ -64,12 +64,17 @@ async fn spectators_can_chat_but_not_play_and_players_see_the_count() {
             text: "nice".into(),
         })
         .await;
+    let ServerMessage::SpectatorChat { line, .. } = &said else {
+        panic!("the spectators' chat: {said:?}");
+    };
+    assert!(line.is_some(), "the line is kept, with its id");
     assert_eq!(
         said,
         ServerMessage::SpectatorChat {
             room: room.clone(),
             from: watcher.name.clone(),
             text: "nice".into(),
+            line: *line,
         }
     );
     assert_eq!(

@@ -10,6 +10,7 @@ import { tierBadge } from '../tier.js';
 import { playerName } from '../player.js';
 import { GAMES, DEFAULT_GAME, memberOf, gameChoices, gameName, seatIcon } from '../games/index.js';
 import { quickPairing } from '../quick.js';
+import { friendsPanel } from '../community.js';
 import { gameList } from './rules.js';
 import { RANGE_CHOICES, poolOfSpec, ratingIn, rangeFromForm, seatVerdict } from '../seek.js';
 
@@ -297,6 +298,7 @@ export function render(view, _params, app) {
     form.querySelector('input:checked, input')?.focus();
   };
   const quick = quickPairing(app);
+  const friends = friendsPanel(app);
   const code = h('input', { type: 'text', name: 'code', placeholder: t('lobby.goto'), 'aria-label': t('lobby.goto'), autocomplete: 'off' });
   mount(
     view,
@@ -319,7 +321,7 @@ export function render(view, _params, app) {
     h('div', { class: 'lobby-grid' },
       h('section', { class: 'card' }, h('h2', {}, t('lobby.waiting')), waiting),
       h('section', { class: 'card' }, h('h2', {}, t('lobby.live')), live),
-      h('section', { class: 'card side' }, h('h2', {}, t('lobby.players_online')), players),
+      h('section', { class: 'card side' }, h('h2', {}, t('lobby.players_online')), players, friends.el),
     ),
   );
 
@@ -400,6 +402,7 @@ export function render(view, _params, app) {
   return () => {
     offs.forEach((off) => off());
     quick.cleanup();
+    friends.cleanup();
     app.conn.unsubscribeLobby();
   };
 }

@@ -8,7 +8,7 @@ import { href } from '../router.js';
 import { community } from '../community.js';
 
 /** The actions the console offers on a report's player. */
-export const ACTIONS = ['warn', 'mute', 'unmute', 'close_account', 'rename', 'dismiss'];
+export const ACTIONS = ['warn', 'mute', 'unmute', 'close_account', 'rename', 'mark_cheater', 'dismiss'];
 
 /** An action form: `fixed` (or what it returns, when a function) names the report, line or player it acts on. */
 function actionForm(fixed, onDone, actions = ACTIONS) {

@@ -224,6 +224,8 @@ export function render(view, params, app) {
       more.addEventListener('click', () => page(false));
       page(true);
       mount(body,
+        // Issue #38: a moderator marked this account a cheater.
+        p.marked_cheater_at ? h('p', { class: 'notice marked-cheater', id: 'marked-cheater' }, t('profile.marked_cheater', { date: formatDate(p.marked_cheater_at) })) : null,
         h('h2', {}, t('profile.ratings')),
         pools.length ? null : h('p', { class: 'empty muted', id: 'no-ratings' }, t('profile.no_ratings')),
         h('div', { class: 'pools' }, pools.map((r) => h('div', { class: 'pool-card', dataset: { pool: r.pool } },

@@ -368,16 +368,24 @@ export function render(view, params, app) {
     if (section(movesBox, entries, () => entryItems(h, entries))) movesBox.scrollTop = movesBox.scrollHeight;
   }
 
+  /** A moderator's removal (issue #38) drops the line from the spectators' chat kept here too (the room state drops
+   * it from the players' chat). */
+  function dropRemoved(events) {
+    for (const e of events) {
+      if (e?.kind === 'chat_removed') spectatorChat = spectatorChat.filter((l) => l.line !== e.line);
+    }
+  }
+
   function drawChat() {
     const seated = Boolean(seatOf(room));
     spectatorToggle.hidden = !seated || muted;
     const withSpectators = !seated || showSpectators;
     const changed = section(chatLog, [muted, room.chat, withSpectators && spectatorChat], () => {
       if (muted) return h('p', { class: 'muted', id: 'chat-muted' }, t('room.chat_muted'));
-      const lines = room.chat.map((m) => h('div', { class: 'msg' }, h('b', {}, m.from), ' ', m.text, chatReportButton(app, m.from, id, reportSlot)));
+      const lines = room.chat.map((m) => h('div', { class: 'msg', 'data-line': m.line ?? '' }, h('b', {}, m.from), ' ', m.text, chatReportButton(app, m.from, id, reportSlot)));
       // Players' and spectators' chat are kept apart; the spectators' comes below, marked as theirs.
       if (withSpectators) {
-        for (const m of spectatorChat) lines.push(h('div', { class: 'msg spec' }, h('b', {}, m.from), ' ', m.text));
+        for (const m of spectatorChat) lines.push(h('div', { class: 'msg spec', 'data-line': m.line ?? '' }, h('b', {}, m.from), ' ', m.text));
       }
       return lines;
     });
@@ -522,15 +530,19 @@ export function render(view, params, app) {
       if (showSpectators && !muted && seatOf(room) && shownOn !== conn.ws) showSpectatorChat(true);
     }),
     conn.on('event', (m) => {
-      if (m.room === id && room) setRoom(applyEvent(room, m.version, m.event, performance.now()));
+      if (m.room !== id || !room) return;
+      dropRemoved([m.event]);
+      setRoom(applyEvent(room, m.version, m.event, performance.now()));
     }),
     conn.on('spectator_chat', (m) => {
       if (m.room !== id || !room) return;
-      spectatorChat = [...spectatorChat, { from: m.from, text: m.text }].slice(-100);
+      spectatorChat = [...spectatorChat, { from: m.from, text: m.text, line: Number.isInteger(m.line) ? m.line : null }].slice(-100);
       drawChat();
     }),
     conn.on('catch_up', (m) => {
-      if (m.room === id && room) setRoom(applyCatchUp(room, m.events, performance.now()));
+      if (m.room !== id || !room) return;
+      dropRemoved((m.events ?? []).map((e) => e.event));
+      setRoom(applyCatchUp(room, m.events, performance.now()));
     }),
     conn.on('status', (s) => {
       banner.hidden = s.state === 'online';
