@@ -7,6 +7,7 @@
 //! cargo run --release -p engine --example search_depth -- [NODES] [SWITCHES] [--board]
 //! cargo run --release -p engine --example search_depth -- 200000 base       # the search before issue #39
 //! cargo run --release -p engine --example search_depth -- 200000 all
+//! cargo run --release -p engine --example search_depth -- ms:1000 all       # a second a position instead
 //! cargo run --release -p engine --example search_depth -- 0 all --board     # the positions as Piskvork BOARD
 //! ```
 //!
@@ -17,6 +18,7 @@
 //! `--board` prints each as the `BOARD` command the side to move would get, for running an external brain
 //! (Rapfi) on exactly these positions.
 
+use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -90,13 +92,23 @@ fn random_game(rules: &Rules, stones: usize, seed: u64) -> Option<Game> {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let nodes: u64 = args.first().and_then(|a| a.parse().ok()).unwrap_or(200_000);
-    let switches = args.get(1).map_or("all", String::as_str);
-    let mut options = SearchOptions::ALL;
+    // NODES, or `ms:T` for a time limit of T milliseconds a position instead (for comparing speed with an
+    // external brain given the same time).
+    let budget = args.first().map_or("200000", String::as_str);
+    let (nodes, time) = match budget.strip_prefix("ms:") {
+        Some(ms) => (None, Duration::from_millis(ms.parse().expect("ms:T"))),
+        None => (
+            Some(budget.parse::<u64>().expect("a node count")),
+            Duration::from_secs(600),
+        ),
+    };
+    let switches = args.get(1).map_or("default", String::as_str);
+    let mut options = SearchOptions::DEFAULT;
     for word in switches.split(',') {
         match word {
             "base" => options = SearchOptions::BASELINE,
             "all" => options = SearchOptions::ALL,
+            "default" => options = SearchOptions::DEFAULT,
             _ => {
                 let (name, on) = match word.strip_prefix('-') {
                     Some(name) => (name, false),
@@ -107,6 +119,8 @@ fn main() {
         }
     }
     let board = args.iter().any(|a| a == "--board");
+    // The lines go to a pipe that may close early (`| head`): stop quietly then.
+    let mut out = std::io::stdout().lock();
     let (mut total_nodes, mut total_secs, mut total_depth) = (0u64, 0f64, 0i64);
     let list = positions();
     for (name, game) in &list {
@@ -121,8 +135,8 @@ fn main() {
         }
         let limits = Limits {
             level: 8,
-            max_nodes: Some(nodes),
-            max_time: Some(Duration::from_secs(600)),
+            max_nodes: nodes,
+            max_time: Some(time),
         };
         let mut engine = Engine::new(limits, 1);
         engine.set_search_options(options);
@@ -134,7 +148,8 @@ fn main() {
         total_nodes += d.nodes;
         total_secs += secs;
         total_depth += i64::from(d.depth);
-        println!(
+        let _ = writeln!(
+            out,
             "{name:<20} depth {:>2}  nodes {:>8}  {:>7.3} s  {:>8.0} nodes/s  score {:>7}  move {:?}",
             d.depth,
             d.nodes,
@@ -145,8 +160,9 @@ fn main() {
         );
     }
     if !board {
-        println!(
-            "total ({switches}, {nodes} nodes a position): mean depth {:.2}, {} nodes in {:.2} s, {:.0} nodes/s",
+        let _ = writeln!(
+            out,
+            "total ({switches}, {budget} a position): mean depth {:.2}, {} nodes in {:.2} s, {:.0} nodes/s",
             total_depth as f64 / list.len() as f64,
             total_nodes,
             total_secs,

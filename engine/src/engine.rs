@@ -167,11 +167,12 @@ impl Engine {
             rules: None,
             table_bits: bits,
             bits,
-            options: SearchOptions::ALL,
+            options: SearchOptions::DEFAULT,
         }
     }
 
-    /// Switches the main search's techniques (all are on by default): for matches that measure what each buys.
+    /// Switches the main search's techniques ([`SearchOptions::DEFAULT`] unless set): for matches that measure
+    /// what each buys.
     pub fn set_search_options(&mut self, options: SearchOptions) {
         self.options = options;
     }

@@ -40,7 +40,16 @@ pub struct SearchOptions {
 }
 
 impl SearchOptions {
-    /// Every technique on: the engine's own setting.
+    /// The engine's own setting: what the matches of issue #39 did not find harmful (`docs/benchmarks.md`):
+    /// aspiration windows, late-move reductions, futility pruning and the bucketed table. Counter-moves and the
+    /// four extension scored below the search without them and are off.
+    pub const DEFAULT: SearchOptions = SearchOptions {
+        counter_moves: false,
+        four_extension: false,
+        ..SearchOptions::ALL
+    };
+
+    /// Every technique on.
     pub const ALL: SearchOptions = SearchOptions {
         aspiration: true,
         lmr: true,
@@ -88,7 +97,7 @@ impl SearchOptions {
 
 impl Default for SearchOptions {
     fn default() -> Self {
-        SearchOptions::ALL
+        SearchOptions::DEFAULT
     }
 }
 
@@ -348,7 +357,7 @@ impl<'t, 'b> Searcher<'t, 'b> {
             killers: [[NO_MOVE; 2]; MAX_PLY],
             buffers: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
             width: 24,
-            options: SearchOptions::ALL,
+            options: SearchOptions::DEFAULT,
             counters: Box::new([[NO_MOVE; CELLS]; 2]),
             played: [NO_MOVE; MAX_PLY + 1],
             root_depth: 0,

@@ -63,13 +63,14 @@ impl Player {
 }
 
 /// Reads the switches after a level's slash: comma-separated `base` (every technique off), `all` (every one
-/// on), `+NAME` or `NAME` (on), `-NAME` (off), applied in order from all on.
+/// on), `+NAME` or `NAME` (on), `-NAME` (off), applied in order from the engine's default.
 fn options(switches: &str) -> Result<SearchOptions, String> {
-    let mut o = SearchOptions::ALL;
+    let mut o = SearchOptions::DEFAULT;
     for word in switches.split(',') {
         match word {
             "base" => o = SearchOptions::BASELINE,
             "all" => o = SearchOptions::ALL,
+            "default" => o = SearchOptions::DEFAULT,
             _ => {
                 let (name, on) = match word.strip_prefix('-') {
                     Some(name) => (name, false),
@@ -77,7 +78,7 @@ fn options(switches: &str) -> Result<SearchOptions, String> {
                 };
                 if !o.set(name, on) {
                     return Err(format!(
-                        "{word:?} is no search switch: base, all, or +/- one of {}",
+                        "{word:?} is no search switch: base, all, default, or +/- one of {}",
                         SearchOptions::NAMES.join(", ")
                     ));
                 }
@@ -134,8 +135,9 @@ pub enum Command {
 pub const USAGE: &str = "usage: match [--a SPEC] [--b SPEC] [--games N] [--ms T | --scale F] [--rules R] [--seed S] \
 [--threads N] [--nodes N] [--memory MB] [--json]
   SPEC   K or level:K (our engine, 1-8), or cmd:COMMAND LINE (a Piskvork brain); defaults --a 2 --b 1;
-         K/SWITCHES switches main-search techniques: comma-separated base (all off), all, +NAME, -NAME
-         (aspiration, lmr, futility, buckets, counter, fourext), e.g. 8/base,+lmr
+         K/SWITCHES switches main-search techniques from the default (all but counter and fourext):
+         comma-separated base (all off), all, default, +NAME, -NAME (aspiration, lmr, futility,
+         buckets, counter, fourext), e.g. 8/base,+lmr
   --games N    openings, each played with the colours both ways (2N games); default 10
   --ms T       per-move cap in ms (a level's own cap applies when shorter); default 100
   --scale F    each level gets F times its own cap instead (external brains keep --ms)
@@ -322,10 +324,14 @@ mod tests {
         };
         assert_eq!(text, "base,+lmr");
         assert!(o.lmr && !o.futility && !o.aspiration && !o.buckets);
-        let Ok(Player::Tuned(5, o, _)) = Player::parse("5/-fourext") else {
+        let Ok(Player::Tuned(5, o, _)) = Player::parse("5/+counter,-lmr") else {
             panic!("not tuned")
         };
-        assert!(!o.four_extension && o.lmr && o.counter_moves);
+        assert!(o.counter_moves && !o.lmr && o.futility && !o.four_extension);
+        let Ok(Player::Tuned(8, o, _)) = Player::parse("8/default") else {
+            panic!("not tuned")
+        };
+        assert_eq!(o, SearchOptions::DEFAULT);
         assert_eq!(
             Player::parse("8/all,-counter").unwrap().spec(),
             "level:8/all,-counter"
