@@ -10,7 +10,7 @@ use rules::{points_equivalent, Action, Color, Game, Phase, Point, Rules, Status}
 
 use crate::level::Level;
 use crate::position::{cell, class, point, Position};
-use crate::search::{Budget, Searcher, Table, WIN_BOUND};
+use crate::search::{Budget, SearchOptions, Searcher, Table, WIN_BOUND};
 use crate::threat::Threats;
 use crate::time::TimeBudget;
 
@@ -140,6 +140,8 @@ pub struct Engine {
     /// The table size to use, after [`Engine::limit_memory`]; the table is made at this size when the first
     /// search needs it, so that a limit given before then is never exceeded.
     bits: u32,
+    /// The main search's techniques (all of them unless a measurement switches some off).
+    options: SearchOptions,
 }
 
 impl fmt::Debug for Engine {
@@ -165,7 +167,19 @@ impl Engine {
             rules: None,
             table_bits: bits,
             bits,
+            options: SearchOptions::DEFAULT,
         }
+    }
+
+    /// Switches the main search's techniques ([`SearchOptions::DEFAULT`] unless set): for matches that measure
+    /// what each buys.
+    pub fn set_search_options(&mut self, options: SearchOptions) {
+        self.options = options;
+    }
+
+    /// The main search's techniques.
+    pub fn search_options(&self) -> SearchOptions {
+        self.options
     }
 
     /// The least memory, in bytes, the engine can play within (its smallest tables and [`BASE_MEMORY`]).
@@ -703,7 +717,9 @@ impl Engine {
         }
         let vcf_depth = level.vcf_depth;
         let threats = &mut self.threats;
-        let mut searcher = Searcher::new(pos, &mut self.table, budget);
+        let options = self.options;
+        self.table.new_search();
+        let mut searcher = Searcher::with_options(pos, &mut self.table, budget, options);
         searcher.width = level.width;
         let (mut moves, verdict) = searcher.root_moves(c);
         if let Some(score) = verdict {
@@ -786,7 +802,13 @@ impl Engine {
                 // null window sits that far below: what fails low there could never win the draw.
                 let bar = (alpha - 2 * level.noise).max(-INF);
                 let s = if k == 0 {
-                    searcher.score_move(c, m, depth, -INF, INF)
+                    aspirated(
+                        &mut searcher,
+                        c,
+                        m,
+                        depth,
+                        options.aspiration.then_some(best_score),
+                    )
                 } else {
                     let z = searcher.score_move(c, m, depth, bar, bar + 1);
                     if z > bar && !searcher.budget.stopped {
@@ -851,6 +873,43 @@ impl Engine {
             score: best_score,
             depth: depth_done,
             pv,
+        }
+    }
+}
+
+/// Half the first aspiration window around the last iteration's score (a three is worth 60).
+const ASPIRATION: i32 = 50;
+
+/// The score of the root move `m` searched `depth` plies with a full window, or, given the last iteration's
+/// score `around`, first with a window of ±[`ASPIRATION`] around it that widens fourfold on each side the
+/// score falls outside, until it falls inside or the window is full.
+fn aspirated(searcher: &mut Searcher, c: Color, m: usize, depth: i32, around: Option<i32>) -> i32 {
+    const INF: i32 = crate::search::WIN + 1;
+    let Some(around) = around.filter(|s| s.abs() < WIN_BOUND && depth > 1) else {
+        return searcher.score_move(c, m, depth, -INF, INF);
+    };
+    let (mut lo_margin, mut hi_margin) = (ASPIRATION, ASPIRATION);
+    loop {
+        let alpha = if lo_margin >= WIN_BOUND {
+            -INF
+        } else {
+            around - lo_margin
+        };
+        let beta = if hi_margin >= WIN_BOUND {
+            INF
+        } else {
+            around + hi_margin
+        };
+        let s = searcher.score_move(c, m, depth, alpha, beta);
+        if searcher.budget.stopped {
+            return s;
+        }
+        if s <= alpha && alpha > -INF {
+            lo_margin = lo_margin.saturating_mul(4);
+        } else if s >= beta && beta < INF {
+            hi_margin = hi_margin.saturating_mul(4);
+        } else {
+            return s;
         }
     }
 }

@@ -187,6 +187,75 @@ fn a_brain_that_dies_or_plays_on_a_stone_loses_counted_as_illegal() {
 }
 
 #[test]
+fn a_brain_is_told_a_real_memory_limit() {
+    // It logs every line it reads after START, and answers the first position with garbage (so it loses at once).
+    let dir = std::env::temp_dir().join(format!("match-harness-{}-memory", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (flags, expected) in [
+        (&[][..], "INFO max_memory 268435456"),
+        (&["--memory", "64"][..], "INFO max_memory 67108864"),
+    ] {
+        let log = dir.join("lines.txt");
+        let _ = std::fs::remove_file(&log);
+        let logger = Script::new(
+            "logger",
+            &format!(
+                "read start\necho OK\nwhile read line; do echo \"$line\" >> {}; [ \"$line\" = DONE ] && echo hello; done\n",
+                log.display()
+            ),
+        );
+        let mut args = vec![
+            "--a",
+            "1",
+            "--b",
+            &logger.player,
+            "--games",
+            "1",
+            "--ms",
+            "50",
+            "--json",
+        ];
+        args.extend_from_slice(flags);
+        let v = report(&args);
+        assert_eq!(n(&v, "illegal_b"), 2, "{v}");
+        let lines = std::fs::read_to_string(&log).unwrap();
+        assert!(lines.lines().any(|l| l == expected), "{flags:?}: {lines}");
+        assert!(!lines.contains("INFO max_memory 0"), "{lines}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_match_at_a_node_budget_between_search_switches_is_reproducible() {
+    let args = [
+        "--a",
+        "8/base,+lmr",
+        "--b",
+        "level:8/base",
+        "--nodes",
+        "3000",
+        "--games",
+        "1",
+        "--rules",
+        "renju",
+        "--json",
+    ];
+    let first = report(&args);
+    let second = report(&args);
+    assert_eq!(
+        (first["a"].as_str(), first["b"].as_str()),
+        (Some("level:8/base,+lmr"), Some("level:8/base"))
+    );
+    assert_eq!(n(&first, "nodes"), 3000);
+    for k in ["wins", "losses", "draws", "moves_a", "moves_b", "avg_plies"] {
+        assert_eq!(first[k], second[k], "{k}: {first} / {second}");
+    }
+    for k in ["timeouts_a", "timeouts_b", "illegal_a", "illegal_b"] {
+        assert_eq!(n(&first, k), 0, "{k}: {first}");
+    }
+}
+
+#[test]
 fn bad_flags_exit_2_with_the_reason() {
     let cases: [(&[&str], &str); 8] = [
         (&["--a", "9"], "levels are 1 to 8"),

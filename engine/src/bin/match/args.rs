@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use engine::search::SearchOptions;
 use rules::{ForbiddenPolicy, Opening, Rules};
 
 /// One side of the match.
@@ -9,6 +10,9 @@ use rules::{ForbiddenPolicy, Opening, Rules};
 pub enum Player {
     /// One of our levels, 1–8, thinking in this process through `Engine::think`.
     Level(u8),
+    /// One of our levels with some main-search techniques switched (`K/base,+lmr`): the options and the text
+    /// after the slash, for measuring what each technique buys.
+    Tuned(u8, SearchOptions, String),
     /// An external Piskvork brain: the program and its arguments, split at white space (no shell quoting).
     Command(Vec<String>),
 }
@@ -24,6 +28,12 @@ impl Player {
             return Ok(Player::Command(words));
         }
         let number = spec.strip_prefix("level:").unwrap_or(spec);
+        if let Some((number, switches)) = number.split_once('/') {
+            let Player::Level(k) = Player::parse(number)? else {
+                return Err(format!("{spec:?}: a slash follows a level"));
+            };
+            return Ok(Player::Tuned(k, options(switches)?, switches.to_owned()));
+        }
         match number.parse::<u8>() {
             Ok(k) if (1..=8).contains(&k) => Ok(Player::Level(k)),
             Ok(_) => Err(format!("{spec:?}: levels are 1 to 8")),
@@ -37,6 +47,7 @@ impl Player {
     pub fn spec(&self) -> String {
         match self {
             Player::Level(k) => format!("level:{k}"),
+            Player::Tuned(k, _, switches) => format!("level:{k}/{switches}"),
             Player::Command(words) => format!("cmd:{}", words.join(" ")),
         }
     }
@@ -45,9 +56,36 @@ impl Player {
     pub fn label(&self) -> String {
         match self {
             Player::Level(k) => format!("level {k}"),
+            Player::Tuned(k, _, switches) => format!("level {k}/{switches}"),
             Player::Command(words) => format!("`{}`", words.join(" ")),
         }
     }
+}
+
+/// Reads the switches after a level's slash: comma-separated `base` (every technique off), `all` (every one
+/// on), `+NAME` or `NAME` (on), `-NAME` (off), applied in order from the engine's default.
+fn options(switches: &str) -> Result<SearchOptions, String> {
+    let mut o = SearchOptions::DEFAULT;
+    for word in switches.split(',') {
+        match word {
+            "base" => o = SearchOptions::BASELINE,
+            "all" => o = SearchOptions::ALL,
+            "default" => o = SearchOptions::DEFAULT,
+            _ => {
+                let (name, on) = match word.strip_prefix('-') {
+                    Some(name) => (name, false),
+                    None => (word.strip_prefix('+').unwrap_or(word), true),
+                };
+                if !o.set(name, on) {
+                    return Err(format!(
+                        "{word:?} is no search switch: base, all, default, or +/- one of {}",
+                        SearchOptions::NAMES.join(", ")
+                    ));
+                }
+            }
+        }
+    }
+    Ok(o)
 }
 
 /// Everything the command line sets.
@@ -74,7 +112,15 @@ pub struct Args {
     pub json: bool,
     /// Games played at once.
     pub threads: usize,
+    /// A node budget per move for our levels (their time cap is then lifted to a minute, so that the budget
+    /// binds and the match does not depend on the machine's load); external brains keep `ms`.
+    pub nodes: Option<u64>,
+    /// Memory an external brain may use, in bytes, sent as `INFO max_memory`.
+    pub memory: u64,
 }
+
+/// The memory an external brain is told it may use unless `--memory` says otherwise: 256 MiB.
+pub const DEFAULT_MEMORY_MB: u64 = 256;
 
 /// What the command line asks for.
 #[derive(Debug, PartialEq)]
@@ -87,14 +133,19 @@ pub enum Command {
 
 /// The usage text.
 pub const USAGE: &str = "usage: match [--a SPEC] [--b SPEC] [--games N] [--ms T | --scale F] [--rules R] [--seed S] \
-[--threads N] [--json]
-  SPEC   K or level:K (our engine, 1-8), or cmd:COMMAND LINE (a Piskvork brain); defaults --a 2 --b 1
+[--threads N] [--nodes N] [--memory MB] [--json]
+  SPEC   K or level:K (our engine, 1-8), or cmd:COMMAND LINE (a Piskvork brain); defaults --a 2 --b 1;
+         K/SWITCHES switches main-search techniques from the default (all but counter and fourext):
+         comma-separated base (all off), all, default, +NAME, -NAME (aspiration, lmr, futility,
+         buckets, counter, fourext), e.g. 8/base,+lmr
   --games N    openings, each played with the colours both ways (2N games); default 10
   --ms T       per-move cap in ms (a level's own cap applies when shorter); default 100
   --scale F    each level gets F times its own cap instead (external brains keep --ms)
   --rules R    freestyle (default), standard, renju, standard-swap, renju-swap (no cmd: players)
   --seed S     openings' orientation and the engines' choices; default 1
   --threads N  games played at once; default 1
+  --nodes N    node budget per move for our levels, their time cap lifted to 60 s (reproducible matches)
+  --memory MB  INFO max_memory for external brains, in MiB; default 256
   --json       one JSON object instead of the text report";
 
 /// Reads the arguments after the program's name.
@@ -110,6 +161,8 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
         seed: 1,
         json: false,
         threads: 1,
+        nodes: None,
+        memory: DEFAULT_MEMORY_MB << 20,
     };
     let mut it = args.into_iter();
     while let Some(flag) = it.next() {
@@ -130,6 +183,18 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
             "--ms" => out.ms = value.parse().map_err(|_| bad())?,
             "--seed" => out.seed = value.parse().map_err(|_| bad())?,
             "--threads" => out.threads = value.parse().map_err(|_| bad())?,
+            "--nodes" => match value.parse::<u64>() {
+                Ok(n) if n > 0 => out.nodes = Some(n),
+                _ => {
+                    return Err(format!(
+                        "{flag}: {value:?} is not a node count of at least 1"
+                    ))
+                }
+            },
+            "--memory" => match value.parse::<u64>() {
+                Ok(mb) if (1..=1 << 20).contains(&mb) => out.memory = mb << 20,
+                _ => return Err(format!("{flag}: {value:?} is not 1 to 1048576 MiB")),
+            },
             "--scale" => {
                 let f: f64 = value.parse().map_err(|_| bad())?;
                 if !(f.is_finite() && f > 0.0 && f <= 100.0) {
@@ -181,11 +246,17 @@ fn rules_named(name: &str) -> Option<Rules> {
     })
 }
 
+/// A level's time cap in a match at a node budget: long enough that the budget binds on a loaded machine.
+pub const NODE_MATCH_CAP: Duration = Duration::from_secs(60);
+
 impl Args {
     /// The per-move cap `player` gets.
     pub fn move_time(&self, player: &Player) -> Duration {
         match player {
-            Player::Level(k) => {
+            Player::Level(k) | Player::Tuned(k, ..) => {
+                if self.nodes.is_some() {
+                    return NODE_MATCH_CAP;
+                }
                 let cap = engine::Level::new(*k).time_cap;
                 match self.scale {
                     Some(f) => cap.mul_f64(f),
@@ -244,6 +315,47 @@ mod tests {
             (Player::Level(2), Player::Level(1), 10, 1)
         );
         assert_eq!(d.rules_name, "freestyle");
+    }
+
+    #[test]
+    fn a_level_may_switch_search_techniques() {
+        let Ok(Player::Tuned(8, o, text)) = Player::parse("level:8/base,+lmr") else {
+            panic!("not tuned")
+        };
+        assert_eq!(text, "base,+lmr");
+        assert!(o.lmr && !o.futility && !o.aspiration && !o.buckets);
+        let Ok(Player::Tuned(5, o, _)) = Player::parse("5/+counter,-lmr") else {
+            panic!("not tuned")
+        };
+        assert!(o.counter_moves && !o.lmr && o.futility && !o.four_extension);
+        let Ok(Player::Tuned(8, o, _)) = Player::parse("8/default") else {
+            panic!("not tuned")
+        };
+        assert_eq!(o, SearchOptions::DEFAULT);
+        assert_eq!(
+            Player::parse("8/all,-counter").unwrap().spec(),
+            "level:8/all,-counter"
+        );
+        for bad in ["8/", "8/nmp", "9/base", "8/+", "x/base", "level:/base"] {
+            assert!(Player::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_node_budget_lifts_the_levels_time_caps_and_memory_is_sent_in_bytes() {
+        let a = play("--nodes 20000 --ms 150 --a 8/base").unwrap();
+        assert_eq!(a.nodes, Some(20_000));
+        assert_eq!(a.move_time(&a.a), NODE_MATCH_CAP);
+        assert_eq!(
+            a.move_time(&Player::Command(vec!["x".into()])),
+            Duration::from_millis(150)
+        );
+        assert_eq!(a.memory, DEFAULT_MEMORY_MB << 20);
+        assert_eq!(play("--memory 1").unwrap().memory, 1 << 20);
+        assert_eq!(play("--memory 1048576").unwrap().memory, 1 << 40);
+        for bad in ["--nodes 0", "--nodes x", "--memory 0", "--memory 1048577"] {
+            assert!(play(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! The manager's side of the Piskvork protocol, synchronous: one external brain process per game.
 //!
 //! The process starts at the brain's first move of the game and is told `START 15`, then `INFO rule`,
-//! `INFO timeout_turn`, `INFO timeout_match 0` and `INFO max_memory 0` (no match clock, no memory cap). Each
+//! `INFO timeout_turn`, `INFO timeout_match 0` (no match clock) and `INFO max_memory` with the match's memory
+//! (`--memory`, 256 MiB by default: with 0, "no limit", a brain may size its tables inside its first move). Each
 //! move goes over as the whole position (`BOARD` … `DONE`, [`engine::piskvork::board_command`]); the answer must
 //! be `x,y` within the turn's time and a second of grace. `MESSAGE` and `DEBUG` lines are read past; anything
 //! else that is not a move (`ERROR`, `UNKNOWN`, noise) is garbage. At the end of the game the brain gets `END`
@@ -82,6 +83,8 @@ fn spawn(words: &[String]) -> std::io::Result<Child> {
 pub struct Brain {
     words: Vec<String>,
     turn: Duration,
+    /// Sent as `INFO max_memory`, in bytes.
+    memory: u64,
     process: Option<Process>,
 }
 
@@ -92,11 +95,12 @@ struct Process {
 }
 
 impl Brain {
-    /// A brain for one game, to be given `turn` per move.
-    pub fn new(words: Vec<String>, turn: Duration) -> Brain {
+    /// A brain for one game, to be given `turn` per move and `memory` bytes.
+    pub fn new(words: Vec<String>, turn: Duration, memory: u64) -> Brain {
         Brain {
             words,
             turn,
+            memory,
             process: None,
         }
     }
@@ -110,14 +114,19 @@ impl Brain {
             Some(p) => p,
             None => self
                 .process
-                .insert(Process::start(&self.words, game, self.turn)?),
+                .insert(Process::start(&self.words, game, self.turn, self.memory)?),
         };
         process.ask(game, to_act, self.turn)
     }
 }
 
 impl Process {
-    fn start(words: &[String], game: &Game, turn: Duration) -> Result<Process, Failure> {
+    fn start(
+        words: &[String],
+        game: &Game,
+        turn: Duration,
+        memory: u64,
+    ) -> Result<Process, Failure> {
         let mut child = spawn(words).map_err(|e| Failure::Died(format!("could not start: {e}")))?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
@@ -145,7 +154,7 @@ impl Process {
             return Err(Failure::Garbage(answer));
         }
         process.say(&format!(
-            "INFO rule {}\nINFO timeout_turn {}\nINFO timeout_match 0\nINFO max_memory 0",
+            "INFO rule {}\nINFO timeout_turn {}\nINFO timeout_match 0\nINFO max_memory {memory}",
             piskvork::rule_code(rules.rule_set()),
             turn.as_millis()
         ))?;

@@ -18,6 +18,11 @@
 //!   holding white decides after the opening's three stones; levels only, as the Piskvork protocol has no swap).
 //! - A player that does not answer in time loses the game and the loss counts as a timeout; one that answers
 //!   garbage, plays an illegal move or whose process dies loses it too, counted as illegal.
+//! - `K/SWITCHES` is level K with main-search techniques switched (`8/base` is the search before issue #39,
+//!   `8/base,+lmr` that with late-move reductions), and `--nodes N` gives every level a budget of N nodes a move
+//!   with its time cap lifted to a minute: such a match measures what a technique buys at equal nodes, and the
+//!   same seed gives the same games on any machine, however loaded. `--memory MB` is what an external brain is
+//!   told it may use (`INFO max_memory`, 256 MiB by default).
 //! - `--threads N` plays N games at once; the results are summed in game order, so they do not depend on which
 //!   game finished first (time-limited searches still depend on the machine's load).
 //!
@@ -51,15 +56,21 @@ impl Seat {
     fn new(player: &Player, args: &Args, seed: u64) -> Seat {
         let time = args.move_time(player);
         match player {
-            Player::Level(level) => Seat::Engine(Box::new(Engine::new(
-                Limits {
-                    level: *level,
-                    max_nodes: None,
-                    max_time: Some(time),
-                },
-                seed,
-            ))),
-            Player::Command(words) => Seat::Brain(Brain::new(words.clone(), time)),
+            Player::Level(level) | Player::Tuned(level, ..) => {
+                let mut engine = Engine::new(
+                    Limits {
+                        level: *level,
+                        max_nodes: args.nodes,
+                        max_time: Some(time),
+                    },
+                    seed,
+                );
+                if let Player::Tuned(_, options, _) = player {
+                    engine.set_search_options(*options);
+                }
+                Seat::Engine(Box::new(engine))
+            }
+            Player::Command(words) => Seat::Brain(Brain::new(words.clone(), time, args.memory)),
         }
     }
 

@@ -177,6 +177,7 @@ pub fn json(args: &Args, t: &Totals, wall: Duration) -> String {
         ("rules", string(&args.rules_name)),
         ("ms", args.ms.to_string()),
         ("scale", args.scale.map_or("null".into(), |f| number(f, 4))),
+        ("nodes", args.nodes.map_or("null".into(), |n| n.to_string())),
         ("ms_a", ms(args.move_time(&args.a))),
         ("ms_b", ms(args.move_time(&args.b))),
         ("seed", args.seed.to_string()),
