@@ -50,6 +50,10 @@ pub fn test_config() -> Config {
         // Clocks run from the first action, as the clock tests expect; the first-move allowance has its own
         // tests (server/tests/rooms/clocks.rs), which set it.
         first_move_secs: 0,
+        // Every rated game of every suite is judged for fair play: at the engine's lowest level and a few
+        // milliseconds a position, that costs the suites next to nothing (server/tests/fairplay.rs sets its own).
+        fair_play_level: 1,
+        fair_play_ms_per_position: 5,
         ..Config::default()
     }
 }
