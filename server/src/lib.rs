@@ -11,6 +11,7 @@ pub mod cluster;
 pub mod community;
 pub mod computer;
 pub mod config;
+pub mod events;
 pub mod export;
 pub mod gomoku;
 pub mod http;
@@ -82,6 +83,8 @@ pub struct AppState {
     pub cluster: Option<cluster::Cluster>,
     /// Computer analyses of finished games and the analysis board's engine (issue #33).
     pub analyses: analysis::Analyses,
+    /// The events task: arenas, Swiss tournaments, round robins (issue #34).
+    pub events: events::EventsHandle,
     connections: Arc<ConnectionTracker>,
 }
 
@@ -169,6 +172,7 @@ impl AppState {
         let computer = computer::Computers::new(&config, &store).await?;
         let (pairing, pairing_inbox) = pairing::PairingHandle::channel();
         let (challenges, challenges_inbox) = challenges::ChallengesHandle::channel();
+        let (events, events_inbox, events_hook) = events::EventsHandle::channel();
         let analyses = analysis::Analyses::new(
             store.clone(),
             analysis::Settings::from_config(&config),
@@ -194,7 +198,10 @@ impl AppState {
             connections: Arc::default(),
             pairing,
             challenges,
+            events,
         };
+        // Before any room is restored: a restored event game that ends is reported to the events task.
+        state.rooms.set_event_hook(events_hook);
         pairing::start(pairing_inbox, state.clone());
         challenges::start(challenges_inbox, state.clone());
         if let Some(cluster) = &state.cluster {
@@ -220,6 +227,7 @@ impl AppState {
         if count > 0 {
             tracing::info!(games = count, "resumed unfinished games");
         }
+        events::start(events_inbox, state.clone());
         if state.cluster.is_some() {
             tokio::spawn(cluster::adopt(state.clone()));
         }

@@ -11,6 +11,7 @@ mod buckets;
 mod codec;
 mod common;
 pub mod community;
+pub mod events;
 mod ownership;
 mod postgres;
 mod skeleton;
@@ -26,6 +27,7 @@ use async_trait::async_trait;
 pub use batch::BatchWriter;
 pub use buckets::{BucketAnswer, BucketShape, BucketUse};
 pub use community::CommunityStore;
+pub use events::EventStore;
 pub use ownership::{Fence, RoomOpening};
 pub use postgres::PostgresStore;
 pub use skeleton::name_skeleton;
@@ -847,6 +849,12 @@ pub trait Store: Send + Sync + 'static {
     /// The community's tables (issue #38): roles, follows, blocks, reports, sanctions, the audit log. `None` for
     /// a store without them (test doubles).
     fn community(&self) -> Option<&dyn CommunityStore> {
+        None
+    }
+
+    /// The events' tables (issue #34): arenas, Swiss tournaments, round robins. `None` for a store without them
+    /// (test doubles).
+    fn events(&self) -> Option<&dyn EventStore> {
         None
     }
 }

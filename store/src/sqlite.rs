@@ -277,3 +277,4 @@ impl SqliteStore {
 
 crate::common::store_impl!(SqliteStore, Sqlite, SqliteRow);
 crate::community::community_impl!(SqliteStore, Sqlite, SqliteRow);
+crate::events::events_impl!(SqliteStore, Sqlite, SqliteRow);
