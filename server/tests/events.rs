@@ -11,7 +11,7 @@ use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use common::*;
-use protocol::{ClientMessage, JoinRole, ServerMessage};
+use protocol::{ClientMessage, JoinRole};
 use serde_json::{json, Value};
 use testkit::postgres::FreshSchema;
 
@@ -125,9 +125,18 @@ fn open_games(e: &Value) -> Vec<Value> {
         .as_array()
         .unwrap()
         .iter()
-        .filter(|p| p["result"].is_null() && p["second"].is_number())
+        .filter(|p| p["result"].is_null() && p["second"].is_number() && p["room"].is_string())
         .cloned()
         .collect()
+}
+
+/// Whether every game paired has its room (a pairing is stored before its room is opened).
+fn opened(e: &Value) -> bool {
+    e["pairings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|p| !p["result"].is_null() || p["room"].is_string())
 }
 
 /// How a game is to end.
@@ -153,20 +162,24 @@ async fn play(players: &mut HashMap<String, Player>, e: &Value, pairing: &Value,
             .await;
         assert_eq!(snapshot.id, room);
     }
-    match end {
+    // The player who ends the game has the game's end as the answer; the other hears it.
+    let other = match end {
         End::FirstWins | End::SecondWins => {
-            let loser = if matches!(end, End::FirstWins) {
-                &second
+            let (loser, winner) = if matches!(end, End::FirstWins) {
+                (&second, &first)
             } else {
-                &first
+                (&first, &second)
             };
             let c = &mut players.get_mut(loser).unwrap().client;
             let r = c.act(ClientMessage::Resign { room: room.clone() }).await;
             assert!(r.is_ok(), "{loser} resigns: {r:?}");
+            winner
         }
         End::Draw => {
             let c = &mut players.get_mut(&first).unwrap().client;
-            let _ = c.request(ClientMessage::OfferDraw { room: room.clone() }).await;
+            let _ = c
+                .request(ClientMessage::OfferDraw { room: room.clone() })
+                .await;
             let c = &mut players.get_mut(&second).unwrap().client;
             let r = c
                 .act(ClientMessage::AnswerDraw {
@@ -175,11 +188,12 @@ async fn play(players: &mut HashMap<String, Player>, e: &Value, pairing: &Value,
                 })
                 .await;
             assert!(r.is_ok(), "the draw is agreed: {r:?}");
+            &first
         }
-    }
+    };
+    let _ = players.get_mut(other).unwrap().client.game_over().await;
     for n in [&first, &second] {
         let c = &mut players.get_mut(n).unwrap().client;
-        let _ = c.game_over().await;
         let _ = c.request(ClientMessage::Leave { room: room.clone() }).await;
     }
 }
@@ -222,15 +236,24 @@ async fn a_swiss_of_seven_over_three_rounds_gives_one_bye_a_round_and_never_a_re
     let mut met: HashSet<(u64, u64)> = HashSet::new();
     let mut byes: HashSet<u64> = HashSet::new();
     for round in 1..=3u64 {
-        let e = until(&server, id, "the round's pairing", |e| e["round"] == round).await;
+        let e = until(&server, id, "the round's pairing", |e| {
+            e["round"] == round && opened(e)
+        })
+        .await;
         assert_eq!(e["event"]["status"], "running");
         let pairings = round_of(&e, round);
-        let games: Vec<&Value> = pairings.iter().filter(|p| p["second"].is_number()).collect();
+        let games: Vec<&Value> = pairings
+            .iter()
+            .filter(|p| p["second"].is_number())
+            .collect();
         let bye: Vec<&Value> = pairings.iter().filter(|p| p["second"].is_null()).collect();
         assert_eq!(games.len(), 3, "three boards in round {round}");
         assert_eq!(bye.len(), 1, "one bye in round {round}");
         assert_eq!(bye[0]["result"], "bye");
-        assert!(byes.insert(bye[0]["first"].as_u64().unwrap()), "a second bye for one player");
+        assert!(
+            byes.insert(bye[0]["first"].as_u64().unwrap()),
+            "a second bye for one player"
+        );
         for g in &games {
             let (a, b) = (g["first"].as_u64().unwrap(), g["second"].as_u64().unwrap());
             assert!(met.insert((a.min(b), a.max(b))), "{a} and {b} meet twice");
@@ -239,7 +262,10 @@ async fn a_swiss_of_seven_over_three_rounds_gives_one_bye_a_round_and_never_a_re
             play(&mut ps, &e, g, End::FirstWins).await;
         }
     }
-    let e = until(&server, id, "the end", |e| e["event"]["status"] == "finished").await;
+    let e = until(&server, id, "the end", |e| {
+        e["event"]["status"] == "finished"
+    })
+    .await;
     let total: f64 = e["standings"]
         .as_array()
         .unwrap()
@@ -274,16 +300,34 @@ async fn a_withdrawn_swiss_entrant_is_not_paired_in_the_next_round() {
         join(&server, id, &ps[n]).await;
     }
     server.advance(PAST_START);
-    let e = until(&server, id, "round 1", |e| e["round"] == 1).await;
-    let (status, _) = call(&server, "POST", &format!("/api/events/{id}/withdraw"), Some(&ps["dan"].token), None).await;
+    let e = until(&server, id, "round 1", |e| e["round"] == 1 && opened(e)).await;
+    let (status, _) = call(
+        &server,
+        "POST",
+        &format!("/api/events/{id}/withdraw"),
+        Some(&ps["dan"].token),
+        None,
+    )
+    .await;
     assert_eq!(status, 204);
     for g in round_of(&e, 1) {
         play(&mut ps, &e, &g, End::Draw).await;
     }
-    let e = until(&server, id, "round 2", |e| e["round"] == 2).await;
-    let dan = e["entrants"].as_array().unwrap().iter().find(|x| x["name"] == "dan").unwrap()["number"].clone();
+    let e = until(&server, id, "round 2", |e| e["round"] == 2 && opened(e)).await;
+    let dan = e["entrants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["name"] == "dan")
+        .unwrap()["number"]
+        .clone();
     let round2 = round_of(&e, 2);
-    assert!(round2.iter().all(|p| p["first"] != dan && p["second"] != dan), "{round2:?}");
+    assert!(
+        round2
+            .iter()
+            .all(|p| p["first"] != dan && p["second"] != dan),
+        "{round2:?}"
+    );
     assert_eq!(round2.len(), 2, "one game and a bye: {round2:?}");
     server.stop().await;
 }
@@ -307,7 +351,10 @@ async fn a_round_robin_is_played_in_the_berger_tables_order() {
     let table = tournament::berger::round_robin(4).unwrap();
     for (r, expected) in table.iter().enumerate() {
         let round = r as u64 + 1;
-        let e = until(&server, id, "the round", |e| e["round"] == round).await;
+        let e = until(&server, id, "the round", |e| {
+            e["round"] == round && opened(e)
+        })
+        .await;
         assert_eq!(e["event"]["rounds"], 3);
         let got: Vec<(u64, u64)> = round_of(&e, round)
             .iter()
@@ -323,7 +370,10 @@ async fn a_round_robin_is_played_in_the_berger_tables_order() {
             play(&mut ps, &e, &g, End::Draw).await;
         }
     }
-    let e = until(&server, id, "the end", |e| e["event"]["status"] == "finished").await;
+    let e = until(&server, id, "the end", |e| {
+        e["event"]["status"] == "finished"
+    })
+    .await;
     for s in e["standings"].as_array().unwrap() {
         assert_eq!(s["score"], 1.5, "{s}");
         assert_eq!(s["place"], 1);
@@ -387,7 +437,17 @@ async fn an_arena_streak_scores_double_and_the_podium_stands_at_the_end() {
         .await;
         let g = open_games(&e).remove(0);
         let ann_first = name_of(&e, &g["first"]) == "ann";
-        play(&mut ps, &e, &g, if ann_first { End::FirstWins } else { End::SecondWins }).await;
+        play(
+            &mut ps,
+            &e,
+            &g,
+            if ann_first {
+                End::FirstWins
+            } else {
+                End::SecondWins
+            },
+        )
+        .await;
         let e = until(&server, id, "the result", |e| open_games(e).is_empty()).await;
         let ann = &e["standings"][0];
         assert_eq!(ann["name"], "ann");
@@ -398,7 +458,10 @@ async fn an_arena_streak_scores_double_and_the_podium_stands_at_the_end() {
         server.advance(Duration::from_secs(11));
     }
     server.advance(Duration::from_secs(30 * 60));
-    let e = until(&server, id, "the end", |e| e["event"]["status"] == "finished").await;
+    let e = until(&server, id, "the end", |e| {
+        e["event"]["status"] == "finished"
+    })
+    .await;
     assert_eq!(e["podium"], json!(["ann", "ben"]));
     assert_eq!(e["standings"][1]["score"], 0.0);
     server.stop().await;
@@ -421,13 +484,29 @@ async fn an_arena_player_who_does_not_come_to_the_game_is_paused() {
     let e = until(&server, id, "the game", |e| open_games(e).len() == 1).await;
     let room = open_games(&e)[0]["room"].as_str().unwrap().to_owned();
     let mut ps = ps;
-    ps.get_mut("ann").unwrap().client.join(&room, JoinRole::Player).await;
-    // Ben never comes: past the grace period the room aborts the game (no move was made).
-    server.advance(Duration::from_secs(3600));
+    ps.get_mut("ann")
+        .unwrap()
+        .client
+        .join(&room, JoinRole::Player)
+        .await;
+    // Ben never comes: past the grace period (60 s) the room aborts the game (no move was made).
+    server.advance(Duration::from_secs(90));
     let e = until(&server, id, "the void game", |e| open_games(e).is_empty()).await;
     assert_eq!(e["pairings"][0]["result"], "void");
-    let ben = e["entrants"].as_array().unwrap().iter().find(|x| x["name"] == "ben").unwrap().clone();
-    let ann = e["entrants"].as_array().unwrap().iter().find(|x| x["name"] == "ann").unwrap().clone();
+    let ben = e["entrants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["name"] == "ben")
+        .unwrap()
+        .clone();
+    let ann = e["entrants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["name"] == "ann")
+        .unwrap()
+        .clone();
     assert_eq!(ben["withdrawn"], true, "the absent player is paused");
     assert_eq!(ann["withdrawn"], false);
     server.stop().await;
@@ -447,11 +526,14 @@ async fn a_restart_resumes_a_running_swiss(db: Db) {
         join(&server, id, &ps[n]).await;
     }
     server.advance(PAST_START);
-    let e = until(&server, id, "round 1", |e| e["round"] == 1).await;
+    let e = until(&server, id, "round 1", |e| e["round"] == 1 && opened(e)).await;
     let boards = round_of(&e, 1);
     assert_eq!(boards.len(), 2);
     play(&mut ps, &e, &boards[0], End::FirstWins).await;
-    let before = until(&server, id, "the first result", |e| open_games(e).len() == 1).await;
+    let before = until(&server, id, "the first result", |e| {
+        open_games(e).len() == 1
+    })
+    .await;
     server.stop().await;
     for (_, p) in ps.drain() {
         p.client.drop_connection();
@@ -465,12 +547,21 @@ async fn a_restart_resumes_a_running_swiss(db: Db) {
     // The game still being played is the restored room's; when it ends the next round is paired.
     let mut ps = HashMap::new();
     for n in names {
-        let r = server.registered_as(server.state.store.user_by_name(n).await.unwrap().unwrap()).await;
-        ps.insert(n.to_owned(), Player { name: n.to_owned(), token: r.token, client: r.client });
+        let r = server
+            .registered_as(server.state.store.user_by_name(n).await.unwrap().unwrap())
+            .await;
+        ps.insert(
+            n.to_owned(),
+            Player {
+                name: n.to_owned(),
+                token: r.token,
+                client: r.client,
+            },
+        );
     }
     let open = open_games(&after).remove(0);
     play(&mut ps, &after, &open, End::SecondWins).await;
-    let e = until(&server, id, "round 2", |e| e["round"] == 2).await;
+    let e = until(&server, id, "round 2", |e| e["round"] == 2 && opened(e)).await;
     assert_eq!(round_of(&e, 2).len(), 2);
     server.stop().await;
 }
@@ -494,7 +585,10 @@ async fn a_restarted_server_resumes_a_running_swiss_on_postgres() {
 
 async fn refusal(server: &TestServer, token: &str, body: Value) -> (u16, String) {
     let (status, reply) = call(server, "POST", "/api/events", Some(token), Some(body)).await;
-    (status, reply["code"].as_str().unwrap_or_default().to_owned())
+    (
+        status,
+        reply["code"].as_str().unwrap_or_default().to_owned(),
+    )
 }
 
 #[tokio::test]
@@ -517,41 +611,82 @@ async fn an_event_is_refused_outside_its_limits_and_accepted_at_them() {
         (with("kind", json!("knockout")), "invalid_kind"),
         (with("rounds", json!(0)), "invalid_rounds"),
         (with("rounds", json!(16)), "invalid_rounds"),
-        (with("starts_at", json!(server::time::unix_ms() + 30 * 24 * 3600 * 1000 + 60_000)), "invalid_start"),
-        (with("starts_at", json!(server::time::unix_ms() - 3_600_000)), "invalid_start"),
+        (
+            with(
+                "starts_at",
+                json!(server::time::unix_ms() + 30 * 24 * 3600 * 1000 + 60_000),
+            ),
+            "invalid_start",
+        ),
+        (
+            with("starts_at", json!(server::time::unix_ms() - 3_600_000)),
+            "invalid_start",
+        ),
         (with("password", json!("")), "invalid_password"),
         (with("password", json!("p".repeat(65))), "invalid_password"),
-        (json!({"name": "a", "kind": "arena", "game": othello(), "duration_minutes": 0}), "invalid_duration"),
-        (json!({"name": "a", "kind": "arena", "game": othello(), "duration_minutes": 721}), "invalid_duration"),
+        (
+            json!({"name": "a", "kind": "arena", "game": othello(), "duration_minutes": 0}),
+            "invalid_duration",
+        ),
+        (
+            json!({"name": "a", "kind": "arena", "game": othello(), "duration_minutes": 721}),
+            "invalid_duration",
+        ),
         (with("surprise", json!(1)), "invalid_body"),
     ];
     for (body, code) in cases {
-        assert_eq!(refusal(&server, t, body.clone()).await, (400, code.to_owned()), "{body}");
+        assert_eq!(
+            refusal(&server, t, body.clone()).await,
+            (400, code.to_owned()),
+            "{body}"
+        );
     }
     // At the limits.
     let accepted = [
         with("name", json!("n".repeat(60))),
         with("rounds", json!(15)),
-        with("starts_at", json!(server::time::unix_ms() + 30 * 24 * 3600 * 1000 - 60_000)),
+        with(
+            "starts_at",
+            json!(server::time::unix_ms() + 30 * 24 * 3600 * 1000 - 60_000),
+        ),
         with("password", json!("p".repeat(64))),
         json!({"name": "a", "kind": "arena", "game": othello(), "duration_minutes": 720, "starts_at": starts_in()}),
     ];
     for (i, body) in accepted.into_iter().enumerate() {
-        let (status, reply) = call(&server, "POST", "/api/events", Some(&tokens[i + 1]), Some(body.clone())).await;
+        let (status, reply) = call(
+            &server,
+            "POST",
+            "/api/events",
+            Some(&tokens[i + 1]),
+            Some(body.clone()),
+        )
+        .await;
         assert_eq!(status, 201, "{body}: {reply}");
     }
     // Five open events a maker; the sixth waits.
     for _ in 0..5 {
         create(&server, &tokens[7], base()).await;
     }
-    assert_eq!(refusal(&server, &tokens[7], base()).await, (429, "too_many_events".to_owned()));
+    assert_eq!(
+        refusal(&server, &tokens[7], base()).await,
+        (429, "too_many_events".to_owned())
+    );
     // No session, no event.
     let (status, reply) = call(&server, "POST", "/api/events", None, Some(base())).await;
-    assert_eq!((status, reply["code"].as_str()), (401, Some("not_authenticated")));
+    assert_eq!(
+        (status, reply["code"].as_str()),
+        (401, Some("not_authenticated"))
+    );
     let (status, reply) = server.get_json("/api/events/999999").await;
-    assert_eq!((status, reply["code"].as_str()), (404, Some("no_such_event")));
+    assert_eq!(
+        (status, reply["code"].as_str()),
+        (404, Some("no_such_event"))
+    );
     let (status, reply) = server.get_json("/api/events/nope").await;
-    assert_eq!((status, reply["code"].as_str()), (404, Some("no_such_event")));
+    assert_eq!(
+        (status, reply["code"].as_str()),
+        (404, Some("no_such_event"))
+    );
     let (status, list) = server.get_json("/api/events").await;
     assert_eq!(status, 200);
     assert_eq!(list["upcoming"].as_array().unwrap().len(), 10);
@@ -569,12 +704,39 @@ async fn joining_is_checked_password_account_and_the_entrant_limit() {
     )
     .await;
     let path = format!("/api/events/{private}/join");
-    let (status, reply) = call(&server, "POST", &path, Some(&maker.token), Some(json!({"password": "open"}))).await;
-    assert_eq!((status, reply["code"].as_str()), (403, Some("wrong_password")));
-    let (status, reply) = call(&server, "POST", &path, Some(&maker.token), Some(json!({"password": "sesame"}))).await;
+    let (status, reply) = call(
+        &server,
+        "POST",
+        &path,
+        Some(&maker.token),
+        Some(json!({"password": "open"})),
+    )
+    .await;
+    assert_eq!(
+        (status, reply["code"].as_str()),
+        (403, Some("wrong_password"))
+    );
+    let (status, reply) = call(
+        &server,
+        "POST",
+        &path,
+        Some(&maker.token),
+        Some(json!({"password": "sesame"})),
+    )
+    .await;
     assert_eq!(status, 200, "{reply}");
-    let (status, reply) = call(&server, "POST", &path, Some(&maker.token), Some(json!({"password": "sesame"}))).await;
-    assert_eq!((status, reply["code"].as_str()), (409, Some("already_entered")));
+    let (status, reply) = call(
+        &server,
+        "POST",
+        &path,
+        Some(&maker.token),
+        Some(json!({"password": "sesame"})),
+    )
+    .await;
+    assert_eq!(
+        (status, reply["code"].as_str()),
+        (409, Some("already_entered"))
+    );
 
     let rated = create(
         &server,
@@ -584,8 +746,18 @@ async fn joining_is_checked_password_account_and_the_entrant_limit() {
     .await;
     // A guest's session (the token `welcome` gave it).
     let guest = server.client().await;
-    let (status, reply) = call(&server, "POST", &format!("/api/events/{rated}/join"), Some(&guest.token), None).await;
-    assert_eq!((status, reply["code"].as_str()), (403, Some("account_required")));
+    let (status, reply) = call(
+        &server,
+        "POST",
+        &format!("/api/events/{rated}/join"),
+        Some(&guest.token),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, reply["code"].as_str()),
+        (403, Some("account_required"))
+    );
 
     let open = create(
         &server,
@@ -596,13 +768,27 @@ async fn joining_is_checked_password_account_and_the_entrant_limit() {
     let store = &server.state.store;
     let mut last = None;
     for i in 0..=server::events::MAX_ENTRANTS {
-        let user = store.create_user(&format!("p{i}"), "not-a-real-hash", 0).await.unwrap();
-        let token = server::identity::new_token();
-        store
-            .create_session(&server::identity::hash_token(&token), &store::SessionOwner::User(user), i64::MAX)
+        let user = store
+            .create_user(&format!("p{i}"), "not-a-real-hash", 0)
             .await
             .unwrap();
-        let (status, reply) = call(&server, "POST", &format!("/api/events/{open}/join"), Some(&token), None).await;
+        let token = server::identity::new_token();
+        store
+            .create_session(
+                &server::identity::hash_token(&token),
+                &store::SessionOwner::User(user),
+                i64::MAX,
+            )
+            .await
+            .unwrap();
+        let (status, reply) = call(
+            &server,
+            "POST",
+            &format!("/api/events/{open}/join"),
+            Some(&token),
+            None,
+        )
+        .await;
         last = Some((i, status, reply));
         if i < server::events::MAX_ENTRANTS {
             assert_eq!(last.as_ref().unwrap().1, 200, "entrant {i}");

@@ -126,24 +126,53 @@ pub trait EventStore: Send + Sync {
     /// An event by id.
     async fn event(&self, id: EventId) -> Result<Option<EventRecord>, StoreError>;
     /// The latest `limit` events of a status, soonest start first for `upcoming`, latest first otherwise.
-    async fn events_with_status(&self, status: &str, limit: u32) -> Result<Vec<EventRecord>, StoreError>;
+    async fn events_with_status(
+        &self,
+        status: &str,
+        limit: u32,
+    ) -> Result<Vec<EventRecord>, StoreError>;
     /// Sets an event's status (`running` sets `started_at` and the rounds, `finished` sets `finished_at`).
-    async fn set_event_status(&self, id: EventId, status: &str, rounds: u32, at: Millis) -> Result<(), StoreError>;
+    async fn set_event_status(
+        &self,
+        id: EventId,
+        status: &str,
+        rounds: u32,
+        at: Millis,
+    ) -> Result<(), StoreError>;
     /// Adds an entrant under the next free number and returns it; refused (`StoreError::Database`) when
     /// the player is entered already.
     async fn add_entrant(&self, event: EventId, new: &NewEntrant) -> Result<u32, StoreError>;
     /// Marks an entrant withdrawn or back.
-    async fn set_withdrawn(&self, event: EventId, number: u32, withdrawn: bool) -> Result<(), StoreError>;
+    async fn set_withdrawn(
+        &self,
+        event: EventId,
+        number: u32,
+        withdrawn: bool,
+    ) -> Result<(), StoreError>;
     /// Removes an entrant of an event that has not started.
     async fn remove_entrant(&self, event: EventId, number: u32) -> Result<(), StoreError>;
     /// An event's entrants by number.
     async fn entrants(&self, event: EventId) -> Result<Vec<Entrant>, StoreError>;
     /// Stores pairings (a round, or an arena's wave) in one transaction; returns their ids in order.
-    async fn add_pairings(&self, event: EventId, pairings: &[NewPairing]) -> Result<Vec<PairingId>, StoreError>;
+    async fn add_pairings(
+        &self,
+        event: EventId,
+        pairings: &[NewPairing],
+    ) -> Result<Vec<PairingId>, StoreError>;
     /// Notes the room and game a pairing is played in.
-    async fn set_pairing_game(&self, id: PairingId, room: &str, game_id: i64) -> Result<(), StoreError>;
+    async fn set_pairing_game(
+        &self,
+        id: PairingId,
+        room: &str,
+        game_id: i64,
+    ) -> Result<(), StoreError>;
     /// Stores a pairing's result (once: a pairing that has one keeps it; returns whether this one was stored).
-    async fn set_pairing_result(&self, id: PairingId, result: &str, at: Millis) -> Result<bool, StoreError>;
+    async fn set_pairing_result(
+        &self,
+        id: PairingId,
+        result: &str,
+        at: Millis,
+    ) -> Result<bool, StoreError>;
     /// An event's pairings in the order they were made.
     async fn pairings(&self, event: EventId) -> Result<Vec<PairingRecord>, StoreError>;
 }

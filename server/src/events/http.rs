@@ -282,7 +282,10 @@ fn bad(code: &'static str, message: impl Into<String>) -> ApiError {
 }
 
 fn event_id(id: &str) -> Result<EventId, ApiError> {
-    id.parse::<EventId>().ok().filter(|&i| i > 0).ok_or_else(not_found)
+    id.parse::<EventId>()
+        .ok()
+        .filter(|&i| i > 0)
+        .ok_or_else(not_found)
 }
 
 /// Who the request's session stands for (an account's or a guest's); `401 not_authenticated` without one.
@@ -434,7 +437,8 @@ async fn create(
         Some(p) => Some(hash_password(&state, ip, p).await?),
         None => None,
     };
-    let game = serde_json::to_string(&GameSpec::from(settings.config)).map_err(ApiError::internal)?;
+    let game =
+        serde_json::to_string(&GameSpec::from(settings.config)).map_err(ApiError::internal)?;
     let new = NewEvent {
         name: body.name.trim().to_owned(),
         kind: kind.as_str().to_owned(),
@@ -453,10 +457,17 @@ async fn create(
     Ok((StatusCode::CREATED, Json(CreatedEvent { id })).into_response())
 }
 
-async fn show(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<EventView>, ApiError> {
+async fn show(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<EventView>, ApiError> {
     let id = event_id(&id)?;
     let t = tables(&state.store)?;
-    let event = t.event(id).await.map_err(ApiError::internal)?.ok_or_else(not_found)?;
+    let event = t
+        .event(id)
+        .await
+        .map_err(ApiError::internal)?
+        .ok_or_else(not_found)?;
     let entrants = t.entrants(id).await.map_err(ApiError::internal)?;
     let pairings = t.pairings(id).await.map_err(ApiError::internal)?;
     Ok(Json(view(&event, &entrants, &pairings)?))
@@ -468,7 +479,10 @@ pub fn view(
     entrants: &[Entrant],
     pairings: &[PairingRecord],
 ) -> Result<EventView, ApiError> {
-    let names: HashMap<u32, &str> = entrants.iter().map(|e| (e.number, e.new.name.as_str())).collect();
+    let names: HashMap<u32, &str> = entrants
+        .iter()
+        .map(|e| (e.number, e.new.name.as_str()))
+        .collect();
     let name = |n: u32| names.get(&n).copied().unwrap_or_default().to_owned();
     let lines = standings::standings(event, entrants, pairings).map_err(ApiError::internal)?;
     let standings: Vec<StandingView> = lines
@@ -543,7 +557,8 @@ fn crosstable(entrants: &[Entrant], pairings: &[PairingRecord], rounds: u32) -> 
             rounds: (1..=rounds)
                 .map(|r| {
                     let p = pairings.iter().find(|p| {
-                        p.new.round == r && (p.new.first == e.number || p.new.second == Some(e.number))
+                        p.new.round == r
+                            && (p.new.first == e.number || p.new.second == Some(e.number))
                     });
                     match p {
                         None => CrossCell {
@@ -554,7 +569,11 @@ fn crosstable(entrants: &[Entrant], pairings: &[PairingRecord], rounds: u32) -> 
                         },
                         Some(p) => {
                             let first = p.new.first == e.number;
-                            let opponent = if first { p.new.second } else { Some(p.new.first) };
+                            let opponent = if first {
+                                p.new.second
+                            } else {
+                                Some(p.new.first)
+                            };
                             let pts = p.new.result.as_deref().map(|r| {
                                 let (a, b) = points(r);
                                 if first {
@@ -578,7 +597,11 @@ fn crosstable(entrants: &[Entrant], pairings: &[PairingRecord], rounds: u32) -> 
 }
 
 /// The rating a player enters with: its rating in the event's pool (a guest's, or a new player's, 1500).
-async fn rating_in(store: &std::sync::Arc<dyn Store>, identity: &Identity, event: &NewEvent) -> i64 {
+async fn rating_in(
+    store: &std::sync::Arc<dyn Store>,
+    identity: &Identity,
+    event: &NewEvent,
+) -> i64 {
     let (Some(user), Ok(settings)) = (identity.user_id, settings_of(event)) else {
         return 1500;
     };
@@ -656,17 +679,20 @@ async fn leave(
 async fn trf(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let id = event_id(&id)?;
     let t = tables(&state.store)?;
-    let event = t.event(id).await.map_err(ApiError::internal)?.ok_or_else(not_found)?;
+    let event = t
+        .event(id)
+        .await
+        .map_err(ApiError::internal)?
+        .ok_or_else(not_found)?;
     if event.new.kind != Kind::Swiss.as_str() {
-        return Err(ApiError::not_found("not_a_swiss", "only a Swiss has a TRF file"));
+        return Err(ApiError::not_found(
+            "not_a_swiss",
+            "only a Swiss has a TRF file",
+        ));
     }
     let entrants = t.entrants(id).await.map_err(ApiError::internal)?;
     let pairings = t.pairings(id).await.map_err(ApiError::internal)?;
     let replayed = standings::replay(&event, &entrants, &pairings).map_err(ApiError::internal)?;
     let text = tournament::trf::export(&replayed.swiss);
-    Ok((
-        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-        text,
-    )
-        .into_response())
+    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
 }

@@ -41,7 +41,9 @@ use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
 use protocol::{ColourChoice, GameSpec, TimeControl};
-use store::events::{Entrant, EventId, EventRecord, NewEntrant, NewEvent, NewPairing, PairingId, PairingRecord};
+use store::events::{
+    Entrant, EventId, EventRecord, NewEntrant, NewEvent, NewPairing, PairingId, PairingRecord,
+};
 use store::{GameId, Store};
 use tokio::sync::{mpsc, oneshot};
 
@@ -148,7 +150,11 @@ impl EventsHandle {
     pub fn channel() -> (EventsHandle, EventsInbox, mpsc::UnboundedSender<GameOver>) {
         let (tx, commands) = mpsc::unbounded_channel();
         let (games_tx, games) = mpsc::unbounded_channel();
-        (EventsHandle { tx }, EventsInbox { commands, games }, games_tx)
+        (
+            EventsHandle { tx },
+            EventsInbox { commands, games },
+            games_tx,
+        )
     }
 
     async fn ask<T>(
@@ -170,7 +176,12 @@ impl EventsHandle {
     }
 
     /// Enters a player (or brings back one who withdrew); its entrant number.
-    pub async fn join(&self, id: EventId, entrant: NewEntrant, guest: bool) -> Result<u32, ApiError> {
+    pub async fn join(
+        &self,
+        id: EventId,
+        entrant: NewEntrant,
+        guest: bool,
+    ) -> Result<u32, ApiError> {
         self.ask(|reply| Command::Join {
             id,
             entrant: Box::new(entrant),
@@ -206,7 +217,8 @@ fn static_code(code: std::borrow::Cow<'static, str>) -> &'static str {
 /// The room settings of an event's games, from its stored game and clock.
 pub fn settings_of(event: &NewEvent) -> Result<Settings, ApiError> {
     let game: GameSpec = serde_json::from_str(&event.game).map_err(ApiError::internal)?;
-    let clock: TimeControl = serde_json::from_str(&event.time_control).map_err(ApiError::internal)?;
+    let clock: TimeControl =
+        serde_json::from_str(&event.time_control).map_err(ApiError::internal)?;
     Settings::new(game, clock, event.rated, true, ColourChoice::Black)
         .map_err(|e| refused(StatusCode::BAD_REQUEST, static_code(e.code), e.message))
 }
@@ -284,7 +296,12 @@ fn tables(store: &Arc<dyn Store>) -> Result<&dyn store::EventStore, ApiError> {
 impl Task {
     fn now_ms(&self) -> i64 {
         let (at, ms) = self.epoch;
-        ms + self.state.clock.now().saturating_duration_since(at).as_millis() as i64
+        ms + self
+            .state
+            .clock
+            .now()
+            .saturating_duration_since(at)
+            .as_millis() as i64
     }
 
     fn instant_of(&self, ms: i64) -> Instant {
@@ -407,7 +424,12 @@ impl Task {
         Ok(id)
     }
 
-    async fn join(&mut self, id: EventId, mut new: NewEntrant, guest: bool) -> Result<u32, ApiError> {
+    async fn join(
+        &mut self,
+        id: EventId,
+        mut new: NewEntrant,
+        guest: bool,
+    ) -> Result<u32, ApiError> {
         let store = self.store.clone();
         let now = self.now_ms();
         let Some(live) = self.live.get_mut(&id) else {
@@ -425,7 +447,11 @@ impl Task {
             ));
         }
         let running = live.record.status == "running";
-        if let Some(e) = live.entrants.iter_mut().find(|e| e.new.player_key == new.player_key) {
+        if let Some(e) = live
+            .entrants
+            .iter_mut()
+            .find(|e| e.new.player_key == new.player_key)
+        {
             if !e.withdrawn {
                 return Err(refused(
                     StatusCode::CONFLICT,
@@ -842,7 +868,10 @@ impl Task {
         let Some(p) = live.pairings.iter().find(|p| p.id == pairing_id) else {
             return;
         };
-        let key_of = |n: Option<u32>| n.and_then(|n| live.entrant(n)).map(|e| e.new.player_key.clone());
+        let key_of = |n: Option<u32>| {
+            n.and_then(|n| live.entrant(n))
+                .map(|e| e.new.player_key.clone())
+        };
         let (first, second) = (key_of(Some(p.new.first)), key_of(p.new.second));
         let was_there = |key: &Option<String>| {
             over.players
@@ -930,7 +959,10 @@ impl Task {
             let id = record.id;
             let entrants = t.entrants(id).await.map_err(ApiError::internal)?;
             let pairings = t.pairings(id).await.map_err(ApiError::internal)?;
-            for p in pairings.iter().filter(|p| p.new.result.is_none() && p.new.second.is_some()) {
+            for p in pairings
+                .iter()
+                .filter(|p| p.new.result.is_none() && p.new.second.is_some())
+            {
                 match p.game_id {
                     Some(game) => {
                         self.by_game.insert(game, (id, p.id));
@@ -961,8 +993,13 @@ impl Task {
                 None => p.name.clone(),
             };
             let winner = end.winner.map(|side| {
-                let (black, white) = crate::stored::seats_of(&g).arrange(&g.game.black, &g.game.white);
-                key(if side == store::Side::Black { black } else { white })
+                let (black, white) =
+                    crate::stored::seats_of(&g).arrange(&g.game.black, &g.game.white);
+                key(if side == store::Side::Black {
+                    black
+                } else {
+                    white
+                })
             });
             let over = GameOver {
                 game_id: g.id,
@@ -982,7 +1019,10 @@ impl Task {
                 continue;
             };
             let round = live.paired_rounds();
-            if live.record.status == "running" && live.kind() != Kind::Arena && live.round_done(round) {
+            if live.record.status == "running"
+                && live.kind() != Kind::Arena
+                && live.round_done(round)
+            {
                 self.next_round(id).await;
             }
         }
@@ -1004,7 +1044,10 @@ impl Task {
         let entrant_key = |n: u32| {
             live.entrant(n).map(|e| {
                 let guest_name = e.new.name.clone();
-                (e.new.player_key.clone(), e.new.user_id.map_or(guest_name, |u| format!("u{u}")))
+                (
+                    e.new.player_key.clone(),
+                    e.new.user_id.map_or(guest_name, |u| format!("u{u}")),
+                )
             })
         };
         let keys: Vec<(String, String)> = [Some(p.new.first), p.new.second]
@@ -1012,10 +1055,15 @@ impl Task {
             .flatten()
             .filter_map(entrant_key)
             .collect();
-        over.winner = over
-            .winner
-            .and_then(|w| keys.iter().find(|(_, k)| *k == w).map(|(key, _)| key.clone()));
-        over.players = [keys.first().map(|k| k.0.clone()), keys.get(1).map(|k| k.0.clone())];
+        over.winner = over.winner.and_then(|w| {
+            keys.iter()
+                .find(|(_, k)| *k == w)
+                .map(|(key, _)| key.clone())
+        });
+        over.players = [
+            keys.first().map(|k| k.0.clone()),
+            keys.get(1).map(|k| k.0.clone()),
+        ];
         self.game_over(over).await;
     }
 }
@@ -1023,9 +1071,16 @@ impl Task {
 /// A Swiss round's pairings by the Dutch system (`None`: it cannot be paired, so the event ends).
 fn swiss_round(live: &Live, round: u32, now: i64) -> Option<Vec<NewPairing>> {
     let replayed = standings::replay(&live.record, &live.entrants, &live.pairings)
-        .inspect_err(|e| tracing::error!(event = live.record.id, error = %e, "a Swiss does not replay"))
+        .inspect_err(
+            |e| tracing::error!(event = live.record.id, error = %e, "a Swiss does not replay"),
+        )
         .ok()?;
-    let active = replayed.swiss.players.iter().filter(|p| !p.withdrawn).count();
+    let active = replayed
+        .swiss
+        .players
+        .iter()
+        .filter(|p| !p.withdrawn)
+        .count();
     if active < 2 {
         return None;
     }

@@ -82,8 +82,16 @@ pub const ROUND_ROBIN_TIE_BREAKS: [TieBreak; 2] =
 /// The order entrants get their Swiss and Berger numbers in: those entered at the start by rating (highest
 /// first), then entry; late entrants after them in the order they joined.
 pub fn seeding(entrants: &[Entrant]) -> Vec<u32> {
-    let mut start: Vec<&Entrant> = entrants.iter().filter(|e| e.new.joined_round == 0).collect();
-    start.sort_by(|a, b| b.new.rating.cmp(&a.new.rating).then(a.number.cmp(&b.number)));
+    let mut start: Vec<&Entrant> = entrants
+        .iter()
+        .filter(|e| e.new.joined_round == 0)
+        .collect();
+    start.sort_by(|a, b| {
+        b.new
+            .rating
+            .cmp(&a.new.rating)
+            .then(a.number.cmp(&b.number))
+    });
     let mut late: Vec<&Entrant> = entrants.iter().filter(|e| e.new.joined_round > 0).collect();
     late.sort_by_key(|e| (e.new.joined_round, e.number));
     start.into_iter().chain(late).map(|e| e.number).collect()
@@ -159,7 +167,8 @@ pub fn replay(
         .collect();
     let refs: Vec<(&str, u16)> = initial.iter().map(|(n, r)| (n.as_str(), *r)).collect();
     let rounds = event.new.rounds.max(1);
-    let mut swiss = Swiss::new(&trf_name(&event.new.name), rounds, &refs).map_err(|e| e.to_string())?;
+    let mut swiss =
+        Swiss::new(&trf_name(&event.new.name), rounds, &refs).map_err(|e| e.to_string())?;
     let mut numbers: Vec<u32> = order[..initial.len()].to_vec();
     let mut late = order[initial.len()..].iter().copied().peekable();
     let paired = pairings.iter().map(|p| p.new.round).max().unwrap_or(0);
@@ -179,9 +188,16 @@ pub fn replay(
         if !round_done(pairings, round) {
             break;
         }
-        let ids: HashMap<u32, PlayerId> =
-            numbers.iter().enumerate().map(|(i, &n)| (n, i as PlayerId + 1)).collect();
-        let id = |n: u32| ids.get(&n).copied().ok_or_else(|| format!("entrant {n} is not seeded"));
+        let ids: HashMap<u32, PlayerId> = numbers
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| (n, i as PlayerId + 1))
+            .collect();
+        let id = |n: u32| {
+            ids.get(&n)
+                .copied()
+                .ok_or_else(|| format!("entrant {n} is not seeded"))
+        };
         let mut boards = Vec::new();
         let mut results = Vec::new();
         let mut bye = None;
@@ -206,12 +222,18 @@ pub fn replay(
     }
     for n in late {
         let e = by_number[&n];
-        if swiss.join(&trf_name(&e.new.name), trf_rating(e.new.rating), Bye::Zero).is_ok() {
+        if swiss
+            .join(&trf_name(&e.new.name), trf_rating(e.new.rating), Bye::Zero)
+            .is_ok()
+        {
             numbers.push(n);
         }
     }
-    let ids: HashMap<u32, PlayerId> =
-        numbers.iter().enumerate().map(|(i, &n)| (n, i as PlayerId + 1)).collect();
+    let ids: HashMap<u32, PlayerId> = numbers
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| (n, i as PlayerId + 1))
+        .collect();
     for (&n, &id) in &ids {
         if by_number[&n].withdrawn {
             let _ = swiss.withdraw(id);

@@ -50,7 +50,11 @@ impl Rooms {
             self.closed(&handle.id, None, None);
             return Err(e);
         }
-        let game = room.live.as_ref().map(|l| l.id).ok_or_else(RoomError::internal)?;
+        let game = room
+            .live
+            .as_ref()
+            .map(|l| l.id)
+            .ok_or_else(RoomError::internal)?;
         room.emit_started(None, None);
         room.publish_lobby();
         tokio::spawn(room.run(rx));
@@ -68,7 +72,11 @@ impl Room {
         let present = |s: usize| self.seats[s].as_ref().is_some_and(|h| !h.conns.is_empty());
         let _ = tx.send(GameOver {
             game_id: live.id,
-            winner: if aborted { None } else { winner_seat.and_then(key) },
+            winner: if aborted {
+                None
+            } else {
+                winner_seat.and_then(key)
+            },
             aborted,
             players: [key(0), key(1)],
             present: [present(0), present(1)],
