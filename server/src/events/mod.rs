@@ -32,7 +32,7 @@
 //!
 //! Not in this slice: a cluster's nodes running one event (the owning node pairing), berserk.
 
-mod http;
+pub mod http;
 pub mod standings;
 
 use std::collections::HashMap;
