@@ -412,6 +412,30 @@ async fn an_arena_pairs_again_avoiding_the_last_opponent_and_doubles_a_streak() 
         !(pair.contains(&a) && pair.contains(&b)),
         "the last opponents are not paired again while a third player waits"
     );
+    // And again: the player who waited meets someone, whoever's last opponent the leader was.
+    play(&mut ps, &e, &second, End::FirstWins).await;
+    let e = until(&server, id, "the third game", |e| {
+        e["pairings"].as_array().unwrap().len() == 3 && open_games(e).len() == 1
+    })
+    .await;
+    let third = open_games(&e).remove(0);
+    let left_out = names
+        .iter()
+        .map(|n| {
+            e["entrants"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|x| x["name"] == *n)
+                .unwrap()["number"]
+                .clone()
+        })
+        .find(|n| *n != second["first"] && *n != second["second"])
+        .unwrap();
+    assert!(
+        third["first"] == left_out || third["second"] == left_out,
+        "the player left out of the second game plays the third: {third}"
+    );
     server.stop().await;
 }
 

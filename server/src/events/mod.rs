@@ -536,10 +536,8 @@ impl Task {
                 .set_withdrawn(id, number, true)
                 .await
                 .map_err(ApiError::internal)?;
+            // A round robin forfeits its games not yet opened as their rounds come (`round_robin_round`).
             live.entrants[i].withdrawn = true;
-            if live.kind() == Kind::RoundRobin {
-                // Its games not yet opened are forfeited as their rounds come.
-            }
         }
         Ok(())
     }
@@ -694,13 +692,21 @@ impl Task {
             return;
         }
         let records = standings::arena_records(&live.pairings);
-        let mut last: HashMap<u32, u32> = HashMap::new();
+        let mut latest: HashMap<u32, u32> = HashMap::new();
         for p in &live.pairings {
             if let Some(second) = p.new.second {
-                last.insert(p.new.first, second);
-                last.insert(second, p.new.first);
+                latest.insert(p.new.first, second);
+                latest.insert(second, p.new.first);
             }
         }
+        // Two players are kept apart only when their last games were against each other. (Were any player's last
+        // opponent avoided, a third player whose last opponent was the leader could never meet the leader again,
+        // and with three players would wait for ever.)
+        let last: HashMap<u32, u32> = latest
+            .iter()
+            .filter(|&(a, b)| latest.get(b) == Some(a))
+            .map(|(&a, &b)| (a, b))
+            .collect();
         let waiting: Vec<tournament::arena::Waiting> = live
             .entrants
             .iter()

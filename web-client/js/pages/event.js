@@ -51,7 +51,7 @@ function standingsTable(e) {
         ties.map((k) => h('th', { class: 'num', title: t(`event.tb_${k}_long`) }, t(`event.tb_${k}`))))),
       h('tbody', {}, e.standings.map((s) => h('tr', { dataset: { number: s.number } },
         h('td', { class: 'num' }, s.place),
-        h('td', {}, s.name, s.on_fire ? h('span', { class: 'event-fire', title: t('event.on_fire') }, ' 🔥') : null),
+        h('td', {}, s.name, s.on_fire ? h('span', { class: 'event-fire', title: t('event.on_fire') }, '×2') : null),
         h('td', { class: 'num event-score' }, score(s.score)),
         h('td', { class: 'num' }, s.games),
         s.tie_breaks.map((v) => h('td', { class: 'num' }, String(v))))))));
@@ -64,7 +64,7 @@ function pairingsList(e) {
   return h('ul', { class: 'event-pairings', id: 'event-pairings' }, shown.map((p) => h('li', { dataset: { result: p.result || 'playing' } },
     h('span', { class: 'num' }, p.board),
     h('span', {}, name(p.first)),
-    p.second ? h('span', {}, '–', name(p.second)) : null,
+    p.second ? h('span', {}, '– ', name(p.second)) : null,
     p.room && !p.result ? h('a', { href: href('room', { id: p.room, watch: true }) }, resultMark(p.result)) : h('span', {}, resultMark(p.result)))));
 }
 
@@ -122,7 +122,7 @@ function view(e, app, reload) {
     h('section', { class: 'card wide' },
       h('div', { class: 'card-head' }, h('h1', {}, ev.name), h('span', { class: 'muted' }, describe(ev))),
       h('p', { class: 'event-clock', id: 'event-clock', 'aria-live': 'polite' }, clock),
-      e.podium.length ? h('ol', { class: 'event-podium', id: 'event-podium' }, e.podium.map((n, i) => h('li', { dataset: { place: i + 1 } }, h('span', { class: 'event-medal' }, ['🥇', '🥈', '🥉'][i]), n))) : null,
+      e.podium.length ? h('ol', { class: 'event-podium', id: 'event-podium' }, e.podium.map((n, i) => h('li', { dataset: { place: i + 1 } }, h('span', { class: 'event-medal' }, String(i + 1)), n))) : null,
       actions(e, app, reload),
       h('p', {}, h('a', { href: href('events') }, t('event.all_events')))),
     h('section', { class: 'card' }, h('h2', {}, t('event.standings')), standingsTable(e)),
