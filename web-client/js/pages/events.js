@@ -5,15 +5,15 @@ import { h, mount } from '../dom.js';
 import { t, errorText } from '../i18n.js';
 import { href } from '../router.js';
 import { api } from '../api.js';
+import { gameChoices } from '../games/index.js';
 
 /** How often the lists are read again. */
 const REFRESH_MS = 5000;
 
-/** The games an event can be made of, with the rules sent for each. */
-export const EVENT_GAMES = {
-  othello: { game: 'othello', scoring: 'japanese' },
-  draughts: { game: 'draughts' },
-};
+/** The games an event can be made of: the served games whose spec has defaults (their `defaultSpec`), by name. */
+export function eventGames(games = gameChoices()) {
+  return Object.fromEntries(games.filter((g) => g.defaultSpec).map((g) => [g.name, g.defaultSpec]));
+}
 
 /** The clocks offered, by id. */
 export const EVENT_CLOCKS = {
@@ -40,7 +40,7 @@ export function countdown(at, now) {
 /** What an event is, in words: kind, game, rounds or length. */
 export function describe(e) {
   const kind = t(`events.kind_${e.kind}`);
-  const game = t(`game.${e.game?.game || 'gomoku'}`);
+  const game = e.game?.game ? t(`game.${e.game.game}`) : '';
   const size = e.kind === 'arena'
     ? t('events.minutes', { n: e.duration_minutes })
     : e.rounds ? t('events.rounds', { n: e.rounds }) : '';
@@ -70,7 +70,8 @@ function form(app, onMade) {
   const name = h('input', { name: 'name', maxlength: '60', required: true, value: t('events.default_name') });
   const kind = h('select', { name: 'kind' },
     ['arena', 'swiss', 'round_robin'].map((k) => h('option', { value: k }, t(`events.kind_${k}`))));
-  const game = h('select', { name: 'game' }, Object.keys(EVENT_GAMES).map((g) => h('option', { value: g }, t(`game.${g}`))));
+  const choices = eventGames();
+  const game = h('select', { name: 'game' }, Object.keys(choices).map((g) => h('option', { value: g }, t(`game.${g}`))));
   const clock = h('select', { name: 'clock' }, Object.keys(EVENT_CLOCKS).map((c) => h('option', { value: c }, c === 'none' ? t('events.no_clock') : c)));
   const rounds = h('input', { name: 'rounds', type: 'number', min: '1', max: '15', value: '5' });
   const minutes = h('input', { name: 'duration', type: 'number', min: '1', max: '720', value: '30' });
@@ -91,7 +92,7 @@ function form(app, onMade) {
     const body = {
       name: name.value,
       kind: kind.value,
-      game: EVENT_GAMES[game.value],
+      game: choices[game.value],
       time_control: EVENT_CLOCKS[clock.value],
       rated: rated.checked,
       starts_at: Date.now() + Number(startIn.value || 0) * 60000,
