@@ -1372,7 +1372,6 @@ export function errorText(code, message) {
 /* events: the events' pages (issue #34, pages/events.js and pages/event.js) */
 addStrings({
   en: {
-    'nav.events': 'Events',
     'events.title': 'Events',
     'events.running_title': 'Running',
     'events.upcoming_title': 'Upcoming',
@@ -1452,7 +1451,6 @@ addStrings({
     'err.invalid_start': 'An event starts between now and 30 days from now.',
   },
   zh: {
-    'nav.events': '赛事',
     'events.title': '赛事',
     'events.running_title': '进行中',
     'events.upcoming_title': '即将开始',
