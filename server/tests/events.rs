@@ -403,7 +403,7 @@ async fn an_arena_pairs_again_avoiding_the_last_opponent_and_doubles_a_streak() 
     let (a, b) = (first["first"].clone(), first["second"].clone());
     play(&mut ps, &e, &first, End::FirstWins).await;
     let e = until(&server, id, "the second game", |e| {
-        e["pairings"].as_array().unwrap().len() == 2
+        e["pairings"].as_array().unwrap().len() == 2 && open_games(e).len() == 1
     })
     .await;
     let second = open_games(&e).remove(0);
@@ -515,7 +515,16 @@ async fn an_arena_player_who_does_not_come_to_the_game_is_paused() {
         .await;
     // Ben never comes: past the grace period (60 s) the room aborts the game (no move was made).
     server.advance(Duration::from_secs(90));
-    let e = until(&server, id, "the void game", |e| open_games(e).is_empty()).await;
+    // The result is stored, then the absent player is paused.
+    let e = until(&server, id, "the void game and the pause", |e| {
+        open_games(e).is_empty()
+            && e["entrants"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|x| x["withdrawn"] == true)
+    })
+    .await;
     assert_eq!(e["pairings"][0]["result"], "void");
     let ben = e["entrants"]
         .as_array()
