@@ -11,6 +11,7 @@ pub mod cluster;
 pub mod community;
 pub mod computer;
 pub mod config;
+pub mod events;
 pub mod export;
 pub mod fairplay;
 pub mod gomoku;
@@ -87,6 +88,8 @@ pub struct AppState {
     pub fair_play: fairplay::FairPlay,
     /// The accounts connected to this node, with their connections (issue #38: friends online, follow notices).
     pub presence: Arc<community::presence::Presence>,
+    /// The events task: arenas, Swiss tournaments, round robins (issue #34).
+    pub events: events::EventsHandle,
     connections: Arc<ConnectionTracker>,
 }
 
@@ -174,6 +177,7 @@ impl AppState {
         let computer = computer::Computers::new(&config, &store).await?;
         let (pairing, pairing_inbox) = pairing::PairingHandle::channel();
         let (challenges, challenges_inbox) = challenges::ChallengesHandle::channel();
+        let (events, events_inbox, events_hook) = events::EventsHandle::channel();
         let analyses = analysis::Analyses::new(
             store.clone(),
             analysis::Settings::from_config(&config),
@@ -205,7 +209,10 @@ impl AppState {
             pairing,
             challenges,
             presence: Arc::default(),
+            events,
         };
+        // Before any room is restored: a restored event game that ends is reported to the events task.
+        state.rooms.set_event_hook(events_hook);
         pairing::start(pairing_inbox, state.clone());
         challenges::start(challenges_inbox, state.clone());
         community::follows::start(state.clone());
@@ -232,6 +239,7 @@ impl AppState {
         if count > 0 {
             tracing::info!(games = count, "resumed unfinished games");
         }
+        events::start(events_inbox, state.clone());
         if state.cluster.is_some() {
             tokio::spawn(cluster::adopt(state.clone()));
         }

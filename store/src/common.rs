@@ -666,6 +666,10 @@ macro_rules! store_impl {
                 Some(self)
             }
 
+            fn events(&self) -> Option<&dyn crate::EventStore> {
+                Some(self)
+            }
+
             // The game writes are batches of one, so each store has one code path for them.
             async fn create_game(&self, game: &NewGame) -> Result<GameId, StoreError> {
                 match self.write_batch_routed(&[Write::Create(game.clone())]).await?.pop() {

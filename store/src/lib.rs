@@ -12,6 +12,7 @@ mod codec;
 mod common;
 pub mod community;
 pub mod fairplay;
+pub mod events;
 mod ownership;
 mod postgres;
 pub mod refund;
@@ -29,6 +30,7 @@ pub use batch::{BatchWriter, RatedEnd};
 pub use buckets::{BucketAnswer, BucketShape, BucketUse};
 pub use community::CommunityStore;
 pub use fairplay::FairPlayStore;
+pub use events::EventStore;
 pub use ownership::{Fence, RoomOpening};
 pub use postgres::PostgresStore;
 pub use skeleton::name_skeleton;
@@ -856,6 +858,12 @@ pub trait Store: Send + Sync + 'static {
     /// Fair play's table (issue #38 item 5): each rated game's agreement with the engine, per player. `None` for
     /// a store without it (test doubles).
     fn fair_play(&self) -> Option<&dyn FairPlayStore> {
+        None
+    }
+
+    /// The events' tables (issue #34): arenas, Swiss tournaments, round robins. `None` for a store without them
+    /// (test doubles).
+    fn events(&self) -> Option<&dyn EventStore> {
         None
     }
 }

@@ -451,6 +451,7 @@ impl PostgresStore {
 crate::common::store_impl!(PostgresStore, Postgres, PgRow);
 crate::community::community_impl!(PostgresStore, Postgres, PgRow);
 crate::fairplay::fairplay_impl!(PostgresStore, Postgres, PgRow);
+crate::events::events_impl!(PostgresStore, Postgres, PgRow);
 
 #[cfg(test)]
 mod tests {

@@ -282,3 +282,4 @@ impl SqliteStore {
 crate::common::store_impl!(SqliteStore, Sqlite, SqliteRow);
 crate::community::community_impl!(SqliteStore, Sqlite, SqliteRow);
 crate::fairplay::fairplay_impl!(SqliteStore, Sqlite, SqliteRow);
+crate::events::events_impl!(SqliteStore, Sqlite, SqliteRow);

@@ -16,6 +16,8 @@ import * as analysis from './pages/analysis.js';
 import * as rules from './pages/rules.js';
 import * as match from './pages/match.js';
 import * as moderation from './pages/moderation.js';
+import * as events from './pages/events.js';
+import * as event from './pages/event.js';
 import { installChallenges } from './challenges.js';
 import { installFriendNotices } from './community.js';
 import { installAttention, notifyButton, refreshTitle, setChallenges } from './attention.js';
@@ -23,7 +25,7 @@ import { installLive } from './live.js';
 import { playChime } from './sound.js';
 import { gameChoices } from './games/index.js';
 
-const pages = { lobby, room, game: record, leaderboard, player: profile, login, analysis, rules, match, mod: moderation };
+const pages = { lobby, room, game: record, leaderboard, player: profile, login, analysis, rules, match, mod: moderation, events, event };
 
 /** Shared by every page: the connection, who we are, and a way to re-render the header. */
 const app = {

@@ -1,5 +1,5 @@
 // Hash routes, so the server needs no fallback for deep links: #/ (lobby), #/room/ID, #/room/ID/watch,
-// #/game/ID, #/game/ID/MOVE, #/match/ID, #/leaderboard/POOL, #/player/NAME (with the game list's filters as a query:
+// #/game/ID, #/game/ID/MOVE, #/match/ID, #/events, #/event/ID, #/leaderboard/POOL, #/player/NAME (with the game list's filters as a query:
 // #/player/NAME?pool=renju&rated=true&result=win), #/login, #/register, #/reset (a password reset code), #/analysis, #/mod (the moderators' console, #38), #/rules (every game's) and #/rules/GAME.
 
 import { pools, GAMES } from './games/index.js';
@@ -27,6 +27,8 @@ export function parseRoute(hash) {
     case 'match':
       if (a && /^\d+$/.test(a)) return { name: 'match', params: { id: a } };
       break;
+    case 'events': return { name: 'events', params: {} };
+    case 'event': if (a && /^\d+$/.test(a)) return { name: 'event', params: { id: a } }; break;
     case 'login':
       return { name: 'login', params: { mode: 'login' } };
     case 'analysis':
@@ -65,6 +67,8 @@ export function href(name, params = {}) {
     }
     case 'match':
       return `#/match/${enc(params.id)}`;
+    case 'events': return '#/events';
+    case 'event': return `#/event/${enc(params.id)}`;
     case 'login':
       return '#/login';
     case 'analysis':

@@ -44,6 +44,7 @@ pub fn router(state: AppState) -> Router {
         .merge(community::router())
         .merge(games::router())
         .merge(crate::matches::router())
+        .merge(crate::events::router())
         .merge(analysis::router())
         .merge(schemas::router())
         .merge(crate::accounts::router(

@@ -902,6 +902,7 @@ fn operations() -> Vec<(&'static str, HttpMethod, Operation)> {
         ),
     ];
     ops.extend(community_operations());
+    ops.extend(events_operations());
     ops
 }
 
@@ -1081,6 +1082,13 @@ fn component_schemas() -> serde_json::Map<String, Value> {
     generator.subschema_for::<super::community::ActionBody>();
     generator.subschema_for::<super::community::ActionDone>();
     generator.subschema_for::<super::community::CloseBody>();
+    // events: the events' routes (issue #34).
+    generator.subschema_for::<crate::events::http::NewEventBody>();
+    generator.subschema_for::<crate::events::http::JoinBody>();
+    generator.subschema_for::<crate::events::http::CreatedEvent>();
+    generator.subschema_for::<crate::events::http::Joined>();
+    generator.subschema_for::<crate::events::http::EventList>();
+    generator.subschema_for::<crate::events::http::EventView>();
     let friends = generator.subschema_for::<Vec<super::community::FriendView>>();
     let reports = generator.subschema_for::<Vec<super::community::ReportView>>();
     let log = generator.subschema_for::<Vec<super::community::LogView>>();
@@ -1126,4 +1134,104 @@ pub fn document() -> Value {
     let mut doc = serde_json::to_value(openapi).expect("an OpenAPI document serialises");
     doc["components"] = json!({ "schemas": component_schemas() });
     doc
+}
+
+/// events: the events' routes (issue #34, `crate::events`).
+fn events_operations() -> Vec<(&'static str, HttpMethod, Operation)> {
+    use HttpMethod::{Get, Post};
+    let internal = || error("Something failed inside the server (details are logged).");
+    let unauthenticated = || error("`not_authenticated`: no session.");
+    let id = || {
+        param(
+            "id",
+            ParameterIn::Path,
+            Type::String,
+            "The event's id (an integer; anything else is `no_such_event`).",
+        )
+    };
+    let missing = || error("`no_such_event`.");
+    let closed = || {
+        error("`event_finished` (over), `already_entered`, `entries_closed` (a running round robin, or a Swiss whose last round is paired), `event_full` (256 entrants).")
+    };
+    vec![
+        (
+            "/api/events",
+            Get,
+            op("events", "The events: upcoming (soonest first), running and finished (latest first), 50 of each.", "events")
+                .response("200", json_response("The lists.", Some("EventList")))
+                .response("500", internal())
+                .build(),
+        ),
+        (
+            "/api/events",
+            Post,
+            op("create_event", "Makes an event (an account's): an arena, a Swiss or a round robin of one game, clock and rating choice, starting at a time (now when absent), private with a password.", "events")
+                .request_body(Some(json_body("NewEventBody")))
+                .response("201", json_response("Made.", Some("CreatedEvent")))
+                .response("400", error("`invalid_body`, `invalid_name` (1 to 60 characters), `invalid_kind`, `invalid_rounds` (a Swiss: 1 to 15), `invalid_duration` (an arena: 1 to 720 minutes), `invalid_start` (now to 30 days ahead), `invalid_password` (1 to 64 characters), or the game's or the clock's own code.")
+                )
+                .response("401", error("`not_authenticated`: no session, or a guest's."))
+                .response("429", error("`too_many_events`: 5 upcoming or running events a maker, 500 on the server."))
+                .response("500", internal())
+                .build(),
+        ),
+        (
+            "/api/events/{id}",
+            Get,
+            op("event", "An event: entrants, standings (with tie-breaks), every pairing with its room and result, the crosstable of a Swiss or round robin, the podium once finished.", "events")
+                .parameter(id())
+                .response("200", json_response("The event.", Some("EventView")))
+                .response("404", missing())
+                .response("500", internal())
+                .build(),
+        ),
+        (
+            "/api/events/{id}/join",
+            Post,
+            op("join_event", "Enters the request's player (a guest only in an unrated event); a withdrawn entrant comes back.", "events")
+                .parameter(id())
+                .request_body(Some(json_body("JoinBody")))
+                .response("200", json_response("Entered.", Some("Joined")))
+                .response("401", unauthenticated())
+                .response("403", error("`wrong_password` (a private event), `account_required` (a rated event)."))
+                .response("404", missing())
+                .response("409", closed())
+                .response("500", internal())
+                .build(),
+        ),
+        (
+            "/api/events/{id}/leave",
+            Post,
+            op("leave_event", "Leaves an event: before its start the entry goes; after it the entrant is withdrawn (an arena's paused).", "events")
+                .parameter(id())
+                .response("204", json_response("Left.", None))
+                .response("401", unauthenticated())
+                .response("404", error("`no_such_event`, `not_entered`."))
+                .response("409", error("`event_finished`."))
+                .response("500", internal())
+                .build(),
+        ),
+        (
+            "/api/events/{id}/withdraw",
+            Post,
+            op("withdraw_from_event", "Withdraws from an event (as leaving): a withdrawn Swiss entrant is not paired in later rounds, a round robin's later games are forfeited.", "events")
+                .parameter(id())
+                .response("204", json_response("Withdrawn.", None))
+                .response("401", unauthenticated())
+                .response("404", error("`no_such_event`, `not_entered`."))
+                .response("409", error("`event_finished`."))
+                .response("500", internal())
+                .build(),
+        ),
+        (
+            "/api/events/{id}/trf",
+            Get,
+            op("event_trf", "A Swiss as a FIDE TRF-16 file (with the TRF(x) rounds line), its completed rounds, for an outside pairing program to check.", "events")
+                .parameter(id())
+                .response("200", text_response("The TRF file."))
+                .response("404", error("`no_such_event`, `not_a_swiss`."))
+                .response("500", internal())
+                .build(),
+        ),
+    ]
 }

@@ -302,5 +302,6 @@ impl Room {
         self.emit(RoomEvent::GameOver { result, clocks }, actor, None);
         self.publish_lobby();
         self.match_game_over(ending.winner, ending.aborted);
+        self.tell_event(ending.winner, ending.aborted);
     }
 }

@@ -5,6 +5,7 @@ mod chat;
 mod clock;
 mod deadlines;
 mod env;
+mod evented;
 pub(crate) mod fanout;
 mod finish;
 mod live;
@@ -373,6 +374,8 @@ struct Registry {
     relays: Mutex<HashMap<Arc<str>, RoomHandle>>,
     /// How many rated games being played each player (by identity key) is seated in.
     rated_players: Mutex<HashMap<String, u32>>,
+    /// Where finished games are reported to the events task (`evented.rs`).
+    events: std::sync::OnceLock<mpsc::UnboundedSender<crate::events::GameOver>>,
 }
 
 /// The players of one rated game while it is being played: counted in the registry from

@@ -872,6 +872,111 @@ async fn every_documented_route_answers_as_the_openapi_document_says() {
         );
     }
 
+    // events: the events' routes (issue #34): a Swiss made, listed, shown, joined, left, withdrawn from, its TRF.
+    let maker = server.registered("evmaker").await;
+    let event_body = json!({"name": "Swiss", "kind": "swiss", "game": {"game": "othello", "scoring": "japanese"},
+        "rounds": 3, "starts_at": server::time::unix_ms() + 600_000});
+    let r = http
+        .post(server.url("/api/events"))
+        .bearer_auth(&maker.token)
+        .json(&event_body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 201);
+    let made: Value = r.json().await.unwrap();
+    let event = made["id"].as_i64().unwrap();
+    check(
+        &doc,
+        "post",
+        "/api/events",
+        201,
+        &made.to_string(),
+        &mut covered,
+    );
+    for (method, path, token, body, want) in [
+        (
+            "post",
+            "/api/events".to_owned(),
+            Some(&maker.token),
+            Some(json!({"name": ""})),
+            400,
+        ),
+        (
+            "post",
+            "/api/events".to_owned(),
+            None,
+            Some(event_body.clone()),
+            401,
+        ),
+        ("get", "/api/events".to_owned(), None, None, 200),
+        (
+            "post",
+            format!("/api/events/{event}/join"),
+            Some(&maker.token),
+            Some(json!({})),
+            200,
+        ),
+        (
+            "post",
+            format!("/api/events/{event}/join"),
+            Some(&maker.token),
+            Some(json!({})),
+            409,
+        ),
+        ("post", format!("/api/events/{event}/join"), None, None, 401),
+        ("get", format!("/api/events/{event}"), None, None, 200),
+        ("get", "/api/events/0".to_owned(), None, None, 404),
+        ("get", format!("/api/events/{event}/trf"), None, None, 200),
+        ("get", "/api/events/0/trf".to_owned(), None, None, 404),
+        (
+            "post",
+            format!("/api/events/{event}/leave"),
+            Some(&maker.token),
+            None,
+            204,
+        ),
+        (
+            "post",
+            format!("/api/events/{event}/withdraw"),
+            Some(&maker.token),
+            None,
+            404,
+        ),
+        (
+            "post",
+            format!("/api/events/{event}/leave"),
+            None,
+            None,
+            401,
+        ),
+        (
+            "post",
+            format!("/api/events/{event}/withdraw"),
+            None,
+            None,
+            401,
+        ),
+    ] {
+        let url = server.url(&path);
+        let mut req = if method == "get" {
+            http.get(url)
+        } else {
+            http.post(url)
+        };
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        if let Some(body) = body {
+            req = req.json(&body);
+        }
+        let r = req.send().await.unwrap();
+        let status = r.status().as_u16();
+        let text = r.text().await.unwrap();
+        assert_eq!(status, want, "{method} {path}: {text}");
+        check(&doc, method, &path, status, &text, &mut covered);
+    }
+
     let documented: BTreeSet<String> = doc["paths"]
         .as_object()
         .unwrap()

@@ -3,6 +3,7 @@
 //! against Postgres when `TEST_DATABASE_URL` is set (a fresh schema per test inside that database, dropped
 //! afterwards).
 
+use crate::events::an_event_its_entrants_pairings_and_results_are_stored;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -183,6 +184,7 @@ contract!(
     rated_games_move_each_games_ladder_and_casual_ones_do_not,
     a_match_is_stored_and_reads_its_rooms_games_and_winners,
     concurrent_analysis_requests_at_the_daily_limit_admit_exactly_the_requests_left,
+    an_event_its_entrants_pairings_and_results_are_stored,
 );
 
 // ---------------------------------------------------------------------------------------------------- helpers

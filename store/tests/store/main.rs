@@ -5,6 +5,7 @@
 #[path = "../two_nodes/mod.rs"]
 mod two_nodes;
 mod contract;
+mod events;
 mod fixture;
 mod ownership;
 mod shared_buckets;
