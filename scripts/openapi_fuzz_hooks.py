@@ -39,12 +39,20 @@ SEMANTIC_REFUSALS = {
     # A player cannot follow or block themselves (the fuzzer's account is signed in: its own name is a valid path).
     ("PUT", "/api/me/follows/{name}"): {"self_target"},
     ("PUT", "/api/me/blocks/{name}"): {"self_target"},
+    ("DELETE", "/api/me/follows/{name}"): {"self_target"},
+    ("DELETE", "/api/me/blocks/{name}"): {"self_target"},
     # Closing an account is confirmed by typing the account's own name.
     ("POST", "/api/me/close"): {"invalid_body"},
     # A report names someone else, with a room or game that exists (the reason and length are in the schema).
     ("POST", "/api/reports"): {"self_target"},
     # A posted position's configuration and actions must be the game's and legal in it.
     ("POST", "/api/analysis/evaluate"): {"invalid_config", "invalid_action", "illegal_action"},
+    # An event's name is trimmed and has no control characters; a Swiss needs its rounds and an arena its length
+    # (the other kinds ignore them); the start is relative to now; the clock's bounds are the rooms' (the shared
+    # TimeControl schema does not carry them), and so are the game's own rules.
+    ("POST", "/api/events"): {"invalid_name", "invalid_rounds", "invalid_duration", "invalid_start",
+                              "invalid_time_control", "unsupported_board_size", "renju_requires_15x15",
+                              "bad_opening_count"},
 }
 
 

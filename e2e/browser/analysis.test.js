@@ -176,6 +176,8 @@ for (const [game, moves] of Object.entries(RECORDS)) {
     await page.emulateMedia({ colorScheme: 'dark' });
     await shot(page, `analysis-board-${game}-desktop-dark-zh`);
     await page.emulateMedia({ colorScheme: 'light' });
+    // The language switches asked the engine again: play from its settled answer.
+    await page.waitForSelector('#engine-best', { timeout: 30_000 });
     if (best !== moves[2]) {
       // Playing the engine's move branches a variation: the record stays whole and the new move is the one marked.
       await page.click('#engine-play');

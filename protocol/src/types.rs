@@ -19,7 +19,7 @@ fn is_default<T: Default + PartialEq>(v: &T) -> bool {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct RulesSpec {
     /// Board side, 15 (default) or 19 (not for renju).
-    #[serde(default = "default_size")]
+    #[serde(default = "default_size", deserialize_with = "crate::whole::number")]
     pub size: u8,
     /// `freestyle`, `standard` or `renju`.
     #[schemars(with = "crate::schema::RuleSetDef")]
@@ -68,19 +68,29 @@ pub enum TimeControl {
     None,
     /// Fischer: a base time, and an increment added after each of the player's moves.
     Fischer {
-        /// Starting time of each side.
+        /// Starting time of each side (1 s to 3 h).
+        #[serde(deserialize_with = "crate::whole::number")]
+        #[schemars(range(min = 1_000, max = 10_800_000))]
         base_ms: u64,
-        /// Added after each move.
+        /// Added after each move (up to 10 min).
+        #[serde(deserialize_with = "crate::whole::number")]
+        #[schemars(range(max = 600_000))]
         increment_ms: u64,
     },
     /// Byo-yomi: a main time, then `periods` periods of `period_ms` each. A move made within a period keeps it;
     /// a period that runs out is lost; losing the last one loses the game.
     ByoYomi {
-        /// Main time of each side.
+        /// Main time of each side (up to 3 h).
+        #[serde(deserialize_with = "crate::whole::number")]
+        #[schemars(range(max = 10_800_000))]
         base_ms: u64,
-        /// Number of periods.
+        /// Number of periods (1 to 30).
+        #[serde(deserialize_with = "crate::whole::number")]
+        #[schemars(range(min = 1, max = 30))]
         periods: u32,
-        /// Length of one period.
+        /// Length of one period (1 s to 10 min).
+        #[serde(deserialize_with = "crate::whole::number")]
+        #[schemars(range(min = 1_000, max = 600_000))]
         period_ms: u64,
     },
 }

@@ -15,7 +15,10 @@ use crate::GameSpec;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct GomokuSpec {
     /// Board side, 15 (default) or 19 (not for renju).
-    #[serde(default = "crate::types::default_size")]
+    #[serde(
+        default = "crate::types::default_size",
+        deserialize_with = "crate::whole::number"
+    )]
     pub size: u8,
     /// `freestyle`, `standard` or `renju`.
     #[schemars(with = "crate::schema::RuleSetDef")]

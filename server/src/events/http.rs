@@ -46,30 +46,40 @@ pub const LIST_LIMIT: u32 = 50;
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewEventBody {
-    /// 1 to 60 characters.
+    /// 1 to 60 characters (after trimming; no control characters).
+    #[schemars(length(min = 1, max = 60))]
     pub name: String,
     /// `arena`, `swiss` or `round_robin`.
+    #[schemars(schema_with = "event_kinds")]
     pub kind: String,
     /// The game and its rules.
     pub game: GameSpec,
     /// The clock of every game.
     #[serde(default)]
     pub time_control: TimeControl,
-    /// A Swiss's rounds (1 to 15); ignored by the other kinds.
-    #[serde(default)]
+    /// A Swiss's rounds (1 to 15; required in a Swiss); ignored by the other kinds.
+    #[serde(default, deserialize_with = "crate::http::whole")]
+    #[schemars(range(min = 1, max = 15))]
     pub rounds: Option<u32>,
-    /// An arena's length in minutes (1 to 720); ignored by the other kinds.
-    #[serde(default)]
+    /// An arena's length in minutes (1 to 720; required in an arena); ignored by the other kinds.
+    #[serde(default, deserialize_with = "crate::http::whole")]
+    #[schemars(range(min = 1, max = 720))]
     pub duration_minutes: Option<u32>,
     /// Whether its games are rated (then entrants need an account).
     #[serde(default)]
     pub rated: bool,
     /// When it starts (milliseconds since the Unix epoch; at most 30 days ahead); now when absent.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::http::whole")]
     pub starts_at: Option<i64>,
     /// A private event's password (1 to 64 characters): entrants give it to join.
     #[serde(default)]
+    #[schemars(length(min = 1, max = 64))]
     pub password: Option<String>,
+}
+
+/// The kinds of event, as the schema lists them.
+fn event_kinds(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({"type": "string", "enum": ["arena", "swiss", "round_robin"]})
 }
 
 /// `POST /api/events/{id}/join`.
@@ -619,8 +629,14 @@ async fn join(
     ClientIp(ip): ClientIp,
     Path(id): Path<String>,
     headers: HeaderMap,
-    body: Option<Json<JoinBody>>,
+    body: Result<Json<JoinBody>, JsonRejection>,
 ) -> Result<Json<Joined>, ApiError> {
+    // No body (no JSON content type) is a join without a password; a body that is not a `JoinBody` is refused.
+    let body = match body {
+        Ok(b) => Some(b),
+        Err(JsonRejection::MissingJsonContentType(_)) => None,
+        Err(e) => return Err(bad("invalid_body", e.body_text())),
+    };
     let id = event_id(&id)?;
     let who = requester(&state, &headers).await?;
     let event = tables(&state.store)?
@@ -695,4 +711,34 @@ async fn trf(State(state): State<AppState>, Path(id): Path<String>) -> Result<Re
     let replayed = standings::replay(&event, &entrants, &pairings).map_err(ApiError::internal)?;
     let text = tournament::trf::export(&replayed.swiss);
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NewEventBody;
+
+    fn body(extra: &str) -> Result<NewEventBody, String> {
+        serde_json::from_str::<NewEventBody>(&format!(
+            r#"{{"name":"x","kind":"swiss","game":{{"game":"othello"}}{extra}}}"#
+        ))
+        .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn whole_numbers_may_be_written_with_a_zero_fraction() {
+        let b = body(r#","rounds":3.0,"duration_minutes":10,"starts_at":1765000000000.0"#).unwrap();
+        assert_eq!(
+            (b.rounds, b.duration_minutes, b.starts_at),
+            (Some(3), Some(10), Some(1_765_000_000_000))
+        );
+        assert!(body(r#","rounds":3.5"#).is_err());
+        assert!(body(r#","rounds":-1"#).is_err(), "out of u32");
+        assert!(body(r#","rounds":4294967296"#).is_err(), "one past u32");
+        assert_eq!(
+            body(r#","rounds":4294967295"#).unwrap().rounds,
+            Some(u32::MAX)
+        );
+        assert_eq!(body(r#","starts_at":-5"#).unwrap().starts_at, Some(-5));
+        assert_eq!(body(r#","starts_at":null"#).unwrap().starts_at, None);
+    }
 }

@@ -185,26 +185,8 @@ pub struct EvaluateRequest {
     #[schemars(length(max = 1000))]
     pub actions: Vec<String>,
     /// Milliseconds to think, at most the server's cap (`--analysis-evaluate-ms`, the default).
-    #[serde(default, deserialize_with = "whole_ms")]
+    #[serde(default, deserialize_with = "super::whole")]
     pub ms: Option<u64>,
-}
-
-/// A whole number of milliseconds, written as JSON allows one (`400` or `400.0`: JSON Schema's integers
-/// include a number with a zero fraction, so the document cannot refuse the second).
-fn whole_ms<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
-    use serde::de::Error;
-    let Some(n) = Option::<serde_json::Number>::deserialize(d)? else {
-        return Ok(None);
-    };
-    if let Some(n) = n.as_u64() {
-        return Ok(Some(n));
-    }
-    match n.as_f64() {
-        Some(f) if f >= 0.0 && f.fract() == 0.0 && f <= u64::MAX as f64 => Ok(Some(f as u64)),
-        _ => Err(D::Error::custom(format!(
-            "ms: {n} is not a whole number of milliseconds"
-        ))),
-    }
 }
 
 /// The schema of a game's name: one of the games' list ([`games::GameKind::ALL`]).

@@ -1192,6 +1192,7 @@ fn events_operations() -> Vec<(&'static str, HttpMethod, Operation)> {
                 .parameter(id())
                 .request_body(Some(json_body("JoinBody")))
                 .response("200", json_response("Entered.", Some("Joined")))
+                .response("400", error("`invalid_body`: a body that is not a `JoinBody` (no body at all is a join without a password)."))
                 .response("401", unauthenticated())
                 .response("403", error("`wrong_password` (a private event), `account_required` (a rated event)."))
                 .response("404", missing())
