@@ -73,13 +73,23 @@ impl FreshSchema {
         Some(FreshSchema::create(&admin_url()?, prefix).await)
     }
 
-    /// Drops the schema and everything in it.
+    /// Drops the schema and everything in it. A server still running on it (its background tasks: the events,
+    /// fair play, follow notices) may hold a lock the drop needs while it waits for one the drop holds: Postgres
+    /// then ends one of the two as a deadlock (40P01), and when that is the drop, it is tried again.
     pub async fn drop(self) {
         let pool = admin(&self.admin_url).await;
-        sqlx::query(&format!("DROP SCHEMA IF EXISTS {} CASCADE", self.schema))
-            .execute(&pool)
-            .await
-            .expect("drop schema");
+        let sql = format!("DROP SCHEMA IF EXISTS {} CASCADE", self.schema);
+        for attempt in 1.. {
+            match sqlx::query(&sql).execute(&pool).await {
+                Ok(_) => break,
+                Err(sqlx::Error::Database(e))
+                    if e.code().as_deref() == Some("40P01") && attempt < 50 =>
+                {
+                    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                }
+                Err(e) => panic!("drop schema: {e:?}"),
+            }
+        }
         pool.close().await;
     }
 }
