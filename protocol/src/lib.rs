@@ -19,7 +19,7 @@ mod games;
 pub mod schema;
 mod server;
 mod types;
-mod whole;
+pub mod whole;
 
 pub use client::ClientMessage;
 pub use examples::{doc_examples, Sender};

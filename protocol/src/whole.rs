@@ -5,8 +5,9 @@
 use serde::de::Error;
 use serde::{Deserialize, Deserializer};
 
-/// For `#[serde(deserialize_with = "crate::whole::number")]` on an integer field.
-pub(crate) fn number<'de, D, T>(d: D) -> Result<T, D::Error>
+/// For `#[serde(deserialize_with = "crate::whole::number")]` on an integer field (the server's HTTP bodies use it
+/// too).
+pub fn number<'de, D, T>(d: D) -> Result<T, D::Error>
 where
     D: Deserializer<'de>,
     T: TryFrom<i128>,

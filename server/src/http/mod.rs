@@ -60,27 +60,17 @@ pub fn router(state: AppState) -> Router {
         .layer(from_fn_with_state(https, security_headers::add))
 }
 
-/// An optional whole number in a JSON body, written as JSON allows one: `5` or `5.0` (JSON Schema's integers include
-/// a number with a zero fraction, so a document cannot refuse the second). Anything else, or a number out of `T`'s
-/// range, is a deserialization error (the body's `invalid_body`). For `#[serde(default, deserialize_with = …)]`.
+/// An optional whole number in a JSON body, written as JSON allows one: `5` or `5.0` ([`protocol::whole::number`]).
+/// Anything else, or a number out of `T`'s range, is a deserialization error (the body's `invalid_body`). For
+/// `#[serde(default, deserialize_with = …)]`.
 pub(crate) fn whole<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
 where
     D: serde::Deserializer<'de>,
     T: TryFrom<i128>,
 {
-    use serde::de::Error;
     use serde::Deserialize;
-    let Some(n) = Option::<serde_json::Number>::deserialize(d)? else {
-        return Ok(None);
-    };
-    let wide = match (n.as_i64(), n.as_u64(), n.as_f64()) {
-        (Some(i), _, _) => Some(i128::from(i)),
-        (_, Some(u), _) => Some(i128::from(u)),
-        // Within ±2^63 a whole f64 converts exactly.
-        (_, _, Some(f)) if f.fract() == 0.0 && f.abs() <= 9.2e18 => Some(f as i128),
-        _ => None,
-    };
-    wide.and_then(|w| T::try_from(w).ok())
-        .map(Some)
-        .ok_or_else(|| D::Error::custom(format!("{n} is not a whole number in range")))
+    #[derive(Deserialize)]
+    #[serde(bound(deserialize = "T: TryFrom<i128>"))]
+    struct Whole<T>(#[serde(deserialize_with = "protocol::whole::number")] T);
+    Ok(Option::<Whole<T>>::deserialize(d)?.map(|w| w.0))
 }
