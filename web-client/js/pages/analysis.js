@@ -166,24 +166,7 @@ export function render(view, _params, app) {
     status.textContent = line
       ? t('analysis.five', { colour: t(`colour.${stones.length % 2 === 1 ? 'black' : 'white'}`) })
       : t('analysis.to_play', { colour: t(`colour.${toPlay(a)}`) }) + (forbidden.length ? ` · ${t('analysis.forbidden_count', { n: forbidden.length })}` : '');
-    // The main line stays listed; the variation branches under the main move it replaces, the move shown marked.
-    const v = variationOf(a);
-    const items = moveItems(h, a.main, (e) => ({
-      class: e.n === a.ply && (!onVar || a.ply <= (v?.from ?? 0)) ? 'current' : '',
-      onclick: () => { a = goToMain(a, e.n); draw(); },
-    }));
-    if (v) {
-      const row = h('li', { class: 'varline', id: 'analysis-variation', 'aria-label': t('analysis.variation') },
-        v.moves.map((point, i) => {
-          const n = v.from + i + 1;
-          return h('span', {
-            class: `vmove ${n % 2 ? 'b' : 'w'}${onVar && n === a.ply ? ' current' : ''}`, dataset: { ply: n },
-            onclick: () => { a = goToVariation(a, n); draw(); },
-          }, h('span', { class: 'n' }, `${n}.`), h('span', { class: 'mv' }, point));
-        }));
-      items.splice(Math.min(v.from + 1, items.length), 0, row);
-    }
-    mount(list, items);
+    mount(list, lineItems(a, (n) => { a = goToMain(a, n); draw(); }, (n) => { a = goToVariation(a, n); draw(); }));
     engine.update({ game: 'gomoku', config: `size=${a.size},rule_set=${ruleSet},forbidden_policy=reject,opening=none`, actions: stones });
   }
   const onKey = (e) => {
@@ -201,6 +184,32 @@ export function render(view, _params, app) {
 }
 
 /** The step buttons under a board: first, previous, the counter, next, last. */
+/**
+ * The move list of the analysis `a`, every game's: the main line stays listed, the variation branches under the
+ * main move it replaces, and the move shown is marked in whichever line holds it. `toMain(n)` and
+ * `toVariation(n)` go to move `n` of either.
+ */
+function lineItems(a, toMain, toVariation) {
+  const onVar = onVariation(a);
+  const v = variationOf(a);
+  const items = moveItems(h, a.main, (e) => ({
+    class: e.n === a.ply && (!onVar || a.ply <= (v?.from ?? 0)) ? 'current' : '',
+    onclick: () => toMain(e.n),
+  }));
+  if (v) {
+    const row = h('li', { class: 'varline', id: 'analysis-variation', 'aria-label': t('analysis.variation') },
+      v.moves.map((mv, i) => {
+        const n = v.from + i + 1;
+        return h('span', {
+          class: `vmove ${n % 2 ? 'b' : 'w'}${onVar && n === a.ply ? ' current' : ''}`, dataset: { ply: n },
+          onclick: () => toVariation(n),
+        }, h('span', { class: 'n' }, `${n}.`), h('span', { class: 'mv' }, mv));
+      }));
+    items.splice(Math.min(v.from + 1, items.length), 0, row);
+  }
+  return items;
+}
+
 function stepControls(counter, go) {
   const btn = (id, label, path, fn) => {
     const b = h('button', { class: 'btn icon-btn', id, type: 'button', title: label, 'aria-label': label, onclick: fn });
@@ -293,23 +302,7 @@ function renderAnyGame(view, saved, app) {
     const onVar = onVariation(a);
     mainButton.hidden = !onVar;
     status.textContent = t('analysis.to_play', { colour: colourWord(member.name, member.colours[a.ply % 2]) });
-    const v = variationOf(a);
-    const items = moveItems(h, a.main, (e) => ({
-      class: e.n === a.ply && (!onVar || a.ply <= (v?.from ?? 0)) ? 'current' : '',
-      onclick: () => { a = goToMain(a, e.n); draw(); },
-    }));
-    if (v) {
-      const row = h('li', { class: 'varline', id: 'analysis-variation', 'aria-label': t('analysis.variation') },
-        v.moves.map((mv, i) => {
-          const n = v.from + i + 1;
-          return h('span', {
-            class: `vmove ${n % 2 ? 'b' : 'w'}${onVar && n === a.ply ? ' current' : ''}`, dataset: { ply: n },
-            onclick: () => { a = goToVariation(a, n); draw(); },
-          }, h('span', { class: 'n' }, `${n}.`), h('span', { class: 'mv' }, mv));
-        }));
-      items.splice(Math.min(v.from + 1, items.length), 0, row);
-    }
-    mount(list, items);
+    mount(list, lineItems(a, (n) => { a = goToMain(a, n); draw(); }, (n) => { a = goToVariation(a, n); draw(); }));
     storeAnalysis({ ...saved, moves: a.main, ply: onVar ? Math.min(a.ply, a.main.length) : a.ply });
     engine.update(position());
   }
